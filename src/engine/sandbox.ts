@@ -1,0 +1,111 @@
+/**
+ * The sandbox contract shared by DockerSandbox (the real one) and ProcessSandbox (development,
+ * unsandboxed). The engine assembles a per-configuration workspace on the host; the sandbox runs
+ * commands against it. Inside, the environment is:
+ *   TANDEM_WORKSPACE      workspace root; each repository at $TANDEM_WORKSPACE/<repo name>
+ *   TANDEM_HIDDEN         the current test group's hidden files (for setup: the hidden root)
+ *   TANDEM_RESULTS        where result files are written
+ *   TANDEM_CONFIGURATION  the configuration id
+ * Commands run with `sh -c` in $TANDEM_WORKSPACE.
+ */
+
+export interface ReadonlyMount {
+  /** Host folder (a prepared dependency folder). */
+  hostPath: string;
+  /** Where it appears, relative to the workspace root (e.g. `api/node_modules`). */
+  workspacePath: string;
+}
+
+export interface SandboxLimits {
+  memoryBytes: number;
+  cpus: number;
+  pids: number;
+}
+
+export interface Step {
+  /** `setup:1`, or the test group's name. */
+  name: string;
+  run: string;
+  timeoutSec: number;
+  /** Host folder mounted (read-only in Docker) as $TANDEM_HIDDEN for this step. */
+  hiddenDir?: string;
+}
+
+export interface ConfigurationRunSpec {
+  configurationId: string;
+  image: string;
+  /** Host folder, writable, private to this configuration. */
+  workspaceDir: string;
+  readonlyMounts: ReadonlyMount[];
+  /** Host folder holding every group's hidden folder; $TANDEM_HIDDEN for setup steps. */
+  hiddenRoot: string;
+  /** Host folder, empty and writable: $TANDEM_RESULTS. */
+  resultsDir: string;
+  /** Setup steps run first; the first failing one stops the run (remaining steps are not run). */
+  setup: Step[];
+  tests: Step[];
+  limits: SandboxLimits;
+  /** Seconds for the whole configuration; past it the sandbox is killed. */
+  timeoutSec: number;
+  /** Bytes of output kept per step (the tail). */
+  outputCapBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface StepOutcome {
+  name: string;
+  /** null when the step was killed or never ran. */
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  oomKilled: boolean;
+  /** True when the configuration timeout or an abort stopped the run before this step. */
+  notRun: boolean;
+  outputTail: string;
+}
+
+export interface ConfigurationRunOutcome {
+  setup: StepOutcome[];
+  tests: StepOutcome[];
+  /** True when the configuration as a whole ran past its timeout. */
+  timedOut: boolean;
+}
+
+export interface PrepareSpec {
+  image: string;
+  /** Host folder of the repository state, writable; the commands run in it. */
+  repoDir: string;
+  /** Name of the repository folder (`<repo name>`), for $TANDEM_WORKSPACE/<name> inside. */
+  repoName: string;
+  commands: string[];
+  timeoutSec: number;
+  limits: SandboxLimits;
+  /** Network for dependency installs: `bridge` by default, `host` where no bridge exists. */
+  network: string;
+  /** Host CA bundle handed to the container (mounted read-only, NODE_EXTRA_CA_CERTS etc.). */
+  caBundle?: string;
+  outputCapBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface PrepareOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  oomKilled: boolean;
+  durationMs: number;
+  outputTail: string;
+}
+
+export interface Sandbox {
+  /** `docker` or `process`; reports show it so unsandboxed runs are never mistaken. */
+  readonly kind: 'docker' | 'process';
+  /**
+   * An id for the image that changes when the image does (the Docker image id); part of
+   * result cache keys. Throws InfraError('image-missing') when the image is not available.
+   */
+  imageId(image: string): Promise<string>;
+  runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome>;
+  prepare(spec: PrepareSpec): Promise<PrepareOutcome>;
+  /** Removes anything still running (on SIGINT). */
+  dispose(): Promise<void>;
+}
