@@ -1,0 +1,209 @@
+/**
+ * Grading: raw configuration runs → outcomes and the verdict, exactly as DESIGN.md defines them.
+ * Pure: the engine, `tandem merge` and tests all grade through here.
+ */
+import type {
+  ConfigurationOutcome,
+  Grade,
+  GradedConfiguration,
+  GradedTest,
+  RepoMetrics,
+} from './grade.schema.ts';
+import type { MatrixPlan, PlannedConfiguration } from './matrix-plan.ts';
+import { withoutTarget } from './matrix-plan.ts';
+import { allSeenTests, combineRuns, type Observation, observe } from './observed-tests.ts';
+import type { ConfigurationRun, InfraErrorInfo } from './run.schema.ts';
+import { groupOfTestId } from './test-id.ts';
+
+export interface GradingInput {
+  plan: MatrixPlan;
+  /** Every run, reruns of full included (attempt > 0). Configurations not run are absent. */
+  runs: ConfigurationRun[];
+  failToPass?: string[];
+  passToPass?: string[];
+  /** Test groups with the repository they test, for per-repository metrics. */
+  groups: Array<{ name: string; repo?: string }>;
+  /** Infrastructure errors outside any configuration (a target whose state failed). */
+  infraErrors?: InfraErrorInfo[];
+}
+
+const passes = (o: Observation | undefined) => o?.status === 'passed';
+
+interface Lists {
+  f2p: string[];
+  p2p: string[];
+  ignored: string[];
+  source: Grade['tests']['source'];
+}
+
+/** F2P/P2P from the suite, else from the all-base run: failing → F2P, passing → P2P, skipped → ignored. */
+function classify(input: GradingInput, baseRun: ConfigurationRun | undefined): Lists | string {
+  const { failToPass, passToPass } = input;
+  if (failToPass && passToPass) {
+    return { f2p: failToPass, p2p: passToPass, ignored: [], source: { failToPass: 'suite', passToPass: 'suite' } };
+  }
+  if (!baseRun || baseRun.infraError) {
+    return 'the all-base configuration has no result, so tests cannot be classified as F2P or P2P';
+  }
+  const listed = new Set([...(failToPass ?? []), ...(passToPass ?? [])]);
+  const candidates = allSeenTests(input.runs).filter((id) => !listed.has(id));
+  const onBase = observe(baseRun, candidates);
+  const f2p = failToPass ?? candidates.filter((id) => !['passed', 'skipped'].includes(onBase.get(id)!.status));
+  const p2p = passToPass ?? candidates.filter((id) => onBase.get(id)!.status === 'passed');
+  const ignored = candidates.filter((id) => onBase.get(id)!.status === 'skipped');
+  return {
+    f2p,
+    p2p,
+    ignored,
+    source: { failToPass: failToPass ? 'suite' : 'base-run', passToPass: passToPass ? 'suite' : 'base-run' },
+  };
+}
+
+function gradeConfiguration(
+  planned: PlannedConfiguration,
+  runs: ConfigurationRun[],
+  lists: Lists,
+): { graded: GradedConfiguration; flaky: Array<{ id: string; statuses: string[] }> } {
+  const expected = [...lists.f2p, ...lists.p2p];
+  const f2pSet = new Set(lists.f2p);
+  const error = runs.find((r) => r.infraError)?.infraError;
+  const { combined, flaky } = combineRuns(runs.map((r) => observe(r, expected)));
+  const tests: GradedTest[] = expected.map((id) => {
+    const o = combined.get(id)!;
+    return { id, kind: f2pSet.has(id) ? 'F2P' : 'P2P', status: o.status, ...(o.reason ? { reason: o.reason } : {}) };
+  });
+  const count = (ids: string[]) => ({ passed: ids.filter((id) => passes(combined.get(id))).length, total: ids.length });
+  const f2p = count(lists.f2p);
+  const p2p = count(lists.p2p);
+  const allPass = f2p.passed === f2p.total && p2p.passed === p2p.total;
+  const outcome: ConfigurationOutcome = error ? 'error' : allPass ? 'pass' : 'fail';
+  const first = runs[0]!;
+  return {
+    graded: {
+      id: planned.id,
+      applied: planned.applied,
+      role: planned.role,
+      outcome,
+      passed: f2p.passed + p2p.passed,
+      total: expected.length,
+      f2p,
+      p2p,
+      cached: runs.every((r) => r.cached),
+      runs: runs.length,
+      durationMs: runs.reduce((s, r) => s + r.durationMs, 0),
+      tests: error ? [] : tests,
+      groups: first.groups.map((g) => ({
+        name: g.name,
+        ...(g.repo ? { repo: g.repo } : {}),
+        status: g.status,
+        exitCode: g.exitCode,
+        durationMs: g.durationMs,
+        ...(g.reason ? { reason: g.reason } : {}),
+      })),
+      ...(error ? { error } : {}),
+    },
+    flaky: runs.length > 1 ? flaky : [],
+  };
+}
+
+function repoMetrics(full: GradedConfiguration | undefined, groups: GradingInput['groups']): RepoMetrics[] {
+  const out: RepoMetrics[] = [];
+  const repos = [...new Set(groups.flatMap((g) => (g.repo ? [g.repo] : [])))];
+  for (const repo of repos) {
+    const names = new Set(groups.filter((g) => g.repo === repo).map((g) => g.name));
+    const mine = (full?.tests ?? []).filter((t) => names.has(groupOfTestId(t.id)));
+    const tally = (kind: 'F2P' | 'P2P') => {
+      const ts = mine.filter((t) => t.kind === kind);
+      return { passed: ts.filter((t) => t.status === 'passed').length, total: ts.length };
+    };
+    const f2p = tally('F2P');
+    const p2p = tally('P2P');
+    const ok = full !== undefined && full.outcome !== 'error';
+    const f2pComplete = ok && f2p.passed === f2p.total;
+    const p2pPreserved = ok && p2p.passed === p2p.total;
+    out.push({ repo, f2p, p2p, f2pComplete, p2pPreserved, success: f2pComplete && p2pPreserved });
+  }
+  return out;
+}
+
+export function grade(input: GradingInput): Grade {
+  const { plan } = input;
+  const infraErrors: InfraErrorInfo[] = [...(input.infraErrors ?? [])];
+  const runsOf = (id: string) =>
+    input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
+  const base = plan.configurations.find((c) => c.role === 'base');
+  const lists = classify(input, base ? runsOf(base.id)[0] : undefined);
+  const emptyLists: Lists = { f2p: [], p2p: [], ignored: [], source: { failToPass: 'suite', passToPass: 'suite' } };
+  const usable = typeof lists === 'string' ? emptyLists : lists;
+
+  const configurations: GradedConfiguration[] = [];
+  let flaky: Grade['flaky'] = [];
+  for (const planned of plan.configurations) {
+    const runs = runsOf(planned.id);
+    if (runs.length === 0) continue;
+    const g = gradeConfiguration(planned, runs, usable);
+    if (typeof lists === 'string' && !g.graded.error) g.graded.outcome = 'error';
+    configurations.push(g.graded);
+    if (planned.role === 'full') flaky = g.flaky;
+    for (const r of runs) if (r.infraError && !infraErrors.includes(r.infraError)) infraErrors.push(r.infraError);
+  }
+
+  const byId = new Map(configurations.map((c) => [c.id, c]));
+  const full = configurations.find((c) => c.role === 'full');
+  const fullOk = full !== undefined && full.outcome !== 'error' && typeof lists !== 'string';
+  const resolved = fullOk && full.outcome === 'pass';
+  const others = plan.configurations.filter((c) => c.role !== 'full').map((c) => byId.get(c.id));
+  const jointlyNecessary =
+    !fullOk || others.some((c) => c === undefined || c.outcome === 'error')
+      ? null
+      : full.outcome === 'pass' && others.every((c) => c!.outcome === 'fail');
+  const unnecessary = plan.targets.filter((t) => {
+    const c = withoutTarget(plan, t);
+    return c !== undefined && byId.get(c.id)?.outcome === 'pass';
+  });
+  const fixRate =
+    !fullOk || full.p2p.passed < full.p2p.total
+      ? 0
+      : full.f2p.total === 0
+        ? 1
+        : full.f2p.passed / full.f2p.total;
+
+  const split = (kind: 'F2P' | 'P2P') => {
+    const ts = (fullOk ? full.tests : []).filter((t) => t.kind === kind);
+    const ids = (kind === 'F2P' ? usable.f2p : usable.p2p).slice();
+    const success = ts.filter((t) => t.status === 'passed').map((t) => t.id);
+    const ok = new Set(success);
+    return { success, failure: ids.filter((id) => !ok.has(id)) };
+  };
+
+  const outcome: Grade['outcome'] = fullOk ? (resolved ? 'resolved' : 'unresolved') : 'error';
+  const summary =
+    typeof lists === 'string'
+      ? lists
+      : !full
+        ? 'the full configuration was not run'
+        : full.error
+          ? `the full configuration could not be evaluated: ${full.error.message}`
+          : infraErrors.length > 0
+            ? `${infraErrors.length} infrastructure error(s); configurations without a result are not judged`
+            : 'complete';
+
+  return {
+    outcome,
+    summary,
+    verdict: { resolved, jointlyNecessary, jointlyNecessaryBasis: plan.mode, unnecessary, fixRate },
+    tests: { failToPass: usable.f2p, passToPass: usable.p2p, source: usable.source, ignored: usable.ignored },
+    configurations,
+    repositories: repoMetrics(fullOk ? full : undefined, input.groups),
+    flaky,
+    infraErrors,
+    patch_successfully_applied: !infraErrors.some((e) => e.kind === 'patch-failed' || e.kind === 'merge-conflict'),
+    resolved,
+    tests_status: {
+      FAIL_TO_PASS: split('F2P'),
+      PASS_TO_PASS: split('P2P'),
+      FAIL_TO_FAIL: { success: [], failure: [] },
+      PASS_TO_FAIL: { success: [], failure: [] },
+    },
+  };
+}

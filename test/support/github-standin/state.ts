@@ -1,0 +1,214 @@
+/**
+ * The stand-in's in-memory world: repositories, installations, pull requests, comments, check runs,
+ * files, permissions, reactions, dispatches and artifacts. Records are plain data; `shapes.ts` turns
+ * them into GitHub's REST shapes. Seeding methods here are re-exported on `StandIn` (see index.ts).
+ */
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+export interface RepoRecord {
+  id: number;
+  owner: string;
+  name: string;
+  cloneUrl: string;
+  defaultBranch: string;
+  private: boolean;
+  installationId: number;
+  createdAt: string;
+}
+
+export interface InstallationRecord {
+  id: number;
+  account: string;
+  accountType: 'Organization' | 'User';
+}
+
+export interface PullRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  draft: boolean;
+  merged: boolean;
+  mergedAt: string | null;
+  closedAt: string | null;
+  headRef: string;
+  headSha: string;
+  /** Repository the head branch lives in (`owner/name`); the base repository unless a fork. */
+  headRepo: { owner: string; name: string };
+  baseRef: string;
+  baseSha: string;
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CommentRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  issueNumber: number;
+  body: string;
+  user: string;
+  /** True when written with an installation token: GitHub then fills `performed_via_github_app`. */
+  viaApp: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CheckRunRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  name: string;
+  headSha: string;
+  status: string;
+  conclusion: string | null;
+  externalId: string | null;
+  detailsUrl: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  output: { title: string | null; summary: string | null; text: string | null; annotationsCount: number };
+  /** Every body received (create then updates), for assertions on what the App sent. */
+  history: unknown[];
+}
+
+export interface ReactionRecord {
+  id: number;
+  commentId: number;
+  content: string;
+  user: string;
+  createdAt: string;
+}
+
+export type DispatchRecord =
+  | { kind: 'workflow'; owner: string; repo: string; workflowId: string; ref: string; inputs: Record<string, unknown> }
+  | { kind: 'repository'; owner: string; repo: string; eventType: string; clientPayload: Record<string, unknown> };
+
+export interface ArtifactRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  runId: number;
+  name: string;
+  zip: Buffer;
+  createdAt: string;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path without the `/api/v3` prefix and without query. */
+  path: string;
+  query: string;
+  status: number;
+  installationId?: number;
+  body?: unknown;
+}
+
+export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
+
+export class StandInState {
+  readonly repos = new Map<string, RepoRecord>();
+  readonly installations = new Map<number, InstallationRecord>();
+  readonly pulls: PullRecord[] = [];
+  readonly commentList: CommentRecord[] = [];
+  readonly checkRunList: CheckRunRecord[] = [];
+  readonly reactionList: ReactionRecord[] = [];
+  readonly dispatches: DispatchRecord[] = [];
+  readonly artifacts: ArtifactRecord[] = [];
+  readonly requests: RequestLogEntry[] = [];
+  /** `owner/repo@ref` → path → content. */
+  readonly files = new Map<string, Map<string, Buffer>>();
+  readonly permissions = new Map<string, Permission>();
+  private nextId = 1000;
+
+  newId(): number {
+    this.nextId += 1;
+    return this.nextId;
+  }
+
+  addInstallation(input: { id?: number; account: string; accountType?: 'Organization' | 'User' }) {
+    const existing = [...this.installations.values()].find(
+      (i) => i.account.toLowerCase() === input.account.toLowerCase(),
+    );
+    if (existing) return existing;
+    const rec: InstallationRecord = {
+      id: input.id ?? this.newId(),
+      account: input.account,
+      accountType: input.accountType ?? 'Organization',
+    };
+    this.installations.set(rec.id, rec);
+    return rec;
+  }
+
+  installationFor(owner: string): InstallationRecord | undefined {
+    return [...this.installations.values()].find((i) => i.account.toLowerCase() === owner.toLowerCase());
+  }
+
+  addRepo(input: {
+    owner: string;
+    name: string;
+    cloneUrl?: string;
+    defaultBranch?: string;
+    private?: boolean;
+  }): RepoRecord {
+    // Installing the App on the owner is implicit: one installation per account, made on first use.
+    const installation = this.addInstallation({ account: input.owner });
+    const rec: RepoRecord = {
+      id: this.newId(),
+      owner: input.owner,
+      name: input.name,
+      cloneUrl: input.cloneUrl ?? `https://github.com/${input.owner}/${input.name}.git`,
+      defaultBranch: input.defaultBranch ?? 'main',
+      private: input.private ?? false,
+      installationId: installation.id,
+      createdAt: now(),
+    };
+    this.repos.set(repoKey(input.owner, input.name), rec);
+    return rec;
+  }
+
+  repo(owner: string, name: string): RepoRecord | undefined {
+    return this.repos.get(repoKey(owner, name));
+  }
+
+  pull(owner: string, repo: string, number: number): PullRecord | undefined {
+    const key = repoKey(owner, repo);
+    return this.pulls.find((p) => repoKey(p.owner, p.repo) === key && p.number === number);
+  }
+
+  /** Issue and PR numbers share one sequence per repository, as on GitHub. */
+  nextNumber(owner: string, repo: string): number {
+    const key = repoKey(owner, repo);
+    const used = this.pulls.filter((p) => repoKey(p.owner, p.repo) === key).map((p) => p.number);
+    return used.length === 0 ? 1 : Math.max(...used) + 1;
+  }
+
+  setFile(owner: string, repo: string, path: string, content: string | Buffer, ref?: string): void {
+    const r = this.repo(owner, repo);
+    const key = `${repoKey(owner, repo)}@${ref ?? r?.defaultBranch ?? 'main'}`;
+    let tree = this.files.get(key);
+    if (!tree) {
+      tree = new Map();
+      this.files.set(key, tree);
+    }
+    tree.set(path.replace(/^\/+/, ''), Buffer.isBuffer(content) ? content : Buffer.from(content));
+  }
+
+  tree(owner: string, repo: string, ref: string): Map<string, Buffer> | undefined {
+    return this.files.get(`${repoKey(owner, repo)}@${ref}`);
+  }
+
+  setPermission(owner: string, repo: string, user: string, perm: Permission): void {
+    this.permissions.set(`${repoKey(owner, repo)}:${user.toLowerCase()}`, perm);
+  }
+
+  permission(owner: string, repo: string, user: string): Permission | undefined {
+    return this.permissions.get(`${repoKey(owner, repo)}:${user.toLowerCase()}`);
+  }
+}
