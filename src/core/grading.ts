@@ -145,7 +145,13 @@ export function grade(input: GradingInput): Grade {
     if (typeof lists === 'string' && !g.graded.error) g.graded.outcome = 'error';
     configurations.push(g.graded);
     if (planned.role === 'full') flaky = g.flaky;
-    for (const r of runs) if (r.infraError && !infraErrors.includes(r.infraError)) infraErrors.push(r.infraError);
+    for (const r of runs) {
+      const e = r.infraError;
+      // One failing state shows in every configuration that uses it; report it once.
+      if (e && !infraErrors.some((x) => x.kind === e.kind && x.message === e.message && x.target === e.target)) {
+        infraErrors.push(e);
+      }
+    }
   }
 
   const byId = new Map(configurations.map((c) => [c.id, c]));

@@ -34,6 +34,8 @@ export interface EvaluationOptions {
   caBundle?: string;
   /** Only these configuration ids (a shard); the report is then partial. */
   only?: string[];
+  /** How a partial report names its share (`2/3`). */
+  shardLabel?: string;
   signal?: AbortSignal;
   onEvent?: (event: EvaluationEvent) => void;
 }

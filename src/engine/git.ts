@@ -147,7 +147,8 @@ export function exec(file: string, args: string[], opts: ExecOptions = {}): Prom
 export function git(args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
   return exec('git', [...GIT_CONFIG_ARGS, ...args], opts).catch((e: unknown) => {
     // Report the command as the caller wrote it, without our `-c` prefix.
-    if (e instanceof GitError) throw new GitError(redactUrl(`git ${args.join(' ')}`), e.stderr, e.code, e.cwd);
+    if (e instanceof GitError)
+      throw new GitError(redactUrl(`git ${args.join(' ')}`), e.stderr, e.code, e.cwd);
     throw e;
   });
 }

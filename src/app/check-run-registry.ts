@@ -1,0 +1,51 @@
+/**
+ * One `Tandem` check run per member head SHA, even when the webhook path (immediately queued)
+ * and the evaluation (after the debounce) ask for it at the same moment.
+ */
+import { completeCheckRun, createQueuedCheckRun } from '../github/check-runs.ts';
+import { type GitHub, repoId } from '../github/octokit.ts';
+import { repoOf } from '../core/linked-set.ts';
+import type { Store } from './store.ts';
+
+export class CheckRunRegistry {
+  private readonly inFlight = new Map<string, Promise<number>>();
+
+  constructor(private readonly store: Store) {}
+
+  /** The open check run for this PR head, created `queued` when there is none. */
+  ensure(gh: GitHub, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
+    const id = `${pullKey}@${headSha}`;
+    const existing = this.store.getCheckRun(pullKey, headSha);
+    if (existing && !existing.completed) {
+      if (evaluationId !== null) this.store.claimCheckRun(pullKey, headSha, evaluationId);
+      return Promise.resolve(existing.checkRunId);
+    }
+    let p = this.inFlight.get(id);
+    if (!p) {
+      p = createQueuedCheckRun(gh, repoId(repoOf(pullKey)), headSha, pullKey, 'Waiting for the linked change to be evaluated.')
+        .then((checkRunId) => {
+          this.store.saveCheckRun({ pullKey, headSha, checkRunId, evaluationId });
+          return checkRunId;
+        })
+        .finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, p);
+      return p;
+    }
+    return p.then((checkRunId) => {
+      if (evaluationId !== null) this.store.claimCheckRun(pullKey, headSha, evaluationId);
+      return checkRunId;
+    });
+  }
+
+  /** Closes check runs on heads the PR has moved away from, so none stays open forever. */
+  async closeStale(gh: GitHub, pullKey: string, currentSha: string | undefined, reason: string): Promise<void> {
+    for (const c of this.store.openCheckRuns(pullKey)) {
+      if (c.headSha === currentSha) continue;
+      await completeCheckRun(gh, repoId(repoOf(pullKey)), c.checkRunId, 'cancelled', {
+        title: 'Tandem: superseded',
+        summary: reason,
+      });
+      this.store.completeCheckRun(pullKey, c.headSha);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * `/tandem run | matrix full | link | unlink` from users with write access, acknowledged with a
+ * reaction (👍 done, 😕 refused).
+ */
+import { parseCommands, pullKey } from '../core/link-parser.ts';
+import { pairKey } from '../core/linked-set.ts';
+import type { GitHub, RepoId } from '../github/octokit.ts';
+import { canWrite, reactToComment } from '../github/permissions.ts';
+import type { TandemService } from './service.ts';
+
+export async function handleCommandComment(
+  tandem: TandemService,
+  gh: GitHub,
+  installationId: number,
+  repo: RepoId,
+  number: number,
+  comment: { id: number; body: string; author: string },
+): Promise<void> {
+  const commands = parseCommands(comment.body, repo);
+  if (commands.length === 0) return;
+  if (!(await canWrite(gh, repo, comment.author))) {
+    await reactToComment(gh, repo, comment.id, 'confused');
+    return;
+  }
+  const self = pullKey({ ...repo, number });
+  let matrix: 'full' | 'leave-one-out' | 'auto' | undefined;
+  const detached: string[] = [];
+  for (const c of commands) {
+    if (c.kind === 'link') tandem.store.addManualLink(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+    else if (c.kind === 'unlink') {
+      tandem.store.removeLink(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+      detached.push(pullKey(c.ref));
+    }
+    else if (c.kind === 'matrix') matrix = c.mode;
+  }
+  await reactToComment(gh, repo, comment.id, '+1');
+  tandem.request(self, installationId, matrix);
+  // The PR unlinked from this one now forms its own set, which needs its own verdict.
+  for (const other of detached) if (tandem.store.getPull(other)?.state === 'open') tandem.request(other, installationId);
+}

@@ -1,0 +1,48 @@
+/**
+ * The Probot application function. `createTandemApp` wires the store, queue and executor;
+ * the default export reads the environment (for `probot run` and the manifest flow).
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ApplicationFunction, Probot } from 'probot';
+import type { GitHub } from '../github/octokit.ts';
+import { type Executor, LocalExecutor } from './executor.ts';
+import { registerHandlers } from './handlers.ts';
+import { TandemService } from './service.ts';
+import { type Settings, settingsFromEnv } from './settings.ts';
+import { Store } from './store.ts';
+
+export interface TandemAppOptions {
+  settings: Settings;
+  /** Defaults to the engine on this host (Docker). */
+  executor?: Executor;
+  /** Receives the service once loaded (tests and the server use it to drain and close). */
+  onService?: (service: TandemService) => void;
+}
+
+export function createTandemApp(options: TandemAppOptions): ApplicationFunction {
+  return (app: Probot) => {
+    const { settings } = options;
+    const dataDir = resolve(settings.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    const store = new Store(join(dataDir, 'tandem.db'));
+    store.pruneDeliveries(7 * 24 * 3600 * 1000);
+    const executor =
+      options.executor ??
+      new LocalExecutor({ cacheDir: join(dataDir, 'cache'), sandbox: settings.sandbox, jobs: settings.jobs });
+    const service = new TandemService({
+      store,
+      executor,
+      auth: async (id) => (await app.auth(id)) as unknown as GitHub,
+      log: app.log,
+      debounceMs: settings.debounceMs,
+      concurrency: settings.concurrency,
+    });
+    registerHandlers(app, service);
+    const resumed = service.resume();
+    if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
+    options.onService?.(service);
+  };
+}
+
+export default createTandemApp({ settings: settingsFromEnv(process.env) });

@@ -1,0 +1,24 @@
+/**
+ * `npm start`: runs the App. Without APP_ID / a private key, Probot's setup flow registers a new
+ * App from app.yml (the manifest) and writes the credentials to .env.
+ */
+import { existsSync } from 'node:fs';
+import { run } from 'probot';
+import tandemApp from './index.ts';
+import { TandemOctokit } from './octokit.ts';
+import { startAppServer } from './server.ts';
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+const configured = Boolean(process.env.APP_ID && (process.env.PRIVATE_KEY || process.env.PRIVATE_KEY_PATH));
+if (configured) {
+  const app = await startAppServer({ env: process.env });
+  console.log(`Tandem listening on ${app.url}/api/github/webhooks`);
+  const stop = () => {
+    void app.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} else {
+  await run(tandemApp, { Octokit: TandemOctokit });
+}

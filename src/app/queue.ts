@@ -1,0 +1,111 @@
+/**
+ * The evaluation queue: requests for the same key (a linked set) within the debounce window
+ * become one run; a newer request aborts the run it makes stale; at most `concurrency` runs at
+ * once. Generic over the item so the App's persistence stays out of it.
+ */
+export interface QueueOptions<T> {
+  concurrency: number;
+  debounceMs: number;
+  run: (item: T, signal: AbortSignal) => Promise<void>;
+  /** Folds a newer request into a waiting one (e.g. `matrix full` wins). Default: the newer. */
+  merge?: (waiting: T, newer: T) => T;
+  onError?: (e: unknown, item: T) => void;
+}
+
+interface Running<T> {
+  key: string;
+  item: T;
+  controller: AbortController;
+}
+
+export class EvaluationQueue<T> {
+  private readonly debouncing = new Map<string, { item: T; timer: NodeJS.Timeout }>();
+  private readonly ready: Array<{ key: string; item: T }> = [];
+  private readonly running = new Set<Running<T>>();
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly opts: QueueOptions<T>) {}
+
+  /** Schedules a run for `key` after the debounce window (restarted by each new request). */
+  push(key: string, item: T, opts: { delayMs?: number } = {}): T {
+    if (this.closed) return item;
+    const merge = this.opts.merge ?? ((_w: T, n: T) => n);
+    const waiting = this.debouncing.get(key);
+    const readyIdx = this.ready.findIndex((r) => r.key === key);
+    let merged = item;
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      merged = merge(waiting.item, item);
+    } else if (readyIdx >= 0) {
+      merged = merge(this.ready[readyIdx]!.item, item);
+      this.ready.splice(readyIdx, 1);
+    }
+    // A run of the same set is now stale: its inputs changed under it.
+    this.abortWhere((k) => k === key);
+    const timer = setTimeout(() => {
+      this.debouncing.delete(key);
+      this.ready.push({ key, item: merged });
+      this.pump();
+    }, opts.delayMs ?? this.opts.debounceMs);
+    this.debouncing.set(key, { item: merged, timer });
+    return merged;
+  }
+
+  /** Aborts running items the predicate selects; returns how many. */
+  abortWhere(pred: (key: string, item: T) => boolean): number {
+    let n = 0;
+    for (const r of this.running) {
+      if (!r.controller.signal.aborted && pred(r.key, r.item)) {
+        r.controller.abort(new Error('superseded by a newer change'));
+        n += 1;
+      }
+    }
+    return n;
+  }
+
+  /** Items waiting (debouncing or for a slot) or running. */
+  get size(): number {
+    return this.debouncing.size + this.ready.length + this.running.size;
+  }
+
+  /** Resolves when nothing is waiting or running. */
+  idle(): Promise<void> {
+    if (this.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops timers and aborts running items; waiting items are dropped (they stay persisted). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const { timer } of this.debouncing.values()) clearTimeout(timer);
+    this.debouncing.clear();
+    this.ready.length = 0;
+    this.abortWhere(() => true);
+    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.opts.concurrency && this.ready.length > 0) {
+      const { key, item } = this.ready.shift()!;
+      const r: Running<T> = { key, item, controller: new AbortController() };
+      this.running.add(r);
+      this.opts
+        .run(item, r.controller.signal)
+        .catch((e) => this.opts.onError?.(e, item))
+        .finally(() => {
+          this.running.delete(r);
+          this.pump();
+          this.notifyIdle();
+        });
+    }
+    this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    if (this.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The App's core without Probot: records webhook facts, keeps the link index, marks checks
+ * `queued` right away, debounces and runs evaluations, and resumes them after a restart.
+ * Webhook handlers call into it and return at once; slow work runs in `background`.
+ */
+import { pullKey } from '../core/link-parser.ts';
+import { setKey } from '../core/linked-set.ts';
+import type { MatrixMode } from '../core/matrix-plan.ts';
+import { suiteFor } from '../core/org-config.schema.ts';
+import type { GitHub } from '../github/octokit.ts';
+import { loadOrgConfig, type OrgConfigLoad } from '../github/org-config.ts';
+import type { PullInfo } from '../github/pull-requests.ts';
+import { CheckRunRegistry } from './check-run-registry.ts';
+import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
+import type { Executor } from './executor.ts';
+import { EvaluationQueue } from './queue.ts';
+import { recordPull } from './resolve-set.ts';
+import type { Store } from './store.ts';
+
+export interface ServiceOptions {
+  store: Store;
+  executor: Executor;
+  auth: (installationId: number) => Promise<GitHub>;
+  log: EvalDeps['log'] & { error: (o: object, m: string) => void };
+  debounceMs: number;
+  concurrency: number;
+  /** How long a cached org config decides whether to mark a check queued without asking GitHub. */
+  configTtlMs?: number;
+}
+
+export class TandemService {
+  readonly checks: CheckRunRegistry;
+  private readonly queue: EvaluationQueue<EvalItem>;
+  private readonly configs = new Map<number, { load: OrgConfigLoad; at: number }>();
+  private readonly tasks = new Set<Promise<unknown>>();
+  private readonly runningMembers = new Map<number, Set<string>>();
+  private closing = false;
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.checks = new CheckRunRegistry(opts.store);
+    const deps: EvalDeps = {
+      store: opts.store,
+      checks: this.checks,
+      executor: opts.executor,
+      auth: opts.auth,
+      log: opts.log,
+      onConfig: (id, load) => this.configs.set(id, { load, at: Date.now() }),
+    };
+    this.queue = new EvaluationQueue<EvalItem>({
+      concurrency: opts.concurrency,
+      debounceMs: opts.debounceMs,
+      merge: (w, n) => ({ ...n, evaluationId: w.evaluationId, matrix: n.matrix ?? w.matrix }),
+      run: async (item, signal) => {
+        this.runningMembers.set(item.evaluationId, new Set(this.componentOf(item.seed)));
+        try {
+          await runEvaluation(deps, item, signal);
+        } finally {
+          this.runningMembers.delete(item.evaluationId);
+          // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
+          if (signal.aborted && !this.closing) opts.store.setEvaluationState(item.evaluationId, 'cancelled');
+        }
+      },
+      onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
+    });
+  }
+
+  get store(): Store {
+    return this.opts.store;
+  }
+
+  /** True the first time a delivery is seen. */
+  claimDelivery(id: string, event: string): boolean {
+    return this.opts.store.claimDelivery(id, event);
+  }
+
+  /** A PR webhook: index it, mark checks queued, and schedule its set. */
+  onPull(pull: PullInfo, installationId: number): void {
+    recordPull(this.opts.store, pull, installationId);
+    const key = pullKey(pull.ref);
+    if (pull.state !== 'open') {
+      // The set goes on without it: re-evaluate from each open neighbour.
+      this.abortContaining(key);
+      const neighbours = [...this.opts.store.linksFrom(key).map(pullKey), ...this.opts.store.linksTo(key)];
+      for (const n of new Set(neighbours)) {
+        if (this.opts.store.getPull(n)?.state === 'open') this.request(n, installationId);
+      }
+      this.background(async () => this.checks.closeStale(await this.opts.auth(installationId), key, undefined, 'The pull request was closed.'));
+      return;
+    }
+    this.request(key, installationId);
+    this.background(() => this.markQueued(key, installationId));
+  }
+
+  /** Schedules an evaluation of the set around `seed`. */
+  request(seed: string, installationId: number, matrix?: MatrixMode): void {
+    this.abortContaining(seed);
+    const key = setKey(this.componentOf(seed));
+    const item = this.queue.push(key, { evaluationId: 0, setKey: key, seed, installationId, matrix });
+    if (item.evaluationId === 0) {
+      item.evaluationId = this.opts.store.createEvaluation({
+        setKey: key,
+        seed,
+        installationId,
+        matrix: matrix ?? null,
+      });
+    }
+  }
+
+  /** Re-queues what a previous process left queued or running. */
+  resume(): number {
+    const unfinished = this.opts.store.unfinishedEvaluations();
+    for (const e of unfinished) {
+      this.queue.push(
+        e.setKey,
+        { evaluationId: e.id, setKey: e.setKey, seed: e.seed, installationId: e.installationId, matrix: (e.matrix ?? undefined) as MatrixMode | undefined },
+        { delayMs: 0 },
+      );
+    }
+    return unfinished.length;
+  }
+
+  /** Resolves when no evaluation or background task is pending. */
+  async idle(): Promise<void> {
+    while (this.tasks.size > 0 || this.queue.size > 0) {
+      await Promise.allSettled([...this.tasks]);
+      await this.queue.idle();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.tasks]);
+    await this.queue.close();
+  }
+
+  invalidateConfig(installationId: number): void {
+    this.configs.delete(installationId);
+  }
+
+  background(fn: () => Promise<unknown>): void {
+    const p = fn()
+      .catch((e) => this.opts.log.error({ err: e }, 'background task failed'))
+      .finally(() => this.tasks.delete(p));
+    this.tasks.add(p);
+  }
+
+  /** The `queued` check run right away, for PRs a suite covers or that link elsewhere. */
+  private async markQueued(key: string, installationId: number): Promise<void> {
+    const pull = this.opts.store.getPull(key);
+    if (!pull || pull.state !== 'open') return;
+    const gh = await this.opts.auth(installationId);
+    const cfg = await this.config(gh, installationId, pull.owner);
+    if (cfg.kind === 'missing') return;
+    if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`) && pull.links.length === 0) return;
+    await this.checks.ensure(gh, key, pull.headSha, null);
+  }
+
+  private async config(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
+    const cached = this.configs.get(installationId);
+    if (cached && Date.now() - cached.at < (this.opts.configTtlMs ?? 60_000)) return cached.load;
+    const load = await loadOrgConfig(gh, org);
+    this.configs.set(installationId, { load, at: Date.now() });
+    return load;
+  }
+
+  /** Open PRs connected to `seed` in the link index: enough to name the set for debouncing. */
+  private componentOf(seed: string): string[] {
+    const seen = new Set([seed]);
+    const todo = [seed];
+    while (todo.length > 0 && seen.size < 64) {
+      const k = todo.pop()!;
+      const next = [...this.opts.store.linksFrom(k).map(pullKey), ...this.opts.store.linksTo(k)];
+      for (const n of next) {
+        if (seen.has(n) || this.opts.store.getPull(n)?.state !== 'open') continue;
+        seen.add(n);
+        todo.push(n);
+      }
+    }
+    return [...seen];
+  }
+
+  private abortContaining(key: string): void {
+    this.queue.abortWhere((_k, item) => this.runningMembers.get(item.evaluationId)?.has(key) ?? false);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Tandem's own environment next to Probot's (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, GHE_HOST, …).
+ */
+import { z } from 'zod';
+
+const envSchema = z.object({
+  TANDEM_DATA_DIR: z.string().min(1).default('.tandem'),
+  TANDEM_DEBOUNCE_MS: z.coerce.number().int().min(0).default(5000),
+  TANDEM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  TANDEM_SANDBOX: z.enum(['docker', 'process']).default('docker'),
+  TANDEM_JOBS: z.coerce.number().int().min(1).default(2),
+  PORT: z.coerce.number().int().min(0).default(3000),
+  HOST: z.string().optional(),
+});
+
+export type Settings = {
+  dataDir: string;
+  debounceMs: number;
+  concurrency: number;
+  sandbox: 'docker' | 'process';
+  jobs: number;
+  port: number;
+  host: string | undefined;
+};
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`environment variable ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    dataDir: e.TANDEM_DATA_DIR,
+    debounceMs: e.TANDEM_DEBOUNCE_MS,
+    concurrency: e.TANDEM_CONCURRENCY,
+    sandbox: e.TANDEM_SANDBOX,
+    jobs: e.TANDEM_JOBS,
+    port: e.PORT,
+    host: e.HOST,
+  };
+}

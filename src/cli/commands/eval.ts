@@ -1,0 +1,45 @@
+import { writeFile } from 'node:fs/promises';
+import { planMatrix, shardConfigurations } from '../../core/matrix-plan.ts';
+import type { Report } from '../../core/report.schema.ts';
+import { loadCase } from '../../engine/case-loader.ts';
+import { detectPrepareNetwork } from '../../engine/docker-network.ts';
+import { evaluate } from '../../engine/evaluate.ts';
+import { writeJsonReport } from '../../report/json-report.ts';
+import { renderMarkdown } from '../../report/markdown-report.ts';
+import { summaryTable } from '../../report/summary-table.ts';
+import { type EvalFlags, engineOptions } from '../eval-options.ts';
+import { createProgress } from '../progress.ts';
+
+/** Loads the case, runs the engine with progress on stderr, writes the requested reports. */
+export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortSignal): Promise<Report> {
+  const input = await loadCase(caseFile);
+  const network = flags.sandbox === 'docker' && !flags.prepareNetwork ? await detectPrepareNetwork() : 'none';
+  const options = engineOptions(flags, input.suite, network);
+  let only: string[] | undefined;
+  if (flags.shard) {
+    const plan = planMatrix(
+      input.caseFile.targets.map((t) => t.repo),
+      flags.matrix,
+    );
+    only = shardConfigurations(plan, flags.shard).map((c) => c.id);
+  }
+  const progress = createProgress(process.stderr, flags.quiet);
+  if (flags.sandbox === 'process' && !flags.quiet) {
+    process.stderr.write('tandem: WARNING: --sandbox process runs PR code UNSANDBOXED on this machine\n');
+  }
+  let report: Report;
+  try {
+    report = await evaluate(input, {
+      ...options,
+      ...(only ? { only, shardLabel: `${flags.shard!.index}/${flags.shard!.count}` } : {}),
+      signal,
+      onEvent: progress.onEvent,
+    });
+  } finally {
+    progress.stop();
+  }
+  if (flags.json) await writeJsonReport(flags.json, report);
+  if (flags.markdown) await writeFile(flags.markdown, renderMarkdown(report, { reveal: 'names' }));
+  if (!flags.quiet) process.stderr.write(`\n${summaryTable(report, { color: process.stderr.isTTY === true })}\n`);
+  return report;
+}

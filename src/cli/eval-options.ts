@@ -1,0 +1,94 @@
+/**
+ * Flags shared by `eval` and `validate`, validated with zod so a bad flag names itself, and
+ * turned into the engine's options with defaults that fit this machine.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import envPaths from 'env-paths';
+import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
+import { matrixModeSchema, shardSchema } from '../core/matrix-plan.ts';
+import type { Suite } from '../core/suite.schema.ts';
+import type { EvaluationOptions } from '../engine/evaluate-api.ts';
+import { parseMemory } from '../engine/limits.ts';
+
+export const evalFlagsSchema = z.object({
+  matrix: matrixModeSchema.default('auto'),
+  reruns: z.coerce.number().int().min(0).max(20).default(0),
+  jobs: z.coerce.number().int().min(1).max(64).optional(),
+  cacheDir: z.string().optional(),
+  cache: z.boolean().default(true),
+  sandbox: z.enum(['docker', 'process']).default('docker'),
+  prepareNetwork: z.string().optional(),
+  caBundle: z.string().optional(),
+  json: z.string().optional(),
+  markdown: z.string().optional(),
+  shard: shardSchema.optional(),
+  quiet: z.boolean().default(false),
+});
+export type EvalFlags = z.infer<typeof evalFlagsSchema>;
+
+export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?: string } = {}): Command {
+  return cmd
+    .option('--matrix <mode>', 'full | leave-one-out | auto (full up to 4 targets)', defaults.matrix ?? 'auto')
+    .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0')
+    .option('--jobs <n>', 'configurations run at once (default: from CPUs and memory)')
+    .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
+    .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
+    .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
+    .option('--prepare-network <mode>', 'Docker network for prepare steps (default: bridge, or host without one)')
+    .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
+    .option('--json <file>', 'write the JSON report here')
+    .option('--markdown <file>', 'write the Markdown report here')
+    .option('--shard <i/n>', 'run only share i of n of the configurations (partial report)')
+    .option('--quiet', 'no progress output');
+}
+
+export function parseEvalFlags(raw: unknown): EvalFlags {
+  const parsed = evalFlagsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  throw new InputError(`option --${flag}: ${issue.message}`);
+}
+
+export function defaultCacheDir(): string {
+  return process.env.TANDEM_CACHE_DIR ?? envPaths('tandem', { suffix: '' }).cache;
+}
+
+function hostCaBundle(): string | undefined {
+  const candidates = [
+    process.env.NODE_EXTRA_CA_CERTS,
+    process.env.SSL_CERT_FILE,
+    '/etc/ssl/certs/ca-certificates.crt',
+    '/etc/pki/tls/certs/ca-bundle.crt',
+  ];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+/** Parallel configurations: one per CPU, fewer when their memory limits would not fit in RAM. */
+export function defaultJobs(suite: Suite): number {
+  const byMemory = Math.floor((os.totalmem() * 0.75) / parseMemory(suite.limits.memory));
+  return Math.max(1, Math.min(os.availableParallelism(), byMemory));
+}
+
+export function engineOptions(
+  flags: EvalFlags,
+  suite: Suite,
+  prepareNetwork: string,
+): Omit<EvaluationOptions, 'onEvent' | 'signal'> {
+  const ca = flags.caBundle ? path.resolve(flags.caBundle) : hostCaBundle();
+  if (flags.caBundle && !existsSync(ca!)) throw new InputError(`option --ca-bundle: no such file ${flags.caBundle}`);
+  return {
+    matrix: flags.matrix,
+    reruns: flags.reruns,
+    jobs: flags.jobs ?? defaultJobs(suite),
+    cacheDir: path.resolve(flags.cacheDir ?? defaultCacheDir()),
+    useResultCache: flags.cache,
+    sandbox: flags.sandbox,
+    prepareNetwork: flags.prepareNetwork ?? prepareNetwork,
+    ...(ca ? { caBundle: ca } : {}),
+  };
+}

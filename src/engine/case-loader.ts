@@ -1,0 +1,121 @@
+/**
+ * Reads case and suite files (YAML or JSON) and validates them. Every error names the file, the
+ * field and what was expected, so `tandem eval` can exit 2 with a message a user can act on.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { z } from 'zod';
+import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
+import { formatFieldPath, InputError } from '../core/errors.ts';
+import { type Suite, suiteSchema } from '../core/suite.schema.ts';
+import type { EvaluationInput } from './evaluate-api.ts';
+
+async function readStructured(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file);
+  }
+  try {
+    // YAML is a superset of JSON, so one parser serves both.
+    const doc = YAML.parseDocument(text, { prettyErrors: true });
+    if (doc.errors.length > 0) throw doc.errors[0];
+    return doc.toJS();
+  } catch (err) {
+    throw new InputError(`${file}: not valid YAML/JSON: ${(err as Error).message}`, file);
+  }
+}
+
+export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string, prefix = ''): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = formatFieldPath([...(prefix ? [prefix] : []), ...issue.path]);
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more issue(s))` : '';
+  throw new InputError(`${file}: field "${field}": ${issue.message}${more}`, file, field);
+}
+
+export async function loadSuiteFile(file: string): Promise<Suite> {
+  return validate(suiteSchema, await readStructured(file), file);
+}
+
+/** Checks that hold across fields: names unique, suite repos known, workspace folders distinct. */
+function crossCheck(c: Omit<CaseFile, 'suite'>, suite: Suite, caseFile: string): void {
+  const all = [...c.targets.map((t) => t.repo), ...c.context.map((r) => r.repo)];
+  const folders = new Map<string, string>();
+  all.forEach((repo, i) => {
+    const field = i < c.targets.length ? `targets[${i}].repo` : `context[${i - c.targets.length}].repo`;
+    const folder = workspaceName(repo);
+    const other = folders.get(folder);
+    if (other !== undefined) {
+      throw new InputError(
+        `${caseFile}: field "${field}": "${repo}" would share the workspace folder "${folder}" with "${other}"`,
+        caseFile,
+        field,
+      );
+    }
+    folders.set(folder, repo);
+  });
+  const known = (name: string) => all.includes(name) || [...folders.keys()].includes(name);
+  for (const key of Object.keys(suite.prepare)) {
+    if (!known(key)) {
+      throw new InputError(
+        `suite "${suite.name}": field "prepare.${key}": no repository "${key}" in the case (have: ${all.join(', ')})`,
+        caseFile,
+        `prepare.${key}`,
+      );
+    }
+  }
+  suite.tests.forEach((g, i) => {
+    if (g.repo && !known(g.repo)) {
+      throw new InputError(
+        `suite "${suite.name}": field "tests[${i}].repo": no repository "${g.repo}" in the case (have: ${all.join(', ')})`,
+        caseFile,
+        `tests[${i}].repo`,
+      );
+    }
+  });
+}
+
+/** Loads a case file and its suite into the engine's input. */
+export async function loadCase(caseFile: string): Promise<EvaluationInput> {
+  const abs = path.resolve(caseFile);
+  const caseDir = path.dirname(abs);
+  const parsed = validate(caseFileSchema, await readStructured(abs), caseFile);
+  let suite: Suite;
+  let suiteDir: string;
+  if (typeof parsed.suite === 'string') {
+    const suitePath = path.resolve(caseDir, parsed.suite);
+    suite = await loadSuiteFile(suitePath);
+    suiteDir = path.dirname(suitePath);
+  } else {
+    suite = parsed.suite;
+    suiteDir = caseDir;
+  }
+  const { suite: _ignored, ...rest } = parsed;
+  const caseSpec = {
+    ...rest,
+    // Local paths in `url` are relative to the case file, like every other path in it.
+    targets: rest.targets.map((t) => ({ ...t, url: resolveUrl(t.url, caseDir) })),
+    context: rest.context.map((r) => ({ ...r, url: resolveUrl(r.url, caseDir) })),
+  };
+  crossCheck(caseSpec, suite, caseFile);
+  for (const [i, t] of caseSpec.targets.entries()) {
+    if (isPatchTarget(t)) {
+      const p = path.resolve(caseDir, t.patch);
+      try {
+        await readFile(p);
+      } catch {
+        throw new InputError(`${caseFile}: field "targets[${i}].patch": cannot read patch file ${p}`, caseFile);
+      }
+    }
+  }
+  return { caseFile: caseSpec, suite, suiteDir, caseDir };
+}
+
+function resolveUrl(url: string, base: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+@[^/]+:/.test(url)) return url;
+  return path.resolve(base, url);
+}

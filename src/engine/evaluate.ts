@@ -1,0 +1,204 @@
+/**
+ * The evaluation pipeline shared by the CLI, the App and the Action:
+ * resolve → plan matrix → prepare states (each once) → run configurations in sandboxes →
+ * collect → grade → report model. Nothing here prints; progress goes out as events.
+ */
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { InfraError } from '../core/errors.ts';
+import { grade } from '../core/grading.ts';
+import { type PlannedConfiguration, planMatrix } from '../core/matrix-plan.ts';
+import { REPORT_SCHEMA_VERSION, type Report } from '../core/report.schema.ts';
+import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
+import { observe } from '../core/observed-tests.ts';
+import type { EvaluationInput, EvaluationOptions } from './evaluate-api.ts';
+import { removeTree } from './fs-util.ts';
+import { MirrorCache } from './git-mirror.ts';
+import { stageHiddenFiles, suiteHash } from './hidden-files.ts';
+import { parseMemory } from './limits.ts';
+import { prepareDeps } from './prepare-cache.ts';
+import { ResultCache } from './result-cache.ts';
+import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './run-configuration.ts';
+import { createSandbox } from './sandbox-factory.ts';
+import { TOOL_VERSION } from './version.ts';
+import { type MaterializedRepo, materializeRepos, toInfo } from './workspace-states.ts';
+
+export async function evaluate(input: EvaluationInput, options: EvaluationOptions): Promise<Report> {
+  const started = Date.now();
+  const emit = options.onEvent ?? (() => {});
+  const { caseFile, suite } = input;
+  const sandbox = createSandbox(options.sandbox);
+  const limits = {
+    memoryBytes: parseMemory(suite.limits.memory),
+    cpus: suite.limits.cpus,
+    pids: suite.limits.pids,
+  };
+  const cacheDir = path.resolve(options.cacheDir);
+  await mkdir(path.join(cacheDir, 'tmp'), { recursive: true });
+  const runDir = await mkdtemp(path.join(cacheDir, 'tmp', 'eval-'));
+  const abort = () => void sandbox.dispose();
+  options.signal?.addEventListener('abort', abort);
+  try {
+    const targets = caseFile.targets.map((t) => t.repo);
+    const plan = planMatrix(targets, options.matrix);
+    const wanted = options.only ? plan.configurations.filter((c) => options.only!.includes(c.id)) : plan.configurations;
+    emit({ type: 'plan', configurations: wanted.map((c) => ({ id: c.id, applied: c.applied })), mode: plan.mode });
+
+    const hiddenRoot = path.join(runDir, 'hidden');
+    const hiddenDirs = await stageHiddenFiles(suite, input.suiteDir, hiddenRoot);
+    const hash = await suiteHash(suite, input.suiteDir);
+
+    const mirrors = new MirrorCache(cacheDir);
+    const repos = await materializeRepos(caseFile, input.caseDir, mirrors, cacheDir, (repo, state, sha) =>
+      emit({ type: 'state-ready', repo, state, sha }),
+    );
+    emit({
+      type: 'resolved-refs',
+      repos: repos.targets.map((r) => ({ repo: r.repo, base: r.report.base.sha, head: r.report.head?.sha })),
+    });
+
+    let imageId = '';
+    let imageError: InfraErrorInfo | undefined;
+    try {
+      imageId = await sandbox.imageId(suite.image);
+    } catch (err) {
+      imageError = toInfo(err);
+    }
+
+    // Each (repository, state) is prepared once, lazily, and shared by every configuration.
+    const prepared = new Map<string, Promise<WorkspaceRepo>>();
+    const stateFor = (r: MaterializedRepo, which: 'base' | 'head'): Promise<WorkspaceRepo> => {
+      const key = `${r.repo}@${which}`;
+      let p = prepared.get(key);
+      if (!p) {
+        p = prepareState(r, which);
+        prepared.set(key, p);
+      }
+      return p;
+    };
+    const prepareState = async (r: MaterializedRepo, which: 'base' | 'head'): Promise<WorkspaceRepo> => {
+      const state = r[which]!;
+      const spec = suite.prepare[r.repo] ?? suite.prepare[r.name];
+      const wr: WorkspaceRepo = { repo: r.repo, name: r.name, dir: state.dir, tree: state.treeSha };
+      if (!spec) return wr;
+      const deps = await prepareDeps(
+        { repo: r.repo, name: r.name, stateDir: state.dir, stateTree: state.treeSha, spec, image: suite.image, imageId },
+        {
+          cacheDir,
+          sandbox,
+          limits,
+          network: options.prepareNetwork,
+          ...(options.caBundle ? { caBundle: options.caBundle } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+      emit({ type: 'prepare-done', repo: r.repo, key: deps.key, reused: deps.reused, durationMs: deps.durationMs });
+      return { ...wr, deps: { key: deps.key, mounts: deps.mounts } };
+    };
+
+    const jobFor = async (planned: PlannedConfiguration, attempt: number): Promise<ConfigurationJob> => {
+      if (imageError) return { planned, attempt, repos: imageError };
+      const broken = [
+        ...repos.context.filter((r) => r.error),
+        ...repos.targets.filter((r) => r.error && (!r.base || planned.applied.includes(r.repo))),
+      ];
+      if (broken[0]?.error) return { planned, attempt, repos: broken[0].error };
+      try {
+        const list = await Promise.all([
+          ...repos.targets.map((r) => stateFor(r, planned.applied.includes(r.repo) ? 'head' : 'base')),
+          ...repos.context.map((r) => stateFor(r, 'base')),
+        ]);
+        return { planned, attempt, repos: list };
+      } catch (err) {
+        if (options.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
+        return { planned, attempt, repos: toInfo(err) };
+      }
+    };
+
+    const cache = options.useResultCache ? new ResultCache(path.join(cacheDir, 'results')) : undefined;
+    const ctx = {
+      suite,
+      suiteHash: hash,
+      imageId,
+      sandbox,
+      limits,
+      hiddenRoot,
+      hiddenDirs,
+      runDir,
+      ...(cache ? { cache } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const attempts = wanted.flatMap((c) =>
+      Array.from({ length: c.role === 'full' ? 1 + options.reruns : 1 }, (_, attempt) => ({ c, attempt })),
+    );
+    const limit = pLimit(Math.max(1, options.jobs));
+    const runs: ConfigurationRun[] = await Promise.all(
+      attempts.map(({ c, attempt }) =>
+        limit(async () => {
+          if (options.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
+          emit({ type: 'configuration-start', id: c.id, attempt });
+          const run = await runConfiguration(await jobFor(c, attempt), ctx);
+          emit(doneEvent(run, suite.fail_to_pass, suite.pass_to_pass));
+          return run;
+        }),
+      ),
+    );
+
+    const groups = suite.tests.map((g) => ({ name: g.name, ...(g.repo ? { repo: g.repo } : {}) }));
+    const lists = {
+      ...(suite.fail_to_pass ? { failToPass: suite.fail_to_pass } : {}),
+      ...(suite.pass_to_pass ? { passToPass: suite.pass_to_pass } : {}),
+    };
+    const targetErrors = [...repos.targets, ...repos.context].flatMap((r) => (r.error ? [r.error] : []));
+    const graded = grade({ plan, runs, groups, ...lists, infraErrors: targetErrors });
+    const isPartial = options.only !== undefined;
+    return {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      tool: { name: 'tandem', version: TOOL_VERSION },
+      name: caseFile.name,
+      createdAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      sandbox: sandbox.kind,
+      suite: { name: suite.name, hash, image: suite.image, imageId },
+      matrix: {
+        requested: options.matrix,
+        mode: plan.mode,
+        reruns: options.reruns,
+        planned: plan.configurations.map((c) => c.id),
+      },
+      targets: repos.targets.map((r) => r.report),
+      context: repos.context.map((r) => ({
+        repo: r.repo,
+        url: r.report.url,
+        ref: r.report.base.ref ?? '',
+        sha: r.report.base.sha,
+      })),
+      ...graded,
+      ...(isPartial ? { partial: { shard: options.shardLabel ?? 'custom', runs, groups, ...lists } } : {}),
+    };
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    await sandbox.dispose().catch(() => {});
+    await removeTree(runDir);
+  }
+}
+
+/** A progress event; passed/total here are against the suite lists or every test the run saw. */
+function doneEvent(run: ConfigurationRun, f2p?: string[], p2p?: string[]) {
+  const expected =
+    f2p && p2p ? [...f2p, ...p2p] : run.groups.flatMap((g) => g.tests.map((t) => t.id));
+  const seen = observe(run, expected);
+  const passed = [...seen.values()].filter((o) => o.status === 'passed').length;
+  const failedGroup = run.groups.some((g) => g.status !== 'reported');
+  return {
+    type: 'configuration-done' as const,
+    id: run.id,
+    attempt: run.attempt,
+    outcome: run.infraError ? ('error' as const) : passed === expected.length && !failedGroup ? ('pass' as const) : ('fail' as const),
+    passed,
+    total: expected.length,
+    cached: run.cached,
+    durationMs: run.durationMs,
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * Persistent bare mirrors, one per repository URL, shared by every evaluation that uses the same
+ * cache folder. Network is touched only when needed: a pinned SHA already in the mirror costs
+ * nothing, a branch or tag name costs one `fetch --prune` per MirrorCache instance and URL.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { InfraError } from '../core/errors.ts';
+import { GitError, git, gitOut, isFullSha, redactUrl, summarizeStderr } from './git.ts';
+
+export interface MirrorCacheOptions {
+  /** How long to wait for another process holding a mirror's lock. */
+  lockTimeoutMs?: number;
+  /** A lock not refreshed for this long is considered abandoned. */
+  staleLockMs?: number;
+}
+
+export class MirrorCache {
+  /** What this instance did over the network; tests and progress logs read it. */
+  readonly stats = { clones: 0, fetches: 0, shaFetches: 0 };
+  private readonly ensuring = new Map<string, Promise<string>>();
+  private readonly refreshed = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly cacheDir: string,
+    private readonly options: MirrorCacheOptions = {},
+  ) {}
+
+  /** Where the mirror of `url` lives (whether or not it exists yet). */
+  mirrorPath(url: string): string {
+    const key = mirrorKey(url);
+    const hash = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    const last = (key.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'repo').replace(/\.git$/, '');
+    const name = last.replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
+    return path.join(path.resolve(this.cacheDir), 'mirrors', `${hash}-${name}.git`);
+  }
+
+  /** The bare mirror of `url`, cloned on first use. Concurrent callers share one clone. */
+  ensure(url: string): Promise<string> {
+    const fetchUrl = localize(url);
+    const key = mirrorKey(fetchUrl);
+    let pending = this.ensuring.get(key);
+    if (!pending) {
+      pending = this.cloneIfMissing(fetchUrl, key);
+      this.ensuring.set(key, pending);
+      pending.catch(() => this.ensuring.delete(key));
+    }
+    return pending;
+  }
+
+  /** The full commit SHA `ref` (branch, tag, full ref, full or abbreviated SHA) names in `url`. */
+  async resolve(url: string, ref: string): Promise<string> {
+    const fetchUrl = localize(url);
+    const mirror = await this.ensure(fetchUrl);
+    const unknown = () =>
+      new InfraError(
+        'unknown-ref',
+        `unknown ref '${ref}' in ${redactUrl(fetchUrl)}: no such branch, tag or commit`,
+      );
+    // A leading dash would be read as an option; whitespace is never part of a ref.
+    if (!ref || ref.startsWith('-') || /\s/.test(ref)) throw unknown();
+
+    if (isFullSha(ref)) {
+      const sha = ref.toLowerCase();
+      if (await hasCommit(mirror, sha)) return sha;
+      await this.fetchSha(fetchUrl, mirror, sha);
+      if (await hasCommit(mirror, sha)) return sha;
+      // Servers that refuse SHA wants may still have it under a ref we have not fetched yet.
+      await this.refresh(fetchUrl, mirror);
+      if (await hasCommit(mirror, sha)) return sha;
+      throw unknown();
+    }
+    await this.refresh(fetchUrl, mirror);
+    const res = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
+      cwd: mirror,
+      allowFailure: true,
+    });
+    if (res.code === 0 && isFullSha(res.stdout.trim())) return res.stdout.trim();
+    throw unknown();
+  }
+
+  private async cloneIfMissing(url: string, key: string): Promise<string> {
+    const dir = this.mirrorPath(url);
+    if (await isMirror(dir)) return dir;
+    await mkdir(path.dirname(dir), { recursive: true });
+    await withLock(dir, this.options, async () => {
+      if (await isMirror(dir)) return;
+      await rm(dir, { recursive: true, force: true }); // leftovers of something that was not a mirror
+      // Clone beside, then rename: a mirror folder that exists is always complete.
+      const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      try {
+        await git(['clone', '--mirror', '--quiet', '--', url, tmp]);
+        await rename(tmp, dir);
+      } catch (e) {
+        await rm(tmp, { recursive: true, force: true });
+        throw fetchError(url, 'clone', e);
+      }
+      this.stats.clones++;
+      // A fresh clone is as current as a fetch.
+      this.refreshed.set(key, Promise.resolve());
+    });
+    return dir;
+  }
+
+  /** `fetch --prune origin` at most once per instance and URL; concurrent callers share it. */
+  private refresh(url: string, mirror: string): Promise<void> {
+    const key = mirrorKey(url);
+    let pending = this.refreshed.get(key);
+    if (!pending) {
+      pending = withLock(mirror, this.options, async () => {
+        this.stats.fetches++;
+        await setOrigin(mirror, url);
+        await git(['fetch', '--prune', '--quiet', 'origin'], { cwd: mirror });
+      }).catch((e: unknown) => {
+        this.refreshed.delete(key);
+        throw fetchError(url, 'fetch', e);
+      });
+      this.refreshed.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Fetches one commit by SHA; a refusal is not an error here (the caller falls back). */
+  private async fetchSha(url: string, mirror: string, sha: string): Promise<void> {
+    await withLock(mirror, this.options, async () => {
+      if (await hasCommit(mirror, sha)) return;
+      this.stats.shaFetches++;
+      await setOrigin(mirror, url);
+      await git(['fetch', '--quiet', 'origin', sha], { cwd: mirror, allowFailure: true });
+    });
+  }
+}
+
+/** Local paths become absolute (git stores them so); remote URLs are kept as given. */
+function localize(url: string): string {
+  const u = url.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(u)) return u;
+  if (/^[^/]+:/.test(u)) return u; // scp-like `git@host:owner/repo`
+  return path.resolve(u);
+}
+
+/** What names a mirror: the URL without credentials (tokens rotate; the repository does not). */
+function mirrorKey(url: string): string {
+  return redactUrl(url).replace('***@', '').replace(/\/+$/, '');
+}
+
+async function setOrigin(mirror: string, url: string): Promise<void> {
+  // Keep the URL current: an installation token in it may have rotated since the clone.
+  const current = await git(['config', '--get', 'remote.origin.url'], { cwd: mirror, allowFailure: true });
+  if (current.stdout.trim() !== url) await git(['config', 'remote.origin.url', url], { cwd: mirror });
+}
+
+async function isMirror(dir: string): Promise<boolean> {
+  return stat(path.join(dir, 'HEAD')).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function hasCommit(repo: string, sha: string): Promise<boolean> {
+  const res = await git(['cat-file', '-e', `${sha}^{commit}`], { cwd: repo, allowFailure: true });
+  return res.code === 0;
+}
+
+function fetchError(url: string, op: 'clone' | 'fetch', e: unknown): InfraError {
+  if (e instanceof InfraError) return e;
+  const why = e instanceof GitError ? summarizeStderr(e.stderr) : String(e);
+  return new InfraError('fetch', `could not ${op} ${redactUrl(url)}: ${why || 'git failed'}`);
+}
+
+/** The mirror's original URL without credentials (what checkouts record as their origin). */
+export async function mirrorOriginUrl(mirror: string): Promise<string | undefined> {
+  const url = await gitOut(['config', '--get', 'remote.origin.url'], { cwd: mirror }).catch(() => '');
+  return url ? mirrorKey(url) : undefined;
+}
+
+// --- cross-process lock: `mkdir <target>.lock` is atomic on every local filesystem ---
+
+interface LockOwner {
+  pid: number;
+  host: string;
+}
+
+async function withLock<T>(target: string, opts: MirrorCacheOptions, fn: () => Promise<T>): Promise<T> {
+  const lock = `${target}.lock`;
+  const staleMs = opts.staleLockMs ?? 10 * 60_000;
+  const deadline = Date.now() + (opts.lockTimeoutMs ?? 60 * 60_000);
+  let delay = 25;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (await isStale(lock, staleMs)) {
+        // Rename first so two waiters that both saw it stale do not both delete a fresh lock.
+        const tomb = `${lock}.stale-${randomBytes(4).toString('hex')}`;
+        await rename(lock, tomb).then(
+          () => rm(tomb, { recursive: true, force: true }),
+          () => undefined,
+        );
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new InfraError('fetch', `timed out waiting for the mirror lock ${lock}`);
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 1000);
+    }
+  }
+  const owner: LockOwner = { pid: process.pid, host: hostname() };
+  await writeFile(path.join(lock, 'owner'), JSON.stringify(owner));
+  // Heartbeat: a long clone keeps its lock fresh, so only abandoned locks go stale.
+  const beat = setInterval(
+    () => {
+      const now = new Date();
+      utimes(lock, now, now).catch(() => undefined);
+    },
+    Math.max(1000, staleMs / 4),
+  );
+  beat.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function isStale(lock: string, staleMs: number): Promise<boolean> {
+  const info = await stat(lock).catch(() => undefined);
+  if (!info) return false; // released meanwhile; the next mkdir will tell
+  const owner = await readFile(path.join(lock, 'owner'), 'utf8')
+    .then((t) => JSON.parse(t) as LockOwner)
+    .catch(() => undefined);
+  if (owner && owner.host === hostname() && owner.pid !== process.pid && !isAlive(owner.pid)) return true;
+  return Date.now() - info.mtimeMs > staleMs;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

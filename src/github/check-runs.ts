@@ -1,0 +1,81 @@
+/**
+ * The `Tandem` check run on a member's head SHA: queued → in_progress → completed. Output is
+ * trimmed to GitHub's limits (title 255 characters, summary and text 65,535 each).
+ */
+import type { GitHub, RepoId } from './octokit.ts';
+
+export const CHECK_NAME = 'Tandem';
+/** GitHub rejects summary or text above 65,535 characters. */
+export const CHECK_OUTPUT_LIMIT = 65_535;
+export const INFRA_TITLE = 'Tandem: infrastructure error, not a verdict on the code';
+
+export interface CheckOutput {
+  title: string;
+  summary: string;
+  text?: string;
+}
+
+export type CheckConclusion = 'success' | 'failure' | 'cancelled';
+
+export function trimOutput(s: string, limit = CHECK_OUTPUT_LIMIT): string {
+  if (s.length <= limit) return s;
+  const notice = '\n\n… trimmed to fit GitHub’s size limit; the full report is in the comment.';
+  return s.slice(0, limit - notice.length) + notice;
+}
+
+function output(o: CheckOutput) {
+  return {
+    title: o.title.slice(0, 255),
+    summary: trimOutput(o.summary),
+    ...(o.text ? { text: trimOutput(o.text) } : {}),
+  };
+}
+
+export async function createQueuedCheckRun(
+  gh: GitHub,
+  repo: RepoId,
+  headSha: string,
+  externalId: string,
+  summary: string,
+): Promise<number> {
+  const { data } = await gh.rest.checks.create({
+    ...repo,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    status: 'queued',
+    external_id: externalId,
+    output: output({ title: 'Tandem: queued', summary }),
+  });
+  return data.id;
+}
+
+export async function markInProgress(gh: GitHub, repo: RepoId, id: number, summary: string): Promise<void> {
+  await gh.rest.checks.update({
+    ...repo,
+    check_run_id: id,
+    status: 'in_progress',
+    started_at: new Date().toISOString(),
+    output: output({ title: 'Tandem: evaluating', summary }),
+  });
+}
+
+export async function completeCheckRun(
+  gh: GitHub,
+  repo: RepoId,
+  id: number,
+  conclusion: CheckConclusion,
+  out: CheckOutput,
+  opts: { rerunAction?: boolean } = {},
+): Promise<void> {
+  await gh.rest.checks.update({
+    ...repo,
+    check_run_id: id,
+    status: 'completed',
+    conclusion,
+    completed_at: new Date().toISOString(),
+    output: output(out),
+    ...(opts.rerunAction
+      ? { actions: [{ label: 'Re-run', identifier: 'rerun', description: 'Evaluate the linked change again' }] }
+      : {}),
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Who may command Tandem (write access or more) and the reaction that acknowledges a command.
+ */
+import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+
+const WRITERS = new Set(['admin', 'maintain', 'write']);
+
+export async function canWrite(gh: GitHub, repo: RepoId, username: string): Promise<boolean> {
+  try {
+    const { data } = await gh.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
+    const role = (data as { role_name?: string }).role_name;
+    return WRITERS.has(data.permission) || (role !== undefined && WRITERS.has(role));
+  } catch (e) {
+    if (httpStatus(e) === 404) return false;
+    throw e;
+  }
+}
+
+export async function reactToComment(
+  gh: GitHub,
+  repo: RepoId,
+  commentId: number,
+  content: '+1' | 'eyes' | 'confused' | 'rocket',
+): Promise<void> {
+  await gh.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+}
+
+/** An installation token for cloning: `http(s)://x-access-token:TOKEN@host/owner/name.git`. */
+export async function authenticatedCloneUrl(gh: GitHub, cloneUrl: string): Promise<string> {
+  const auth = (await gh.auth({ type: 'installation' })) as { token?: string };
+  const url = new URL(cloneUrl);
+  if (auth.token && (url.protocol === 'https:' || url.protocol === 'http:')) {
+    url.username = 'x-access-token';
+    url.password = auth.token;
+  }
+  return url.toString();
+}

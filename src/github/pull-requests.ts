@@ -1,0 +1,97 @@
+/**
+ * Pull requests, branches and repositories as the linked-change resolver needs them.
+ */
+import type { PullRef } from '../core/link-parser.ts';
+import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+
+export interface PullInfo {
+  ref: PullRef;
+  state: 'open' | 'closed' | 'merged';
+  title: string;
+  body: string | null;
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+  htmlUrl: string;
+  /** The base repository's clone URL (the head of a same-repository PR lives there too). */
+  cloneUrl: string;
+}
+
+/** The REST shape fields we read, from a webhook payload or `pulls.get`. */
+export interface PullPayload {
+  number: number;
+  state: string;
+  merged?: boolean | null;
+  merged_at?: string | null;
+  title: string;
+  body?: string | null;
+  html_url: string;
+  head: { sha: string; ref: string };
+  base: { ref: string; repo: { name: string; owner: { login: string }; clone_url: string } };
+}
+
+export function pullInfoOf(p: PullPayload): PullInfo {
+  const merged = Boolean(p.merged || p.merged_at);
+  return {
+    ref: { owner: p.base.repo.owner.login, repo: p.base.repo.name, number: p.number },
+    state: p.state === 'open' ? 'open' : merged ? 'merged' : 'closed',
+    title: p.title,
+    body: p.body ?? null,
+    headSha: p.head.sha,
+    headRef: p.head.ref,
+    baseRef: p.base.ref,
+    htmlUrl: p.html_url,
+    cloneUrl: p.base.repo.clone_url,
+  };
+}
+
+/** A PR, or undefined when it does not exist or the installation cannot see it. */
+export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | undefined> {
+  try {
+    const { data } = await gh.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: ref.number });
+    return pullInfoOf(data as unknown as PullPayload);
+  } catch (e) {
+    const s = httpStatus(e);
+    if (s === 404 || s === 403) return undefined;
+    throw e;
+  }
+}
+
+/** The current tip of a branch: the base a member's head is merged onto. */
+export async function branchTip(gh: GitHub, repo: RepoId, branch: string): Promise<string> {
+  const { data } = await gh.rest.repos.getBranch({ ...repo, branch });
+  return data.commit.sha;
+}
+
+export async function getRepo(gh: GitHub, repo: RepoId): Promise<{ cloneUrl: string; defaultBranch: string }> {
+  const { data } = await gh.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+  return { cloneUrl: data.clone_url, defaultBranch: data.default_branch };
+}
+
+/** Open PRs of a repository whose head branch has this name (opt-in grouping by branch). */
+export async function openPullsWithHead(gh: GitHub, repo: RepoId, headRef: string): Promise<PullInfo[]> {
+  const { data } = await gh.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${headRef}` });
+  return data.map((p) => pullInfoOf(p as unknown as PullPayload)).filter((p) => p.headRef === headRef);
+}
+
+/**
+ * Reverse lookup through search, for PRs the link index has not seen: open PRs in the
+ * organization whose body mentions this one. Search is a hint; the caller re-reads each hit.
+ */
+export async function searchLinkingPulls(gh: GitHub, org: string, to: PullRef): Promise<PullRef[]> {
+  const q = `"${to.owner}/${to.repo}#${to.number}" org:${org} is:pr is:open in:body`;
+  try {
+    const { data } = await gh.request('GET /search/issues', { q, per_page: 50 });
+    const out: PullRef[] = [];
+    for (const item of data.items) {
+      const m = /\/repos\/([^/]+)\/([^/]+)$/.exec(item.repository_url);
+      if (m && item.pull_request) out.push({ owner: m[1]!, repo: m[2]!, number: item.number });
+    }
+    return out;
+  } catch (e) {
+    // Search is best effort: a 422 (query rejected) or 403 leaves the index as the only source.
+    const s = httpStatus(e);
+    if (s === 422 || s === 403 || s === 404) return [];
+    throw e;
+  }
+}

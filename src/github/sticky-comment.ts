@@ -1,0 +1,60 @@
+/**
+ * One comment per member PR, found by a hidden marker among the PR's comments written by the App,
+ * edited in place and left alone when nothing changed.
+ */
+import type { GitHub, RepoId } from './octokit.ts';
+
+export const COMMENT_MARKER = '<!-- tandem:linked-change -->';
+/** GitHub's limit on a comment body. */
+export const COMMENT_LIMIT = 65_536;
+const TRIM_NOTICE = '\n\n> ⚠️ This comment was trimmed to fit GitHub’s 65,536-character limit.\n';
+
+/** Puts the marker first and trims the body under the limit with a notice. */
+export function stickyBody(content: string): string {
+  const body = `${COMMENT_MARKER}\n${content}`;
+  if (body.length < COMMENT_LIMIT) return body;
+  return body.slice(0, COMMENT_LIMIT - TRIM_NOTICE.length - 1) + TRIM_NOTICE;
+}
+
+interface CommentShape {
+  id: number;
+  body?: string | null;
+  user?: { type?: string } | null;
+  performed_via_github_app?: unknown;
+}
+
+function isOurs(c: CommentShape): boolean {
+  return Boolean(c.body?.includes(COMMENT_MARKER)) && (c.performed_via_github_app != null || c.user?.type === 'Bot');
+}
+
+export async function findStickyComment(
+  gh: GitHub,
+  repo: RepoId,
+  number: number,
+): Promise<{ id: number; body: string } | undefined> {
+  const comments = (await gh.paginate(gh.rest.issues.listComments, {
+    ...repo,
+    issue_number: number,
+    per_page: 100,
+  })) as CommentShape[];
+  const found = comments.find(isOurs);
+  return found ? { id: found.id, body: found.body ?? '' } : undefined;
+}
+
+/** Creates or edits the sticky comment; `unchanged` when the body is already current. */
+export async function upsertStickyComment(
+  gh: GitHub,
+  repo: RepoId,
+  number: number,
+  content: string,
+): Promise<{ id: number; action: 'created' | 'updated' | 'unchanged' }> {
+  const body = stickyBody(content);
+  const existing = await findStickyComment(gh, repo, number);
+  if (existing && existing.body === body) return { id: existing.id, action: 'unchanged' };
+  if (existing) {
+    await gh.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
+    return { id: existing.id, action: 'updated' };
+  }
+  const { data } = await gh.rest.issues.createComment({ ...repo, issue_number: number, body });
+  return { id: data.id, action: 'created' };
+}

@@ -1,0 +1,362 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InfraError } from '../../src/core/errors.ts';
+import { DockerSandbox } from '../../src/engine/docker-sandbox.ts';
+import type { ConfigurationRunSpec, Step } from '../../src/engine/sandbox.ts';
+
+const IMAGE = 'tandem/sandbox:node20';
+const MiB = 1024 * 1024;
+const runTag = randomBytes(4).toString('hex');
+const roots: string[] = [];
+const sandbox = new DockerSandbox();
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tandem-docker-sb-'));
+  roots.push(dir);
+  return dir;
+}
+
+function step(name: string, run: string, timeoutSec = 60, hiddenDir?: string): Step {
+  return { name, run, timeoutSec, hiddenDir };
+}
+
+/** A configuration with a workspace holding repo `api` (with a src file) and everything else empty. */
+function makeSpec(overrides: Partial<ConfigurationRunSpec> = {}): ConfigurationRunSpec {
+  const root = tempDir();
+  const workspaceDir = path.join(root, 'ws');
+  mkdirSync(path.join(workspaceDir, 'api'), { recursive: true });
+  writeFileSync(path.join(workspaceDir, 'api', 'index.js'), 'module.exports = 1;\n');
+  const hiddenRoot = path.join(root, 'hidden');
+  mkdirSync(hiddenRoot);
+  const resultsDir = path.join(root, 'results');
+  mkdirSync(resultsDir);
+  return {
+    configurationId: `cfg-${runTag}-${randomBytes(3).toString('hex')}`,
+    image: IMAGE,
+    workspaceDir,
+    readonlyMounts: [],
+    hiddenRoot,
+    resultsDir,
+    setup: [],
+    tests: [],
+    limits: { memoryBytes: 512 * MiB, cpus: 1, pids: 256 },
+    timeoutSec: 120,
+    outputCapBytes: 64 * 1024,
+    ...overrides,
+  };
+}
+
+function containersLabelled(label: string): string {
+  return execFileSync('docker', ['ps', '-aq', '--filter', `label=${label}`], { encoding: 'utf8' }).trim();
+}
+
+beforeAll(() => {
+  execFileSync('bash', ['scripts/start-docker.sh'], { stdio: 'inherit' });
+  execFileSync('bash', ['scripts/build-sandbox-image.sh'], { stdio: 'inherit' });
+}, 300_000);
+
+afterAll(async () => {
+  await sandbox.dispose();
+  for (const dir of roots) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('DockerSandbox', () => {
+  it('reports its kind and a stable image id', async () => {
+    expect(sandbox.kind).toBe('docker');
+    const id = await sandbox.imageId(IMAGE);
+    expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(await sandbox.imageId(IMAGE)).toBe(id);
+  });
+
+  it('fails with image-missing for an image that is not there', async () => {
+    const image = `tandem/missing-${runTag}:nope`;
+    await expect(sandbox.imageId(image)).rejects.toMatchObject({ kind: 'image-missing' });
+    await expect(sandbox.imageId(image)).rejects.toThrow(/not available locally; build it with/);
+    await expect(sandbox.runConfiguration(makeSpec({ image, tests: [step('t', 'true')] }))).rejects.toMatchObject({
+      kind: 'image-missing',
+    });
+  });
+
+  it('runs steps with the workspace layout, env, mounts and results folder', async () => {
+    const spec = makeSpec();
+    const deps = tempDir();
+    writeFileSync(path.join(deps, 'dep.js'), 'dep');
+    spec.readonlyMounts = [{ hostPath: deps, workspacePath: 'api/node_modules' }];
+    const groupHidden = path.join(spec.hiddenRoot, 'unit');
+    mkdirSync(groupHidden);
+    writeFileSync(path.join(groupHidden, 'secret.test.js'), 'hidden test');
+    spec.setup = [step('setup:1', 'echo "setup sees $TANDEM_HIDDEN"; echo built > api/built.txt')];
+    spec.tests = [
+      step(
+        'env',
+        'pwd; echo "W=$TANDEM_WORKSPACE H=$TANDEM_HIDDEN R=$TANDEM_RESULTS C=$TANDEM_CONFIGURATION HOME=$HOME"; cat api/index.js api/built.txt',
+      ),
+      step('deps-readonly', 'cat api/node_modules/dep.js && echo; echo x > api/node_modules/new.js'),
+      step('hidden', 'cat "$TANDEM_HIDDEN/secret.test.js" && echo; echo x > "$TANDEM_HIDDEN/new.txt"', 60, groupHidden),
+      step('results', 'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"; echo "$TANDEM_CONFIGURATION" > /tmp/x'),
+      step('failing', 'echo to-stderr >&2; exit 3'),
+    ];
+    const out = await sandbox.runConfiguration(spec);
+    expect(out.timedOut).toBe(false);
+    expect(out.setup[0]).toMatchObject({ exitCode: 0, notRun: false });
+    expect(out.setup[0]?.outputTail).toContain('setup sees /tandem/hidden\n');
+    const [env, deps2, hidden, results, failing] = out.tests;
+    expect(env?.exitCode).toBe(0);
+    expect(env?.outputTail).toContain('/tandem/workspace\n');
+    expect(env?.outputTail).toContain(
+      `W=/tandem/workspace H=/tandem/hidden R=/tandem/results C=${spec.configurationId} HOME=/tmp`,
+    );
+    expect(env?.outputTail).toContain('module.exports = 1;\nbuilt');
+    expect(deps2?.outputTail).toContain('dep');
+    expect(deps2?.exitCode).not.toBe(0);
+    expect(deps2?.outputTail).toMatch(/Read-only file system/);
+    expect(hidden?.outputTail).toContain('hidden test');
+    expect(hidden?.exitCode).not.toBe(0);
+    expect(hidden?.outputTail).toMatch(/Read-only file system/);
+    expect(results?.exitCode).toBe(0);
+    expect(readFileSync(path.join(spec.resultsDir, 'unit.json'), 'utf8')).toBe('{"ok":true}\n');
+    expect(failing).toMatchObject({ exitCode: 3, timedOut: false, oomKilled: false, notRun: false });
+    expect(failing?.outputTail).toBe('to-stderr\n');
+    // Writes land in this configuration's workspace on the host; mounts were not written.
+    expect(readFileSync(path.join(spec.workspaceDir, 'api', 'built.txt'), 'utf8')).toBe('built\n');
+    expect(() => readFileSync(path.join(deps, 'new.js'))).toThrow();
+    expect(() => readFileSync(path.join(groupHidden, 'new.txt'))).toThrow();
+    expect(containersLabelled(`tandem.configuration=${spec.configurationId}`)).toBe('');
+  });
+
+  it('stops at the first failing setup step', async () => {
+    const spec = makeSpec({
+      setup: [step('setup:1', 'exit 7'), step('setup:2', 'touch "$TANDEM_RESULTS/s2"')],
+      tests: [step('t', 'touch "$TANDEM_RESULTS/t"')],
+    });
+    const out = await sandbox.runConfiguration(spec);
+    expect(out.setup.map((s) => [s.exitCode, s.notRun])).toEqual([
+      [7, false],
+      [null, true],
+    ]);
+    expect(out.tests[0]).toMatchObject({ notRun: true, exitCode: null });
+    expect(() => readFileSync(path.join(spec.resultsDir, 's2'))).toThrow();
+    expect(() => readFileSync(path.join(spec.resultsDir, 't'))).toThrow();
+  });
+
+  it('kills a hanging step at its timeout and runs the next step in the same container', async () => {
+    const spec = makeSpec({
+      tests: [
+        step('mark', 'hostname > /tmp/first-host; echo marked'),
+        step('hang', 'sleep 300 & echo started; sleep 301', 2),
+        step('after', 'cat /tmp/first-host; hostname; ps -o args | grep -c "sleep 30[01]" || true'),
+      ],
+    });
+    const out = await sandbox.runConfiguration(spec);
+    expect(out.timedOut).toBe(false);
+    const [, hang, after] = out.tests;
+    expect(hang).toMatchObject({ timedOut: true, exitCode: null, notRun: false });
+    expect(hang?.outputTail).toContain('started');
+    expect(after?.exitCode).toBe(0);
+    const [firstHost, hostNow, sleepers] = (after?.outputTail ?? '').trim().split('\n');
+    expect(firstHost).toBe(hostNow);
+    expect(sleepers).toBe('0');
+  });
+
+  it('stops the configuration at its timeout', async () => {
+    const spec = makeSpec({
+      timeoutSec: 2,
+      tests: [step('quick', 'echo ok'), step('slow', 'echo slow; sleep 60'), step('never', 'echo never')],
+    });
+    const out = await sandbox.runConfiguration(spec);
+    expect(out.timedOut).toBe(true);
+    expect(out.tests.map((t) => [t.name, t.exitCode, t.timedOut, t.notRun])).toEqual([
+      ['quick', 0, false, false],
+      ['slow', null, true, false],
+      ['never', null, false, true],
+    ]);
+    expect(containersLabelled(`tandem.configuration=${spec.configurationId}`)).toBe('');
+  });
+
+  it('reports a memory kill', async () => {
+    const spec = makeSpec({
+      limits: { memoryBytes: 128 * MiB, cpus: 1, pids: 256 },
+      tests: [
+        step('hog', 'node -e "const a=[];for(;;)a.push(Buffer.alloc(1e7,1))"'),
+        step('killed-not-oom', 'kill -9 $$'),
+      ],
+    });
+    const out = await sandbox.runConfiguration(spec);
+    expect(out.tests[0]).toMatchObject({ exitCode: 137, oomKilled: true, timedOut: false });
+    expect(out.tests[1]).toMatchObject({ exitCode: 137, oomKilled: false });
+  });
+
+  it('gives steps no network at all', async () => {
+    let hits = 0;
+    const server: Server = createServer((_req, res) => {
+      hits++;
+      res.end('reachable');
+    });
+    await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+    const port = (server.address() as AddressInfo).port;
+    const probe = (url: string) =>
+      `node -e "fetch('${url}').then(r=>r.text()).then(t=>{console.log('GOT',t);process.exit(0)},e=>{console.log('FAILED',e.cause&&e.cause.code);process.exit(3)})"`;
+    try {
+      const out = await sandbox.runConfiguration(
+        makeSpec({
+          tests: [
+            step('loopback', probe(`http://127.0.0.1:${port}/`)),
+            step('public', probe('http://example.com/')),
+            step('interfaces', 'cat /proc/net/dev | tail -n +3 | cut -d: -f1'),
+          ],
+        }),
+      );
+      expect(out.tests[0]).toMatchObject({ exitCode: 3 });
+      expect(out.tests[0]?.outputTail).toContain('FAILED');
+      expect(out.tests[1]).toMatchObject({ exitCode: 3 });
+      expect(out.tests[1]?.outputTail).toContain('FAILED');
+      expect(out.tests[2]?.outputTail.trim()).toBe('lo');
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('enforces the pids limit', async () => {
+    const out = await sandbox.runConfiguration(
+      makeSpec({
+        limits: { memoryBytes: 256 * MiB, cpus: 1, pids: 64 },
+        tests: [step('forks', 'for i in $(seq 1 200); do sleep 5 & done; wait')],
+      }),
+    );
+    expect(out.tests[0]?.exitCode).not.toBe(0);
+    expect(out.tests[0]?.outputTail).toMatch(/can't fork|Resource temporarily unavailable/);
+  });
+
+  it('keeps configurations apart', async () => {
+    const specs = ['one', 'two'].map((name) =>
+      makeSpec({
+        tests: [
+          step(
+            'write',
+            `echo ${name} > api/shared.txt; sleep 1; cat api/shared.txt; ls "$TANDEM_RESULTS"; touch "$TANDEM_RESULTS/${name}"`,
+          ),
+        ],
+      }),
+    );
+    const outs = await Promise.all(specs.map((s) => sandbox.runConfiguration(s)));
+    expect(outs[0]?.tests[0]?.outputTail).toBe('one\n');
+    expect(outs[1]?.tests[0]?.outputTail).toBe('two\n');
+    expect(readFileSync(path.join(specs[0]?.workspaceDir ?? '', 'api/shared.txt'), 'utf8')).toBe('one\n');
+    expect(readFileSync(path.join(specs[1]?.workspaceDir ?? '', 'api/shared.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('removes the container when aborted', async () => {
+    const controller = new AbortController();
+    const spec = makeSpec({ signal: controller.signal, tests: [step('t', 'sleep 60'), step('u', 'true')] });
+    const label = `tandem.configuration=${spec.configurationId}`;
+    const running = sandbox.runConfiguration(spec);
+    const settled = running.catch((e: unknown) => e);
+    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(containersLabelled(label)).not.toBe('');
+    controller.abort();
+    const err = await settled;
+    expect(err).toBeInstanceOf(InfraError);
+    expect(err).toMatchObject({ kind: 'aborted' });
+    expect(containersLabelled(label)).toBe('');
+    await expect(sandbox.runConfiguration(makeSpec({ signal: controller.signal }))).rejects.toMatchObject({
+      kind: 'aborted',
+    });
+  });
+
+  it('keeps only the tail of long output', async () => {
+    const out = await sandbox.runConfiguration(
+      makeSpec({
+        outputCapBytes: 1000,
+        tests: [step('loud', 'i=0; while [ $i -lt 5000 ]; do echo "line $i"; i=$((i+1)); done; echo LAST')],
+      }),
+    );
+    const tail = out.tests[0]?.outputTail ?? '';
+    expect(tail).toMatch(/^\[\.\.\. \d+ bytes cut\]\n/);
+    expect(tail.endsWith('line 4999\nLAST\n')).toBe(true);
+    const cut = Number(/^\[\.\.\. (\d+) bytes cut\]/.exec(tail)?.[1]);
+    expect(tail.length - tail.indexOf('\n') - 1).toBe(1000);
+    expect(cut + 1000).toBe(Buffer.byteLength(Array.from({ length: 5000 }, (_, i) => `line ${i}\n`).join('')) + 5);
+  });
+
+  it('prepares a repository with network, CA bundle and stop-at-first-failure', async () => {
+    const server = createServer((_req, res) => res.end('package-data'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const repoDir = tempDir();
+    const ca = path.join(tempDir(), 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nfake\n-----END CERTIFICATE-----\n');
+    try {
+      const out = await sandbox.prepare({
+        image: IMAGE,
+        repoDir,
+        repoName: 'api',
+        commands: [
+          'pwd; echo "$NODE_EXTRA_CA_CERTS $SSL_CERT_FILE $GIT_SSL_CAINFO $npm_config_cafile"; head -1 "$SSL_CERT_FILE"',
+          `node -e "fetch('http://127.0.0.1:${port}/').then(r=>r.text()).then(t=>require('fs').writeFileSync('fetched.txt',t))"`,
+          'exit 4',
+          'touch never.txt',
+        ],
+        timeoutSec: 60,
+        limits: { memoryBytes: 512 * MiB, cpus: 1, pids: 256 },
+        network: 'host',
+        caBundle: ca,
+        outputCapBytes: 10_000,
+      });
+      expect(out).toMatchObject({ exitCode: 4, timedOut: false, oomKilled: false });
+      const cert = '/etc/ssl/certs/ca-certificates.crt';
+      expect(out.outputTail).toContain(`/tandem/workspace/api\n${cert} ${cert} ${cert} ${cert}\n-----BEGIN CERTIFICATE-----`);
+      expect(readFileSync(path.join(repoDir, 'fetched.txt'), 'utf8')).toBe('package-data');
+      expect(() => readFileSync(path.join(repoDir, 'never.txt'))).toThrow();
+
+      const slow = await sandbox.prepare({
+        image: IMAGE,
+        repoDir,
+        repoName: 'api',
+        commands: ['echo before', 'sleep 60'],
+        timeoutSec: 2,
+        limits: { memoryBytes: 256 * MiB, cpus: 1, pids: 64 },
+        network: 'none',
+        outputCapBytes: 10_000,
+      });
+      expect(slow).toMatchObject({ exitCode: null, timedOut: true, outputTail: 'before\n' });
+      expect(containersLabelled('tandem.prepare=api')).toBe('');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('dispose removes containers still running', async () => {
+    const local = new DockerSandbox();
+    const spec = makeSpec({ tests: [step('t', 'sleep 60')] });
+    const label = `tandem.configuration=${spec.configurationId}`;
+    const settled = local.runConfiguration(spec).catch((e: unknown) => e);
+    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++) await new Promise((r) => setTimeout(r, 100));
+    await local.dispose();
+    expect(containersLabelled(label)).toBe('');
+    expect(await settled).toBeInstanceOf(InfraError);
+  });
+
+  it('measures the per-configuration overhead of a trivial step', async () => {
+    const n = 10;
+    const started = performance.now();
+    for (let i = 0; i < n; i++) {
+      const out = await sandbox.runConfiguration(makeSpec({ tests: [step('true', 'true')] }));
+      expect(out.tests[0]?.exitCode).toBe(0);
+    }
+    const perConfig = (performance.now() - started) / n;
+    console.log(`docker sandbox overhead: ${perConfig.toFixed(0)} ms per configuration (trivial step, ${n} runs)`);
+    const left = execFileSync(
+      'docker',
+      ['ps', '-a', '--filter', 'label=tandem.configuration', '--format', '{{.Label "tandem.configuration"}}'],
+      { encoding: 'utf8' },
+    );
+    expect(left).not.toContain(runTag);
+  });
+});

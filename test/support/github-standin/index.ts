@@ -1,0 +1,238 @@
+/**
+ * A local, stateful stand-in for GitHub's REST API, for end-to-end tests of the App and the Action.
+ *
+ * `startGitHubStandIn(opts?) => Promise<StandIn>` listens on 127.0.0.1:<random port> and serves the API
+ * at `/` and under `/api/v3` (Probot with `GHE_HOST=<standIn.host>`, `GHE_PROTOCOL=http`).
+ *
+ * Options: `appId` (default TEST_APP_ID), `appSlug` ('tandem'), `publicKey` (default: app-keys.ts's),
+ * `tokens` (static token → login, e.g. `{ 'test-token': 'octocat' }`; such callers have no
+ * installation: they can read but not write check runs), `htmlUrl` (default 'https://github.com').
+ *
+ * Auth: `/app*`, `/repos/{o}/{r}/installation`, `/orgs/{org}/installation` need the App JWT (RS256,
+ * verified with the public key, `iss` = appId); everything else an installation token (from
+ * `POST /app/installations/{id}/access_tokens`) or a static token. Installation tokens see only their
+ * installation's repositories (404 otherwise); comments they write are by `<slug>[bot]` with
+ * `performed_via_github_app` set.
+ *
+ * Seeding and inspection (in-process): `addRepo({owner, name, cloneUrl?, defaultBranch?, private?})`
+ * (also installs the App on `owner`), `addInstallation({account, id?, accountType?})`,
+ * `installationId(owner)`, `addPullRequest({...})` and `updatePullRequest(owner, repo, n, patch)`
+ * (both return the REST PR object), `pullRequest(owner, repo, n)`, `repository(owner, repo)`,
+ * `addComment(owner, repo, n, {body, user})`, `setFile(owner, repo, path, content, ref?)`,
+ * `setPermission(owner, repo, user, perm)`, `addArtifact({owner, repo, runId, name, zip})`,
+ * `comments(owner, repo, n)`, `checkRuns(owner, repo, sha?)`, `reactions(commentId?)`,
+ * `requests` (log), `dispatches`, `mintToken(installationId)`, `state` (raw records).
+ *
+ * Fault injection: `rateLimitNext(n, 'primary' | 'secondary')` — the next n API requests answer 403
+ * `x-ratelimit-remaining: 0` with a reset 2 s ahead (primary) or 429 `retry-after: 1` (secondary);
+ * `failNext({status, count?, method?, path?, message?})`. Every answer carries `x-ratelimit-*` and
+ * `x-github-request-id`; errors are GitHub's `{message, documentation_url, status}`.
+ */
+import type { KeyObject } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { components } from '@octokit/openapi-types';
+import { appKeys, TEST_APP_ID } from '../app-keys.ts';
+import { TokenBook } from './auth.ts';
+import { actionRoutes } from './routes/actions.ts';
+import { appRoutes } from './routes/app.ts';
+import { checkRoutes } from './routes/checks.ts';
+import { issueRoutes } from './routes/issues.ts';
+import { repoRoutes } from './routes/repos.ts';
+import { Pipeline } from './server.ts';
+import * as shape from './shapes.ts';
+import { now, type Permission, type PullRecord, repoKey, StandInState } from './state.ts';
+
+export type { Permission, RequestLogEntry } from './state.ts';
+export { StandInState } from './state.ts';
+
+type S = components['schemas'];
+
+export interface StandInOptions {
+  appId?: number;
+  appSlug?: string;
+  appName?: string;
+  publicKey?: KeyObject | string;
+  tokens?: Record<string, string>;
+  htmlUrl?: string;
+}
+
+export interface PullRequestSeed {
+  owner: string;
+  repo: string;
+  number?: number;
+  title: string;
+  body?: string | null;
+  headRef: string;
+  headSha: string;
+  /** For PRs from forks: where the head branch lives. Default: the base repository. */
+  headRepo?: { owner: string; name: string };
+  baseRef?: string;
+  baseSha: string;
+  user?: string;
+  state?: 'open' | 'closed';
+  draft?: boolean;
+  merged?: boolean;
+}
+
+export type PullRequestPatch = Partial<
+  Pick<PullRecord, 'title' | 'body' | 'headRef' | 'headSha' | 'baseRef' | 'baseSha' | 'state' | 'draft' | 'merged'>
+>;
+
+export async function startGitHubStandIn(opts: StandInOptions = {}) {
+  const state = new StandInState();
+  const appId = opts.appId ?? TEST_APP_ID;
+  const appSlug = opts.appSlug ?? 'tandem';
+  const publicKey =
+    typeof opts.publicKey === 'string' ? createPublicKey(opts.publicKey) : (opts.publicKey ?? appKeys().publicKey);
+  const tokens = new TokenBook(appId, publicKey, new Map(Object.entries(opts.tokens ?? {})), `${appSlug}[bot]`);
+  const shapes: shape.ShapeContext = {
+    api: '',
+    html: (opts.htmlUrl ?? 'https://github.com').replace(/\/$/, ''),
+    app: { id: appId, slug: appSlug, name: opts.appName ?? 'Tandem', owner: 'tandem-dev' },
+    state,
+  };
+  const routes = [...appRoutes(tokens), ...repoRoutes(), ...issueRoutes(), ...checkRoutes(), ...actionRoutes()];
+  const pipeline = new Pipeline(routes, tokens, state, shapes, {
+    rateLimit: { remaining: 0, kind: 'primary' },
+    failures: [],
+  });
+  const server = createServer((req, res) => {
+    pipeline.handle(req, res).catch((err) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: String(err) }));
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  shapes.api = url;
+
+  const requirePull = (owner: string, repo: string, n: number) => {
+    const p = state.pull(owner, repo, n);
+    if (!p) throw new Error(`stand-in: no PR ${owner}/${repo}#${n}`);
+    return p;
+  };
+  const commentsOf = (owner: string, repo: string, n: number) =>
+    state.commentList.filter((c) => repoKey(c.owner, c.repo) === repoKey(owner, repo) && c.issueNumber === n);
+
+  return {
+    url,
+    /** Base URL for `/api/v3` clients (GHES layout). */
+    apiUrl: `${url}/api/v3`,
+    /** `127.0.0.1:<port>`, for `GHE_HOST`. */
+    host: `127.0.0.1:${port}`,
+    appId,
+    appSlug,
+    botLogin: `${appSlug}[bot]`,
+    state,
+    requests: state.requests,
+    dispatches: state.dispatches,
+
+    addInstallation: (input: { account: string; id?: number; accountType?: 'Organization' | 'User' }) =>
+      state.addInstallation(input),
+    installationId(owner: string): number {
+      const inst = state.installationFor(owner);
+      if (!inst) throw new Error(`stand-in: App not installed on ${owner}`);
+      return inst.id;
+    },
+    addRepo(input: { owner: string; name: string; cloneUrl?: string; defaultBranch?: string; private?: boolean }) {
+      return shape.repository(shapes, state.addRepo(input));
+    },
+    repository(owner: string, repo: string): S['repository'] {
+      const r = state.repo(owner, repo);
+      if (!r) throw new Error(`stand-in: no repository ${owner}/${repo}`);
+      return shape.repository(shapes, r);
+    },
+    addPullRequest(seed: PullRequestSeed): S['pull-request'] {
+      const r = state.repo(seed.owner, seed.repo);
+      if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
+      const at = now();
+      const merged = seed.merged ?? false;
+      const rec: PullRecord = {
+        id: state.newId(),
+        owner: r.owner,
+        repo: r.name,
+        number: seed.number ?? state.nextNumber(r.owner, r.name),
+        title: seed.title,
+        body: seed.body ?? null,
+        state: merged ? 'closed' : (seed.state ?? 'open'),
+        draft: seed.draft ?? false,
+        merged,
+        mergedAt: merged ? at : null,
+        closedAt: merged || seed.state === 'closed' ? at : null,
+        headRef: seed.headRef,
+        headSha: seed.headSha,
+        headRepo: seed.headRepo ?? { owner: r.owner, name: r.name },
+        baseRef: seed.baseRef ?? r.defaultBranch,
+        baseSha: seed.baseSha,
+        user: seed.user ?? 'octocat',
+        createdAt: at,
+        updatedAt: at,
+      };
+      if (state.pull(r.owner, r.name, rec.number)) throw new Error(`stand-in: PR #${rec.number} exists`);
+      state.pulls.push(rec);
+      return shape.pullRequest(shapes, rec);
+    },
+    updatePullRequest(owner: string, repo: string, n: number, patch: PullRequestPatch): S['pull-request'] {
+      const p = requirePull(owner, repo, n);
+      const at = now();
+      Object.assign(p, patch, { updatedAt: at });
+      if (patch.merged) Object.assign(p, { state: 'closed', mergedAt: p.mergedAt ?? at });
+      if (p.state === 'closed') p.closedAt = p.closedAt ?? at;
+      else p.closedAt = null;
+      return shape.pullRequest(shapes, p);
+    },
+    pullRequest: (owner: string, repo: string, n: number) => shape.pullRequest(shapes, requirePull(owner, repo, n)),
+    addComment(owner: string, repo: string, n: number, input: { body: string; user: string; viaApp?: boolean }) {
+      const p = requirePull(owner, repo, n);
+      const at = now();
+      const rec = {
+        id: state.newId(),
+        owner: p.owner,
+        repo: p.repo,
+        issueNumber: n,
+        body: input.body,
+        user: input.user,
+        viaApp: input.viaApp ?? false,
+        createdAt: at,
+        updatedAt: at,
+      };
+      state.commentList.push(rec);
+      return shape.issueComment(shapes, rec);
+    },
+    setFile: (owner: string, repo: string, path: string, content: string | Buffer, ref?: string) =>
+      state.setFile(owner, repo, path, content, ref),
+    setPermission: (owner: string, repo: string, user: string, perm: Permission) =>
+      state.setPermission(owner, repo, user, perm),
+    addArtifact(input: { owner: string; repo: string; runId: number; name: string; zip: Buffer }) {
+      const rec = { ...input, id: state.newId(), createdAt: now() };
+      state.artifacts.push(rec);
+      return rec;
+    },
+    comments: (owner: string, repo: string, n: number) =>
+      commentsOf(owner, repo, n).map((c) => shape.issueComment(shapes, c)),
+    checkRuns: (owner: string, repo: string, sha?: string) =>
+      state.checkRunList
+        .filter((c) => repoKey(c.owner, c.repo) === repoKey(owner, repo) && (!sha || c.headSha === sha))
+        .map((c) => ({ ...shape.checkRun(shapes, c), history: c.history })),
+    reactions: (commentId?: number) =>
+      state.reactionList.filter((r) => commentId === undefined || r.commentId === commentId),
+    mintToken: (installationId: number) => tokens.mint(installationId).token,
+
+    rateLimitNext(n: number, kind: 'primary' | 'secondary' = 'primary'): void {
+      pipeline.injections.rateLimit = { remaining: n, kind };
+    },
+    failNext(rule: { status: number; count?: number; method?: string; path?: RegExp | string; message?: string }) {
+      pipeline.injections.failures.push({ ...rule, remaining: rule.count ?? 1 });
+    },
+    close(): Promise<void> {
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+export type StandIn = Awaited<ReturnType<typeof startGitHubStandIn>>;

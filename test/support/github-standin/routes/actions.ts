@@ -1,0 +1,106 @@
+/** GitHub Actions routes: workflow and repository dispatches, run artifacts and their zip download. */
+import { z } from 'zod';
+import { intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
+import type { ArtifactRecord } from '../state.ts';
+import { requireRepo } from './repos.ts';
+
+const WorkflowDispatchBody = z.object({
+  ref: z.string().min(1),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+});
+const RepositoryDispatchBody = z.object({
+  event_type: z.string().min(1).max(100),
+  // GitHub allows at most 10 top-level properties in client_payload.
+  client_payload: z
+    .record(z.string(), z.unknown())
+    .refine((o) => Object.keys(o).length <= 10, 'client_payload may have at most 10 top-level properties')
+    .optional(),
+});
+
+function artifactShape(ctx: RouteContext, a: ArtifactRecord) {
+  const url = `${ctx.shapes.api}/repos/${a.owner}/${a.repo}/actions/artifacts/${a.id}`;
+  return {
+    id: a.id,
+    node_id: Buffer.from(`MDg6QXJ0aWZhY3Q${a.id}`).toString('base64'),
+    name: a.name,
+    size_in_bytes: a.zip.length,
+    url,
+    archive_download_url: `${url}/zip`,
+    expired: false,
+    created_at: a.createdAt,
+    updated_at: a.createdAt,
+    expires_at: new Date(Date.now() + 90 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    digest: null,
+    workflow_run: { id: a.runId, repository_id: ctx.state.repo(a.owner, a.repo)?.id ?? 0, head_sha: null },
+  };
+}
+
+export function actionRoutes(): Route[] {
+  return [
+    route('POST', '/repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const body = validate(WorkflowDispatchBody, ctx.body, 'WorkflowDispatch');
+      ctx.state.dispatches.push({
+        kind: 'workflow',
+        owner: r.owner,
+        repo: r.name,
+        workflowId: ctx.params.workflow ?? '',
+        ref: body.ref,
+        inputs: body.inputs ?? {},
+      });
+      return { status: 204 };
+    }),
+
+    route('POST', '/repos/{owner}/{repo}/dispatches', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const body = validate(RepositoryDispatchBody, ctx.body, 'RepositoryDispatch');
+      ctx.state.dispatches.push({
+        kind: 'repository',
+        owner: r.owner,
+        repo: r.name,
+        eventType: body.event_type,
+        clientPayload: body.client_payload ?? {},
+      });
+      return { status: 204 };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const runId = intParam(ctx.params.run);
+      const name = ctx.query.get('name');
+      const list = ctx.state.artifacts.filter(
+        (a) => a.owner === r.owner && a.repo === r.name && a.runId === runId && (!name || a.name === name),
+      );
+      const { page, headers } = paginate(ctx, list);
+      return {
+        status: 200,
+        body: { total_count: list.length, artifacts: page.map((a) => artifactShape(ctx, a)) },
+        headers,
+      };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/actions/artifacts/{id}', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const id = intParam(ctx.params.id);
+      const a = ctx.state.artifacts.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
+      if (!a) throw notFound();
+      return { status: 200, body: artifactShape(ctx, a) };
+    }),
+
+    // GitHub answers with a 302 to a short-lived storage URL; fetch follows it without our auth header.
+    route('GET', '/repos/{owner}/{repo}/actions/artifacts/{id}/zip', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const id = intParam(ctx.params.id);
+      const a = ctx.state.artifacts.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
+      if (!a) throw notFound();
+      return { status: 302, headers: { location: `${ctx.url.origin}/_blobs/artifacts/${a.id}.zip` } };
+    }),
+
+    route('GET', '/_blobs/artifacts/{file}', 'none', (ctx) => {
+      const id = Number((ctx.params.file ?? '').replace(/\.zip$/, ''));
+      const a = ctx.state.artifacts.find((x) => x.id === id);
+      if (!a) throw notFound();
+      return { status: 200, raw: a.zip, contentType: 'application/zip' };
+    }),
+  ];
+}

@@ -1,0 +1,169 @@
+/**
+ * The stand-in's request pipeline: `/api/v3` prefix, injected rate limits and failures, routing,
+ * authentication, JSON parsing, GitHub's headers on every answer, and the request log.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenBook } from './auth.ts';
+import { type Caller, DOCS, HttpError, match, type Route, type RouteResult } from './http.ts';
+import type { ShapeContext } from './shapes.ts';
+import type { StandInState } from './state.ts';
+
+export interface FailRule {
+  status: number;
+  message?: string;
+  method?: string;
+  /** Matched against the path without `/api/v3` and query; a string must be equal. */
+  path?: RegExp | string;
+  remaining: number;
+}
+
+export interface Injections {
+  rateLimit: { remaining: number; kind: 'primary' | 'secondary' };
+  failures: FailRule[];
+}
+
+const LIMITS = { core: 5000, search: 30 } as const;
+
+export class Pipeline {
+  private used = { core: 0, search: 0 };
+  private windowReset = Math.floor(Date.now() / 1000) + 3600;
+
+  constructor(
+    private readonly routes: Route[],
+    private readonly tokens: TokenBook,
+    private readonly state: StandInState,
+    private readonly shapes: ShapeContext,
+    readonly injections: Injections,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    // Probot with GHE_HOST talks to `/api/v3/...`; github.com-style clients to `/...`.
+    const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
+    const resource = path.startsWith('/search/') ? 'search' : 'core';
+    const entry: { method: string; path: string; query: string; status: number; installationId?: number; body?: unknown } =
+      { method, path, query: url.search, status: 0 };
+
+    let result: RouteResult;
+    let caller: Caller = { kind: 'anonymous' };
+    try {
+      this.injected(method, path);
+      const found = match(this.routes, method, path);
+      if (!found.route) throw new HttpError(404, 'Not Found');
+      if (found.route.auth !== 'none') {
+        caller = this.tokens.identify(req.headers);
+        entry.installationId = caller.installationId;
+        if (caller.kind === 'anonymous') throw new HttpError(401, 'Requires authentication');
+        if (found.route.auth === 'jwt' && caller.kind !== 'jwt') {
+          throw new HttpError(401, 'A JSON web token could not be decoded');
+        }
+        if (found.route.auth === 'token' && caller.kind === 'jwt') {
+          throw new HttpError(403, 'Resource not accessible by integration');
+        }
+      }
+      let body: unknown;
+      if (raw.length > 0) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new HttpError(400, 'Problems parsing JSON');
+        }
+      }
+      entry.body = body;
+      this.used[resource] += 1;
+      result = await found.route.handler({
+        params: found.params,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        caller,
+        url,
+        shapes: this.shapes,
+        state: this.state,
+      });
+    } catch (err) {
+      result = this.errorResult(err, caller);
+    }
+    entry.status = result.status;
+    this.state.requests.push(entry);
+    this.write(res, result, resource);
+  }
+
+  /** Throws the injected rate limit or failure for this request, if one is pending. */
+  private injected(method: string, path: string): void {
+    if (path.startsWith('/_blobs/')) return;
+    const rl = this.injections.rateLimit;
+    if (rl.remaining > 0) {
+      rl.remaining -= 1;
+      const reset = Math.floor(Date.now() / 1000) + 1;
+      if (rl.kind === 'secondary') {
+        throw new HttpError(429, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', {
+          headers: { 'retry-after': '1' },
+        });
+      }
+      throw new HttpError(403, 'API rate limit exceeded for installation.', {
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset + 1) },
+        documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
+      });
+    }
+    const rule = this.injections.failures.find(
+      (f) =>
+        f.remaining > 0 &&
+        (!f.method || f.method.toUpperCase() === method) &&
+        (f.path === undefined || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
+    );
+    if (rule) {
+      rule.remaining -= 1;
+      throw new HttpError(rule.status, rule.message ?? 'Injected failure');
+    }
+  }
+
+  private errorResult(err: unknown, caller: Caller): RouteResult {
+    if (err instanceof HttpError) {
+      const { headers, documentation_url, ...extra } = err.extra as {
+        headers?: Record<string, string>;
+        documentation_url?: string;
+      };
+      return {
+        status: err.status,
+        body: { message: err.message, ...extra, documentation_url: documentation_url ?? DOCS, status: String(err.status) },
+        headers: headers ?? {},
+      };
+    }
+    // A bug in the stand-in: answer 500 like GitHub would, and keep the cause visible in the body.
+    return {
+      status: 500,
+      body: { message: `stand-in error: ${(err as Error)?.stack ?? String(err)}`, caller: caller.kind },
+    };
+  }
+
+  private write(res: ServerResponse, result: RouteResult, resource: 'core' | 'search'): void {
+    const headers: Record<string, string> = {
+      'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
+      'x-github-media-type': 'github.v3; format=json',
+      'x-github-api-version-selected': '2022-11-28',
+      'x-ratelimit-limit': String(LIMITS[resource]),
+      'x-ratelimit-remaining': String(Math.max(0, LIMITS[resource] - this.used[resource])),
+      'x-ratelimit-reset': String(this.windowReset),
+      'x-ratelimit-used': String(this.used[resource]),
+      'x-ratelimit-resource': resource,
+      ...(result.headers ?? {}),
+    };
+    let payload: Buffer | string | undefined;
+    if (result.raw !== undefined) {
+      payload = result.raw;
+      headers['content-type'] = result.contentType ?? 'application/octet-stream';
+    } else if (result.body !== undefined) {
+      payload = JSON.stringify(result.body);
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    res.writeHead(result.status, headers);
+    res.end(payload);
+  }
+}

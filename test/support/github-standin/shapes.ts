@@ -1,0 +1,430 @@
+/**
+ * Record → REST shape builders. Return types come from GitHub's OpenAPI description
+ * (`@octokit/openapi-types`, installed with probot), so the compiler holds field names and nesting to
+ * what real GitHub sends.
+ */
+import { createHash } from 'node:crypto';
+import type { components } from '@octokit/openapi-types';
+import type { CheckRunRecord, CommentRecord, PullRecord, ReactionRecord, RepoRecord, StandInState } from './state.ts';
+
+type S = components['schemas'];
+
+export interface ShapeContext {
+  /** API root as the client sees it, e.g. `http://127.0.0.1:1234` (no trailing slash). */
+  api: string;
+  /** Web root for `html_url`s, e.g. `https://github.com`. */
+  html: string;
+  app: { id: number; slug: string; name: string; owner: string };
+  state: StandInState;
+}
+
+/** Stable numeric id for a login, so the same user keeps the same id across calls. */
+export function userId(login: string): number {
+  return createHash('sha256').update(login.toLowerCase()).digest().readUInt32BE(0) % 100_000_000;
+}
+
+export function user(ctx: ShapeContext, login: string, type?: string): S['simple-user'] {
+  const url = `${ctx.api}/users/${login}`;
+  return {
+    login,
+    id: userId(login),
+    node_id: Buffer.from(`04:User${userId(login)}`).toString('base64'),
+    avatar_url: `https://avatars.githubusercontent.com/u/${userId(login)}?v=4`,
+    gravatar_id: '',
+    url,
+    html_url: `${ctx.html}/${login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
+    type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User'),
+    site_admin: false,
+  };
+}
+
+const APP_PERMISSIONS: S['app-permissions'] = {
+  checks: 'write',
+  contents: 'read',
+  issues: 'write',
+  pull_requests: 'write',
+  metadata: 'read',
+  actions: 'write',
+};
+const APP_EVENTS = ['pull_request', 'issue_comment', 'check_run', 'installation', 'workflow_run'];
+
+export function app(ctx: ShapeContext): S['integration'] {
+  const { id, slug, name, owner } = ctx.app;
+  return {
+    id,
+    slug,
+    node_id: Buffer.from(`03:App${id}`).toString('base64'),
+    client_id: `Iv1.${id.toString(16).padStart(16, '0')}`,
+    owner: user(ctx, owner, 'Organization'),
+    name,
+    description: 'Tandem (test stand-in)',
+    external_url: `${ctx.html}/apps/${slug}`,
+    html_url: `${ctx.html}/apps/${slug}`,
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: '2024-01-01T00:00:00Z',
+    permissions: APP_PERMISSIONS as Record<string, string>,
+    events: APP_EVENTS,
+  };
+}
+
+export function botLogin(ctx: ShapeContext): string {
+  return `${ctx.app.slug}[bot]`;
+}
+
+/** The templated `*_url` fields of a repository (the compiler checks the list is complete). */
+type RepoUrlKey = Exclude<
+  Extract<keyof S['repository'], `${string}_url`>,
+  'html_url' | 'clone_url' | 'git_url' | 'ssh_url' | 'svn_url' | 'mirror_url'
+>;
+
+const REPO_URL_KEYS: Record<RepoUrlKey, string> = {
+  archive_url: '/{archive_format}{/ref}',
+  assignees_url: '/assignees{/user}',
+  blobs_url: '/git/blobs{/sha}',
+  branches_url: '/branches{/branch}',
+  collaborators_url: '/collaborators{/collaborator}',
+  comments_url: '/comments{/number}',
+  commits_url: '/commits{/sha}',
+  compare_url: '/compare/{base}...{head}',
+  contents_url: '/contents/{+path}',
+  contributors_url: '/contributors',
+  deployments_url: '/deployments',
+  downloads_url: '/downloads',
+  events_url: '/events',
+  forks_url: '/forks',
+  git_commits_url: '/git/commits{/sha}',
+  git_refs_url: '/git/refs{/sha}',
+  git_tags_url: '/git/tags{/sha}',
+  hooks_url: '/hooks',
+  issue_comment_url: '/issues/comments{/number}',
+  issue_events_url: '/issues/events{/number}',
+  issues_url: '/issues{/number}',
+  keys_url: '/keys{/key_id}',
+  labels_url: '/labels{/name}',
+  languages_url: '/languages',
+  merges_url: '/merges',
+  milestones_url: '/milestones{/number}',
+  notifications_url: '/notifications{?since,all,participating}',
+  pulls_url: '/pulls{/number}',
+  releases_url: '/releases{/id}',
+  stargazers_url: '/stargazers',
+  statuses_url: '/statuses/{sha}',
+  subscribers_url: '/subscribers',
+  subscription_url: '/subscription',
+  tags_url: '/tags',
+  teams_url: '/teams',
+  trees_url: '/git/trees{/sha}',
+};
+
+export function repository(ctx: ShapeContext, r: RepoRecord): S['repository'] {
+  const url = `${ctx.api}/repos/${r.owner}/${r.name}`;
+  const urls = Object.fromEntries(
+    Object.entries(REPO_URL_KEYS).map(([k, suffix]) => [k, url + suffix]),
+  ) as Record<RepoUrlKey, string>;
+  const html = `${ctx.html}/${r.owner}/${r.name}`;
+  const openIssues = ctx.state.pulls.filter(
+    (p) => p.owner === r.owner && p.repo === r.name && p.state === 'open',
+  ).length;
+  return {
+    ...urls,
+    id: r.id,
+    node_id: Buffer.from(`010:Repository${r.id}`).toString('base64'),
+    name: r.name,
+    full_name: `${r.owner}/${r.name}`,
+    owner: user(ctx, r.owner, ctx.state.installationFor(r.owner)?.accountType ?? 'Organization'),
+    private: r.private,
+    visibility: r.private ? 'private' : 'public',
+    html_url: html,
+    description: null,
+    fork: false,
+    url,
+    git_url: `git://github.com/${r.owner}/${r.name}.git`,
+    ssh_url: `git@github.com:${r.owner}/${r.name}.git`,
+    clone_url: r.cloneUrl,
+    svn_url: html,
+    mirror_url: null,
+    homepage: null,
+    language: 'TypeScript',
+    license: null,
+    forks: 0,
+    forks_count: 0,
+    stargazers_count: 0,
+    watchers_count: 0,
+    watchers: 0,
+    size: 1,
+    default_branch: r.defaultBranch,
+    open_issues_count: openIssues,
+    open_issues: openIssues,
+    is_template: false,
+    topics: [],
+    has_issues: true,
+    has_projects: false,
+    has_wiki: false,
+    has_pages: false,
+    has_downloads: true,
+    has_discussions: false,
+    archived: false,
+    disabled: false,
+    pushed_at: r.createdAt,
+    created_at: r.createdAt,
+    updated_at: r.createdAt,
+    allow_forking: true,
+    web_commit_signoff_required: false,
+  };
+}
+
+function repoOrStub(ctx: ShapeContext, owner: string, name: string): S['repository'] {
+  const r = ctx.state.repo(owner, name);
+  return repository(
+    ctx,
+    r ?? {
+      id: 0,
+      owner,
+      name,
+      cloneUrl: `https://github.com/${owner}/${name}.git`,
+      defaultBranch: 'main',
+      private: false,
+      installationId: 0,
+      createdAt: '2024-01-01T00:00:00Z',
+    },
+  );
+}
+
+export function pullRequest(ctx: ShapeContext, p: PullRecord): S['pull-request'] {
+  const repoUrl = `${ctx.api}/repos/${p.owner}/${p.repo}`;
+  const url = `${repoUrl}/pulls/${p.number}`;
+  const html = `${ctx.html}/${p.owner}/${p.repo}/pull/${p.number}`;
+  const issueUrl = `${repoUrl}/issues/${p.number}`;
+  const link = (href: string) => ({ href });
+  return {
+    url,
+    id: p.id,
+    node_id: Buffer.from(`011:PullRequest${p.id}`).toString('base64'),
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    issue_url: issueUrl,
+    commits_url: `${url}/commits`,
+    review_comments_url: `${url}/comments`,
+    review_comment_url: `${repoUrl}/pulls/comments{/number}`,
+    comments_url: `${issueUrl}/comments`,
+    statuses_url: `${repoUrl}/statuses/${p.headSha}`,
+    number: p.number,
+    state: p.state,
+    locked: false,
+    title: p.title,
+    user: user(ctx, p.user),
+    body: p.body,
+    labels: [],
+    milestone: null,
+    active_lock_reason: null,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    closed_at: p.closedAt,
+    merged_at: p.mergedAt,
+    merge_commit_sha: null,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: [],
+    requested_teams: [],
+    head: {
+      label: `${p.headRepo.owner}:${p.headRef}`,
+      ref: p.headRef,
+      sha: p.headSha,
+      user: user(ctx, p.headRepo.owner),
+      repo: repoOrStub(ctx, p.headRepo.owner, p.headRepo.name),
+    },
+    base: {
+      label: `${p.owner}:${p.baseRef}`,
+      ref: p.baseRef,
+      sha: p.baseSha,
+      user: user(ctx, p.owner),
+      repo: repoOrStub(ctx, p.owner, p.repo),
+    },
+    _links: {
+      self: link(url),
+      html: link(html),
+      issue: link(issueUrl),
+      comments: link(`${issueUrl}/comments`),
+      review_comments: link(`${url}/comments`),
+      review_comment: link(`${repoUrl}/pulls/comments{/number}`),
+      commits: link(`${url}/commits`),
+      statuses: link(`${repoUrl}/statuses/${p.headSha}`),
+    },
+    author_association: 'MEMBER',
+    auto_merge: null,
+    draft: p.draft,
+    merged: p.merged,
+    mergeable: p.state === 'open' ? true : null,
+    rebaseable: p.state === 'open' ? true : null,
+    mergeable_state: p.state === 'open' ? 'clean' : 'unknown',
+    merged_by: p.merged ? user(ctx, p.user) : null,
+    comments: ctx.state.commentList.filter(
+      (c) => c.owner === p.owner && c.repo === p.repo && c.issueNumber === p.number,
+    ).length,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: 1,
+    additions: 1,
+    deletions: 0,
+    changed_files: 1,
+  };
+}
+
+/** The issue view of a PR, as `/search/issues` returns it. */
+export function issueSearchItem(ctx: ShapeContext, p: PullRecord): S['issue-search-result-item'] {
+  const repoUrl = `${ctx.api}/repos/${p.owner}/${p.repo}`;
+  const issueUrl = `${repoUrl}/issues/${p.number}`;
+  const html = `${ctx.html}/${p.owner}/${p.repo}/pull/${p.number}`;
+  return {
+    url: issueUrl,
+    repository_url: repoUrl,
+    labels_url: `${issueUrl}/labels{/name}`,
+    comments_url: `${issueUrl}/comments`,
+    events_url: `${issueUrl}/events`,
+    html_url: html,
+    id: p.id,
+    node_id: Buffer.from(`011:PullRequest${p.id}`).toString('base64'),
+    number: p.number,
+    title: p.title,
+    locked: false,
+    active_lock_reason: null,
+    assignees: [],
+    user: user(ctx, p.user),
+    labels: [],
+    state: p.state,
+    state_reason: null,
+    assignee: null,
+    milestone: null,
+    comments: 0,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    closed_at: p.closedAt,
+    pull_request: {
+      url: `${repoUrl}/pulls/${p.number}`,
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      merged_at: p.mergedAt,
+    },
+    body: p.body ?? undefined,
+    score: 1,
+    author_association: 'MEMBER',
+    draft: p.draft,
+  };
+}
+
+export function issueComment(ctx: ShapeContext, c: CommentRecord): S['issue-comment'] {
+  const repoUrl = `${ctx.api}/repos/${c.owner}/${c.repo}`;
+  const reactions = ctx.state.reactionList.filter((r) => r.commentId === c.id);
+  const count = (content: string) => reactions.filter((r) => r.content === content).length;
+  return {
+    id: c.id,
+    node_id: Buffer.from(`012:IssueComment${c.id}`).toString('base64'),
+    url: `${repoUrl}/issues/comments/${c.id}`,
+    html_url: `${ctx.html}/${c.owner}/${c.repo}/pull/${c.issueNumber}#issuecomment-${c.id}`,
+    body: c.body,
+    user: user(ctx, c.user),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+    issue_url: `${repoUrl}/issues/${c.issueNumber}`,
+    author_association: c.viaApp ? 'NONE' : 'MEMBER',
+    performed_via_github_app: c.viaApp ? app(ctx) : null,
+    reactions: {
+      url: `${repoUrl}/issues/comments/${c.id}/reactions`,
+      total_count: reactions.length,
+      '+1': count('+1'),
+      '-1': count('-1'),
+      laugh: count('laugh'),
+      confused: count('confused'),
+      heart: count('heart'),
+      hooray: count('hooray'),
+      eyes: count('eyes'),
+      rocket: count('rocket'),
+    },
+  };
+}
+
+export function reaction(ctx: ShapeContext, r: ReactionRecord): S['reaction'] {
+  return {
+    id: r.id,
+    node_id: Buffer.from(`016:Reaction${r.id}`).toString('base64'),
+    user: user(ctx, r.user),
+    content: r.content as S['reaction']['content'],
+    created_at: r.createdAt,
+  };
+}
+
+export function checkRun(ctx: ShapeContext, c: CheckRunRecord): S['check-run'] {
+  const url = `${ctx.api}/repos/${c.owner}/${c.repo}/check-runs/${c.id}`;
+  const prs = ctx.state.pulls.filter(
+    (p) => p.owner === c.owner && p.repo === c.repo && p.headSha === c.headSha && p.state === 'open',
+  );
+  const repoRef = (owner: string, name: string) => {
+    const r = ctx.state.repo(owner, name);
+    return { id: r?.id ?? 0, url: `${ctx.api}/repos/${owner}/${name}`, name };
+  };
+  return {
+    id: c.id,
+    head_sha: c.headSha,
+    node_id: Buffer.from(`08:CheckRun${c.id}`).toString('base64'),
+    external_id: c.externalId,
+    url,
+    html_url: `${ctx.html}/${c.owner}/${c.repo}/runs/${c.id}`,
+    details_url: c.detailsUrl,
+    status: c.status as S['check-run']['status'],
+    conclusion: c.conclusion as S['check-run']['conclusion'],
+    started_at: c.startedAt,
+    completed_at: c.completedAt,
+    output: {
+      title: c.output.title,
+      summary: c.output.summary,
+      text: c.output.text,
+      annotations_count: c.output.annotationsCount,
+      annotations_url: `${url}/annotations`,
+    },
+    name: c.name,
+    check_suite: { id: c.id + 500_000 },
+    app: app(ctx),
+    pull_requests: prs.map((p) => ({
+      id: p.id,
+      number: p.number,
+      url: `${ctx.api}/repos/${p.owner}/${p.repo}/pulls/${p.number}`,
+      head: { ref: p.headRef, sha: p.headSha, repo: repoRef(p.headRepo.owner, p.headRepo.name) },
+      base: { ref: p.baseRef, sha: p.baseSha, repo: repoRef(p.owner, p.repo) },
+    })),
+  };
+}
+
+export function installation(ctx: ShapeContext, id: number): S['installation'] | undefined {
+  const inst = ctx.state.installations.get(id);
+  if (!inst) return undefined;
+  return {
+    id: inst.id,
+    account: user(ctx, inst.account, inst.accountType) as S['installation']['account'],
+    repository_selection: 'all',
+    access_tokens_url: `${ctx.api}/app/installations/${inst.id}/access_tokens`,
+    repositories_url: `${ctx.api}/installation/repositories`,
+    html_url: `${ctx.html}/organizations/${inst.account}/settings/installations/${inst.id}`,
+    app_id: ctx.app.id,
+    target_id: userId(inst.account),
+    target_type: inst.accountType,
+    permissions: APP_PERMISSIONS,
+    events: APP_EVENTS,
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: '2024-01-01T00:00:00Z',
+    single_file_name: null,
+    app_slug: ctx.app.slug,
+    suspended_by: null,
+    suspended_at: null,
+  };
+}
