@@ -21,7 +21,7 @@ import type { CheckRunRegistry } from './check-run-registry.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
 import { outcomeOf, renderCheck, renderComment, renderInfraFailure, type SetView } from './publish.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
-import { redactSecrets } from './redact.ts';
+import { redactSecrets, scrubHidden } from './redact.ts';
 import type { Store } from './store.ts';
 
 export interface EvalItem {
@@ -106,9 +106,11 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   for (const m of members) await markInProgress(gh, repoId(m.key.slice(0, m.key.indexOf('#'))), m.checkRunId, progress);
 
   const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
+  let hidden: string[] = [];
   try {
     const fetched = await fetchSuite(gh, repoId(config.evaluator), suiteEntry.path, workDir);
     view.mergeOrder = fetched.suite.merge_order;
+    hidden = fetched.suite.tests.flatMap((t) => t.files);
     const memberRepos = new Set(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`.toLowerCase()));
     const spec: LinkedChangeSpec = {
       name: `linked change ${members.map((m) => m.key).join(' ')}`,
@@ -147,7 +149,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
   } catch (e) {
     if (signal.aborted) return;
-    const message = redactSecrets(e instanceof InputError ? e.message : `evaluation failed: ${(e as Error).message}`);
+    const raw = e instanceof InputError ? e.message : `evaluation failed: ${(e as Error).message}`;
+    const message = scrubHidden(redactSecrets(raw), workDir, hidden);
     deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
     const out = renderInfraFailure(view, message);
     if (e instanceof InputError) {

@@ -69,13 +69,9 @@ function conflictNote(report: Report): string {
 
 export function renderComment(view: SetView, report: Report, reveal: Reveal): string {
   const o = outcomeOf(report);
-  return [
-    `### Tandem: ${o.headline}`,
-    '',
-    renderSetSection(view) + conflictNote(report),
-    '',
-    renderMarkdown(report, { reveal }),
-  ].join('\n');
+  const head = [`### Tandem: ${o.headline}`, '', renderSetSection(view) + conflictNote(report), ''].join('\n');
+  // The report renderer trims itself; leave it what the set section did not use.
+  return `${head}\n${renderMarkdown(report, { reveal, maxChars: Math.max(2_000, 64_000 - head.length) })}`;
 }
 
 export function renderCheck(view: SetView, report: Report, reveal: Reveal): CheckOutput {

@@ -76,7 +76,10 @@ export const gradeSchema = z.object({
     failToPass: z.array(z.string()),
     passToPass: z.array(z.string()),
     /** Where the lists came from: the suite, or the all-base run's classification. */
-    source: z.object({ failToPass: z.enum(['suite', 'base-run']), passToPass: z.enum(['suite', 'base-run']) }),
+    source: z.object({
+      failToPass: z.enum(['suite', 'base-run']),
+      passToPass: z.enum(['suite', 'base-run']),
+    }),
     /** Tests skipped on base when classifying: neither F2P nor P2P. */
     ignored: z.array(z.string()),
   }),

@@ -40,7 +40,12 @@ interface Lists {
 function classify(input: GradingInput, baseRun: ConfigurationRun | undefined): Lists | string {
   const { failToPass, passToPass } = input;
   if (failToPass && passToPass) {
-    return { f2p: failToPass, p2p: passToPass, ignored: [], source: { failToPass: 'suite', passToPass: 'suite' } };
+    return {
+      f2p: failToPass,
+      p2p: passToPass,
+      ignored: [],
+      source: { failToPass: 'suite', passToPass: 'suite' },
+    };
   }
   if (!baseRun || baseRun.infraError) {
     return 'the all-base configuration has no result, so tests cannot be classified as F2P or P2P';
@@ -48,7 +53,8 @@ function classify(input: GradingInput, baseRun: ConfigurationRun | undefined): L
   const listed = new Set([...(failToPass ?? []), ...(passToPass ?? [])]);
   const candidates = allSeenTests(input.runs).filter((id) => !listed.has(id));
   const onBase = observe(baseRun, candidates);
-  const f2p = failToPass ?? candidates.filter((id) => !['passed', 'skipped'].includes(onBase.get(id)!.status));
+  const f2p =
+    failToPass ?? candidates.filter((id) => !['passed', 'skipped'].includes(onBase.get(id)!.status));
   const p2p = passToPass ?? candidates.filter((id) => onBase.get(id)!.status === 'passed');
   const ignored = candidates.filter((id) => onBase.get(id)!.status === 'skipped');
   return {
@@ -70,12 +76,22 @@ function gradeConfiguration(
   const { combined, flaky } = combineRuns(runs.map((r) => observe(r, expected)));
   const tests: GradedTest[] = expected.map((id) => {
     const o = combined.get(id)!;
-    return { id, kind: f2pSet.has(id) ? 'F2P' : 'P2P', status: o.status, ...(o.reason ? { reason: o.reason } : {}) };
+    return {
+      id,
+      kind: f2pSet.has(id) ? 'F2P' : 'P2P',
+      status: o.status,
+      ...(o.reason ? { reason: o.reason } : {}),
+    };
   });
-  const count = (ids: string[]) => ({ passed: ids.filter((id) => passes(combined.get(id))).length, total: ids.length });
+  const count = (ids: string[]) => ({
+    passed: ids.filter((id) => passes(combined.get(id))).length,
+    total: ids.length,
+  });
   const f2p = count(lists.f2p);
   const p2p = count(lists.p2p);
-  const allPass = f2p.passed === f2p.total && p2p.passed === p2p.total;
+  // A group that never reported fails as a whole, even when no run ever saw its tests.
+  const groupsReported = runs.every((r) => r.groups.every((g) => g.status === 'reported'));
+  const allPass = f2p.passed === f2p.total && p2p.passed === p2p.total && groupsReported;
   const outcome: ConfigurationOutcome = error ? 'error' : allPass ? 'pass' : 'fail';
   const first = runs[0]!;
   return {
@@ -118,7 +134,8 @@ function repoMetrics(full: GradedConfiguration | undefined, groups: GradingInput
     };
     const f2p = tally('F2P');
     const p2p = tally('P2P');
-    const ok = full !== undefined && full.outcome !== 'error';
+    const reported = (full?.groups ?? []).every((g) => !names.has(g.name) || g.status === 'reported');
+    const ok = full !== undefined && full.outcome !== 'error' && reported;
     const f2pComplete = ok && f2p.passed === f2p.total;
     const p2pPreserved = ok && p2p.passed === p2p.total;
     out.push({ repo, f2p, p2p, f2pComplete, p2pPreserved, success: f2pComplete && p2pPreserved });
@@ -129,11 +146,15 @@ function repoMetrics(full: GradedConfiguration | undefined, groups: GradingInput
 export function grade(input: GradingInput): Grade {
   const { plan } = input;
   const infraErrors: InfraErrorInfo[] = [...(input.infraErrors ?? [])];
-  const runsOf = (id: string) =>
-    input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
+  const runsOf = (id: string) => input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
   const base = plan.configurations.find((c) => c.role === 'base');
   const lists = classify(input, base ? runsOf(base.id)[0] : undefined);
-  const emptyLists: Lists = { f2p: [], p2p: [], ignored: [], source: { failToPass: 'suite', passToPass: 'suite' } };
+  const emptyLists: Lists = {
+    f2p: [],
+    p2p: [],
+    ignored: [],
+    source: { failToPass: 'suite', passToPass: 'suite' },
+  };
   const usable = typeof lists === 'string' ? emptyLists : lists;
 
   const configurations: GradedConfiguration[] = [];
@@ -148,7 +169,10 @@ export function grade(input: GradingInput): Grade {
     for (const r of runs) {
       const e = r.infraError;
       // One failing state shows in every configuration that uses it; report it once.
-      if (e && !infraErrors.some((x) => x.kind === e.kind && x.message === e.message && x.target === e.target)) {
+      if (
+        e &&
+        !infraErrors.some((x) => x.kind === e.kind && x.message === e.message && x.target === e.target)
+      ) {
         infraErrors.push(e);
       }
     }
@@ -203,7 +227,9 @@ export function grade(input: GradingInput): Grade {
     repositories: repoMetrics(fullOk ? full : undefined, input.groups),
     flaky,
     infraErrors,
-    patch_successfully_applied: !infraErrors.some((e) => e.kind === 'patch-failed' || e.kind === 'merge-conflict'),
+    patch_successfully_applied: !infraErrors.some(
+      (e) => e.kind === 'patch-failed' || e.kind === 'merge-conflict',
+    ),
     resolved,
     tests_status: {
       FAIL_TO_PASS: split('F2P'),

@@ -62,7 +62,11 @@ function refusalReason(to: PullRef, policy: SetPolicy, repos: Set<string>): stri
   return undefined;
 }
 
-export function expandLinkedSet(seed: string, nodes: ReadonlyMap<string, LinkNode>, policy: SetPolicy): LinkedSet {
+export function expandLinkedSet(
+  seed: string,
+  nodes: ReadonlyMap<string, LinkNode>,
+  policy: SetPolicy,
+): LinkedSet {
   // Undirected adjacency over every known node: reverse links come from the other side's body.
   const adjacency = new Map<string, Map<string, PullRef>>();
   const connect = (a: string, b: string, bRef: PullRef) => {

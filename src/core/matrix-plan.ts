@@ -58,7 +58,12 @@ export function planMatrix(targets: readonly string[], requested: MatrixMode): M
     if (targets.length > 1) for (const t of targets) subsets.push(targets.filter((x) => x !== t));
     subsets.push([...targets]);
   }
-  return { requested, mode, targets: [...targets], configurations: subsets.map((s) => configuration(s, targets)) };
+  return {
+    requested,
+    mode,
+    targets: [...targets],
+    configurations: subsets.map((s) => configuration(s, targets)),
+  };
 }
 
 function popcount(m: number): number {
@@ -70,7 +75,9 @@ function popcount(m: number): number {
 /** The configuration with every target but `target` applied. */
 export function withoutTarget(plan: MatrixPlan, target: string): PlannedConfiguration | undefined {
   const want = plan.targets.filter((t) => t !== target);
-  return plan.configurations.find((c) => c.applied.length === want.length && want.every((t) => c.applied.includes(t)));
+  return plan.configurations.find(
+    (c) => c.applied.length === want.length && want.every((t) => c.applied.includes(t)),
+  );
 }
 
 export const shardSchema = z

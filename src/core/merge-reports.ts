@@ -13,11 +13,18 @@ export function mergeReports(partials: ReadonlyArray<{ file: string; report: Rep
   const first = partials[0];
   if (!first) throw new InputError('merge needs at least one partial report');
   const key = (r: Report) =>
-    JSON.stringify([r.name, r.suite.hash, r.suite.imageId, r.matrix.requested, r.targets.map((t) => [t.repo, t.base.sha, t.head?.sha])]);
+    JSON.stringify([
+      r.name,
+      r.suite.hash,
+      r.suite.imageId,
+      r.matrix.requested,
+      r.targets.map((t) => [t.repo, t.base.sha, t.head?.sha]),
+    ]);
   const runs: ConfigurationRun[] = [];
   const seen = new Set<string>();
   for (const { file, report } of partials) {
-    if (!report.partial) throw new InputError(`${file}: not a partial report (it has no "partial" field)`, file, 'partial');
+    if (!report.partial)
+      throw new InputError(`${file}: not a partial report (it has no "partial" field)`, file, 'partial');
     if (key(report) !== key(first.report)) {
       throw new InputError(
         `${file}: evaluates a different case, suite, image or SHAs than ${first.file}; shards must come from one plan`,
@@ -26,7 +33,8 @@ export function mergeReports(partials: ReadonlyArray<{ file: string; report: Rep
     }
     for (const run of report.partial.runs) {
       const k = `${run.id}#${run.attempt}`;
-      if (seen.has(k)) throw new InputError(`${file}: configuration ${k} appears in more than one shard`, file);
+      if (seen.has(k))
+        throw new InputError(`${file}: configuration ${k} appears in more than one shard`, file);
       seen.add(k);
       runs.push(run);
     }
@@ -39,7 +47,9 @@ export function mergeReports(partials: ReadonlyArray<{ file: string; report: Rep
   );
   const missing = plan.configurations.filter((c) => !seen.has(`${c.id}#0`)).map((c) => c.id);
   if (missing.length > 0) {
-    throw new InputError(`the partial reports do not cover configuration(s) ${missing.join(', ')}: a shard is missing`);
+    throw new InputError(
+      `the partial reports do not cover configuration(s) ${missing.join(', ')}: a shard is missing`,
+    );
   }
   const graded = grade({
     plan,

@@ -1,6 +1,6 @@
 import type { GradedStatus } from './grade.schema.ts';
 import type { ConfigurationRun, GroupRun } from './run.schema.ts';
-import { groupOfTestId } from './test-id.ts';
+import { groupOfTestId, isSyntheticFailure } from './test-id.ts';
 
 export interface Observation {
   status: GradedStatus;
@@ -49,10 +49,11 @@ export function observe(run: ConfigurationRun, expected: readonly string[]): Map
   return out;
 }
 
-/** Every test id any run reported: the expected set when the suite gives no lists. */
+/** Every test id any run reported (synthetic failures aside): the expected set without suite lists. */
 export function allSeenTests(runs: readonly ConfigurationRun[]): string[] {
   const ids = new Set<string>();
-  for (const r of runs) for (const g of r.groups) for (const t of g.tests) ids.add(t.id);
+  for (const r of runs)
+    for (const g of r.groups) for (const t of g.tests) if (!isSyntheticFailure(t.id)) ids.add(t.id);
   return [...ids].sort();
 }
 
@@ -61,9 +62,10 @@ export function allSeenTests(runs: readonly ConfigurationRun[]): string[] {
  * run fails; its status is the first non-passing one. Returns the combined view and the tests
  * whose status differed between runs.
  */
-export function combineRuns(
-  perRun: ReadonlyArray<Map<string, Observation>>,
-): { combined: Map<string, Observation>; flaky: Array<{ id: string; statuses: string[] }> } {
+export function combineRuns(perRun: ReadonlyArray<Map<string, Observation>>): {
+  combined: Map<string, Observation>;
+  flaky: Array<{ id: string; statuses: string[] }>;
+} {
   const combined = new Map<string, Observation>();
   const flaky: Array<{ id: string; statuses: string[] }> = [];
   const first = perRun[0];

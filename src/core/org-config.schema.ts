@@ -18,7 +18,10 @@ export const orgSuiteSchema = z
     path: z
       .string()
       .min(1)
-      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'expected a path inside the repository'),
+      .refine(
+        (p) => !p.startsWith('/') && !p.split('/').includes('..'),
+        'expected a path inside the repository',
+      ),
   })
   .strict();
 

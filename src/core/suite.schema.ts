@@ -59,7 +59,9 @@ export const suiteSchema = z
     name: z.string().min(1),
     image: z.string().min(1),
     prepare: z.record(z.string(), prepareSchema).default({}),
-    setup: z.array(z.object({ run: z.string().min(1), timeout: z.number().positive().default(300) }).strict()).default([]),
+    setup: z
+      .array(z.object({ run: z.string().min(1), timeout: z.number().positive().default(300) }).strict())
+      .default([]),
     tests: z.array(testGroupSchema).min(1, 'a suite needs at least one test group'),
     fail_to_pass: z.array(z.string()).optional(),
     pass_to_pass: z.array(z.string()).optional(),
@@ -72,7 +74,11 @@ export const suiteSchema = z
     const seen = new Set<string>();
     suite.tests.forEach((g, i) => {
       if (seen.has(g.name)) {
-        ctx.addIssue({ code: 'custom', path: ['tests', i, 'name'], message: `duplicate test group "${g.name}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tests', i, 'name'],
+          message: `duplicate test group "${g.name}"`,
+        });
       }
       seen.add(g.name);
     });

@@ -30,3 +30,16 @@ export function disambiguate(ids: string[]): string[] {
     return n === 1 ? id : `${id} #${n}`;
   });
 }
+
+/**
+ * Names parsers give the failure of something that is not a test (a test file that failed to
+ * load, a package that failed to build). They make a failure visible in a run, but they are never
+ * expected tests: they exist only when something breaks, so expecting them would make a change
+ * that fixes the break look like it lost a test.
+ */
+export const FILE_LOAD_FAILURE = '(file failed to load)';
+export const BUILD_FAILURE = '[build failed]';
+
+export function isSyntheticFailure(id: string): boolean {
+  return id.endsWith(`::${FILE_LOAD_FAILURE}`) || id.endsWith(`::${BUILD_FAILURE}`);
+}

@@ -28,7 +28,12 @@ async function readStructured(file: string): Promise<unknown> {
   }
 }
 
-export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string, prefix = ''): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  file: string,
+  prefix = '',
+): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -83,10 +88,17 @@ function crossCheck(c: Omit<CaseFile, 'suite'>, suite: Suite, caseFile: string):
 export async function loadCase(caseFile: string): Promise<EvaluationInput> {
   const abs = path.resolve(caseFile);
   const caseDir = path.dirname(abs);
-  const parsed = validate(caseFileSchema, await readStructured(abs), caseFile);
+  const raw = await readStructured(abs);
+  // An inline suite is validated on its own so its errors name `suite.tests[0]…`, not just `suite`.
+  const inline =
+    isRecord(raw) && isRecord(raw.suite) ? validate(suiteSchema, raw.suite, caseFile, 'suite') : undefined;
+  const parsed = validate(caseFileSchema, inline ? { ...(raw as object), suite: 'inline' } : raw, caseFile);
   let suite: Suite;
   let suiteDir: string;
-  if (typeof parsed.suite === 'string') {
+  if (inline) {
+    suite = inline;
+    suiteDir = caseDir;
+  } else if (typeof parsed.suite === 'string') {
     const suitePath = path.resolve(caseDir, parsed.suite);
     suite = await loadSuiteFile(suitePath);
     suiteDir = path.dirname(suitePath);
@@ -108,7 +120,11 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
       try {
         await readFile(p);
       } catch {
-        throw new InputError(`${caseFile}: field "targets[${i}].patch": cannot read patch file ${p}`, caseFile);
+        throw new InputError(
+          `${caseFile}: field "targets[${i}].patch": cannot read patch file ${p}`,
+          caseFile,
+          `targets[${i}].patch`,
+        );
       }
     }
   }
@@ -118,4 +134,8 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
 function resolveUrl(url: string, base: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+@[^/]+:/.test(url)) return url;
   return path.resolve(base, url);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

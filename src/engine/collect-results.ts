@@ -82,6 +82,15 @@ export async function collectGroups(
       });
       continue;
     }
+    if (text.trim() === '') {
+      // An empty file is a runner that died before writing anything: not written, not unreadable.
+      out.push({
+        ...common,
+        status: 'crashed',
+        reason: `ended (${describeExit(step)}) leaving ${group.results.path} empty: ${tail(step.outputTail)}`,
+      });
+      continue;
+    }
     try {
       out.push({ ...common, status: 'reported', tests: parseResults(group.results.format, text, group.name) });
     } catch (err) {

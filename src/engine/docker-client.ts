@@ -12,7 +12,15 @@ export function createDockerClient(options?: Docker.DockerOptions): Docker {
   return new Docker(options);
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'EACCES', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'EACCES',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EPIPE',
+]);
 
 export function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -122,4 +130,46 @@ export async function execToEnd(
   const run = await startExec(docker, container, { cmd }, tail);
   await run.ended;
   return run.exitCode();
+}
+
+/** Image id for the result cache; a missing image is pulled once only when it could be on a registry. */
+export async function resolveImageId(docker: Docker, image: string): Promise<string> {
+  const inspect = async () => (await docker.getImage(image).inspect()).Id;
+  try {
+    return await inspect();
+  } catch (err) {
+    if (statusCode(err) !== 404) throw engineError(docker, err, `inspecting image "${image}"`);
+  }
+  if (looksPullable(image)) {
+    try {
+      const stream = await docker.pull(image);
+      await new Promise<void>((resolve, reject) => {
+        // No registry may be reachable at all: do not hang on it.
+        const timer = setTimeout(() => reject(new Error('pull timed out')), PULL_TIMEOUT_MS);
+        docker.modem.followProgress(stream, (err) => {
+          clearTimeout(timer);
+          if (err) reject(err);
+          else resolve();
+        });
+      });
+      return await inspect();
+    } catch {
+      // Reported as missing below, with how to build it.
+    }
+  }
+  throw missingImageError(image);
+}
+
+const PULL_TIMEOUT_MS = 300_000;
+
+export function missingImageError(image: string): InfraError {
+  const how = image.startsWith('tandem/sandbox')
+    ? '`bash scripts/build-sandbox-image.sh` (npm run sandbox:image)'
+    : `\`docker build -t ${image} <dir>\` (or \`docker pull ${image}\` where a registry is reachable)`;
+  return new InfraError('image-missing', `image "${image}" is not available locally; build it with ${how}`);
+}
+
+/** Our own images (tandem/...) and bare ids are never on a registry; anything else may be. */
+function looksPullable(image: string): boolean {
+  return !image.startsWith('tandem/') && !/^(sha256:)?[0-9a-f]{12,64}$/.test(image);
 }

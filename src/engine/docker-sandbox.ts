@@ -5,7 +5,9 @@ import {
   createDockerClient,
   engineError,
   execToEnd,
+  missingImageError,
   type RunningExec,
+  resolveImageId,
   startExec,
   statusCode,
 } from './docker-client.ts';
@@ -52,6 +54,8 @@ class RunGuard {
   ) {
     this.timer = setTimeout(() => this.stop('timeout'), timeoutMs);
     signal?.addEventListener('abort', this.onAbort, { once: true });
+    // The signal may have fired while the container was being created.
+    if (signal?.aborted) this.stop('abort');
   }
 
   stop(reason: StopReason): void {
@@ -97,6 +101,7 @@ export class DockerSandbox implements Sandbox {
   private readonly images = new Map<string, Promise<string>>();
   private readonly live = new Map<string, Docker.Container>();
   private readonly guards = new Set<RunGuard>();
+  private readonly inflight = new Set<Promise<unknown>>();
   private disposed = false;
 
   constructor(options: DockerSandboxOptions = {}) {
@@ -106,7 +111,7 @@ export class DockerSandbox implements Sandbox {
   imageId(image: string): Promise<string> {
     let id = this.images.get(image);
     if (!id) {
-      id = this.resolveImage(image);
+      id = resolveImageId(this.docker, image);
       this.images.set(image, id);
       // Engine trouble may pass; a missing image stays missing for this instance (pull once).
       id.catch((err: unknown) => {
@@ -116,13 +121,41 @@ export class DockerSandbox implements Sandbox {
     return id;
   }
 
-  async runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
+  runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
+    return this.track(this.runConfigurationNow(spec));
+  }
+
+  prepare(spec: PrepareSpec): Promise<PrepareOutcome> {
+    return this.track(this.prepareNow(spec));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    // Running steps then end as aborted rather than as engine failures.
+    for (const guard of this.guards) guard.stop('abort');
+    await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {})));
+    // Runs still creating a container remove it themselves once they see `disposed`.
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.inflight.add(run);
+    run.then(
+      () => this.inflight.delete(run),
+      () => this.inflight.delete(run),
+    );
+    return run;
+  }
+
+  private async runConfigurationNow(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
     const configuration = spec.configurationId;
     this.checkOpen(spec.signal, configuration);
     const hidden = hiddenLayout(spec);
     const mounts: Docker.MountSettings[] = [
       bind(spec.workspaceDir, WORKSPACE, false),
-      ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
+      ...spec.readonlyMounts.map((m) =>
+        bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true),
+      ),
       bind(spec.hiddenRoot, HIDDEN, true),
       ...hidden.extraMounts,
       bind(spec.resultsDir, RESULTS, false),
@@ -177,7 +210,7 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  async prepare(spec: PrepareSpec): Promise<PrepareOutcome> {
+  private async prepareNow(spec: PrepareSpec): Promise<PrepareOutcome> {
     this.checkOpen(spec.signal);
     const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
     const mounts = [bind(spec.repoDir, repoPath, false)];
@@ -215,7 +248,13 @@ export class DockerSandbox implements Sandbox {
       }
       if (guard.reason === 'abort') throw aborted();
       const timedOut = guard.reason === 'timeout';
-      return { exitCode: timedOut ? null : exitCode, timedOut, oomKilled, durationMs: Date.now() - started, outputTail: tail.toString() };
+      return {
+        exitCode: timedOut ? null : exitCode,
+        timedOut,
+        oomKilled,
+        durationMs: Date.now() - started,
+        outputTail: tail.toString(),
+      };
     } finally {
       guard.close();
       this.guards.delete(guard);
@@ -223,16 +262,10 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    // Running steps then end as aborted rather than as engine failures.
-    for (const guard of this.guards) guard.stop('abort');
-    await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {})));
-  }
-
   private guard(container: Docker.Container, timeoutSec: number, signal?: AbortSignal): RunGuard {
     const guard = new RunGuard(() => container.kill(), timeoutSec * 1000, signal);
     this.guards.add(guard);
+    if (this.disposed) guard.stop('abort');
     return guard;
   }
 
@@ -259,20 +292,24 @@ export class DockerSandbox implements Sandbox {
       if (guard.reason) return stoppedResult();
       throw engineError(this.docker, err, 'starting a step', state.configuration);
     }
-    let stepTimedOut = false;
+    let killing: Promise<void> | undefined;
     const timer = Number.isFinite(timeoutMs)
       ? setTimeout(() => {
-          stepTimedOut = true;
-          void this.killProcesses(container, run);
+          killing = this.killProcesses(state, run);
         }, timeoutMs)
       : undefined;
     const off = guard.onStop(() => run.detach());
     await run.ended;
     clearTimeout(timer);
     off();
-    if (guard.reason) return stoppedResult();
     const durationMs = Date.now() - started;
-    if (stepTimedOut) return { exitCode: null, timedOut: true, oomKilled: false, durationMs };
+    if (killing) {
+      // Let the kill finish first: a late `kill -9 -1` must not hit the next step.
+      await killing;
+      if (guard.reason) return stoppedResult();
+      return { exitCode: null, timedOut: true, oomKilled: false, durationMs };
+    }
+    if (guard.reason) return stoppedResult();
     let exitCode: number | null;
     try {
       exitCode = await run.exitCode();
@@ -285,7 +322,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** Kills a timed-out step's whole process tree; if the kill itself cannot run, restarts the container. */
-  private async killProcesses(container: Docker.Container, run: RunningExec): Promise<void> {
+  private async killProcesses({ container, guard }: ContainerState, run: RunningExec): Promise<void> {
     const ended = run.ended.then(() => true);
     const within = (ms: number) =>
       Promise.race([ended, new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
@@ -295,11 +332,13 @@ export class DockerSandbox implements Sandbox {
     } catch {
       // e.g. the pids limit is exhausted: fall through to a restart.
     }
+    // The container is going away already (configuration timeout, abort): never revive it.
+    if (guard.reason) return;
     try {
       // Bind mounts keep the workspace; only processes (and /tmp writes) are lost.
       await container.restart({ t: 0 });
     } catch {
-      // The container may be going away already (configuration timeout, abort).
+      // Gone meanwhile; the stream has ended or is detached below.
     }
     if (!(await within(5000))) run.detach();
   }
@@ -333,7 +372,7 @@ export class DockerSandbox implements Sandbox {
       container = await this.docker.createContainer(options);
     } catch (err) {
       if (statusCode(err) === 404 && /no such image/i.test(String((err as Error).message))) {
-        throw missingImage(image);
+        throw missingImageError(image);
       }
       throw engineError(this.docker, err, 'creating a container', configuration);
     }
@@ -362,46 +401,13 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private async resolveImage(image: string): Promise<string> {
-    const inspect = async () => (await this.docker.getImage(image).inspect()).Id;
-    try {
-      return await inspect();
-    } catch (err) {
-      if (statusCode(err) !== 404) throw engineError(this.docker, err, `inspecting image "${image}"`);
-    }
-    if (looksPullable(image)) {
-      try {
-        const stream = await this.docker.pull(image);
-        await new Promise<void>((resolve, reject) =>
-          this.docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
-        );
-        return await inspect();
-      } catch {
-        // Fall through: reported as missing below, with how to build it.
-      }
-    }
-    throw missingImage(image);
-  }
-
   private checkOpen(signal: AbortSignal | undefined, configuration?: string): void {
     if (this.disposed || signal?.aborted) throw aborted(configuration);
   }
 }
 
-function missingImage(image: string): InfraError {
-  const how = image.startsWith('tandem/sandbox')
-    ? '`bash scripts/build-sandbox-image.sh` (npm run sandbox:image)'
-    : `\`docker build -t ${image} <dir>\` or \`docker pull ${image}\` on a machine with registry access`;
-  return new InfraError('image-missing', `image "${image}" is not available locally; build it with ${how}`);
-}
-
 function aborted(configuration?: string): InfraError {
   return new InfraError('aborted', 'the run was aborted', configuration ? { configuration } : {});
-}
-
-/** Our own images (tandem/...) and bare ids are never on a registry; anything else may be. */
-function looksPullable(image: string): boolean {
-  return !image.startsWith('tandem/') && !/^(sha256:)?[0-9a-f]{12,64}$/.test(image);
 }
 
 function bind(source: string, target: string, readOnly: boolean): Docker.MountSettings {
@@ -411,7 +417,8 @@ function bind(source: string, target: string, readOnly: boolean): Docker.MountSe
 /** A relative path inside the container, refusing anything that would climb out. */
 function insidePath(rel: string): string {
   const norm = path.posix.normalize(rel.split(path.sep).join('/')).replace(/^\/+|\/+$/g, '');
-  if (norm === '' || norm === '.' || norm.startsWith('..')) throw new Error(`path "${rel}" escapes the workspace`);
+  if (norm === '' || norm === '.' || norm.startsWith('..'))
+    throw new Error(`path "${rel}" escapes the workspace`);
   return norm;
 }
 
@@ -447,5 +454,13 @@ function hiddenLayout(spec: ConfigurationRunSpec) {
 }
 
 function notRun(name: string): StepOutcome {
-  return { name, exitCode: null, durationMs: 0, timedOut: false, oomKilled: false, notRun: true, outputTail: '' };
+  return {
+    name,
+    exitCode: null,
+    durationMs: 0,
+    timedOut: false,
+    oomKilled: false,
+    notRun: true,
+    outputTail: '',
+  };
 }

@@ -78,7 +78,9 @@ describe('DockerSandbox', () => {
     const image = `tandem/missing-${runTag}:nope`;
     await expect(sandbox.imageId(image)).rejects.toMatchObject({ kind: 'image-missing' });
     await expect(sandbox.imageId(image)).rejects.toThrow(/not available locally; build it with/);
-    await expect(sandbox.runConfiguration(makeSpec({ image, tests: [step('t', 'true')] }))).rejects.toMatchObject({
+    await expect(
+      sandbox.runConfiguration(makeSpec({ image, tests: [step('t', 'true')] })),
+    ).rejects.toMatchObject({
       kind: 'image-missing',
     });
   });
@@ -98,8 +100,16 @@ describe('DockerSandbox', () => {
         'pwd; echo "W=$TANDEM_WORKSPACE H=$TANDEM_HIDDEN R=$TANDEM_RESULTS C=$TANDEM_CONFIGURATION HOME=$HOME"; cat api/index.js api/built.txt',
       ),
       step('deps-readonly', 'cat api/node_modules/dep.js && echo; echo x > api/node_modules/new.js'),
-      step('hidden', 'cat "$TANDEM_HIDDEN/secret.test.js" && echo; echo x > "$TANDEM_HIDDEN/new.txt"', 60, groupHidden),
-      step('results', 'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"; echo "$TANDEM_CONFIGURATION" > /tmp/x'),
+      step(
+        'hidden',
+        'cat "$TANDEM_HIDDEN/secret.test.js" && echo; echo x > "$TANDEM_HIDDEN/new.txt"',
+        60,
+        groupHidden,
+      ),
+      step(
+        'results',
+        'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"; echo "$TANDEM_CONFIGURATION" > /tmp/x',
+      ),
       step('failing', 'echo to-stderr >&2; exit 3'),
     ];
     const out = await sandbox.runConfiguration(spec);
@@ -183,7 +193,7 @@ describe('DockerSandbox', () => {
     const spec = makeSpec({
       limits: { memoryBytes: 128 * MiB, cpus: 1, pids: 256 },
       tests: [
-        step('hog', 'node -e "const a=[];for(;;)a.push(Buffer.alloc(1e7,1))"'),
+        step('hog', 'node -e "const a=[];for(;;)a.push(Buffer.alloc(6e7,1))"'),
         step('killed-not-oom', 'kill -9 $$'),
       ],
     });
@@ -258,7 +268,8 @@ describe('DockerSandbox', () => {
     const label = `tandem.configuration=${spec.configurationId}`;
     const running = sandbox.runConfiguration(spec);
     const settled = running.catch((e: unknown) => e);
-    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(containersLabelled(label)).not.toBe('');
     controller.abort();
     const err = await settled;
@@ -282,7 +293,9 @@ describe('DockerSandbox', () => {
     expect(tail.endsWith('line 4999\nLAST\n')).toBe(true);
     const cut = Number(/^\[\.\.\. (\d+) bytes cut\]/.exec(tail)?.[1]);
     expect(tail.length - tail.indexOf('\n') - 1).toBe(1000);
-    expect(cut + 1000).toBe(Buffer.byteLength(Array.from({ length: 5000 }, (_, i) => `line ${i}\n`).join('')) + 5);
+    expect(cut + 1000).toBe(
+      Buffer.byteLength(Array.from({ length: 5000 }, (_, i) => `line ${i}\n`).join('')) + 5,
+    );
   });
 
   it('prepares a repository with network, CA bundle and stop-at-first-failure', async () => {
@@ -311,7 +324,9 @@ describe('DockerSandbox', () => {
       });
       expect(out).toMatchObject({ exitCode: 4, timedOut: false, oomKilled: false });
       const cert = '/etc/ssl/certs/ca-certificates.crt';
-      expect(out.outputTail).toContain(`/tandem/workspace/api\n${cert} ${cert} ${cert} ${cert}\n-----BEGIN CERTIFICATE-----`);
+      expect(out.outputTail).toContain(
+        `/tandem/workspace/api\n${cert} ${cert} ${cert} ${cert}\n-----BEGIN CERTIFICATE-----`,
+      );
       expect(readFileSync(path.join(repoDir, 'fetched.txt'), 'utf8')).toBe('package-data');
       expect(() => readFileSync(path.join(repoDir, 'never.txt'))).toThrow();
 
@@ -337,10 +352,12 @@ describe('DockerSandbox', () => {
     const spec = makeSpec({ tests: [step('t', 'sleep 60')] });
     const label = `tandem.configuration=${spec.configurationId}`;
     const settled = local.runConfiguration(spec).catch((e: unknown) => e);
-    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && containersLabelled(label) === ''; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await local.dispose();
     expect(containersLabelled(label)).toBe('');
-    expect(await settled).toBeInstanceOf(InfraError);
+    const err = await settled;
+    expect(err).toBeInstanceOf(InfraError);
   });
 
   it('measures the per-configuration overhead of a trivial step', async () => {
@@ -351,7 +368,9 @@ describe('DockerSandbox', () => {
       expect(out.tests[0]?.exitCode).toBe(0);
     }
     const perConfig = (performance.now() - started) / n;
-    console.log(`docker sandbox overhead: ${perConfig.toFixed(0)} ms per configuration (trivial step, ${n} runs)`);
+    console.log(
+      `docker sandbox overhead: ${perConfig.toFixed(0)} ms per configuration (trivial step, ${n} runs)`,
+    );
     const left = execFileSync(
       'docker',
       ['ps', '-a', '--filter', 'label=tandem.configuration', '--format', '{{.Label "tandem.configuration"}}'],

@@ -61,7 +61,7 @@ describe('repository states', () => {
     await expect(stat(path.join(s.dir, '.git/objects/info/alternates'))).rejects.toThrow();
     // Same filesystem: objects are hardlinked from the mirror, not copied.
     const objects = await readdir(path.join(s.dir, '.git/objects'), { recursive: true, withFileTypes: true });
-    const file = objects.find((d) => d.isFile() && /^[0-9a-f]{2}$/.test(path.basename(d.parentPath)));
+    const file = objects.find((d) => d.isFile() && /\.pack$|^[0-9a-f]{38}$/.test(d.name));
     expect(file).toBeDefined();
     expect((await stat(path.join(file!.parentPath, file!.name))).nlink).toBeGreaterThan(1);
     // Re-materializing into the same folder replaces it.

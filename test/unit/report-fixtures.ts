@@ -2,6 +2,7 @@
  * Sample reports for the report tests, built the way the engine builds them: hand-made
  * configuration runs → planMatrix() + grade() → metadata. Not a test file itself.
  */
+import { createHash } from 'node:crypto';
 import { grade } from '../../src/core/grading.ts';
 import { type MatrixMode, planMatrix } from '../../src/core/matrix-plan.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../src/core/report.schema.ts';
@@ -68,8 +69,7 @@ export function buildReport(input: SampleInput): Report {
     ...(input.passToPass ? { passToPass: input.passToPass } : {}),
     ...(input.infraErrors ? { infraErrors: input.infraErrors } : {}),
   });
-  const sha = (repo: string, side: string) =>
-    `${side === 'base' ? 'b' : 'h'}${repo.length}${'0123456789abcdef'.repeat(3)}`.slice(0, 40).padEnd(40, 'f');
+  const sha = (repo: string, side: string) => createHash('sha1').update(`${side}:${repo}`).digest('hex');
   return {
     ...graded,
     schemaVersion: REPORT_SCHEMA_VERSION,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TestResult, TestStatus } from '../../core/run.schema.ts';
 import { ResultParseError } from './parser.ts';
-import { assertNotEmpty, cleanMessage, type RawTest, secondsToMs, toResults } from './result-builder.ts';
+import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
 
 /**
  * `go test -json` (test2json): one JSON event per line. classname is the package import path,
@@ -61,8 +61,7 @@ function message(t: Tracked, status: TestStatus): string | undefined {
 }
 
 export function parseGoTestJson(text: string, group: string): TestResult[] {
-  assertNotEmpty(text, 'go test -json');
-  const all = events(text);
+  const all = events(readableText(text, 'go test -json'));
   if (all.length === 0) {
     throw new ResultParseError('no go test -json events found (expected lines like {"Action":"pass",...})');
   }

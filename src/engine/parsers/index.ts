@@ -7,7 +7,7 @@ import type { ResultParser } from './parser.ts';
 import { parseTap } from './tap.ts';
 
 export { FILE_LOAD_FAILURE } from './jest-json.ts';
-export { type ResultParser, ResultParseError } from './parser.ts';
+export { ResultParseError, type ResultParser } from './parser.ts';
 
 /** One parser per suite `results.format`; the Record type keeps it complete. */
 export const parsers: Readonly<Record<ResultFormat, ResultParser>> = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatFieldPath } from '../../core/errors.ts';
 import type { TestResult, TestStatus } from '../../core/run.schema.ts';
 import { ResultParseError } from './parser.ts';
-import { assertNotEmpty, cleanMessage, type RawTest, toResults } from './result-builder.ts';
+import { cleanMessage, type RawTest, readableText, toResults } from './result-builder.ts';
 
 /**
  * `jest --json` and `vitest --reporter=json` (the same shape). classname is the test file,
@@ -12,7 +12,9 @@ import { assertNotEmpty, cleanMessage, type RawTest, toResults } from './result-
  * running any test becomes one failed test, `<file>::(file failed to load)`, so it is seen.
  */
 
-export const FILE_LOAD_FAILURE = '(file failed to load)';
+import { FILE_LOAD_FAILURE } from '../../core/test-id.ts';
+
+export { FILE_LOAD_FAILURE };
 
 /** Where the sandbox mounts the workspace; paths under it are cut to the part after it. */
 const WORKSPACE_ROOT = '/tandem/workspace/';
@@ -83,21 +85,27 @@ function readReport(text: string, format: string): z.infer<typeof reportSchema> 
   const parsed = reportSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ResultParseError(`${format} result has an unexpected shape at ${formatFieldPath(issue.path)}: ${issue.message}`);
+    throw new ResultParseError(
+      `${format} result has an unexpected shape at ${formatFieldPath(issue.path)}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }
 
 function parseJestShape(text: string, group: string, format: string): TestResult[] {
-  assertNotEmpty(text, format);
-  const report = readReport(text, format);
+  const report = readReport(readableText(text, format), format);
   const relative = relativeFiles(report.testResults.map((f) => f.name));
   const tests: RawTest[] = [];
   for (const file of report.testResults) {
     const path = relative(file.name);
     if (file.assertionResults.length === 0 && file.status === 'failed') {
       const message = cleanMessage(file.message);
-      tests.push({ classname: path, name: FILE_LOAD_FAILURE, status: 'failed', ...(message ? { message } : {}) });
+      tests.push({
+        classname: path,
+        name: FILE_LOAD_FAILURE,
+        status: 'failed',
+        ...(message ? { message } : {}),
+      });
       continue;
     }
     for (const a of file.assertionResults) {

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { TestResult, TestStatus } from '../../core/run.schema.ts';
 import { ResultParseError } from './parser.ts';
-import { assertNotEmpty, cleanMessage, type RawTest, secondsToMs, toResults } from './result-builder.ts';
+import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
 
 /**
  * JUnit XML: `<testsuites>` or a bare `<testsuite>`, suites nested to any depth. Covers pytest
@@ -63,7 +63,8 @@ interface FoundCase {
 function collectCases(nodes: Element[], suites: string[], out: FoundCase[]): void {
   for (const el of nodes) {
     if (el.tag === 'testcase') out.push({ el, suites });
-    else if (el.tag === 'testsuite') collectCases(elements(el.children), [...suites, el.attrs.name ?? ''], out);
+    else if (el.tag === 'testsuite')
+      collectCases(elements(el.children), [...suites, el.attrs.name ?? ''], out);
     else if (el.tag === 'testsuites') collectCases(elements(el.children), suites, out);
   }
 }
@@ -114,14 +115,15 @@ function rootElement(text: string): Element {
   const root = elements(parsed)[0];
   if (!root) throw new ResultParseError('JUnit XML has no root element');
   if (root.tag !== 'testsuites' && root.tag !== 'testsuite') {
-    throw new ResultParseError(`expected a <testsuites> or <testsuite> root element in JUnit XML, found <${root.tag}>`);
+    throw new ResultParseError(
+      `expected a <testsuites> or <testsuite> root element in JUnit XML, found <${root.tag}>`,
+    );
   }
   return root;
 }
 
 export function parseJunit(text: string, group: string): TestResult[] {
-  assertNotEmpty(text, 'JUnit XML');
-  const root = rootElement(text);
+  const root = rootElement(readableText(text, 'JUnit XML'));
   const cases: FoundCase[] = [];
   collectCases([root], [], cases);
   const node = isNodeReporter(cases, root);
@@ -129,7 +131,12 @@ export function parseJunit(text: string, group: string): TestResult[] {
     const fix = (s: string) => (node ? s.replaceAll('&quot;', '"') : s);
     const name = fix(el.attrs.name?.trim() || '(unnamed)');
     const given = node ? '' : (el.attrs.classname?.trim() ?? '');
-    const classname = given || suites.filter((s) => s.trim() !== '').map(fix).join(' > ');
+    const classname =
+      given ||
+      suites
+        .filter((s) => s.trim() !== '')
+        .map(fix)
+        .join(' > ');
     const durationMs = secondsToMs(el.attrs.time);
     return { classname, name, ...outcome(el), ...(durationMs === undefined ? {} : { durationMs }) };
   });

@@ -29,12 +29,17 @@ export function cleanMessage(...parts: Array<string | undefined | null>): string
   }
   if (kept.length === 0) return undefined;
   const joined = kept.join('\n');
-  return joined.length <= MESSAGE_CAP ? joined : `${joined.slice(0, MESSAGE_CAP - 1)}…`;
+  if (joined.length <= MESSAGE_CAP) return joined;
+  let cut = MESSAGE_CAP - 1;
+  // Do not split a surrogate pair (an emoji in a test name would turn into garbage).
+  if (/[\uD800-\uDBFF]/.test(joined[cut - 1] ?? '')) cut--;
+  return `${joined.slice(0, cut)}…`;
 }
 
 /** Seconds (as JUnit and go report them) to milliseconds; undefined for anything unreadable. */
 export function secondsToMs(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
   return Number.isFinite(n) && n >= 0 ? Math.round(n * 1_000_000) / 1000 : undefined;
 }
 
@@ -52,7 +57,12 @@ export function toResults(group: string, tests: RawTest[]): TestResult[] {
   });
 }
 
-/** An empty result file usually means the runner died before writing; say so plainly. */
-export function assertNotEmpty(text: string, format: string): void {
-  if (text.trim() === '') throw new ResultParseError(`${format} result file is empty`);
+/**
+ * Drops a byte-order mark (Windows tools write one; XML and JSON parsers choke on it) and
+ * rejects an empty file: the runner usually died before writing, so say so plainly.
+ */
+export function readableText(text: string, format: string): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') throw new ResultParseError(`${format} result file is empty`);
+  return body;
 }

@@ -1,7 +1,7 @@
-import { type Parser as TapParserType, Parser as TapParser, type Result } from 'tap-parser';
+import { type Result, Parser as TapParser, type Parser as TapParserType } from 'tap-parser';
 import type { TestResult, TestStatus } from '../../core/run.schema.ts';
 import { ResultParseError } from './parser.ts';
-import { assertNotEmpty, cleanMessage, type RawTest, toResults } from './result-builder.ts';
+import { cleanMessage, type RawTest, readableText, toResults } from './result-builder.ts';
 
 /**
  * TAP 13/14 via tap-parser, subtests included (node's `--test-reporter=tap` nests describe
@@ -55,7 +55,7 @@ function path(parser: TapParserType): string[] {
 }
 
 export function parseTap(text: string, group: string): TestResult[] {
-  assertNotEmpty(text, 'TAP');
+  const body = readableText(text, 'TAP');
   const seen: Seen[] = [];
   let looksLikeTap = false;
   const root = new TapParser({ name: '' });
@@ -78,7 +78,7 @@ export function parseTap(text: string, group: string): TestResult[] {
   root.on('version', real);
   root.on('plan', real);
   // tap-parser never throws on input; it reports what it could read.
-  root.write(text.endsWith('\n') ? text : `${text}\n`);
+  root.write(body.endsWith('\n') ? body : `${body}\n`);
   writing = false;
   root.end();
   if (!looksLikeTap && seen.length === 0) {

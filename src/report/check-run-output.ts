@@ -1,0 +1,39 @@
+/**
+ * The `Tandem` check run's output: a one-line title, the verdict and matrix as the summary, and
+ * the details as the text, each within GitHub's limits.
+ */
+import type { Report } from '../core/report.schema.ts';
+import { renderFitted } from './markdown-report.ts';
+import { buildReportView, type Reveal } from './report-view.ts';
+
+/** GitHub rejects check-run output.summary / output.text longer than this. */
+export const CHECK_RUN_TEXT_LIMIT = 65_535;
+
+export interface CheckRunOutput {
+  title: string;
+  summary: string;
+  text: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function checkRunTitle(report: Report): string {
+  if (report.outcome === 'error') return 'Tandem: infrastructure error, not a verdict on the code';
+  const view = buildReportView(report, { reveal: 'counts' });
+  if (report.outcome === 'resolved') {
+    return `Tandem: resolved — ${view.asExpected}/${view.ran} configurations as expected`;
+  }
+  const parts: string[] = [];
+  if (view.f2p.failing > 0) parts.push(`${view.f2p.failing} F2P failing`);
+  if (view.p2p.failing > 0) parts.push(`${view.p2p.failing} P2P regressed`);
+  return `Tandem: not resolved — ${parts.length > 0 ? parts.join(', ') : plural(view.ran, 'configuration')}`;
+}
+
+export function renderCheckRunOutput(report: Report, options: { reveal: Reveal }): CheckRunOutput {
+  const view = buildReportView(report, { reveal: options.reveal });
+  return {
+    title: checkRunTitle(report),
+    summary: renderFitted('check-summary.md.hbs', view, CHECK_RUN_TEXT_LIMIT),
+    text: renderFitted('check-text.md.hbs', view, CHECK_RUN_TEXT_LIMIT),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The CLI's end-of-run summary: the matrix as an aligned terminal table and the verdict lines.
+ * Target columns use H (PR applied, head) / B (base): ASCII keeps columns aligned in every
+ * terminal and log viewer, where ✓ may render double-width.
+ */
+import type { Report } from '../core/report.schema.ts';
+import { buildReportView, formatDuration, type MatrixRowView } from './report-view.ts';
+
+const ANSI = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
+type Style = keyof typeof ANSI;
+
+// biome-ignore lint/complexity/useRegexLiterals: the escape character reads clearer this way
+const ANSI_PATTERN = new RegExp('\\u001b\\[[0-9;]*m', 'g');
+const visibleLength = (s: string) => s.replace(ANSI_PATTERN, '').length;
+
+function painter(color: boolean) {
+  return (style: Style, s: string) => (color && s ? `\u001b[${ANSI[style]}m${s}\u001b[0m` : s);
+}
+
+const OUTCOME_STYLE: Record<MatrixRowView['outcome'], Style> = {
+  pass: 'green',
+  fail: 'red',
+  error: 'yellow',
+  'not-run': 'dim',
+};
+
+function table(rows: string[][], rightAligned: Set<number>): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => {
+        const pad = ' '.repeat(widths[i]! - visibleLength(cell));
+        return rightAligned.has(i) ? pad + cell : cell + pad;
+      })
+      .join('  ')
+      .trimEnd();
+  const [head, ...body] = rows;
+  return [line(head!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+export function summaryTable(report: Report, options: { color: boolean }): string {
+  const paint = painter(options.color);
+  const view = buildReportView(report, { reveal: 'counts' });
+  const header = ['Configuration', ...view.columns.map((c) => c.short), 'Outcome', 'Passed', 'Time', 'Notes'];
+  const rows = view.matrix.map((r) => [
+    r.id,
+    ...r.applied.map((a) => (a ? 'H' : 'B')),
+    paint(OUTCOME_STYLE[r.outcome], r.errorKind ? `${r.outcome} (${r.errorKind})` : r.outcome),
+    r.runs > 0 && r.outcome !== 'error' ? `${r.passed}/${r.total}` : '-',
+    r.runs > 0 ? formatDuration(r.durationMs) : '-',
+    r.cached ? 'cached' : r.runs > 1 ? `${r.runs} runs` : '',
+  ]);
+  const numeric = new Set([header.length - 3, header.length - 2]);
+  const out = [table([header, ...rows], numeric), paint('dim', 'H = PR applied (head), B = base'), ''];
+
+  const verdict =
+    view.outcome === 'resolved'
+      ? paint('green', 'RESOLVED')
+      : view.outcome === 'unresolved'
+        ? paint('red', 'NOT RESOLVED')
+        : paint('yellow', 'INFRASTRUCTURE ERROR (not a verdict on the code)');
+  out.push(`${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`);
+  out.push(
+    `Jointly necessary: ${view.jointlyNecessary}${view.leaveOneOut ? ' (judged on leave-one-out configurations)' : ''}`,
+  );
+  out.push(`Unnecessary targets: ${view.unnecessary.length > 0 ? view.unnecessary.join(', ') : 'none'}`);
+  out.push(
+    view.judged
+      ? `Fix rate: ${view.fixRatePercent} (F2P ${view.f2p.passed}/${view.f2p.total}, P2P ${view.p2p.passed}/${view.p2p.total})`
+      : 'Fix rate: - (the full configuration has no result)',
+  );
+  if (view.flakyCount > 0) {
+    out.push(paint('yellow', `Flaky: ${view.flakyCount} test(s) changed status across ${view.fullRuns} runs of full`));
+  }
+  for (const e of view.infraErrors) {
+    const where = [e.target, e.configuration && `configuration ${e.configuration}`].filter(Boolean).join(', ');
+    out.push(paint('yellow', `Infrastructure error: ${e.kind}${where ? ` (${where})` : ''}: ${e.message}`));
+  }
+  if (view.partial) {
+    out.push(`Partial report (shard ${view.partial.shard}): ${view.partial.ran}/${view.partial.planned} configurations`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,166 @@
+/**
+ * The world the App's end-to-end tests run in: a GitHub stand-in on loopback, real bare git
+ * repositories served over HTTP, the App's real server pointed at the stand-in via GHE_HOST, and
+ * signed webhook deliveries. Scenario: `acme/schema` adds a `total` field, `acme/api` uses it;
+ * the hidden test needs both (a jointly necessary change).
+ */
+import { join } from 'node:path';
+import type { Executor } from '../../src/app/executor.ts';
+import { type AppServer, startAppServer } from '../../src/app/server.ts';
+import { git } from '../../src/engine/git.ts';
+import { commitOn, createRepo, type FixtureRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { appKeys } from '../support/app-keys.ts';
+import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
+
+export const SECRET = 'e2e-secret';
+
+export const HIDDEN_TEST = `
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('node:path');
+const ws = process.env.TANDEM_WORKSPACE;
+test('schema declares total', () => {
+  assert.ok(require(path.join(ws, 'schema')).fields.includes('total'));
+});
+test('api computes total', () => {
+  assert.strictEqual(require(path.join(ws, 'api')).total([1, 2, 3]), 6);
+});
+test('web keeps its first page', () => {
+  assert.strictEqual(require(path.join(ws, 'web')).page, 1);
+});
+`;
+
+export const SUITE = `
+name: checkout
+image: tandem/sandbox:node20
+tests:
+  - name: checkout
+    files: [hidden/checkout.test.js]
+    run: node --test --test-reporter=junit --test-reporter-destination=$TANDEM_RESULTS/checkout.xml $TANDEM_HIDDEN/checkout.test.js
+    results: { format: junit, path: checkout.xml }
+    timeout: 60
+merge_order: [acme/schema, acme/api, acme/web]
+`;
+
+export function orgConfig(extra = ''): string {
+  return `evaluator: acme/tandem-suites
+suites:
+  - name: checkout
+    repos: [acme/schema, acme/api, acme/web]
+    path: suites/checkout/suite.yml
+matrix: full
+reveal: names
+${extra}`;
+}
+
+export const API_OK = `const s = require('../schema');
+module.exports = { total(xs) { if (!s.fields.includes('total')) throw new Error('schema lacks total'); return xs.reduce((a, b) => a + b, 0); } };
+`;
+export const API_BUG = API_OK.replace('a + b', 'a - b');
+
+export interface World {
+  root: string;
+  standIn: StandIn;
+  gitServer: GitHttpServer;
+  app: AppServer;
+  sender: WebhookSender;
+  repos: Record<string, FixtureRepo & { sha: string }>;
+  installationId: number;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function createWorld(opts: { executor?: Executor; debounceMs?: number } = {}): Promise<World> {
+  const root = await makeTempDir('tandem-app-e2e-');
+  const gitRoot = join(root, 'git');
+  const repos = {
+    schema: await createRepo(join(gitRoot, 'acme'), 'schema', { 'index.js': "module.exports = { fields: ['id'] };\n" }),
+    api: await createRepo(join(gitRoot, 'acme'), 'api', { 'index.js': 'module.exports = {};\n' }),
+    web: await createRepo(join(gitRoot, 'acme'), 'web', { 'index.js': 'module.exports = { page: 1 };\n' }),
+  };
+  const gitServer = await startGitHttpServer(gitRoot);
+  const standIn = await startGitHubStandIn();
+  for (const name of ['schema', 'api', 'web']) {
+    standIn.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
+  }
+  standIn.addRepo({ owner: 'acme', name: 'tandem-suites', private: true });
+  standIn.addRepo({ owner: 'acme', name: '.github' });
+  standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig());
+  standIn.setFile('acme', 'tandem-suites', 'suites/checkout/suite.yml', SUITE);
+  standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN_TEST);
+  const dataDir = join(root, 'data');
+  const env: NodeJS.ProcessEnv = {
+    APP_ID: String(standIn.appId),
+    PRIVATE_KEY: appKeys().privateKeyPem,
+    WEBHOOK_SECRET: SECRET,
+    GHE_HOST: standIn.host,
+    GHE_PROTOCOL: 'http',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    TANDEM_DATA_DIR: dataDir,
+    TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 150),
+    TANDEM_CONCURRENCY: '2',
+  };
+  const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
+  const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });
+  return { root, standIn, gitServer, app, sender, repos, installationId: standIn.installationId('acme'), dataDir, env };
+}
+
+export async function destroyWorld(w: World | undefined): Promise<void> {
+  if (!w) return;
+  await w.app.close().catch(() => {});
+  await w.standIn.close();
+  await w.gitServer.close();
+  await removeTempDir(w.root);
+}
+
+/** Restarts the App on the same data directory (a crash and restart, as far as state goes). */
+export async function restartApp(w: World, executor?: Executor): Promise<void> {
+  await w.app.close();
+  w.app = await startAppServer({ env: w.env, ...(executor ? { executor } : {}) });
+  w.sender = createWebhookSender({ url: `${w.app.url}/api/github/webhooks`, secret: SECRET });
+}
+
+/** Pushes a branch with `files` to a fixture repo, publishes refs/pull/N/head, opens the PR in the stand-in. */
+export async function openPull(
+  w: World,
+  repo: 'schema' | 'api' | 'web',
+  files: Record<string, string>,
+  body: string,
+  branch = 'feature',
+) {
+  const fixture = w.repos[repo]!;
+  const head = await commitOn(fixture, branch, files, `change ${repo}`, { from: 'main' });
+  const pr = w.standIn.addPullRequest({
+    owner: 'acme',
+    repo,
+    title: `Checkout total (${repo})`,
+    body,
+    headRef: branch,
+    headSha: head,
+    baseSha: fixture.sha,
+  });
+  await git(['update-ref', `refs/pull/${pr.number}/head`, head], { cwd: fixture.bare });
+  return pr;
+}
+
+/** Sends a pull_request webhook for the stand-in's current view of the PR. */
+export function sendPull(w: World, action: string, repo: string, number: number, extra: { changes?: object } = {}) {
+  return w.sender.pullRequest(action, {
+    pullRequest: w.standIn.pullRequest('acme', repo, number) as unknown as Record<string, unknown>,
+    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+    ...(extra.changes ? { changes: extra.changes as Record<string, unknown> } : {}),
+  });
+}
+
+export function tandemChecks(w: World, repo: string, sha?: string) {
+  return w.standIn.checkRuns('acme', repo, sha).filter((c) => c.name === 'Tandem');
+}
+
+export function stickyComments(w: World, repo: string, number: number) {
+  return w.standIn.comments('acme', repo, number).filter((c) => c.body?.includes('<!-- tandem:linked-change -->'));
+}

@@ -1,0 +1,99 @@
+/**
+ * The App end to end with the real engine (Docker sandbox): linked PRs across repositories get one
+ * verdict, the same check and the same comment on every member.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  API_BUG,
+  API_OK,
+  createWorld,
+  destroyWorld,
+  HIDDEN_TEST,
+  openPull,
+  sendPull,
+  stickyComments,
+  tandemChecks,
+  type World,
+} from './app-harness.ts';
+
+let w: World | undefined;
+afterEach(async () => {
+  await destroyWorld(w);
+  w = undefined;
+});
+
+const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
+
+describe('App: linked change with the real engine', () => {
+  it('resolves a 2-PR linked change and reports it on both members', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+    expect(schema.number).toBe(1);
+    const r1 = await sendPull(w, 'opened', 'schema', schema.number);
+    const r2 = await sendPull(w, 'opened', 'api', api.number);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    await w.app.service.idle();
+
+    for (const [repo, pr] of [
+      ['schema', schema],
+      ['api', api],
+    ] as const) {
+      const checks = tandemChecks(w, repo, pr.head.sha);
+      expect(checks).toHaveLength(1);
+      const c = checks[0]!;
+      expect(c.status).toBe('completed');
+      expect(c.conclusion).toBe('success');
+      const statuses = (c.history as Array<{ status?: string }>).map((h) => h.status).filter(Boolean);
+      expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
+      expect(c.output.summary).toContain('acme/schema#1');
+      expect(c.output.summary).toContain('acme/api#1');
+      const comments = stickyComments(w, repo, pr.number);
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain('resolved');
+      expect(comments[0]!.body).toContain('`acme/schema` → `acme/api`');
+      expect(comments[0]!.user?.login).toBe(w.standIn.botLogin);
+    }
+    // The same consolidated content on every member.
+    expect(stickyComments(w, 'schema', 1)[0]!.body).toBe(stickyComments(w, 'api', 1)[0]!.body);
+    // Hidden contents and paths never leave the evaluator.
+    const published = [
+      ...stickyComments(w, 'schema', 1).map((c) => c.body ?? ''),
+      ...tandemChecks(w, 'api').map((c) => JSON.stringify(c.output)),
+    ].join('\n');
+    expect(published).not.toContain('checkout.test.js');
+    expect(published).not.toContain('hidden/');
+    expect(published).not.toContain(HIDDEN_TEST.trim().split('\n')[0]!);
+  });
+
+  it('fails a 2-PR linked change whose consumer is wrong, then passes after a push re-evaluates all', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
+    await sendPull(w, 'opened', 'schema', schema.number);
+    await sendPull(w, 'opened', 'api', api.number);
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'schema', schema.head.sha)[0]!.conclusion).toBe('failure');
+    expect(tandemChecks(w, 'api', api.head.sha)[0]!.conclusion).toBe('failure');
+    const failing = stickyComments(w, 'api', 1)[0]!;
+    expect(failing.body).toContain('not resolved');
+    expect(failing.body).toContain('api computes total'); // reveal: names
+
+    // A push to one member: every member is evaluated again, the comment edited in place.
+    const fixed = await (await import('../helpers/git-fixtures.ts')).commitOn(w.repos.api!, 'feature', {
+      'index.js': API_OK,
+    });
+    w.standIn.updatePullRequest('acme', 'api', 1, { headSha: fixed });
+    await sendPull(w, 'synchronize', 'api', 1);
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'api', fixed)[0]!.conclusion).toBe('success');
+    const schemaChecks = tandemChecks(w, 'schema', schema.head.sha);
+    expect(schemaChecks).toHaveLength(2);
+    expect(schemaChecks.map((c) => c.conclusion).sort()).toEqual(['failure', 'success']);
+    const after = stickyComments(w, 'api', 1);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).toBe(failing.id);
+    expect(after[0]!.body).toContain('resolved');
+    expect(after[0]!.body).not.toContain('not resolved');
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Linking end to end (real engine): 3-PR sets and cycles, links added by editing a body or by
+ * command, links refused (another organization), invalid configuration, re-run from the check.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_OK, createWorld, destroyWorld, openPull, orgConfig, sendPull, stickyComments, tandemChecks, type World } from './app-harness.ts';
+
+let w: World | undefined;
+afterEach(async () => {
+  await destroyWorld(w);
+  w = undefined;
+});
+
+const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
+const repoOf = (w: World, r: string) => w.standIn.repository('acme', r) as unknown as Record<string, unknown>;
+const prOf = (w: World, r: string, n = 1) => w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
+
+describe('App: linking', () => {
+  it('evaluates a 3-PR cycle as one set, and fails it when one member regresses', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: https://github.com/acme/web/pull/1');
+    const web = await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1, total: true };\n' }, 'Depends-On: acme/schema#1');
+    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
+    await w.app.service.idle();
+    for (const [r, pr] of [['schema', schema], ['api', api], ['web', web]] as const) {
+      const checks = tandemChecks(w, r, pr.head.sha);
+      expect(checks.map((c) => c.conclusion)).toEqual(['success']);
+      const body = stickyComments(w, r, 1)[0]!.body!;
+      for (const m of ['acme/schema#1', 'acme/api#1', 'acme/web#1']) expect(body).toContain(m);
+    }
+
+    // The web member regresses a test that passed on base: the whole set fails, on every member.
+    const { commitOn } = await import('../helpers/git-fixtures.ts');
+    const bad = await commitOn(w.repos.web!, 'feature', { 'index.js': 'module.exports = { page: 2 };\n' });
+    w.standIn.updatePullRequest('acme', 'web', 1, { headSha: bad });
+    await sendPull(w, 'synchronize', 'web', 1);
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'web', bad).map((c) => c.conclusion)).toEqual(['failure']);
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success', 'failure']);
+    expect(stickyComments(w, 'api', 1)[0]!.body).toContain('not resolved');
+  });
+
+  it('joins PRs when a body edit adds a link, and refuses a link to another organization', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'No links yet.');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Alone.');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure']);
+
+    w.standIn.updatePullRequest('acme', 'api', 1, { body: 'Depends-On: acme/schema#1\nDepends-On: evil/schema#1' });
+    await sendPull(w, 'edited', 'api', 1, { changes: { body: { from: 'Alone.' } } });
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure', 'success']);
+    expect(tandemChecks(w, 'schema', schema.head.sha).at(-1)!.conclusion).toBe('success');
+    const body = stickyComments(w, 'schema', 1)[0]!.body!;
+    expect(body).toContain('evil/schema#1');
+    expect(body).toContain('outside the acme organization');
+    expect(w.standIn.requests.some((r) => r.path.startsWith('/repos/evil/'))).toBe(false);
+  });
+
+  it('links by command from a writer (acknowledged), ignores readers, and re-runs on request', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, '');
+    w.standIn.setPermission('acme', 'api', 'writer', 'write');
+    w.standIn.setPermission('acme', 'api', 'reader', 'read');
+    const byReader = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user: 'reader' });
+    await w.sender.issueCommentCreated({
+      pullRequest: prOf(w, 'api'),
+      repository: repoOf(w, 'api'),
+      comment: byReader as unknown as Record<string, unknown>,
+      installationId: w.installationId,
+    });
+    await w.app.service.idle();
+    expect(w.standIn.reactions(byReader.id).map((r) => r.content)).toEqual(['confused']);
+    expect(tandemChecks(w, 'api')).toHaveLength(0);
+
+    const byWriter = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user: 'writer' });
+    await w.sender.issueCommentCreated({
+      pullRequest: prOf(w, 'api'),
+      repository: repoOf(w, 'api'),
+      comment: byWriter as unknown as Record<string, unknown>,
+      installationId: w.installationId,
+    });
+    await w.app.service.idle();
+    expect(w.standIn.reactions(byWriter.id).map((r) => r.content)).toEqual(['+1']);
+    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+
+    const check = tandemChecks(w, 'schema', schema.head.sha)[0]!;
+    await w.sender.checkRunRerequested({
+      checkRun: check as unknown as Record<string, unknown>,
+      repository: repoOf(w, 'schema'),
+      installationId: w.installationId,
+    });
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success', 'success']);
+    expect(tandemChecks(w, 'api', api.head.sha)).toHaveLength(2);
+    // Nothing changed: the comment was left alone (one edit-free comment per PR).
+    const comments = stickyComments(w, 'api', 1);
+    expect(comments).toHaveLength(1);
+    expect(w.standIn.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'))).toHaveLength(0);
+  });
+
+  it('reports an invalid configuration as a failed check naming the field', async () => {
+    w = await createWorld();
+    w.standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig().replace('matrix: full', 'matrix: sometimes'));
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const res = await sendPull(w, 'opened', 'schema', 1);
+    expect(res.status).toBe(200);
+    await w.app.service.idle();
+    const [check] = tandemChecks(w, 'schema', schema.head.sha);
+    expect(check!.conclusion).toBe('failure');
+    expect(check!.output.title).toContain('matrix');
+    expect(check!.output.summary).toContain('`matrix`');
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_OK, createWorld, destroyWorld, openPull, restartApp, sendPull, tandemChecks, type World } from './app-harness.ts';
+
+let w: World | undefined;
+afterEach(async () => {
+  await destroyWorld(w);
+  w = undefined;
+});
+
+const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
+
+async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('App reliability', () => {
+  it('rejects unsigned deliveries and does nothing twice for a redelivery', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const payload = {
+      pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
+      repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
+      installationId: w.installationId,
+    };
+    const forged = await w.sender.pullRequest('opened', payload, { signature: 'sha256=00' });
+    expect(forged.status).toBe(400);
+    const first = await w.sender.pullRequest('opened', payload);
+    expect(first.status).toBe(200);
+    const again = await w.sender.pullRequest('opened', payload, { deliveryId: first.deliveryId });
+    expect(again.status).toBe(200);
+    await w.app.service.idle();
+    expect(tandemChecks(w, 'schema', schema.head.sha)).toHaveLength(1);
+    expect(w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get()).toEqual({ n: 1 });
+  });
+
+  it('re-queues an evaluation interrupted by a restart and completes its check runs', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    const world = w;
+    await until(
+      () => tandemChecks(world, 'api', api.head.sha).some((c) => c.status === 'in_progress'),
+      'the check run to start',
+    );
+    await restartApp(w);
+    await w.app.service.idle();
+    for (const [repo, sha] of [
+      ['schema', schema.head.sha],
+      ['api', api.head.sha],
+    ] as const) {
+      const checks = tandemChecks(w, repo, sha);
+      expect(checks).toHaveLength(1); // the resumed evaluation reuses the check run
+      expect(checks[0]!.status).toBe('completed');
+      expect(checks[0]!.conclusion).toBe('success');
+    }
+    const states = w.app.service.store.db.prepare('SELECT state FROM evaluations').all() as Array<{ state: string }>;
+    expect(states.every((s) => s.state === 'done' || s.state === 'cancelled')).toBe(true);
+  });
+});

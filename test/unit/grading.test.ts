@@ -1,0 +1,845 @@
+/**
+ * The verdict definitions of DESIGN.md "Verdicts", one test each (or a few), graded through
+ * core/grading exactly as the engine and `tandem merge` do.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Grade, gradeSchema } from '../../src/core/grade.schema.ts';
+import { type GradingInput, grade } from '../../src/core/grading.ts';
+import { type MatrixMode, planMatrix } from '../../src/core/matrix-plan.ts';
+import type { ConfigurationRun } from '../../src/core/run.schema.ts';
+import {
+  config,
+  errorRun,
+  failedGroup,
+  groupsOf,
+  id,
+  infra,
+  needs,
+  reportedGroup,
+  run,
+  simulate,
+} from '../helpers/runs.ts';
+
+const API = 'acme/api';
+const WEB = 'acme/web';
+const CLI = 'acme/cli';
+
+const F = id('api', 'creates a user with the new field');
+const F2 = id('web', 'submits the new field');
+const P = id('api', 'health responds ok');
+const P2 = id('web', 'renders the form');
+
+/** Grades and checks the result against the schema the report is validated with. */
+function gradeOf(input: GradingInput): Grade {
+  const g = grade(input);
+  expect(gradeSchema.safeParse(g).success).toBe(true);
+  return g;
+}
+
+const groups = [{ name: 'api' }, { name: 'web' }];
+const lists = { failToPass: [F, F2], passToPass: [P, P2] };
+
+/** F and F2 need both PRs; P and P2 always pass. */
+function jointChange(targets = [API, WEB], mode: MatrixMode = 'full') {
+  const plan = planMatrix(targets, mode);
+  const runs = simulate(plan, (a) => ({
+    [F]: needs(a, API, WEB),
+    [F2]: needs(a, API, WEB),
+    [P]: 'passed',
+    [P2]: 'passed',
+  }));
+  return { plan, runs };
+}
+
+const outcomes = (g: Grade) => Object.fromEntries(g.configurations.map((c) => [c.id, c.outcome]));
+const fullOf = (g: Grade) => g.configurations.find((c) => c.role === 'full')!;
+const testOf = (g: Grade, cid: string, tid: string) =>
+  g.configurations.find((c) => c.id === cid)?.tests.find((t) => t.id === tid);
+
+/** Replaces the full configuration's run(s) in `runs`. */
+function withFull(runs: ConfigurationRun[], ...full: ConfigurationRun[]): ConfigurationRun[] {
+  return [...runs.filter((r) => r.id !== 'full'), ...full];
+}
+
+describe('resolved', () => {
+  it('is true when every F2P and P2P test passes in the full configuration', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.verdict.resolved).toBe(true);
+    expect(g.resolved).toBe(true);
+    expect(g.outcome).toBe('resolved');
+    expect(g.summary).toBe('complete');
+    expect(fullOf(g)).toMatchObject({
+      outcome: 'pass',
+      passed: 4,
+      total: 4,
+      f2p: { passed: 2, total: 2 },
+      p2p: { passed: 2, total: 2 },
+    });
+  });
+
+  it('is false when one P2P test fails in full', () => {
+    const { plan } = jointChange();
+    const runs = simulate(plan, (a) => ({
+      [F]: needs(a, API, WEB),
+      [F2]: needs(a, API, WEB),
+      [P]: 'passed',
+      [P2]: a.size === 2 ? 'failed' : 'passed',
+    }));
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.outcome).toBe('unresolved');
+    expect(fullOf(g).outcome).toBe('fail');
+    expect(testOf(g, 'full', P2)).toMatchObject({
+      kind: 'P2P',
+      status: 'failed',
+      reason: `assertion failed in ${P2}`,
+    });
+  });
+
+  it('counts a missing test as failed', () => {
+    const { plan, runs } = jointChange();
+    const full = run(config(plan, 'full'), groupsOf({ [F]: 'passed', [P]: 'passed', [P2]: 'passed' }));
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(g.verdict.resolved).toBe(false);
+    expect(testOf(g, 'full', F2)).toEqual({
+      id: F2,
+      kind: 'F2P',
+      status: 'missing',
+      reason: 'not reported by its test group',
+    });
+    expect(fullOf(g).f2p).toEqual({ passed: 1, total: 2 });
+  });
+
+  it('counts a skipped F2P test as failed', () => {
+    const { plan, runs } = jointChange();
+    const full = run(
+      config(plan, 'full'),
+      groupsOf({ [F]: 'passed', [F2]: 'skipped', [P]: 'passed', [P2]: 'passed' }),
+    );
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(g.verdict.resolved).toBe(false);
+    expect(fullOf(g).outcome).toBe('fail');
+    expect(testOf(g, 'full', F2)?.status).toBe('skipped');
+    expect(g.tests_status.FAIL_TO_PASS).toEqual({ success: [F], failure: [F2] });
+  });
+
+  it('counts an errored test as failed', () => {
+    const { plan, runs } = jointChange();
+    const full = run(
+      config(plan, 'full'),
+      groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'error', [P2]: 'passed' }),
+    );
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.tests_status.PASS_TO_PASS).toEqual({ success: [P2], failure: [P] });
+  });
+});
+
+describe('groups that did not report', () => {
+  it('a crashed group fails its tests with the group reason', () => {
+    const { plan, runs } = jointChange();
+    const full = run(config(plan, 'full'), [
+      failedGroup('api', 'crashed', { reason: 'exit 2: cannot find module ./hidden/users.test.js' }),
+      reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
+    ]);
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(g.verdict.resolved).toBe(false);
+    expect(fullOf(g).outcome).toBe('fail');
+    for (const tid of [F, P]) {
+      expect(testOf(g, 'full', tid)).toMatchObject({
+        status: 'missing',
+        reason: 'exit 2: cannot find module ./hidden/users.test.js',
+      });
+    }
+    expect(testOf(g, 'full', F2)?.status).toBe('passed');
+    expect(fullOf(g).groups.find((x) => x.name === 'api')).toMatchObject({
+      status: 'crashed',
+      exitCode: 1,
+      reason: 'exit 2: cannot find module ./hidden/users.test.js',
+    });
+  });
+
+  it('a crashed group without a reason gets one naming the group and exit code', () => {
+    const { plan, runs } = jointChange();
+    const full = run(config(plan, 'full'), [
+      failedGroup('api', 'crashed', { exitCode: 3 }),
+      reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
+    ]);
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(testOf(g, 'full', F)?.reason).toBe(
+      'test group "api" ended (exit 3) without writing its result file',
+    );
+  });
+
+  it.each([
+    ['timeout', 'test group "api" timed out'],
+    ['oom', 'test group "api" was killed for exceeding its memory limit'],
+    ['setup-failed', 'a setup step failed, so the group did not run'],
+    ['not-run', 'the configuration stopped before this group ran'],
+  ] as const)(
+    'a group ending with %s fails its tests (a test failure, not an infrastructure error)',
+    (status, reason) => {
+      const { plan, runs } = jointChange();
+      const full = run(config(plan, 'full'), [
+        failedGroup('api', status),
+        reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
+      ]);
+      const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+      expect(g.outcome).toBe('unresolved');
+      expect(g.verdict.resolved).toBe(false);
+      expect(fullOf(g).outcome).toBe('fail');
+      expect(testOf(g, 'full', F)).toMatchObject({ status: 'missing', reason });
+      expect(testOf(g, 'full', P)).toMatchObject({ status: 'missing', reason });
+      expect(g.infraErrors).toEqual([]);
+    },
+  );
+
+  it('a group that crashed in full fails full even when no run ever reported its tests', () => {
+    // DESIGN.md: "a group whose command crashed before reporting fails, with the reason".
+    // Without suite lists the group's tests are unknown, but the group itself still failed.
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (_a, c) =>
+      run(c, [
+        reportedGroup('web', { [P2]: 'passed' }),
+        failedGroup('api', 'crashed', { reason: 'hidden test does not compile' }),
+      ]),
+    );
+    const g = gradeOf({ plan, runs, groups });
+    expect(fullOf(g).outcome).not.toBe('pass');
+    expect(g.verdict.resolved).toBe(false);
+  });
+});
+
+describe('infrastructure errors', () => {
+  it('in full: outcome error, never resolved, never a pass', () => {
+    const { plan, runs } = jointChange();
+    const err = infra('image-missing', 'image tandem/nope:1 not found');
+    const g = gradeOf({ plan, runs: withFull(runs, errorRun(config(plan, 'full'), err)), groups, ...lists });
+    expect(g.outcome).toBe('error');
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.resolved).toBe(false);
+    expect(g.verdict.jointlyNecessary).toBeNull();
+    expect(g.verdict.fixRate).toBe(0);
+    expect(fullOf(g)).toMatchObject({ outcome: 'error', tests: [], error: { kind: 'image-missing' } });
+    expect(g.summary).toContain('image tandem/nope:1 not found');
+    expect(g.infraErrors).toEqual([{ ...err, configuration: 'full' }]);
+    expect(g.tests_status.FAIL_TO_PASS).toEqual({ success: [], failure: [F, F2] });
+    expect(g.tests_status.PASS_TO_PASS).toEqual({ success: [], failure: [P, P2] });
+  });
+
+  it('in full, even when the run also reported passing tests, is still an error', () => {
+    const { plan, runs } = jointChange();
+    const full = run(
+      config(plan, 'full'),
+      groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'passed', [P2]: 'passed' }),
+      {
+        infraError: infra('result-unparseable', 'results/api.xml: not XML'),
+      },
+    );
+    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    expect(g.outcome).toBe('error');
+    expect(g.verdict.resolved).toBe(false);
+    expect(fullOf(g).outcome).toBe('error');
+  });
+
+  it('in a partial: jointly necessary unknown (null), resolved still judged', () => {
+    const { plan, runs } = jointChange();
+    const broken = errorRun(
+      config(plan, 'web'),
+      infra('merge-conflict', 'web head conflicts with base', { target: WEB }),
+    );
+    const g = gradeOf({ plan, runs: [...runs.filter((r) => r.id !== 'web'), broken], groups, ...lists });
+    expect(g.outcome).toBe('resolved');
+    expect(g.verdict.resolved).toBe(true);
+    expect(g.verdict.jointlyNecessary).toBeNull();
+    expect(outcomes(g)).toEqual({ base: 'fail', api: 'fail', web: 'error', full: 'pass' });
+    expect(g.summary).toMatch(/1 infrastructure error/);
+  });
+
+  it('a planned configuration that was not run leaves jointly necessary unknown', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs: runs.filter((r) => r.id !== 'api'), groups, ...lists });
+    expect(g.configurations.map((c) => c.id)).toEqual(['base', 'web', 'full']);
+    expect(g.verdict.jointlyNecessary).toBeNull();
+    expect(g.verdict.resolved).toBe(true);
+  });
+
+  it('full not run: outcome error', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs: runs.filter((r) => r.id !== 'full'), groups, ...lists });
+    expect(g.outcome).toBe('error');
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.summary).toBe('the full configuration was not run');
+  });
+
+  it('are reported once however many configurations they broke', () => {
+    const { plan, runs } = jointChange();
+    const e = infra('patch-failed', 'patch does not apply to acme/web', {
+      target: WEB,
+      files: ['src/form.ts'],
+    });
+    const other = infra('engine', 'container exited unexpectedly');
+    const g = gradeOf({
+      plan,
+      runs: [
+        ...runs.filter((r) => r.id !== 'web' && r.id !== 'full'),
+        errorRun(config(plan, 'web'), e),
+        errorRun(config(plan, 'full'), e),
+      ],
+      groups,
+      ...lists,
+      infraErrors: [e, other],
+    });
+    expect(g.infraErrors).toEqual([e, other]);
+    expect(g.configurations.filter((c) => c.outcome === 'error').map((c) => c.id)).toEqual(['web', 'full']);
+  });
+
+  it('distinct errors are all kept', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({
+      plan,
+      runs: [
+        ...runs.filter((r) => r.id !== 'web' && r.id !== 'api'),
+        errorRun(config(plan, 'api'), infra('engine', 'boom 1')),
+        errorRun(config(plan, 'web'), infra('engine', 'boom 2')),
+      ],
+      groups,
+      ...lists,
+    });
+    expect(g.infraErrors.map((e) => e.message)).toEqual(['boom 1', 'boom 2']);
+  });
+});
+
+describe('jointly necessary', () => {
+  it('is true when base and every partial fail and full passes', () => {
+    const { plan, runs } = jointChange([API, WEB, CLI]);
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(outcomes(g)).toEqual({
+      base: 'fail',
+      api: 'fail',
+      web: 'fail',
+      cli: 'fail',
+      'api+web': 'pass',
+      'api+cli': 'fail',
+      'web+cli': 'fail',
+      full: 'pass',
+    });
+    // api+web passes, so with three targets the change is not jointly necessary.
+    expect(g.verdict.jointlyNecessary).toBe(false);
+    expect(g.verdict.resolved).toBe(true);
+  });
+
+  it('is true for three targets all needed', () => {
+    const plan = planMatrix([API, WEB, CLI], 'full');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API, WEB, CLI), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.jointlyNecessary).toBe(true);
+    expect(g.verdict.jointlyNecessaryBasis).toBe('full');
+    expect(g.verdict.unnecessary).toEqual([]);
+  });
+
+  it('is true for two targets both needed', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.verdict.jointlyNecessary).toBe(true);
+  });
+
+  it('is false when one PR alone already resolves', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.resolved).toBe(true);
+    expect(g.verdict.jointlyNecessary).toBe(false);
+  });
+
+  it('is false when full fails', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, () => ({ [F]: 'failed', [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.verdict.jointlyNecessary).toBe(false);
+  });
+
+  it('is false when base already passes', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.jointlyNecessary).toBe(false);
+  });
+
+  it('in leave-one-out mode is judged on the configurations run, and the basis says so', () => {
+    const targets = [API, WEB, CLI, 'acme/docs', 'acme/infra'];
+    const plan = planMatrix(targets, 'auto');
+    expect(plan.mode).toBe('leave-one-out');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, ...targets), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.configurations).toHaveLength(7);
+    expect(g.verdict.jointlyNecessary).toBe(true);
+    expect(g.verdict.jointlyNecessaryBasis).toBe('leave-one-out');
+  });
+
+  it('leave-one-out judges only what it ran: a partial outside the plan does not count', () => {
+    // api alone would pass, but leave-one-out never runs api alone (only full minus each).
+    const both = (a: ReadonlySet<string>) =>
+      a.size === 3 || (a.size === 1 && a.has(API)) ? 'passed' : 'failed';
+    const loo = planMatrix([API, WEB, CLI], 'leave-one-out');
+    const g = gradeOf({
+      plan: loo,
+      runs: simulate(loo, (a) => ({ [F]: both(a), [P]: 'passed' })),
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(g.configurations.map((c) => c.id)).toEqual(['base', 'web+cli', 'api+cli', 'api+web', 'full']);
+    expect(g.verdict.jointlyNecessary).toBe(true);
+    expect(g.verdict.jointlyNecessaryBasis).toBe('leave-one-out');
+
+    const full = planMatrix([API, WEB, CLI], 'full');
+    const h = gradeOf({
+      plan: full,
+      runs: simulate(full, (a) => ({ [F]: both(a), [P]: 'passed' })),
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(h.verdict.jointlyNecessary).toBe(false);
+    expect(h.verdict.jointlyNecessaryBasis).toBe('full');
+  });
+});
+
+describe('unnecessary targets', () => {
+  it('lists a target whose full-minus-it configuration is resolved', () => {
+    const plan = planMatrix([API, WEB, CLI], 'full');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API, WEB), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.unnecessary).toEqual([CLI]);
+  });
+
+  it('works in leave-one-out mode', () => {
+    const plan = planMatrix([API, WEB, CLI], 'leave-one-out');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, WEB), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.unnecessary).toEqual([API, CLI]);
+  });
+
+  it('is empty when every target is needed', () => {
+    const { plan, runs } = jointChange();
+    expect(gradeOf({ plan, runs, groups, ...lists }).verdict.unnecessary).toEqual([]);
+  });
+
+  it('with one target, base passing makes the target unnecessary', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.unnecessary).toEqual([API]);
+    expect(g.verdict.resolved).toBe(true);
+    expect(g.verdict.jointlyNecessary).toBe(false);
+  });
+
+  it('with one target and no suite lists, a base where everything passes makes the target unnecessary', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups });
+    expect(g.tests.failToPass).toEqual([]);
+    expect(g.tests.passToPass).toEqual([F, P].sort());
+    expect(g.verdict.unnecessary).toEqual([API]);
+    expect(g.verdict.jointlyNecessary).toBe(false);
+  });
+
+  it('with one target and a failing base, the target is needed', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.unnecessary).toEqual([]);
+    expect(g.verdict.jointlyNecessary).toBe(true);
+  });
+
+  it('a full-minus-it configuration with an infrastructure error does not make a target unnecessary', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a, c) =>
+      c.id === 'api'
+        ? errorRun(c, infra('engine', 'daemon went away'))
+        : { [F]: needs(a, API), [P]: 'passed' },
+    );
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.verdict.unnecessary).toEqual([]);
+  });
+});
+
+describe('fix rate', () => {
+  const F3 = id('api', 'third');
+  const f2p = [F, F2, F3];
+
+  it('is the fraction of F2P tests passing in full', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => ({
+      [F]: needs(a, API),
+      [F2]: needs(a, API),
+      [F3]: 'failed',
+      [P]: 'passed',
+    }));
+    const g = gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P] });
+    expect(g.verdict.fixRate).toBeCloseTo(2 / 3);
+    expect(g.verdict.resolved).toBe(false);
+  });
+
+  it('is 1 when every F2P passes', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => ({
+      [F]: needs(a, API),
+      [F2]: needs(a, API),
+      [F3]: needs(a, API),
+      [P]: 'passed',
+    }));
+    expect(gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P] }).verdict.fixRate).toBe(1);
+  });
+
+  it('is 0 when any P2P test regresses, however many F2P pass', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => ({
+      [F]: needs(a, API),
+      [F2]: needs(a, API),
+      [F3]: needs(a, API),
+      [P]: 'passed',
+      [P2]: a.has(API) ? 'failed' : 'passed',
+    }));
+    const g = gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P, P2] });
+    expect(fullOf(g).f2p).toEqual({ passed: 3, total: 3 });
+    expect(g.verdict.fixRate).toBe(0);
+  });
+
+  it('counts missing F2P tests as not fixed', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => (a.has(API) ? { [F]: 'passed', [P]: 'passed' } : { [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F, F2], passToPass: [P] });
+    expect(g.verdict.fixRate).toBe(0.5);
+  });
+});
+
+describe('F2P / P2P classification', () => {
+  const T = {
+    fails: id('api', 'fails on base'),
+    passes: id('api', 'passes on base'),
+    skipped: id('api', 'skipped on base'),
+    errors: id('web', 'errors on base'),
+    absent: id('web', 'added by the change'),
+  };
+
+  it('without suite lists, the all-base run classifies: failing → F2P, passing → P2P, skipped → ignored', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a) =>
+      a.size === 0
+        ? { [T.fails]: 'failed', [T.passes]: 'passed', [T.skipped]: 'skipped', [T.errors]: 'error' }
+        : {
+            [T.fails]: 'passed',
+            [T.passes]: 'passed',
+            [T.skipped]: 'passed',
+            [T.errors]: 'passed',
+            [T.absent]: 'passed',
+          },
+    );
+    const g = gradeOf({ plan, runs, groups });
+    expect(g.tests.source).toEqual({ failToPass: 'base-run', passToPass: 'base-run' });
+    expect([...g.tests.failToPass].sort()).toEqual([T.absent, T.errors, T.fails].sort());
+    expect(g.tests.passToPass).toEqual([T.passes]);
+    expect(g.tests.ignored).toEqual([T.skipped]);
+    expect(fullOf(g).tests.map((t) => t.id)).not.toContain(T.skipped);
+    expect(g.verdict.resolved).toBe(true);
+  });
+
+  it('a test absent on base but seen only in a partial is F2P', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (_a, c) =>
+      c.id === 'api' ? { [T.passes]: 'passed', [T.absent]: 'passed' } : { [T.passes]: 'passed' },
+    );
+    const g = gradeOf({ plan, runs, groups });
+    expect(g.tests.failToPass).toEqual([T.absent]);
+    expect(testOf(g, 'full', T.absent)?.status).toBe('missing');
+    expect(g.verdict.resolved).toBe(false);
+  });
+
+  it('a base group that crashed makes its tests seen elsewhere F2P', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = [
+      run(config(plan, 'base'), [failedGroup('api', 'crashed'), reportedGroup('web', { [P2]: 'passed' })]),
+      run(config(plan, 'full'), groupsOf({ [F]: 'passed', [P2]: 'passed' })),
+    ];
+    const g = gradeOf({ plan, runs, groups });
+    expect(g.tests.failToPass).toEqual([F]);
+    expect(g.tests.passToPass).toEqual([P2]);
+    expect(testOf(g, 'base', F)).toMatchObject({
+      status: 'missing',
+      reason: expect.stringContaining('"api"'),
+    });
+  });
+
+  it('suite lists are used as given, whatever base did', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'failed', [P2]: 'passed' }));
+    const never = id('api', 'never reported');
+    const g = gradeOf({ plan, runs, groups, failToPass: [P, F], passToPass: [never] });
+    expect(g.tests.source).toEqual({ failToPass: 'suite', passToPass: 'suite' });
+    expect(g.tests.failToPass).toEqual([P, F]);
+    expect(g.tests.passToPass).toEqual([never]);
+    expect(g.tests.ignored).toEqual([]);
+    expect(fullOf(g).tests.map((t) => [t.id, t.kind, t.status])).toEqual([
+      [P, 'F2P', 'failed'],
+      [F, 'F2P', 'passed'],
+      [never, 'P2P', 'missing'],
+    ]);
+    expect(g.verdict.resolved).toBe(false);
+  });
+
+  it('a suite F2P list alone is kept; P2P comes from base for the other tests', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [P]: 'passed', [P2]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F] });
+    expect(g.tests.source).toEqual({ failToPass: 'suite', passToPass: 'base-run' });
+    expect(g.tests.failToPass).toEqual([F]);
+    expect(g.tests.passToPass).toEqual([P, P2].sort());
+  });
+
+  it('without lists and without a base result, grading is an error, not a verdict', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a, c) =>
+      c.role === 'base' ? errorRun(c, infra('fetch', 'cannot fetch base')) : { [F]: needs(a, API, WEB) },
+    );
+    const g = gradeOf({ plan, runs, groups });
+    expect(g.outcome).toBe('error');
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.summary).toMatch(/cannot be classified/);
+    expect(Object.values(outcomes(g))).toEqual(['error', 'error', 'error', 'error']);
+    expect(g.verdict.unnecessary).toEqual([]);
+  });
+});
+
+describe('per repository metrics', () => {
+  const repoGroups = [{ name: 'api', repo: API }, { name: 'web', repo: WEB }, { name: 'e2e' }];
+  const E = id('e2e', 'journey');
+
+  it('reports F2P-complete, P2P-preserved and success for each group repo', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(
+      plan,
+      (a) => ({
+        [F]: needs(a, API),
+        [P]: 'passed',
+        [F2]: needs(a, WEB),
+        [P2]: a.has(WEB) ? 'failed' : 'passed',
+        [E]: needs(a, API, WEB),
+      }),
+      { api: API, web: WEB },
+    );
+    const g = gradeOf({ plan, runs, groups: repoGroups, failToPass: [F, F2, E], passToPass: [P, P2] });
+    expect(g.repositories).toEqual([
+      {
+        repo: API,
+        f2p: { passed: 1, total: 1 },
+        p2p: { passed: 1, total: 1 },
+        f2pComplete: true,
+        p2pPreserved: true,
+        success: true,
+      },
+      {
+        repo: WEB,
+        f2p: { passed: 1, total: 1 },
+        p2p: { passed: 0, total: 1 },
+        f2pComplete: true,
+        p2pPreserved: false,
+        success: false,
+      },
+    ]);
+  });
+
+  it('groups naming the same repo are pooled', () => {
+    const plan = planMatrix([API], 'full');
+    const X = id('api2', 'more');
+    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [X]: 'failed', [P]: 'passed' }));
+    const g = gradeOf({
+      plan,
+      runs,
+      groups: [
+        { name: 'api', repo: API },
+        { name: 'api2', repo: API },
+      ],
+      failToPass: [F, X],
+      passToPass: [P],
+    });
+    expect(g.repositories).toEqual([
+      {
+        repo: API,
+        f2p: { passed: 1, total: 2 },
+        p2p: { passed: 1, total: 1 },
+        f2pComplete: false,
+        p2pPreserved: true,
+        success: false,
+      },
+    ]);
+  });
+
+  it('no groups with a repo → no per-repo metrics', () => {
+    const { plan, runs } = jointChange();
+    expect(gradeOf({ plan, runs, groups, ...lists }).repositories).toEqual([]);
+  });
+
+  it('full with an infrastructure error: every repo unsuccessful', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({
+      plan,
+      runs: withFull(runs, errorRun(config(plan, 'full'), infra('engine', 'x'))),
+      groups: repoGroups,
+      ...lists,
+    });
+    expect(g.repositories.map((r) => [r.repo, r.success, r.f2pComplete, r.p2pPreserved])).toEqual([
+      [API, false, false, false],
+      [WEB, false, false, false],
+    ]);
+  });
+});
+
+describe('reruns of full', () => {
+  const full = (plan: ReturnType<typeof planMatrix>, attempt: number, fStatus: 'passed' | 'failed') =>
+    run(config(plan, 'full'), groupsOf({ [F]: fStatus, [P]: 'passed' }), { attempt });
+
+  it('a test failing in any run fails, and is listed as flaky', () => {
+    const plan = planMatrix([API], 'full');
+    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
+    const g = gradeOf({
+      plan,
+      runs: [base, full(plan, 2, 'passed'), full(plan, 0, 'passed'), full(plan, 1, 'failed')],
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(g.verdict.resolved).toBe(false);
+    expect(fullOf(g)).toMatchObject({ outcome: 'fail', runs: 3 });
+    expect(testOf(g, 'full', F)?.status).toBe('failed');
+    expect(g.flaky).toEqual([{ id: F, statuses: ['passed', 'failed', 'passed'] }]);
+  });
+
+  it('a test failing on the first run and passing on a rerun still fails', () => {
+    const plan = planMatrix([API], 'full');
+    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
+    const g = gradeOf({
+      plan,
+      runs: [base, full(plan, 0, 'failed'), full(plan, 1, 'passed')],
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(g.verdict.resolved).toBe(false);
+    expect(g.flaky).toEqual([{ id: F, statuses: ['failed', 'passed'] }]);
+  });
+
+  it('stable reruns: resolved and no flaky tests', () => {
+    const plan = planMatrix([API], 'full');
+    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
+    const g = gradeOf({
+      plan,
+      runs: [base, full(plan, 0, 'passed'), full(plan, 1, 'passed')],
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(g.verdict.resolved).toBe(true);
+    expect(g.flaky).toEqual([]);
+    expect(fullOf(g).runs).toBe(2);
+  });
+
+  it('a rerun that did not report a test fails it as missing', () => {
+    const plan = planMatrix([API], 'full');
+    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
+    const rerun = run(config(plan, 'full'), [failedGroup('api', 'timeout')], { attempt: 1 });
+    const g = gradeOf({
+      plan,
+      runs: [base, full(plan, 0, 'passed'), rerun],
+      groups,
+      failToPass: [F],
+      passToPass: [P],
+    });
+    expect(g.verdict.resolved).toBe(false);
+    expect(testOf(g, 'full', F)).toMatchObject({ status: 'missing', reason: 'test group "api" timed out' });
+    expect(g.flaky.map((f) => f.id).sort()).toEqual([F, P].sort());
+  });
+});
+
+describe('configuration details', () => {
+  it('sums durations over runs and is cached only when every run was', () => {
+    const plan = planMatrix([API], 'full');
+    const runs = [
+      run(config(plan, 'base'), groupsOf({ [F]: 'failed' }), { cached: true, durationMs: 5 }),
+      run(config(plan, 'full'), groupsOf({ [F]: 'passed' }), { cached: true, durationMs: 7 }),
+      run(config(plan, 'full'), groupsOf({ [F]: 'passed' }), { cached: false, durationMs: 11, attempt: 1 }),
+    ];
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [] });
+    expect(g.configurations.map((c) => [c.id, c.cached, c.durationMs, c.runs])).toEqual([
+      ['base', true, 5, 1],
+      ['full', false, 18, 2],
+    ]);
+    expect(g.configurations[1]).toMatchObject({ applied: [API], role: 'full' });
+  });
+});
+
+describe('SWE-bench fields', () => {
+  it('tests_status splits each list into success and failure in full', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a) => ({
+      [F]: needs(a, API, WEB),
+      [F2]: 'failed',
+      [P]: 'passed',
+      [P2]: a.size === 2 ? 'failed' : 'passed',
+    }));
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.tests_status).toEqual({
+      FAIL_TO_PASS: { success: [F], failure: [F2] },
+      PASS_TO_PASS: { success: [P], failure: [P2] },
+      FAIL_TO_FAIL: { success: [], failure: [] },
+      PASS_TO_FAIL: { success: [], failure: [] },
+    });
+    expect(g.resolved).toBe(false);
+    expect(g.patch_successfully_applied).toBe(true);
+  });
+
+  it('resolved mirrors the verdict', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.resolved).toBe(true);
+    expect(g.tests_status.FAIL_TO_PASS).toEqual({ success: [F, F2], failure: [] });
+    expect(g.patch_successfully_applied).toBe(true);
+  });
+
+  it.each(['patch-failed', 'merge-conflict'] as const)(
+    'patch_successfully_applied is false on %s',
+    (kind) => {
+      const { plan, runs } = jointChange();
+      const e = infra(kind, 'does not apply', { target: WEB });
+      const g = gradeOf({
+        plan,
+        runs: [
+          ...runs.filter((r) => r.applied.includes(WEB) === false),
+          ...runs.filter((r) => r.applied.includes(WEB)).map((r) => errorRun(r, e)),
+        ],
+        groups,
+        ...lists,
+        infraErrors: [e],
+      });
+      expect(g.patch_successfully_applied).toBe(false);
+      expect(g.resolved).toBe(false);
+      expect(g.outcome).toBe('error');
+      expect(g.infraErrors).toEqual([e]);
+    },
+  );
+
+  it('patch_successfully_applied stays true on other infrastructure errors', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({
+      plan,
+      runs: withFull(runs, errorRun(config(plan, 'full'), infra('image-missing', 'no image'))),
+      groups,
+      ...lists,
+    });
+    expect(g.patch_successfully_applied).toBe(true);
+    expect(g.resolved).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGoTestJson } from '../../../src/engine/parsers/go-test-json.ts';
+import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
+const ev = (e: Record<string, unknown>) => JSON.stringify(e);
+
+describe('parseGoTestJson', () => {
+  const results = parseGoTestJson(fixture('go-test.jsonl'), 'go');
+  const map = new Map(results.map((r) => [r.id, r]));
+
+  it('uses package and test names, keeps subtests whole, and ignores package-level events', () => {
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['go::github.com/acme/api/calc::TestAdd', 'passed'],
+      ['go::github.com/acme/api/calc::TestAdd/negative', 'passed'],
+      ['go::github.com/acme/api/calc::TestDivide', 'failed'],
+      ['go::github.com/acme/api/calc::TestSkipMe', 'skipped'],
+      ['go::github.com/acme/api/calc::TestParallel', 'passed'],
+      ['go::github.com/acme/api/calc::TestFlaky', 'passed'],
+      ['go::github.com/acme/api/calc::TestRegress', 'failed'],
+      ['go::github.com/acme/api/server::TestServe', 'passed'],
+      ['go::github.com/acme/api/server::TestSlow', 'failed'],
+    ]);
+  });
+
+  it("lets the last run of a repeated test win, with that run's output only", () => {
+    expect(map.get('go::github.com/acme/api/calc::TestFlaky')?.message).toBeUndefined();
+    expect(map.get('go::github.com/acme/api/calc::TestRegress')).toEqual({
+      id: 'go::github.com/acme/api/calc::TestRegress',
+      status: 'failed',
+      message: 'calc_test.go:50: second run saw stale cache',
+      durationMs: 2,
+    });
+  });
+
+  it("messages are the test's own output without the RUN/FAIL framing", () => {
+    expect(map.get('go::github.com/acme/api/calc::TestDivide')?.message).toBe(
+      'calc_test.go:21: Divide(1, 0) = 0, want error',
+    );
+    expect(map.get('go::github.com/acme/api/calc::TestSkipMe')?.message).toBe(
+      'calc_test.go:30: needs network',
+    );
+    expect(map.get('go::github.com/acme/api/calc::TestParallel')?.durationMs).toBe(10);
+  });
+
+  it('a test that started and never finished fails with its output', () => {
+    const slow = map.get('go::github.com/acme/api/server::TestSlow');
+    expect(slow?.message).toMatch(/^test did not finish .*\npanic: test timed out after 1s/);
+  });
+
+  it('skips plain-text build output mixed into the stream', () => {
+    expect(parseGoTestJson(fixture('go-test-plain-build.jsonl'), 'go')).toEqual([
+      { id: 'go::github.com/acme/api/calc::TestAdd', status: 'passed', durationMs: 0 },
+    ]);
+  });
+
+  it('a stream of package events only (build failure) is zero tests, not an error', () => {
+    const text = [
+      ev({ Action: 'start', Package: 'x/broken' }),
+      ev({ Action: 'output', Package: 'x/broken', Output: 'FAIL\tx/broken [build failed]\n' }),
+      ev({ Action: 'fail', Package: 'x/broken', Elapsed: 0 }),
+    ].join('\n');
+    expect(parseGoTestJson(text, 'go')).toEqual([]);
+  });
+
+  it('same test name in two packages stays two tests', () => {
+    const text = [
+      ev({ Action: 'run', Package: 'a', Test: 'TestX' }),
+      ev({ Action: 'pass', Package: 'a', Test: 'TestX' }),
+      ev({ Action: 'run', Package: 'b', Test: 'TestX' }),
+      ev({ Action: 'fail', Package: 'b', Test: 'TestX' }),
+    ].join('\n');
+    expect(parseGoTestJson(text, 'go').map((r) => [r.id, r.status])).toEqual([
+      ['go::a::TestX', 'passed'],
+      ['go::b::TestX', 'failed'],
+    ]);
+  });
+
+  it('output without run (benchmarks) creates no test; Windows line endings are fine', () => {
+    const text = [
+      ev({ Action: 'output', Package: 'a', Test: 'BenchmarkX', Output: 'BenchmarkX-8  100  10 ns/op\n' }),
+      ev({ Action: 'run', Package: 'a', Test: 'TestY' }),
+      ev({ Action: 'pass', Package: 'a', Test: 'TestY' }),
+    ].join('\r\n');
+    expect(parseGoTestJson(text, 'go').map((r) => r.id)).toEqual(['go::a::TestY']);
+  });
+
+  it('rejects text without a single event', () => {
+    expect(() => parseGoTestJson('# x/broken\nbroken.go:3: syntax error\nFAIL\n', 'go')).toThrow(
+      /no go test -json events found/,
+    );
+    expect(() => parseGoTestJson('{"not":"an event"}\n', 'go')).toThrow(ResultParseError);
+    expect(() => parseGoTestJson('', 'go')).toThrow('go test -json result file is empty');
+  });
+});

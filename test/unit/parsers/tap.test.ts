@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
+import { parseTap } from '../../../src/engine/parsers/tap.ts';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
+
+describe('parseTap: node --test tap reporter (real output)', () => {
+  const results = parseTap(fixture('node-tap.tap'), 'unit');
+
+  it('names leaves by their subtest path and drops the suites that close them', () => {
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['unit::::top level passes', 'passed'],
+      ['unit::::top level fails', 'failed'],
+      ['unit::Calculator::adds', 'passed'],
+      ['unit::Calculator::divides <by> "zero" & more', 'failed'],
+      ['unit::Calculator::skipped one', 'skipped'],
+      ['unit::Calculator::todo one', 'skipped'],
+      ['unit::Calculator > nested group::deep pass', 'passed'],
+      ['unit::Calculator > nested group::deep fail', 'failed'],
+      ['unit::Calculator::adds #2', 'passed'],
+      ['unit::with subtests::sub a', 'passed'],
+      ['unit::with subtests::sub b', 'failed'],
+    ]);
+  });
+
+  it('takes the message from the YAML diagnostic and the duration from duration_ms', () => {
+    const fail = results.find((r) => r.id === 'unit::Calculator > nested group::deep fail');
+    expect(fail?.message).toBe(
+      'Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n+   a: 1\n-   a: 2\n  }',
+    );
+    expect(fail?.durationMs).toBeCloseTo(1.054884, 6);
+    expect(results[0]?.message).toBeUndefined();
+  });
+
+  it('reports children cancelled by a failing hook, and suites that threw before any test', () => {
+    expect(parseTap(fixture('node-tap-edge.tap'), 'unit').map((r) => [r.id, r.status, r.message])).toEqual([
+      ['unit::hook fails::child one', 'failed', 'test did not finish before its parent and was cancelled'],
+      ['unit::hook fails::child two', 'failed', 'test did not finish before its parent and was cancelled'],
+      ['unit::::callback throws', 'failed', 'describe body boom'],
+      ['unit::::empty suite', 'passed', undefined],
+      ['unit::::after empty', 'passed', undefined],
+    ]);
+  });
+});
+
+describe('parseTap: TAP 14', () => {
+  const results = parseTap(fixture('tap14-subtests-bail.tap'), 'cli');
+
+  it('handles nested subtests, SKIP/TODO, subtests without a comment, duplicates, and stops at bail out', () => {
+    expect(results.map((r) => [r.id, r.status, r.message])).toEqual([
+      ['cli::parser > tokens::splits words', 'passed', undefined],
+      ['cli::parser > tokens::keeps quotes', 'failed', 'expected "a b" to be one token'],
+      ['cli::parser::empty input', 'skipped', 'not implemented yet'],
+      ['cli::parser::unicode', 'skipped', 'waiting on upstream'],
+      ['cli::subtest without comment::unnamed subtest child', 'passed', undefined],
+      ['cli::::same name', 'passed', undefined],
+      ['cli::::same name #2', 'passed', undefined],
+      ['cli::network::connects', 'passed', undefined],
+    ]);
+  });
+
+  it('counts a passing TODO as skipped, and names unnamed points by number', () => {
+    const text = 'TAP version 13\nok 1 - works # TODO not really\nnot ok 2\nok 3 # skip\n1..3\n';
+    expect(parseTap(text, 'g').map((r) => [r.id, r.status, r.message])).toEqual([
+      ['g::::works', 'skipped', 'not really'],
+      ['g::::(unnamed #2)', 'failed', undefined],
+      ['g::::(unnamed #3)', 'skipped', undefined],
+    ]);
+  });
+
+  it('ignores non-TAP lines around a real stream', () => {
+    const text = 'npm WARN something\nTAP version 13\nok 1 - a\nrandom log line\nnot ok 2 - b\n1..2\n';
+    expect(parseTap(text, 'g').map((r) => r.status)).toEqual(['passed', 'failed']);
+  });
+
+  it('reads an empty plan or a version-only (truncated) stream as zero tests', () => {
+    expect(parseTap('1..0 # no tests\n', 'g')).toEqual([]);
+    expect(parseTap('TAP version 13\n', 'g')).toEqual([]);
+  });
+
+  it('rejects text that is not TAP, and empty files', () => {
+    expect(() => parseTap('Segmentation fault (core dumped)\n', 'g')).toThrow(
+      'not a TAP stream: no version line, plan or test points found',
+    );
+    expect(() => parseTap('', 'g')).toThrow(ResultParseError);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { CHECK_RUN_TEXT_LIMIT, renderCheckRunOutput } from '../../src/report/check-run-output.ts';
+import { flakyReport, infraErrorReport, manyFailuresReport, resolvedReport, unresolvedReport } from './report-fixtures.ts';
+
+describe('renderCheckRunOutput', () => {
+  it('titles each outcome', () => {
+    expect(renderCheckRunOutput(resolvedReport(), { reveal: 'names' }).title).toBe(
+      'Tandem: resolved — 4/4 configurations as expected',
+    );
+    expect(renderCheckRunOutput(unresolvedReport(), { reveal: 'names' }).title).toBe(
+      'Tandem: not resolved — 1 F2P failing, 1 P2P regressed',
+    );
+    expect(renderCheckRunOutput(flakyReport(), { reveal: 'names' }).title).toBe('Tandem: not resolved — 1 F2P failing');
+    expect(renderCheckRunOutput(infraErrorReport(), { reveal: 'names' }).title).toBe(
+      'Tandem: infrastructure error, not a verdict on the code',
+    );
+  });
+
+  it('puts verdict and matrix in the summary and the details in the text', () => {
+    const out = renderCheckRunOutput(unresolvedReport(), { reveal: 'names' });
+    expect(out.summary).toContain('❌ **Not resolved**');
+    expect(out.summary).toContain('| `full` | ✓ | ✓ | ❌ fail | 2/4 |');
+    expect(out.summary).not.toContain('Failing in the full configuration');
+    expect(out.text).toContain('#### Failing in the full configuration');
+    expect(out.text).toContain('`Form::submits the new field` — F2P, failed');
+    expect(out.text).toContain('#### Targets');
+    expect(out.text).not.toContain('#### Matrix');
+  });
+
+  it('hides test names from both parts under reveal "counts"', () => {
+    const out = renderCheckRunOutput(unresolvedReport(), { reveal: 'counts' });
+    expect(`${out.summary}${out.text}`).not.toContain('submits the new field');
+    expect(out.text).toContain('1 F2P failing, 1 P2P regressed.');
+  });
+
+  it("keeps summary and text within GitHub's 65,535 characters", () => {
+    // 2,000 failing tests with long names: far beyond the limit before trimming.
+    const report = manyFailuresReport(2000);
+    report.infraErrors = Array.from({ length: 400 }, (_, i) => ({
+      kind: 'engine' as const,
+      message: `container ${i} vanished ${'y'.repeat(400)}`,
+    }));
+    const out = renderCheckRunOutput(report, { reveal: 'names' });
+    expect(out.summary.length).toBeLessThanOrEqual(CHECK_RUN_TEXT_LIMIT);
+    expect(out.text.length).toBeLessThanOrEqual(CHECK_RUN_TEXT_LIMIT);
+    // Failing-test names go first, then the error list is capped.
+    expect(out.text).toContain('failing and flaky test names left out');
+    expect(out.text).not.toContain('Bulk::case number');
+    expect(out.text).toContain('#### Infrastructure errors');
+    expect(out.text).toContain('- …and 390 more');
+    expect(out.summary).toContain('| `full` | ✓ | ✓ | ❌ fail | 0/2000 |');
+  });
+});
