@@ -25,7 +25,11 @@ const ENV = {
 };
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: ENV, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: ENV,
+    encoding: 'utf8',
+  }).trim();
 }
 
 function write(dir: string, files: Files): void {

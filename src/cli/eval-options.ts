@@ -32,13 +32,20 @@ export type EvalFlags = z.infer<typeof evalFlagsSchema>;
 
 export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?: string } = {}): Command {
   return cmd
-    .option('--matrix <mode>', 'full | leave-one-out | auto (full up to 4 targets)', defaults.matrix ?? 'auto')
+    .option(
+      '--matrix <mode>',
+      'full | leave-one-out | auto (full up to 4 targets)',
+      defaults.matrix ?? 'auto',
+    )
     .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0')
     .option('--jobs <n>', 'configurations run at once (default: from CPUs and memory)')
     .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
     .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
     .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
-    .option('--prepare-network <mode>', 'Docker network for prepare steps (default: bridge, or host without one)')
+    .option(
+      '--prepare-network <mode>',
+      'Docker network for prepare steps (default: bridge, or host without one)',
+    )
     .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
     .option('--json <file>', 'write the JSON report here')
     .option('--markdown <file>', 'write the Markdown report here')
@@ -80,7 +87,8 @@ export function engineOptions(
   prepareNetwork: string,
 ): Omit<EvaluationOptions, 'onEvent' | 'signal'> {
   const ca = flags.caBundle ? path.resolve(flags.caBundle) : hostCaBundle();
-  if (flags.caBundle && !existsSync(ca!)) throw new InputError(`option --ca-bundle: no such file ${flags.caBundle}`);
+  if (flags.caBundle && !existsSync(ca!))
+    throw new InputError(`option --ca-bundle: no such file ${flags.caBundle}`);
   return {
     matrix: flags.matrix,
     reruns: flags.reruns,

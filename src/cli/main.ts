@@ -5,8 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
-import { mergeReports } from '../core/merge-reports.ts';
 import { planMatrix, shardConfigurations } from '../core/matrix-plan.ts';
+import { mergeReports } from '../core/merge-reports.ts';
 import { loadCase } from '../engine/case-loader.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { readJsonReport, writeJsonReport } from '../report/json-report.ts';
@@ -66,7 +66,8 @@ program
   .action(async (caseFile: string, raw: { matrix: string; shards: string }) => {
     const flags = parseEvalFlags({ matrix: raw.matrix });
     const shards = Number(raw.shards);
-    if (!Number.isInteger(shards) || shards < 1) throw new InputError('option --shards: expected a whole number ≥ 1');
+    if (!Number.isInteger(shards) || shards < 1)
+      throw new InputError('option --shards: expected a whole number ≥ 1');
     const input = await loadCase(caseFile);
     const plan = planMatrix(
       input.caseFile.targets.map((t) => t.repo),
@@ -90,7 +91,9 @@ program
   .option('--markdown <file>', 'write the merged Markdown report here')
   .description('combine shard reports into one report and verdict')
   .action(async (files: string[], raw: { json?: string; markdown?: string }) => {
-    const partials = await Promise.all(files.map(async (file) => ({ file, report: await readJsonReport(file) })));
+    const partials = await Promise.all(
+      files.map(async (file) => ({ file, report: await readJsonReport(file) })),
+    );
     const report = mergeReports(partials);
     if (raw.json) await writeJsonReport(raw.json, report);
     if (raw.markdown) await writeFile(raw.markdown, renderMarkdown(report, { reveal: 'names' }));

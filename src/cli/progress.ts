@@ -33,7 +33,8 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
           }
           break;
         case 'prepare-done':
-          if (!bar) line(`  prepared ${e.repo} (${e.reused ? 'reused' : `${(e.durationMs / 1000).toFixed(1)}s`})`);
+          if (!bar)
+            line(`  prepared ${e.repo} (${e.reused ? 'reused' : `${(e.durationMs / 1000).toFixed(1)}s`})`);
           break;
         case 'configuration-done': {
           if (e.attempt === 0) done += 1;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import type { GroupRun, StepRun } from '../core/run.schema.ts';
 import type { TestGroup } from '../core/suite.schema.ts';
-import { ResultParseError } from './parsers/parser.ts';
 import { parseResults } from './parsers/index.ts';
+import { ResultParseError } from './parsers/parser.ts';
 import type { ConfigurationRunOutcome, StepOutcome } from './sandbox.ts';
 
 const TAIL_IN_REASON = 1200;
@@ -67,9 +67,13 @@ export async function collectGroups(
     }
     const file = path.resolve(resultsDir, group.results.path);
     if (!file.startsWith(path.resolve(resultsDir) + path.sep)) {
-      throw new InfraError('result-unparseable', `results.path of group "${group.name}" leaves $TANDEM_RESULTS`, {
-        configuration: configurationId,
-      });
+      throw new InfraError(
+        'result-unparseable',
+        `results.path of group "${group.name}" leaves $TANDEM_RESULTS`,
+        {
+          configuration: configurationId,
+        },
+      );
     }
     let text: string;
     try {
@@ -92,7 +96,11 @@ export async function collectGroups(
       continue;
     }
     try {
-      out.push({ ...common, status: 'reported', tests: parseResults(group.results.format, text, group.name) });
+      out.push({
+        ...common,
+        status: 'reported',
+        tests: parseResults(group.results.format, text, group.name),
+      });
     } catch (err) {
       if (!(err instanceof ResultParseError)) throw err;
       throw new InfraError(

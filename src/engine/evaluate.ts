@@ -9,9 +9,9 @@ import pLimit from 'p-limit';
 import { InfraError } from '../core/errors.ts';
 import { grade } from '../core/grading.ts';
 import { type PlannedConfiguration, planMatrix } from '../core/matrix-plan.ts';
+import { observe } from '../core/observed-tests.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../core/report.schema.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
-import { observe } from '../core/observed-tests.ts';
 import type { EvaluationInput, EvaluationOptions } from './evaluate-api.ts';
 import { removeTree } from './fs-util.ts';
 import { MirrorCache } from './git-mirror.ts';
@@ -42,8 +42,14 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
   try {
     const targets = caseFile.targets.map((t) => t.repo);
     const plan = planMatrix(targets, options.matrix);
-    const wanted = options.only ? plan.configurations.filter((c) => options.only!.includes(c.id)) : plan.configurations;
-    emit({ type: 'plan', configurations: wanted.map((c) => ({ id: c.id, applied: c.applied })), mode: plan.mode });
+    const wanted = options.only
+      ? plan.configurations.filter((c) => options.only!.includes(c.id))
+      : plan.configurations;
+    emit({
+      type: 'plan',
+      configurations: wanted.map((c) => ({ id: c.id, applied: c.applied })),
+      mode: plan.mode,
+    });
 
     const hiddenRoot = path.join(runDir, 'hidden');
     const hiddenDirs = await stageHiddenFiles(suite, input.suiteDir, hiddenRoot);
@@ -83,7 +89,15 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       const wr: WorkspaceRepo = { repo: r.repo, name: r.name, dir: state.dir, tree: state.treeSha };
       if (!spec) return wr;
       const deps = await prepareDeps(
-        { repo: r.repo, name: r.name, stateDir: state.dir, stateTree: state.treeSha, spec, image: suite.image, imageId },
+        {
+          repo: r.repo,
+          name: r.name,
+          stateDir: state.dir,
+          stateTree: state.treeSha,
+          spec,
+          image: suite.image,
+          imageId,
+        },
         {
           cacheDir,
           sandbox,
@@ -93,7 +107,13 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
-      emit({ type: 'prepare-done', repo: r.repo, key: deps.key, reused: deps.reused, durationMs: deps.durationMs });
+      emit({
+        type: 'prepare-done',
+        repo: r.repo,
+        key: deps.key,
+        reused: deps.reused,
+        durationMs: deps.durationMs,
+      });
       return { ...wr, deps: { key: deps.key, mounts: deps.mounts } };
     };
 
@@ -186,8 +206,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
 
 /** A progress event; passed/total here are against the suite lists or every test the run saw. */
 function doneEvent(run: ConfigurationRun, f2p?: string[], p2p?: string[]) {
-  const expected =
-    f2p && p2p ? [...f2p, ...p2p] : run.groups.flatMap((g) => g.tests.map((t) => t.id));
+  const expected = f2p && p2p ? [...f2p, ...p2p] : run.groups.flatMap((g) => g.tests.map((t) => t.id));
   const seen = observe(run, expected);
   const passed = [...seen.values()].filter((o) => o.status === 'passed').length;
   const failedGroup = run.groups.some((g) => g.status !== 'reported');
@@ -195,7 +214,11 @@ function doneEvent(run: ConfigurationRun, f2p?: string[], p2p?: string[]) {
     type: 'configuration-done' as const,
     id: run.id,
     attempt: run.attempt,
-    outcome: run.infraError ? ('error' as const) : passed === expected.length && !failedGroup ? ('pass' as const) : ('fail' as const),
+    outcome: run.infraError
+      ? ('error' as const)
+      : passed === expected.length && !failedGroup
+        ? ('pass' as const)
+        : ('fail' as const),
     passed,
     total: expected.length,
     cached: run.cached,

@@ -38,7 +38,11 @@ export async function removeTree(p: string): Promise<void> {
  * A cross-process lock: a directory created atomically. A lock older than `staleMs` is taken
  * to belong to a process that died and is broken.
  */
-export async function withDirLock<T>(lockDir: string, fn: () => Promise<T>, staleMs = 30 * 60_000): Promise<T> {
+export async function withDirLock<T>(
+  lockDir: string,
+  fn: () => Promise<T>,
+  staleMs = 30 * 60_000,
+): Promise<T> {
   const { mkdir: mk, rmdir } = await import('node:fs/promises');
   await mkdir(path.dirname(lockDir), { recursive: true });
   for (;;) {

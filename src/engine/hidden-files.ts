@@ -8,7 +8,11 @@ import path from 'node:path';
 import { InputError } from '../core/errors.ts';
 import type { Suite } from '../core/suite.schema.ts';
 
-export async function stageHiddenFiles(suite: Suite, suiteDir: string, root: string): Promise<Map<string, string>> {
+export async function stageHiddenFiles(
+  suite: Suite,
+  suiteDir: string,
+  root: string,
+): Promise<Map<string, string>> {
   const dirs = new Map<string, string>();
   for (const [i, group] of suite.tests.entries()) {
     const dir = path.join(root, group.name);
@@ -53,6 +57,7 @@ export async function suiteHash(suite: Suite, suiteDir: string): Promise<string>
       h.update(`file:${label}:`).update(await readFile(p));
     }
   };
-  for (const g of suite.tests) for (const f of g.files) await walk(path.resolve(suiteDir, f), `${g.name}:${f}`);
+  for (const g of suite.tests)
+    for (const f of g.files) await walk(path.resolve(suiteDir, f), `${g.name}:${f}`);
   return h.digest('hex');
 }

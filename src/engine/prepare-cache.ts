@@ -76,11 +76,16 @@ export function prepareDeps(req: PrepareRequest, ctx: PrepareContext): Promise<P
 async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext): Promise<PreparedDeps> {
   const dir = path.join(ctx.cacheDir, 'deps', key);
   const mounts = (): ReadonlyMount[] =>
-    req.spec.outputs.map((o) => ({ hostPath: path.join(dir, o), workspacePath: path.posix.join(req.name, o) }));
+    req.spec.outputs.map((o) => ({
+      hostPath: path.join(dir, o),
+      workspacePath: path.posix.join(req.name, o),
+    }));
   const started = Date.now();
-  if (await exists(path.join(dir, '.complete'))) return { key, mounts: mounts(), reused: true, durationMs: 0 };
+  if (await exists(path.join(dir, '.complete')))
+    return { key, mounts: mounts(), reused: true, durationMs: 0 };
   return withDirLock(`${dir}.lock`, async () => {
-    if (await exists(path.join(dir, '.complete'))) return { key, mounts: mounts(), reused: true, durationMs: 0 };
+    if (await exists(path.join(dir, '.complete')))
+      return { key, mounts: mounts(), reused: true, durationMs: 0 };
     const scratch = path.join(ctx.cacheDir, 'tmp', `prepare-${key}-${process.pid}`);
     await removeTree(scratch);
     await copyTree(req.stateDir, scratch);

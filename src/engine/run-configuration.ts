@@ -112,7 +112,11 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
     return run;
   } catch (err) {
     if (ctx.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
-    return { ...base, durationMs: Date.now() - started, infraError: { ...toInfo(err), configuration: planned.id } };
+    return {
+      ...base,
+      durationMs: Date.now() - started,
+      infraError: { ...toInfo(err), configuration: planned.id },
+    };
   } finally {
     await removeTree(dir);
   }

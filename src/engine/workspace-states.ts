@@ -13,7 +13,13 @@ import type { ReportTarget } from '../core/report.schema.ts';
 import type { InfraErrorInfo } from '../core/run.schema.ts';
 import { exists, removeTree, withDirLock } from './fs-util.ts';
 import type { MirrorCache } from './git-mirror.ts';
-import { describeState, headFromMerge, headFromPatch, materializeCheckout, type RepoState } from './repo-state.ts';
+import {
+  describeState,
+  headFromMerge,
+  headFromPatch,
+  materializeCheckout,
+  type RepoState,
+} from './repo-state.ts';
 
 export interface MaterializedRepo {
   repo: string;
@@ -84,7 +90,12 @@ export async function materializeRepos(
           materializeCheckout(mirror, sha, d, { target: r.repo, originUrl: r.url }),
         );
         onReady(r.repo, 'context', sha);
-        return { repo: r.repo, name, base, report: { ...report, base: { ref: r.ref, sha, tree: base.treeSha } } };
+        return {
+          repo: r.repo,
+          name,
+          base,
+          report: { ...report, base: { ref: r.ref, sha, tree: base.treeSha } },
+        };
       } catch (err) {
         const error = toInfo(err, r.repo);
         return { repo: r.repo, name, error, report: { ...report, error } };
@@ -111,7 +122,9 @@ async function materializeTarget(
   try {
     mirror = await mirrors.ensure(t.url);
     baseSha = await mirrors.resolve(t.url, t.base);
-    base = await persistent(root, `${prefix}/b-${baseSha}`, (d) => materializeCheckout(mirror, baseSha, d, opts));
+    base = await persistent(root, `${prefix}/b-${baseSha}`, (d) =>
+      materializeCheckout(mirror, baseSha, d, opts),
+    );
     onReady(t.repo, 'base', baseSha);
   } catch (err) {
     const error = toInfo(err, t.repo);
@@ -128,15 +141,27 @@ async function materializeTarget(
         await writeFile(path.join(d, '.git', 'tandem-patch-method'), s.method);
         return s;
       });
-      const method = await readFile(path.join(head.dir, '.git', 'tandem-patch-method'), 'utf8').catch(() => 'unknown');
+      const method = await readFile(path.join(head.dir, '.git', 'tandem-patch-method'), 'utf8').catch(
+        () => 'unknown',
+      );
       onReady(t.repo, 'head', head.commitSha);
       const headReport = { sha: head.commitSha, tree: head.treeSha, kind: 'patch' as const };
-      return { repo: t.repo, name, base, head, report: { ...report, head: { ...headReport, patch: { file: t.patch, method } } } };
+      return {
+        repo: t.repo,
+        name,
+        base,
+        head,
+        report: { ...report, head: { ...headReport, patch: { file: t.patch, method } } },
+      };
     }
     const headSha = await mirrors.resolve(t.url, t.head);
     const head = t.merge
-      ? await persistent(root, `${prefix}/m-${baseSha}-${headSha}`, (d) => headFromMerge(mirror, baseSha, headSha, d, opts))
-      : await persistent(root, `${prefix}/b-${headSha}`, (d) => materializeCheckout(mirror, headSha, d, opts));
+      ? await persistent(root, `${prefix}/m-${baseSha}-${headSha}`, (d) =>
+          headFromMerge(mirror, baseSha, headSha, d, opts),
+        )
+      : await persistent(root, `${prefix}/b-${headSha}`, (d) =>
+          materializeCheckout(mirror, headSha, d, opts),
+        );
     onReady(t.repo, 'head', head.commitSha);
     const kind = t.merge ? ('merge' as const) : ('branch' as const);
     return {

@@ -40,6 +40,7 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
   }
   if (flags.json) await writeJsonReport(flags.json, report);
   if (flags.markdown) await writeFile(flags.markdown, renderMarkdown(report, { reveal: 'names' }));
-  if (!flags.quiet) process.stderr.write(`\n${summaryTable(report, { color: process.stderr.isTTY === true })}\n`);
+  if (!flags.quiet)
+    process.stderr.write(`\n${summaryTable(report, { color: process.stderr.isTTY === true })}\n`);
   return report;
 }

@@ -8,7 +8,8 @@ export function validationProblems(report: Report): string[] {
   const problems: string[] = [];
   if (report.outcome === 'error') {
     problems.push(`infrastructure error: ${report.summary}`);
-    for (const e of report.infraErrors) problems.push(`  ${e.kind}${e.target ? ` (${e.target})` : ''}: ${e.message}`);
+    for (const e of report.infraErrors)
+      problems.push(`  ${e.kind}${e.target ? ` (${e.target})` : ''}: ${e.message}`);
     return problems;
   }
   const full = report.configurations.find((c) => c.role === 'full');
@@ -29,7 +30,8 @@ export function validationProblems(report: Report): string[] {
     problems.push(`${report.flaky.length} flaky test(s) across ${1 + report.matrix.reruns} runs of full:`);
     for (const f of report.flaky.slice(0, 20)) problems.push(`  ${f.id}: ${f.statuses.join(', ')}`);
   }
-  if (report.tests.failToPass.length === 0) problems.push('no FAIL_TO_PASS tests: the change fixes nothing the suite checks');
+  if (report.tests.failToPass.length === 0)
+    problems.push('no FAIL_TO_PASS tests: the change fixes nothing the suite checks');
   return problems;
 }
 
