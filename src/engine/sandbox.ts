@@ -59,7 +59,7 @@ export interface StepOutcome {
   durationMs: number;
   timedOut: boolean;
   oomKilled: boolean;
-  /** True when the configuration timeout or an abort stopped the run before this step. */
+  /** True when a failed setup step or the configuration timeout stopped the run before this step. */
   notRun: boolean;
   outputTail: string;
 }
@@ -104,6 +104,7 @@ export interface Sandbox {
    * result cache keys. Throws InfraError('image-missing') when the image is not available.
    */
   imageId(image: string): Promise<string>;
+  /** An abort (signal or dispose) rejects with InfraError('aborted'): never graded as a failure. */
   runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome>;
   prepare(spec: PrepareSpec): Promise<PrepareOutcome>;
   /** Removes anything still running (on SIGINT). */
