@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
@@ -19,13 +20,16 @@ const env = {
   GIT_COMMITTER_NAME: 't',
   GIT_COMMITTER_EMAIL: 't@example.com',
 };
-const git = (cwd: string, ...args: string[]) =>
+/** Local setup only: a sync call would block the in-process server. */
+const gitSync = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = async (cwd: string, ...args: string[]) =>
+  (await promisify(execFile)('git', args, { cwd, env, encoding: 'utf8' })).stdout.trim();
 
 /** Runs git expecting failure; returns its stderr. */
-const gitFails = (cwd: string, ...args: string[]): string => {
+const gitFails = async (cwd: string, ...args: string[]): Promise<string> => {
   try {
-    git(cwd, ...args);
+    await git(cwd, ...args);
   } catch (err) {
     return String((err as { stderr?: string }).stderr ?? err);
   }
@@ -41,29 +45,29 @@ let danglingSha = '';
 beforeAll(() => {
   writeFileSync(env.GIT_CONFIG_GLOBAL, '');
   mkdirSync(work, { recursive: true });
-  git(work, 'init', '-q', '-b', 'main');
+  gitSync(work, 'init', '-q', '-b', 'main');
   writeFileSync(join(work, 'README.md'), 'hello\n');
-  git(work, 'add', '.');
-  git(work, 'commit', '-q', '-m', 'base');
-  mainSha = git(work, 'rev-parse', 'HEAD');
+  gitSync(work, 'add', '.');
+  gitSync(work, 'commit', '-q', '-m', 'base');
+  mainSha = gitSync(work, 'rev-parse', 'HEAD');
   mkdirSync(join(root, 'acme'), { recursive: true });
   const bare = join(root, 'acme', 'api.git');
-  git(tmp, 'clone', '-q', '--bare', work, bare);
+  gitSync(tmp, 'clone', '-q', '--bare', work, bare);
   // A PR head that only refs/pull/3/head reaches, as on GitHub.
-  git(work, 'checkout', '-q', '-b', 'feature');
+  gitSync(work, 'checkout', '-q', '-b', 'feature');
   writeFileSync(join(work, 'feature.txt'), 'feature\n');
-  git(work, 'add', '.');
-  git(work, 'commit', '-q', '-m', 'feature');
-  prSha = git(work, 'rev-parse', 'HEAD');
-  git(work, 'push', '-q', bare, 'feature:refs/pull/3/head');
+  gitSync(work, 'add', '.');
+  gitSync(work, 'commit', '-q', '-m', 'feature');
+  prSha = gitSync(work, 'rev-parse', 'HEAD');
+  gitSync(work, 'push', '-q', bare, 'feature:refs/pull/3/head');
   // An object present in the bare repository but reachable from no ref.
-  git(work, 'checkout', '-q', '-b', 'lost', 'main');
+  gitSync(work, 'checkout', '-q', '-b', 'lost', 'main');
   writeFileSync(join(work, 'lost.txt'), 'lost\n');
-  git(work, 'add', '.');
-  git(work, 'commit', '-q', '-m', 'lost');
-  danglingSha = git(work, 'rev-parse', 'HEAD');
-  git(work, 'push', '-q', bare, 'lost:refs/heads/tmp');
-  git(bare, 'update-ref', '-d', 'refs/heads/tmp');
+  gitSync(work, 'add', '.');
+  gitSync(work, 'commit', '-q', '-m', 'lost');
+  danglingSha = gitSync(work, 'rev-parse', 'HEAD');
+  gitSync(work, 'push', '-q', bare, 'lost:refs/heads/tmp');
+  gitSync(bare, 'update-ref', '-d', 'refs/heads/tmp');
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -75,23 +79,31 @@ describe('git http server without a token', () => {
   });
   afterAll(() => server.close());
 
-  it('clones over smart HTTP', () => {
+  it('clones over smart HTTP', async () => {
     const dest = join(tmp, 'clone-open');
-    git(tmp, 'clone', '-q', `${server.url}/acme/api.git`, dest);
-    expect(git(dest, 'rev-parse', 'HEAD')).toBe(mainSha);
+    await git(tmp, 'clone', '-q', `${server.url}/acme/api.git`, dest);
+    expect(await git(dest, 'rev-parse', 'HEAD')).toBe(mainSha);
     expect(server.requests.some((r) => r.path.endsWith('/git-upload-pack') && r.status === 200)).toBe(true);
   });
 
-  it('fetches refs/pull/N/head and a commit by SHA (protocol v0 and v2)', () => {
+  it('fetches refs/pull/N/head and a commit by SHA (protocol v0 and v2)', async () => {
     const dest = join(tmp, 'fetch-open');
-    git(tmp, 'init', '-q', dest);
-    git(dest, 'fetch', '-q', `${server.url}/acme/api.git`, 'refs/pull/3/head');
-    expect(git(dest, 'rev-parse', 'FETCH_HEAD')).toBe(prSha);
+    await git(tmp, 'init', '-q', dest);
+    await git(dest, 'fetch', '-q', `${server.url}/acme/api.git`, 'refs/pull/3/head');
+    expect(await git(dest, 'rev-parse', 'FETCH_HEAD')).toBe(prSha);
     for (const version of ['0', '2']) {
       const d = join(tmp, `fetch-sha-v${version}`);
-      git(tmp, 'init', '-q', d);
-      git(d, '-c', `protocol.version=${version}`, 'fetch', '-q', `${server.url}/acme/api.git`, danglingSha);
-      expect(git(d, 'rev-parse', 'FETCH_HEAD')).toBe(danglingSha);
+      await git(tmp, 'init', '-q', d);
+      await git(
+        d,
+        '-c',
+        `protocol.version=${version}`,
+        'fetch',
+        '-q',
+        `${server.url}/acme/api.git`,
+        danglingSha,
+      );
+      expect(await git(d, 'rev-parse', 'FETCH_HEAD')).toBe(danglingSha);
     }
   });
 
@@ -127,23 +139,43 @@ describe('git http server with a token', () => {
   });
   afterAll(() => server.close());
 
-  it('rejects clones without the token or with a wrong one', () => {
-    const noAuth = gitFails(tmp, 'clone', '-q', `${server.url}/acme/api.git`, join(tmp, 'clone-noauth'));
+  it('rejects clones without the token or with a wrong one', async () => {
+    const noAuth = await gitFails(
+      tmp,
+      'clone',
+      '-q',
+      `${server.url}/acme/api.git`,
+      join(tmp, 'clone-noauth'),
+    );
     expect(noAuth).toMatch(/Authentication failed|could not read Username/);
     const host = server.url.replace('http://', '');
-    gitFails(tmp, 'clone', '-q', `http://x-access-token:wrong@${host}/acme/api.git`, join(tmp, 'clone-wrong'));
+    await gitFails(
+      tmp,
+      'clone',
+      '-q',
+      `http://x-access-token:wrong@${host}/acme/api.git`,
+      join(tmp, 'clone-wrong'),
+    );
     expect(server.requests.every((r) => r.status === 401)).toBe(true);
   });
 
-  it('clones with x-access-token basic auth and fetches by SHA with an extra header', () => {
+  it('clones with x-access-token basic auth and fetches by SHA with an extra header', async () => {
     const host = server.url.replace('http://', '');
     const dest = join(tmp, 'clone-auth');
-    git(tmp, 'clone', '-q', `http://x-access-token:ghs_secret@${host}/acme/api.git`, dest);
-    expect(git(dest, 'rev-parse', 'HEAD')).toBe(mainSha);
+    await git(tmp, 'clone', '-q', `http://x-access-token:ghs_secret@${host}/acme/api.git`, dest);
+    expect(await git(dest, 'rev-parse', 'HEAD')).toBe(mainSha);
     // The form actions/checkout uses: credentials in a header, none in the URL.
     const basic = Buffer.from('x-access-token:ghs_secret').toString('base64');
-    git(dest, '-c', `http.extraHeader=Authorization: Basic ${basic}`, 'fetch', '-q', `${server.url}/acme/api.git`, prSha);
-    expect(git(dest, 'rev-parse', 'FETCH_HEAD')).toBe(prSha);
+    await git(
+      dest,
+      '-c',
+      `http.extraHeader=Authorization: Basic ${basic}`,
+      'fetch',
+      '-q',
+      `${server.url}/acme/api.git`,
+      prSha,
+    );
+    expect(await git(dest, 'rev-parse', 'FETCH_HEAD')).toBe(prSha);
     expect(server.requests.filter((r) => r.authorized && r.status === 200).length).toBeGreaterThan(0);
   });
 });

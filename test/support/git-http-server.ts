@@ -15,6 +15,9 @@
  * Pull request refs are plain refs: create them in the bare repository with
  * `git update-ref refs/pull/<n>/head <sha>` and clients fetch `refs/pull/<n>/head` as on GitHub.
  * Gzip request bodies (git sends them for large negotiations) are inflated before the CGI sees them.
+ *
+ * The server runs in the test's own process: drive git against it with async child processes
+ * (`execFile`), never `execFileSync`, which blocks the event loop the server needs and deadlocks.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -54,14 +57,22 @@ function basicPassword(header: string | undefined): { user: string; password: st
   return i < 0 ? undefined : { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
 }
 
-export async function startGitHttpServer(rootDir: string, opts: GitHttpServerOptions = {}): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  rootDir: string,
+  opts: GitHttpServerOptions = {},
+): Promise<GitHttpServer> {
   const backend = httpBackend();
   const children = new Set<ChildProcess>();
   const requests: GitHttpRequestLog[] = [];
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const log: GitHttpRequestLog = { method: req.method ?? 'GET', path: url.pathname, status: 0, authorized: false };
+    const log: GitHttpRequestLog = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      status: 0,
+      authorized: false,
+    };
     requests.push(log);
     const creds = basicPassword(req.headers.authorization);
     if (opts.token !== undefined && creds?.password !== opts.token) {

@@ -79,7 +79,10 @@ function common(repository: Json, installationId: number, sender?: Account): Jso
     // GitHub adds `organization` when the repository belongs to an organization.
     ...(owner.type === 'Organization' ? { organization: { ...owner, url: `${owner.url ?? ''}` } } : {}),
     sender: sender ?? owner,
-    installation: { id: installationId, node_id: Buffer.from(`Installation${installationId}`).toString('base64') },
+    installation: {
+      id: installationId,
+      node_id: Buffer.from(`Installation${installationId}`).toString('base64'),
+    },
   };
 }
 
@@ -101,7 +104,8 @@ export function createWebhookSender(target: { url: string; secret: string }) {
       headers['x-github-hook-installation-target-type'] = 'integration';
       headers['x-github-hook-installation-target-id'] = String(installation.id);
     }
-    if (opts.signature !== false) headers['x-hub-signature-256'] = opts.signature ?? signPayload(target.secret, body);
+    if (opts.signature !== false)
+      headers['x-hub-signature-256'] = opts.signature ?? signPayload(target.secret, body);
     const started = performance.now();
     const res = await fetch(target.url, { method: 'POST', headers, body });
     const text = await res.text();

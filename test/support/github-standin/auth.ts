@@ -3,7 +3,7 @@
  * routes, installation tokens (minted by `POST /app/installations/{id}/access_tokens`) for the rest.
  * Static tokens (given in the options) stand for a PAT / Actions token: accepted, no installation.
  */
-import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import { type KeyObject, randomBytes, verify } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Caller, HttpError } from './http.ts';
 
@@ -78,7 +78,10 @@ export class TokenBook {
       );
     }
     if (typeof claims.iat !== 'number' || claims.iat > nowS + SKEW || claims.exp - claims.iat > 600 + SKEW) {
-      throw new HttpError(401, "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+      throw new HttpError(
+        401,
+        "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued",
+      );
     }
     if (String(claims.iss) !== String(this.appId)) {
       throw new HttpError(401, "'Issuer' claim ('iss') must be an Integer");

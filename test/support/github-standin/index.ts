@@ -34,7 +34,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { components } from '@octokit/openapi-types';
 import { appKeys, TEST_APP_ID } from '../app-keys.ts';
+import * as activity from './activity-shapes.ts';
 import { TokenBook } from './auth.ts';
+import * as pulls from './pull-shapes.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { appRoutes } from './routes/app.ts';
 import { checkRoutes } from './routes/checks.ts';
@@ -77,7 +79,10 @@ export interface PullRequestSeed {
 }
 
 export type PullRequestPatch = Partial<
-  Pick<PullRecord, 'title' | 'body' | 'headRef' | 'headSha' | 'baseRef' | 'baseSha' | 'state' | 'draft' | 'merged'>
+  Pick<
+    PullRecord,
+    'title' | 'body' | 'headRef' | 'headSha' | 'baseRef' | 'baseSha' | 'state' | 'draft' | 'merged'
+  >
 >;
 
 export async function startGitHubStandIn(opts: StandInOptions = {}) {
@@ -85,15 +90,28 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
   const appId = opts.appId ?? TEST_APP_ID;
   const appSlug = opts.appSlug ?? 'tandem';
   const publicKey =
-    typeof opts.publicKey === 'string' ? createPublicKey(opts.publicKey) : (opts.publicKey ?? appKeys().publicKey);
-  const tokens = new TokenBook(appId, publicKey, new Map(Object.entries(opts.tokens ?? {})), `${appSlug}[bot]`);
+    typeof opts.publicKey === 'string'
+      ? createPublicKey(opts.publicKey)
+      : (opts.publicKey ?? appKeys().publicKey);
+  const tokens = new TokenBook(
+    appId,
+    publicKey,
+    new Map(Object.entries(opts.tokens ?? {})),
+    `${appSlug}[bot]`,
+  );
   const shapes: shape.ShapeContext = {
     api: '',
     html: (opts.htmlUrl ?? 'https://github.com').replace(/\/$/, ''),
     app: { id: appId, slug: appSlug, name: opts.appName ?? 'Tandem', owner: 'tandem-dev' },
     state,
   };
-  const routes = [...appRoutes(tokens), ...repoRoutes(), ...issueRoutes(), ...checkRoutes(), ...actionRoutes()];
+  const routes = [
+    ...appRoutes(tokens),
+    ...repoRoutes(),
+    ...issueRoutes(),
+    ...checkRoutes(),
+    ...actionRoutes(),
+  ];
   const pipeline = new Pipeline(routes, tokens, state, shapes, {
     rateLimit: { remaining: 0, kind: 'primary' },
     failures: [],
@@ -138,7 +156,13 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       if (!inst) throw new Error(`stand-in: App not installed on ${owner}`);
       return inst.id;
     },
-    addRepo(input: { owner: string; name: string; cloneUrl?: string; defaultBranch?: string; private?: boolean }) {
+    addRepo(input: {
+      owner: string;
+      name: string;
+      cloneUrl?: string;
+      defaultBranch?: string;
+      private?: boolean;
+    }) {
       return shape.repository(shapes, state.addRepo(input));
     },
     repository(owner: string, repo: string): S['repository'] {
@@ -174,7 +198,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       };
       if (state.pull(r.owner, r.name, rec.number)) throw new Error(`stand-in: PR #${rec.number} exists`);
       state.pulls.push(rec);
-      return shape.pullRequest(shapes, rec);
+      return pulls.pullRequest(shapes, rec);
     },
     updatePullRequest(owner: string, repo: string, n: number, patch: PullRequestPatch): S['pull-request'] {
       const p = requirePull(owner, repo, n);
@@ -183,10 +207,16 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       if (patch.merged) Object.assign(p, { state: 'closed', mergedAt: p.mergedAt ?? at });
       if (p.state === 'closed') p.closedAt = p.closedAt ?? at;
       else p.closedAt = null;
-      return shape.pullRequest(shapes, p);
+      return pulls.pullRequest(shapes, p);
     },
-    pullRequest: (owner: string, repo: string, n: number) => shape.pullRequest(shapes, requirePull(owner, repo, n)),
-    addComment(owner: string, repo: string, n: number, input: { body: string; user: string; viaApp?: boolean }) {
+    pullRequest: (owner: string, repo: string, n: number) =>
+      pulls.pullRequest(shapes, requirePull(owner, repo, n)),
+    addComment(
+      owner: string,
+      repo: string,
+      n: number,
+      input: { body: string; user: string; viaApp?: boolean },
+    ) {
       const p = requirePull(owner, repo, n);
       const at = now();
       const rec = {
@@ -201,7 +231,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
         updatedAt: at,
       };
       state.commentList.push(rec);
-      return shape.issueComment(shapes, rec);
+      return activity.issueComment(shapes, rec);
     },
     setFile: (owner: string, repo: string, path: string, content: string | Buffer, ref?: string) =>
       state.setFile(owner, repo, path, content, ref),
@@ -213,11 +243,11 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       return rec;
     },
     comments: (owner: string, repo: string, n: number) =>
-      commentsOf(owner, repo, n).map((c) => shape.issueComment(shapes, c)),
+      commentsOf(owner, repo, n).map((c) => activity.issueComment(shapes, c)),
     checkRuns: (owner: string, repo: string, sha?: string) =>
       state.checkRunList
         .filter((c) => repoKey(c.owner, c.repo) === repoKey(owner, repo) && (!sha || c.headSha === sha))
-        .map((c) => ({ ...shape.checkRun(shapes, c), history: c.history })),
+        .map((c) => ({ ...activity.checkRun(shapes, c), history: c.history })),
     reactions: (commentId?: number) =>
       state.reactionList.filter((r) => commentId === undefined || r.commentId === commentId),
     mintToken: (installationId: number) => tokens.mint(installationId).token,
@@ -225,7 +255,13 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     rateLimitNext(n: number, kind: 'primary' | 'secondary' = 'primary'): void {
       pipeline.injections.rateLimit = { remaining: n, kind };
     },
-    failNext(rule: { status: number; count?: number; method?: string; path?: RegExp | string; message?: string }) {
+    failNext(rule: {
+      status: number;
+      count?: number;
+      method?: string;
+      path?: RegExp | string;
+      message?: string;
+    }) {
       pipeline.injections.failures.push({ ...rule, remaining: rule.count ?? 1 });
     },
     close(): Promise<void> {

@@ -46,8 +46,14 @@ export class Pipeline {
     // Probot with GHE_HOST talks to `/api/v3/...`; github.com-style clients to `/...`.
     const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
     const resource = path.startsWith('/search/') ? 'search' : 'core';
-    const entry: { method: string; path: string; query: string; status: number; installationId?: number; body?: unknown } =
-      { method, path, query: url.search, status: 0 };
+    const entry: {
+      method: string;
+      path: string;
+      query: string;
+      status: number;
+      installationId?: number;
+      body?: unknown;
+    } = { method, path, query: url.search, status: 0 };
 
     let result: RouteResult;
     let caller: Caller = { kind: 'anonymous' };
@@ -102,9 +108,13 @@ export class Pipeline {
       rl.remaining -= 1;
       const reset = Math.floor(Date.now() / 1000) + 1;
       if (rl.kind === 'secondary') {
-        throw new HttpError(429, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', {
-          headers: { 'retry-after': '1' },
-        });
+        throw new HttpError(
+          429,
+          'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
       }
       throw new HttpError(403, 'API rate limit exceeded for installation.', {
         headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset + 1) },
@@ -131,7 +141,12 @@ export class Pipeline {
       };
       return {
         status: err.status,
-        body: { message: err.message, ...extra, documentation_url: documentation_url ?? DOCS, status: String(err.status) },
+        body: {
+          message: err.message,
+          ...extra,
+          documentation_url: documentation_url ?? DOCS,
+          status: String(err.status),
+        },
         headers: headers ?? {},
       };
     }

@@ -85,8 +85,21 @@ export interface ReactionRecord {
 }
 
 export type DispatchRecord =
-  | { kind: 'workflow'; owner: string; repo: string; workflowId: string; ref: string; inputs: Record<string, unknown> }
-  | { kind: 'repository'; owner: string; repo: string; eventType: string; clientPayload: Record<string, unknown> };
+  | {
+      kind: 'workflow';
+      owner: string;
+      repo: string;
+      workflowId: string;
+      ref: string;
+      inputs: Record<string, unknown>;
+    }
+  | {
+      kind: 'repository';
+      owner: string;
+      repo: string;
+      eventType: string;
+      clientPayload: Record<string, unknown>;
+    };
 
 export interface ArtifactRecord {
   id: number;

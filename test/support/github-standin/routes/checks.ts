@@ -1,7 +1,16 @@
 /** Check run routes, with GitHub's size and state rules enforced as 422s. */
 import { z } from 'zod';
-import { HttpError, intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
-import { checkRun } from '../shapes.ts';
+import { checkRun } from '../activity-shapes.ts';
+import {
+  HttpError,
+  intParam,
+  notFound,
+  paginate,
+  type Route,
+  type RouteContext,
+  route,
+  validate,
+} from '../http.ts';
 import { type CheckRunRecord, now } from '../state.ts';
 import { requireRepo } from './repos.ts';
 
@@ -37,7 +46,13 @@ const Fields = {
   completed_at: z.string().optional(),
   output: Output.optional(),
   actions: z
-    .array(z.object({ label: z.string().max(20), description: z.string().max(40), identifier: z.string().max(20) }))
+    .array(
+      z.object({
+        label: z.string().max(20),
+        description: z.string().max(40),
+        identifier: z.string().max(20),
+      }),
+    )
     .max(3)
     .optional(),
 };
@@ -132,7 +147,8 @@ export function checkRoutes(): Route[] {
       const ref = ctx.params.ref ?? '';
       // A branch name resolves through the PRs' head refs (the stand-in keeps no branches).
       const sha =
-        ctx.state.pulls.find((p) => p.owner === r.owner && p.repo === r.name && p.headRef === ref)?.headSha ?? ref;
+        ctx.state.pulls.find((p) => p.owner === r.owner && p.repo === r.name && p.headRef === ref)?.headSha ??
+        ref;
       const name = ctx.query.get('check_name');
       const status = ctx.query.get('status');
       let runs = ctx.state.checkRunList

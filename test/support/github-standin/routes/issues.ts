@@ -1,12 +1,24 @@
 /** Issue comments, comment reactions and issue search (PRs are the only issues the stand-in keeps). */
 import { z } from 'zod';
-import { HttpError, intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
-import { issueComment, issueSearchItem, reaction } from '../shapes.ts';
+import { issueComment, reaction } from '../activity-shapes.ts';
+import {
+  HttpError,
+  intParam,
+  notFound,
+  paginate,
+  type Route,
+  type RouteContext,
+  route,
+  validate,
+} from '../http.ts';
+import { issueSearchItem } from '../pull-shapes.ts';
 import { type CommentRecord, now, type PullRecord } from '../state.ts';
 import { requireRepo } from './repos.ts';
 
 /** GitHub caps comment bodies at 65536 characters. */
-const CommentBody = z.object({ body: z.string().max(65536, 'Body is too long (maximum is 65536 characters)') });
+const CommentBody = z.object({
+  body: z.string().max(65536, 'Body is too long (maximum is 65536 characters)'),
+});
 const ReactionBody = z.object({
   content: z.enum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']),
 });
@@ -34,7 +46,9 @@ export function searchPulls(pulls: PullRecord[], q: string): PullRecord[] {
   const preds: ((p: PullRecord) => boolean)[] = [];
   for (const tok of tokens) {
     const qual = /^(\w+):(.+)$/.exec(tok);
-    const [key, raw] = qual ? [qual[1]?.toLowerCase(), (qual[2] ?? '').replace(/^"|"$/g, '')] : [undefined, ''];
+    const [key, raw] = qual
+      ? [qual[1]?.toLowerCase(), (qual[2] ?? '').replace(/^"|"$/g, '')]
+      : [undefined, ''];
     const v = raw.toLowerCase();
     if (key === 'type' || key === 'is') {
       if (v === 'issue') preds.push(() => false);
@@ -139,7 +153,9 @@ export function issueRoutes(): Route[] {
       const visible = ctx.state.pulls.filter(
         (p) => inst === undefined || ctx.state.repo(p.owner, p.repo)?.installationId === inst,
       );
-      const found = searchPulls(visible, q).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+      const found = searchPulls(visible, q).sort(
+        (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id,
+      );
       const { page, headers } = paginate(ctx, found);
       return {
         status: 200,

@@ -1,7 +1,8 @@
 /** Repository, pull request, contents and collaborator-permission routes. */
 import { createHash } from 'node:crypto';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
-import { pullRequest, repository, user } from '../shapes.ts';
+import { pullRequest } from '../pull-shapes.ts';
+import { repository, user } from '../shapes.ts';
 import type { RepoRecord } from '../state.ts';
 
 /**
