@@ -64,11 +64,11 @@ const inFlight = new Map<string, Promise<PreparedDeps>>();
 export function prepareDeps(req: PrepareRequest, ctx: PrepareContext): Promise<PreparedDeps> {
   return prepareKey(req).then((key) => {
     // States that share a key within this process share one preparation.
-    let p = inFlight.get(key);
-    if (!p) {
-      p = runPrepare(key, req, ctx).finally(() => inFlight.delete(key));
-      inFlight.set(key, p);
-    }
+    const running = inFlight.get(key);
+    // Only the caller that started the preparation reports it as done; joiners reused it.
+    if (running) return running.then((r) => ({ ...r, reused: true, durationMs: 0 }));
+    const p = runPrepare(key, req, ctx).finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
     return p;
   });
 }

@@ -1,0 +1,168 @@
+/**
+ * `tandem` as a user runs it on the embedded example: eval with reports, validate, plan, shards
+ * merged back, and bad input. One unsharded evaluation fills the result cache the later runs use.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Report, reportSchema } from '../../src/core/report.schema.ts';
+import { type CliResult, type Example, ensureDocker, exampleCase, runCli } from '../helpers/example-cases.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+let ex: Example;
+let cacheDir: string;
+let out: string;
+let evalRun: CliResult;
+let report: Report;
+
+const engineFlags = () => ['--cache-dir', cacheDir, '--jobs', '2', '--prepare-network', 'host'];
+const outcomes = (r: Report) => Object.fromEntries(r.configurations.map((c) => [c.id, c.outcome]));
+const readReport = async (file: string) => reportSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+
+beforeAll(async () => {
+  ensureDocker();
+  ex = await exampleCase();
+  cacheDir = await makeTempDir('tandem-cli-eval-cache-');
+  out = path.join(ex.root, 'out');
+  evalRun = await runCli([
+    'eval',
+    ex.caseFile,
+    '--matrix',
+    'full',
+    ...engineFlags(),
+    '--json',
+    path.join(out, 'report.json'),
+    '--markdown',
+    path.join(out, 'report.md'),
+  ]);
+  report = await readReport(path.join(out, 'report.json'));
+}, 240_000);
+
+afterAll(async () => {
+  await removeTempDir(ex.root);
+  await removeTempDir(cacheDir);
+});
+
+describe('tandem eval', () => {
+  it('exits 0 on the example and prints the verdict', () => {
+    expect(evalRun.code, evalRun.stderr).toBe(0);
+    expect(evalRun.stderr).toContain('8 configuration(s), matrix full');
+    expect(evalRun.stderr).toContain('Verdict: RESOLVED');
+    expect(evalRun.stderr).toContain('Jointly necessary: yes');
+  });
+
+  it('writes a JSON report that validates against the report schema', () => {
+    expect(report.outcome).toBe('resolved');
+    expect(report.verdict).toMatchObject({
+      resolved: true,
+      jointlyNecessary: true,
+      unnecessary: [],
+      fixRate: 1,
+    });
+    expect(report.configurations).toHaveLength(8);
+    expect(report.name).toBe('acme-multi-currency');
+  });
+
+  it('writes a Markdown report with the matrix table', async () => {
+    const md = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(md).toContain('#### Matrix (full)');
+    expect(md).toMatch(/\| Configuration \| schema \| api \| web \| Outcome \|/);
+    expect(md).toMatch(/\| `full` \| ✓ \| ✓ \| ✓ \| ✅ pass \| 6\/6 \|/);
+    expect(md).toMatch(/\| `base` \| · \| · \| · \| ❌ fail \| 3\/6 \|/);
+    expect(md.match(/^\| `[a-z+]+` \|/gm)).toHaveLength(8);
+  });
+});
+
+describe('tandem validate', () => {
+  it('passes on the example (resolved, jointly necessary, not flaky over reruns)', async () => {
+    const r = await runCli(['validate', ex.caseFile, ...engineFlags(), '--quiet']);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toContain('valid: acme-multi-currency is resolved and jointly necessary');
+  });
+});
+
+describe('tandem plan and sharded runs', () => {
+  it('prints the plan with shards as JSON', async () => {
+    const r = await runCli(['plan', ex.caseFile, '--matrix', 'full', '--shards', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as {
+      mode: string;
+      configurations: Array<{ id: string; applied: string[]; role: string }>;
+      shards: Array<{ shard: string; configurations: string[] }>;
+    };
+    expect(plan.mode).toBe('full');
+    expect(plan.configurations.map((c) => c.id)).toEqual(report.configurations.map((c) => c.id));
+    expect(plan.shards.map((s) => s.shard)).toEqual(['1/2', '2/2']);
+    const all = plan.shards.flatMap((s) => s.configurations);
+    expect(all.sort()).toEqual(plan.configurations.map((c) => c.id).sort());
+    for (const s of plan.shards) expect(s.configurations.length).toBeGreaterThan(0);
+  });
+
+  it('merges shard reports into the verdict and outcomes of an unsharded run', async () => {
+    const shard = (i: number) =>
+      runCli([
+        'eval',
+        ex.caseFile,
+        '--matrix',
+        'full',
+        ...engineFlags(),
+        '--quiet',
+        '--shard',
+        `${i}/2`,
+        '--json',
+        path.join(out, `shard-${i}.json`),
+      ]);
+    const [one, two] = await Promise.all([shard(1), shard(2)]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    const partials = await Promise.all([1, 2].map((i) => readReport(path.join(out, `shard-${i}.json`))));
+    for (const p of partials) expect(p.partial).toBeDefined();
+    expect(partials[0]!.configurations.length + partials[1]!.configurations.length).toBe(8);
+
+    const merged = await runCli([
+      'merge',
+      path.join(out, 'shard-1.json'),
+      path.join(out, 'shard-2.json'),
+      '--json',
+      path.join(out, 'merged.json'),
+      '--markdown',
+      path.join(out, 'merged.md'),
+    ]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const m = await readReport(path.join(out, 'merged.json'));
+    expect(m.partial).toBeUndefined();
+    expect(m.outcome).toBe(report.outcome);
+    expect(m.verdict).toEqual(report.verdict);
+    expect(outcomes(m)).toEqual(outcomes(report));
+    expect(m.tests_status).toEqual(report.tests_status);
+    expect(await readFile(path.join(out, 'merged.md'), 'utf8')).toContain('#### Matrix (full)');
+  });
+});
+
+describe('bad input exits 2', () => {
+  it('names the case file and the field', async () => {
+    const bad = path.join(ex.root, 'bad-case.yml');
+    await writeFile(
+      bad,
+      [
+        'name: broken',
+        'suite: evaluator/suite.yml',
+        'targets:',
+        `  - { repo: acme/schema, url: ${ex.remotes.schema}, base: main, head: multi-currency }`,
+        'context:',
+        `  - { repo: acme/web, url: ${ex.remotes.web} }`,
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli(['eval', bad, ...engineFlags()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(bad);
+    expect(r.stderr).toContain('context[0].ref');
+  });
+
+  it('names a bad flag', async () => {
+    const r = await runCli(['eval', ex.caseFile, '--matrix', 'nope', ...engineFlags()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--matrix');
+  });
+});

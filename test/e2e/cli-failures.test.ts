@@ -1,0 +1,172 @@
+/**
+ * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
+ * (1), validate on a change with a partial that already passes (1), an unknown ref (3), and
+ * Ctrl-C during a hanging test (130, no container left behind).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportSchema } from '../../src/core/report.schema.ts';
+import {
+  type Example,
+  ensureDocker,
+  exampleCase,
+  exampleSuite,
+  exampleTarget,
+  runCli,
+  shellCase,
+  shellGroup,
+  startCli,
+  tapScript,
+  writeCase,
+  writeExampleSuite,
+} from '../helpers/example-cases.ts';
+import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+let ex: Example;
+let cacheDir: string;
+const temps: string[] = [];
+
+const engineFlags = () => ['--cache-dir', cacheDir, '--jobs', '2', '--prepare-network', 'host'];
+const readReport = async (file: string) => reportSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+
+/** Ids of Tandem containers (label tandem=1) whose mounts come from `root`: this test's only. */
+function containersFrom(root: string): string[] {
+  const ids = execFileSync('docker', ['ps', '-aq', '--filter', 'label=tandem=1'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  return ids.filter((id) => {
+    try {
+      const sources = execFileSync(
+        'docker',
+        ['inspect', '--format', '{{range .Mounts}}{{.Source}} {{end}}', id],
+        {
+          encoding: 'utf8',
+        },
+      );
+      return sources.includes(root);
+    } catch {
+      return false; // removed between ps and inspect
+    }
+  });
+}
+
+beforeAll(async () => {
+  ensureDocker();
+  ex = await exampleCase();
+  cacheDir = await makeTempDir('tandem-cli-failures-cache-');
+  temps.push(ex.root, cacheDir);
+}, 240_000);
+
+afterAll(async () => {
+  for (const dir of temps) await removeTempDir(dir);
+});
+
+describe('tandem eval exit codes', () => {
+  it('exits 1 on an incomplete change', async () => {
+    const c = await writeCase(ex.root, 'case-incomplete.yml', {
+      name: 'missing-web',
+      suite: 'evaluator/suite.yml',
+      targets: [exampleTarget(ex, 'schema'), exampleTarget(ex, 'api')],
+      context: [{ repo: 'acme/web', url: ex.remotes.web, ref: 'main' }],
+    });
+    const json = path.join(ex.root, 'incomplete.json');
+    const r = await runCli(['eval', c.caseFile, '--matrix', 'full', ...engineFlags(), '--json', json]);
+    expect(r.code, r.stderr).toBe(1);
+    const report = await readReport(json);
+    expect(report.outcome).toBe('unresolved');
+    expect(report.verdict.resolved).toBe(false);
+    expect(r.stderr).toContain('Verdict: NOT RESOLVED');
+  });
+
+  it('exits 3 on an unknown ref, naming the target and the ref', async () => {
+    const c = await shellCase({
+      name: 'unknown-ref',
+      repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' } }],
+      heads: { app: 'no-such-branch' },
+      suite: { name: 'ref-suite', image: 'tandem/sandbox:node20', tests: [shellGroup('checks')] },
+      hidden: {
+        'hidden/checks.sh': tapScript('checks.tap', [{ name: 'has app', cmd: 'test -f app/app.txt' }]),
+      },
+    });
+    temps.push(c.root);
+    const json = path.join(c.root, 'report.json');
+    const r = await runCli(['eval', c.caseFile, ...engineFlags(), '--json', json]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('Verdict: INFRASTRUCTURE ERROR');
+    const report = await readReport(json);
+    expect(report.outcome).toBe('error');
+    expect(report.infraErrors).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-ref',
+        target: 'acme/app',
+        message: expect.stringContaining('no-such-branch'),
+      }),
+    ]);
+  });
+});
+
+describe('tandem validate', () => {
+  it('fails, naming the configuration, when a partial already passes', async () => {
+    const docs = await createRepo(path.join(ex.root, 'remotes'), 'docs', { 'README.md': '# Docs\n' });
+    await commitOn(docs, 'multi-currency', { 'README.md': '# Docs\n\nSeveral currencies.\n' });
+    const suite = await writeExampleSuite(ex, 'suite-schema.yml', exampleSuite(['schema']));
+    const c = await writeCase(ex.root, 'case-readme.yml', {
+      name: 'readme-only',
+      suite,
+      targets: [
+        exampleTarget(ex, 'schema'),
+        { repo: 'acme/docs', url: docs.url, base: 'main', head: 'multi-currency' },
+      ],
+    });
+    const r = await runCli(['validate', c.caseFile, ...engineFlags(), '--quiet']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toContain('invalid: readme-only');
+    expect(r.stdout).toContain(
+      'not jointly necessary: configuration "schema" (only acme/schema applied) already passes',
+    );
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('exits 130 during a hanging test and leaves no container behind', async () => {
+    const c = await shellCase({
+      name: 'hangs',
+      repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' }, head: { 'feature.txt': 'on\n' } }],
+      suite: {
+        name: 'hang-suite',
+        image: 'tandem/sandbox:node20',
+        tests: [
+          { name: 'hang', run: 'sleep 600', results: { format: 'tap', path: 'hang.tap' }, timeout: 600 },
+        ],
+      },
+      hidden: {},
+    });
+    temps.push(c.root);
+    const ownCache = path.join(c.root, 'cache');
+    const run = startCli([
+      'eval',
+      c.caseFile,
+      '--cache-dir',
+      ownCache,
+      '--jobs',
+      '2',
+      '--prepare-network',
+      'host',
+    ]);
+    // Wait (bounded) until a configuration's container is up, then interrupt.
+    let seen: string[] = [];
+    for (let i = 0; i < 120 && seen.length === 0; i++) {
+      await sleep(250);
+      seen = containersFrom(ownCache);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    expect(containersFrom(ownCache)).toEqual([]);
+  });
+});
