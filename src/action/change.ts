@@ -1,0 +1,46 @@
+/**
+ * The linked change the step evaluates, as the engine's input: a case file from the evaluator
+ * repository, or a case built from `pull-requests` and the `suite` input. Paths are relative to
+ * the evaluator repository checkout (`$GITHUB_WORKSPACE`).
+ */
+import path from 'node:path';
+import { branchTargetSchema } from '../core/case.schema.ts';
+import { InputError } from '../core/errors.ts';
+import { loadCase, loadSuiteFile } from '../engine/case-loader.ts';
+import type { EvaluationInput } from '../engine/evaluate-api.ts';
+import type { ChangeSource } from './inputs.ts';
+import { type GitHubApi, linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
+
+export interface ChangeContext {
+  workspace: string;
+  api: GitHubApi;
+}
+
+export async function loadChange(
+  source: ChangeSource,
+  suite: string | undefined,
+  ctx: ChangeContext,
+): Promise<EvaluationInput> {
+  if (source.kind === 'case') return loadCase(path.resolve(ctx.workspace, source.file));
+  if (!suite) throw new InputError('input "suite": required with "pull-requests"', undefined, 'suite');
+  const suitePath = path.resolve(ctx.workspace, suite);
+  const loaded = await loadSuiteFile(suitePath).catch((err: unknown) => {
+    throw err instanceof InputError
+      ? new InputError(`input "suite": ${err.message}`, err.file, 'suite')
+      : err;
+  });
+  const targets = (await pullRequestTargets(ctx.api, source.pulls)).map((t) => branchTargetSchema.parse(t));
+  return {
+    caseFile: { name: linkedChangeName(source.pulls), targets, context: [] },
+    suite: loaded,
+    suiteDir: path.dirname(suitePath),
+    caseDir: ctx.workspace,
+  };
+}
+
+/** Target names without reading anything remote: what a plan needs. */
+export async function targetNames(source: ChangeSource, workspace: string): Promise<string[]> {
+  if (source.kind === 'pull-requests') return source.pulls.map((p) => `${p.owner}/${p.repo}`);
+  const input = await loadCase(path.resolve(workspace, source.file));
+  return input.caseFile.targets.map((t) => t.repo);
+}

@@ -1,0 +1,184 @@
+/**
+ * The Action's inputs, validated with zod. Every error names the input it is about
+ * (`input "shard": expected "i/n"`), so a workflow author knows which line of the workflow to fix.
+ *
+ * Modes, by which inputs are set:
+ * - `merge: <globs>` — combine shard reports into one report and verdict;
+ * - `plan: <n>` with `case` or `pull-requests` — only print the shards for a workflow matrix;
+ * - otherwise evaluate `case` or `pull-requests` (all of the matrix, or the share `shard: i/n`).
+ * When neither `case` nor `pull-requests` is given, the linked change may come from the event
+ * that started the workflow (see event.ts).
+ */
+import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
+import { type MatrixMode, matrixModeSchema, type Shard } from '../core/matrix-plan.ts';
+import { pullRequestsFromEvent } from './event.ts';
+import type { Env } from './runner.ts';
+import { getInput } from './runner.ts';
+
+export interface PullRef {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+export type ChangeSource = { kind: 'case'; file: string } | { kind: 'pull-requests'; pulls: PullRef[] };
+
+export type ActionInputs =
+  | {
+      mode: 'evaluate';
+      source: ChangeSource;
+      suite?: string;
+      token?: string;
+      matrix: MatrixMode;
+      reruns: number;
+      shard?: Shard;
+      report: string;
+    }
+  | { mode: 'plan'; source: ChangeSource; suite?: string; matrix: MatrixMode; shards: number }
+  | { mode: 'merge'; patterns: string[]; report: string };
+
+const NAMES = [
+  'case',
+  'pull-requests',
+  'suite',
+  'token',
+  'matrix',
+  'shard',
+  'report',
+  'reruns',
+  'merge',
+  'plan',
+] as const;
+type InputName = (typeof NAMES)[number];
+
+const PULL_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)#([1-9]\d*)$/;
+const PULL_URL = /^https?:\/\/[^/]+\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pulls?\/([1-9]\d*)\/?$/;
+
+/** `owner/repo#N` or a pull request URL; undefined when the text is neither. */
+export function parsePullRef(text: string): PullRef | undefined {
+  const m = PULL_LINE.exec(text) ?? PULL_URL.exec(text);
+  return m ? { owner: m[1]!, repo: m[2]!, number: Number(m[3]) } : undefined;
+}
+
+/** Lines, or words separated by spaces/commas (a `workflow_dispatch` text input is one line). */
+const pullRequestsSchema = z.string().transform((text, ctx) => {
+  const items = text.split(/[\s,]+/).filter(Boolean);
+  const pulls: PullRef[] = [];
+  for (const item of items) {
+    const ref = parsePullRef(item);
+    if (!ref) {
+      ctx.addIssue({ code: 'custom', message: `expected lines of "owner/repo#N", got "${item}"` });
+      return z.NEVER;
+    }
+    if (!pulls.some((p) => p.owner === ref.owner && p.repo === ref.repo && p.number === ref.number))
+      pulls.push(ref);
+  }
+  if (pulls.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'expected at least one line "owner/repo#N"' });
+    return z.NEVER;
+  }
+  return pulls;
+});
+
+const shardSchema = z
+  .string()
+  .regex(/^\d+\/\d+$/, 'expected "i/n" (share i of n, e.g. "2/3")')
+  .transform((s) => {
+    const [index, count] = s.split('/').map(Number) as [number, number];
+    return { index, count };
+  })
+  .refine((s) => s.count >= 1 && s.index >= 1 && s.index <= s.count, 'expected "i/n" with 1 <= i <= n');
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
+
+const rawSchema = z.object({
+  case: z.string().optional(),
+  'pull-requests': pullRequestsSchema.optional(),
+  suite: z.string().optional(),
+  token: z.string().optional(),
+  matrix: z
+    .enum(matrixModeSchema.options, { error: 'expected "full", "leave-one-out" or "auto"' })
+    .default('auto'),
+  shard: shardSchema.optional(),
+  report: z.string().optional(),
+  reruns: wholeNumber(0, 20).optional(),
+  merge: z.string().optional(),
+  plan: wholeNumber(1, 256).optional(),
+});
+
+function fail(name: InputName, message: string): never {
+  throw new InputError(`input "${name}": ${message}`, undefined, name);
+}
+
+/** Reads and validates the inputs; throws InputError naming the input. */
+export function readInputs(env: Env): ActionInputs {
+  const given: Partial<Record<InputName, string>> = {};
+  for (const name of NAMES) {
+    const value = getInput(env, name);
+    if (value !== '') given[name] = value;
+  }
+  if (given.case === undefined && given['pull-requests'] === undefined && given.merge === undefined) {
+    const fromEvent = pullRequestsFromEvent(env);
+    if (fromEvent) given['pull-requests'] = fromEvent;
+  }
+  const parsed = rawSchema.safeParse(given);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    fail(String(issue.path[0] ?? 'case') as InputName, issue.message);
+  }
+  const v = parsed.data;
+
+  if (v.merge !== undefined) {
+    for (const other of ['case', 'pull-requests', 'shard', 'plan'] as const) {
+      if (v[other] !== undefined)
+        fail(other, 'cannot be combined with "merge" (the merge job only reads shard reports)');
+    }
+    const patterns = v.merge
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    return { mode: 'merge', patterns, report: v.report ?? 'tandem-report.json' };
+  }
+
+  if (v.case !== undefined && v['pull-requests'] !== undefined) {
+    fail('pull-requests', 'give either "case" or "pull-requests", not both');
+  }
+  let source: ChangeSource;
+  if (v.case !== undefined) {
+    if (v.suite !== undefined)
+      fail('suite', 'the case file names its own suite; "suite" goes with "pull-requests"');
+    source = { kind: 'case', file: v.case };
+  } else if (v['pull-requests'] !== undefined) {
+    if (v.suite === undefined)
+      fail('suite', 'required with "pull-requests" (the suite file in this repository)');
+    source = { kind: 'pull-requests', pulls: v['pull-requests'] };
+  } else {
+    fail('case', 'give "case" (a case file) or "pull-requests" (lines of "owner/repo#N"), or "merge"');
+  }
+  const suite = v.suite !== undefined ? { suite: v.suite } : {};
+
+  if (v.plan !== undefined) {
+    if (v.shard !== undefined)
+      fail('shard', 'cannot be combined with "plan" (the plan job runs no configuration)');
+    return { mode: 'plan', source, ...suite, matrix: v.matrix, shards: v.plan };
+  }
+  const shard = v.shard;
+  return {
+    mode: 'evaluate',
+    source,
+    ...suite,
+    ...(v.token !== undefined ? { token: v.token } : {}),
+    matrix: v.matrix,
+    reruns: v.reruns ?? 0,
+    ...(shard ? { shard } : {}),
+    // Shard reports get distinct default names so a merge job can download them into one folder.
+    report:
+      v.report ?? (shard ? `tandem-partial-${shard.index}-of-${shard.count}.json` : 'tandem-report.json'),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Runs the committed bundle `dist/index.js` the way the Actions runner does: a separate `node`
+ * process, inputs as `INPUT_*` variables, `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files, the
+ * evaluator repository as `GITHUB_WORKSPACE`, and workflow commands read back from stdout.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Report } from '../../src/core/report.schema.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Workflow commands from stdout: `::error title=..::msg` → {command, properties, message} (unescaped). */
+  commands: Array<{ command: string; properties: Record<string, string>; message: string }>;
+}
+
+const unescapeCommand = (s: string) =>
+  s
+    .replace(/%0D/g, '\r')
+    .replace(/%0A/g, '\n')
+    .replace(/%3A/g, ':')
+    .replace(/%2C/g, ',')
+    .replace(/%25/g, '%');
+
+/** Parses the `name<<DELIM\nvalue\nDELIM` records of a GITHUB_OUTPUT file. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const end = lines.indexOf(m[2]!, i + 1);
+    out[m[1]!] = lines.slice(i + 1, end).join('\n');
+    i = end;
+  }
+  return out;
+}
+
+export function parseCommands(stdout: string): ActionRun['commands'] {
+  const out: ActionRun['commands'] = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^::([a-z-]+)(?: ([^:]*))?::(.*)$/.exec(line);
+    if (!m) continue;
+    const properties: Record<string, string> = {};
+    for (const kv of (m[2] ?? '').split(',').filter(Boolean)) {
+      const i = kv.indexOf('=');
+      properties[kv.slice(0, i)] = unescapeCommand(kv.slice(i + 1));
+    }
+    out.push({ command: m[1]!, properties, message: unescapeCommand(m[3] ?? '') });
+  }
+  return out;
+}
+
+/**
+ * Runs the bundle asynchronously (the GitHub stand-in and the git server live in this process).
+ * `inputs` are action inputs by name (`pull-requests`), `env` extra variables.
+ */
+export async function runAction(opts: {
+  workspace: string;
+  inputs: Record<string, string>;
+  env?: Record<string, string>;
+  /** A step's files (outputs, summary) go here; default the workspace's parent `runner/` folder. */
+  runnerDir: string;
+}): Promise<ActionRun> {
+  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const outputFile = path.join(opts.runnerDir, `output-${stamp}`);
+  const summaryFile = path.join(opts.runnerDir, `summary-${stamp}`);
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const env: Record<string, string> = {};
+  // Only the parent's plain environment: no inputs of the test process leak in.
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('INPUT_')) env[k] = v;
+  for (const [name, value] of Object.entries(opts.inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  Object.assign(env, {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: opts.workspace,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: opts.runnerDir,
+    ...opts.env,
+  });
+  const child = spawn(process.execPath, [BUNDLE], {
+    cwd: opts.workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+    summary: readFileSync(summaryFile, 'utf8'),
+    commands: parseCommands(stdout),
+  };
+}
+
+export function readReport(file: string): Report {
+  if (!existsSync(file)) throw new Error(`no report at ${file}`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Report;
+}
+
+/** Configuration id → outcome, for comparing runs. */
+export function outcomes(report: Report): Record<string, string> {
+  return Object.fromEntries(report.configurations.map((c) => [c.id, c.outcome]));
+}
+
+export function errors(run: ActionRun) {
+  return run.commands.filter((c) => c.command === 'error');
+}

@@ -1,0 +1,150 @@
+/**
+ * The bundled Action on `pull-requests`: the PRs are read from the local GitHub REST stand-in
+ * (`GITHUB_API_URL`), the repositories cloned over HTTP from a token-protected git server, the
+ * linked change taken from a `repository_dispatch` event when no input names it. The token must
+ * be masked and never reach the report.
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateExample } from '../../examples/checkout/generate.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { type ActionRun, errors, ROOT, readReport, runAction } from './action-harness.ts';
+
+const TOKEN = 'ghp_actionTestToken123';
+
+let dir: string;
+let workspace: string;
+let runnerDir: string;
+let api: StandIn;
+let gitServer: GitHttpServer;
+
+const run = (inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> =>
+  runAction({
+    workspace,
+    runnerDir,
+    inputs,
+    env: { GITHUB_API_URL: api.url, TANDEM_CACHE_DIR: path.join(dir, 'cache'), ...env },
+  });
+
+beforeAll(async () => {
+  execSync('bash scripts/start-docker.sh && bash scripts/build-sandbox-image.sh', {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  dir = await makeTempDir('tandem-action-prs-');
+  workspace = path.join(dir, 'evaluator-repo');
+  runnerDir = path.join(dir, 'runner');
+  mkdirSync(runnerDir, { recursive: true });
+  const org = path.join(dir, 'org');
+  generateExample(org);
+  // The evaluator repository holds only the suite and its hidden tests.
+  cpSync(path.join(org, 'evaluator'), path.join(workspace, 'suites', 'checkout'), { recursive: true });
+  const gitRoot = path.join(dir, 'git');
+  gitServer = await startGitHttpServer(gitRoot, { token: TOKEN });
+  api = await startGitHubStandIn({ tokens: { [TOKEN]: 'evaluator-bot' } });
+  for (const name of ['schema', 'api', 'web']) {
+    const bare = path.join(gitRoot, 'acme', `${name}.git`);
+    cpSync(path.join(org, 'remotes', `${name}.git`), bare, { recursive: true });
+    const sha = (ref: string) =>
+      execFileSync('git', ['rev-parse', ref], { cwd: bare, encoding: 'utf8' }).trim();
+    api.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
+    api.addPullRequest({
+      owner: 'acme',
+      repo: name,
+      number: 7,
+      title: 'Prices in several currencies',
+      headRef: 'multi-currency',
+      headSha: sha('multi-currency'),
+      baseSha: sha('main'),
+    });
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await api?.close();
+  await gitServer?.close();
+  if (dir) await removeTempDir(dir);
+});
+
+describe('the Action on pull requests', () => {
+  it('takes the linked change from a repository_dispatch payload and resolves it', async () => {
+    const event = path.join(runnerDir, 'event.json');
+    writeFileSync(
+      event,
+      JSON.stringify({
+        action: 'tandem-evaluate',
+        client_payload: { pull_requests: ['acme/schema#7', 'acme/api#7', 'acme/web#7'] },
+      }),
+    );
+    const r = await run(
+      { suite: 'suites/checkout/suite.yml', token: TOKEN, matrix: 'leave-one-out' },
+      { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'repository_dispatch' },
+    );
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.verdict).toBe('resolved');
+    expect(r.outputs.resolved).toBe('true');
+    // Every PR was read through the REST API with the token...
+    const reads = api.requests.filter((q) => /^\/repos\/acme\/\w+\/pulls\/7$/.test(q.path));
+    expect(reads.map((q) => q.path).sort()).toEqual([
+      '/repos/acme/api/pulls/7',
+      '/repos/acme/schema/pulls/7',
+      '/repos/acme/web/pulls/7',
+    ]);
+    // ...and every repository fetched over HTTP with it (git asks anonymously first; the server
+    // answers 401 and serves only requests carrying the token).
+    for (const name of ['schema', 'api', 'web']) {
+      expect(
+        gitServer.requests.some((q) => q.path.startsWith(`/acme/${name}.git/`) && q.status === 200),
+      ).toBe(true);
+    }
+    expect(gitServer.requests.filter((q) => q.status === 200).every((q) => q.authorized)).toBe(true);
+
+    const reportText = readFileSync(r.outputs['report-path']!, 'utf8');
+    const report = readReport(r.outputs['report-path']!);
+    expect(report.name).toBe('linked change acme/schema#7 acme/api#7 acme/web#7');
+    expect(report.matrix.mode).toBe('leave-one-out');
+    expect(report.targets.map((t) => t.head?.kind)).toEqual(['merge', 'merge', 'merge']);
+    expect(report.targets[0]?.url).toBe(`${gitServer.url}/acme/schema.git`);
+    // The token is masked in the log and appears nowhere in what the step leaves behind.
+    expect(r.commands).toContainEqual({ command: 'add-mask', properties: {}, message: TOKEN });
+    expect(reportText).not.toContain(TOKEN);
+    expect(r.summary).not.toContain(TOKEN);
+    expect(r.summary).toContain('linked change acme/schema#7 acme/api#7 acme/web#7');
+  });
+
+  it('a token that cannot read a PR is bad input naming "pull-requests"', async () => {
+    const r = await run({
+      'pull-requests': 'acme/schema#7\nacme/api#7',
+      suite: 'suites/checkout/suite.yml',
+      token: 'ghp_wrong',
+    });
+    expect(r.code).toBe(1);
+    expect(r.outputs.verdict).toBe('error');
+    expect(errors(r).at(-1)?.message).toMatch(
+      /^Tandem: bad input, no verdict: input "pull-requests": acme\/(schema|api)#7: 401 Bad credentials/,
+    );
+  });
+
+  it('a PR that does not exist is named; a malformed line is refused before any request', async () => {
+    const missing = await run({
+      'pull-requests': 'acme/schema#99',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    expect(errors(missing).at(-1)?.message).toMatch(/input "pull-requests": acme\/schema#99: 404/);
+    const before = api.requests.length;
+    const bad = await run({
+      'pull-requests': 'acme/schema 7',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    expect(errors(bad).at(-1)?.message).toBe(
+      'Tandem: bad input, no verdict: input "pull-requests": expected lines of "owner/repo#N", got "acme/schema"',
+    );
+    expect(api.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,144 @@
+/** Action inputs: modes, defaults, the event fallback, and errors that name the input. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePullRef, readInputs } from '../../src/action/inputs.ts';
+import { InputError } from '../../src/core/errors.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+const env = (inputs: Record<string, string>, extra: Record<string, string> = {}) => ({
+  ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+  ...extra,
+});
+
+function errorOf(inputs: Record<string, string>): string {
+  try {
+    readInputs(env(inputs));
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return (err as Error).message;
+  }
+  throw new Error('expected an InputError');
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await makeTempDir('tandem-inputs-');
+});
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+describe('readInputs', () => {
+  it('evaluates a case with defaults; a shard gets a distinct report name', () => {
+    expect(readInputs(env({ case: 'cases/a.yml' }))).toEqual({
+      mode: 'evaluate',
+      source: { kind: 'case', file: 'cases/a.yml' },
+      matrix: 'auto',
+      reruns: 0,
+      report: 'tandem-report.json',
+    });
+    const sharded = readInputs(env({ case: 'a.yml', shard: '2/3', matrix: 'full', reruns: '2', token: 't' }));
+    expect(sharded).toMatchObject({
+      mode: 'evaluate',
+      shard: { index: 2, count: 3 },
+      matrix: 'full',
+      reruns: 2,
+      token: 't',
+      report: 'tandem-partial-2-of-3.json',
+    });
+  });
+
+  it('parses pull-requests as lines, words or URLs, dropping duplicates', () => {
+    const inputs = readInputs(
+      env({
+        'pull-requests': 'acme/api#12\n acme/web#7, https://github.com/acme/schema/pull/3\nacme/api#12',
+        suite: 'suites/s.yml',
+      }),
+    );
+    expect(inputs).toMatchObject({
+      mode: 'evaluate',
+      suite: 'suites/s.yml',
+      source: {
+        kind: 'pull-requests',
+        pulls: [
+          { owner: 'acme', repo: 'api', number: 12 },
+          { owner: 'acme', repo: 'web', number: 7 },
+          { owner: 'acme', repo: 'schema', number: 3 },
+        ],
+      },
+    });
+    expect(parsePullRef('acme/api#0')).toBeUndefined();
+  });
+
+  it('plan and merge modes', () => {
+    expect(readInputs(env({ case: 'a.yml', plan: '4' }))).toEqual({
+      mode: 'plan',
+      source: { kind: 'case', file: 'a.yml' },
+      matrix: 'auto',
+      shards: 4,
+    });
+    expect(readInputs(env({ merge: 'partials/*.json\nmore/*.json' }))).toEqual({
+      mode: 'merge',
+      patterns: ['partials/*.json', 'more/*.json'],
+      report: 'tandem-report.json',
+    });
+  });
+
+  it('names the input in every error', () => {
+    expect(errorOf({ case: 'a.yml', shard: '1-3' })).toBe(
+      'input "shard": expected "i/n" (share i of n, e.g. "2/3")',
+    );
+    expect(errorOf({ case: 'a.yml', shard: '0/3' })).toBe('input "shard": expected "i/n" with 1 <= i <= n');
+    expect(errorOf({ case: 'a.yml', matrix: 'some' })).toBe(
+      'input "matrix": expected "full", "leave-one-out" or "auto"',
+    );
+    expect(errorOf({ case: 'a.yml', reruns: 'many' })).toBe(
+      'input "reruns": expected a whole number from 0 to 20',
+    );
+    expect(errorOf({ case: 'a.yml', reruns: '21' })).toBe(
+      'input "reruns": expected a whole number from 0 to 20',
+    );
+    expect(errorOf({ 'pull-requests': 'acme/api#1' })).toMatch(
+      /^input "suite": required with "pull-requests"/,
+    );
+    expect(errorOf({ 'pull-requests': 'acme api', suite: 's.yml' })).toBe(
+      'input "pull-requests": expected lines of "owner/repo#N", got "acme"',
+    );
+    expect(errorOf({ case: 'a.yml', 'pull-requests': 'acme/api#1', suite: 's' })).toMatch(
+      /^input "pull-requests": give either/,
+    );
+    expect(errorOf({ case: 'a.yml', suite: 's.yml' })).toMatch(
+      /^input "suite": the case file names its own suite/,
+    );
+    expect(errorOf({ merge: '*.json', shard: '1/2' })).toMatch(
+      /^input "shard": cannot be combined with "merge"/,
+    );
+    expect(errorOf({ case: 'a.yml', plan: '2', shard: '1/2' })).toMatch(
+      /^input "shard": cannot be combined with "plan"/,
+    );
+    expect(errorOf({})).toMatch(/^input "case": give "case"/);
+  });
+
+  it('takes the linked change from the event when no input names one', () => {
+    const dispatch = path.join(dir, 'dispatch.json');
+    writeFileSync(
+      dispatch,
+      JSON.stringify({ client_payload: { pull_requests: ['acme/api#1', 'acme/web#2'] } }),
+    );
+    const manual = path.join(dir, 'manual.json');
+    writeFileSync(manual, JSON.stringify({ inputs: { 'pull-requests': 'acme/api#5 acme/web#6' } }));
+    const pulls = (file: string) => {
+      const i = readInputs(env({ suite: 's.yml' }, { GITHUB_EVENT_PATH: file }));
+      return i.mode === 'evaluate' && i.source.kind === 'pull-requests'
+        ? i.source.pulls.map((p) => p.number)
+        : [];
+    };
+    expect(pulls(dispatch)).toEqual([1, 2]);
+    expect(pulls(manual)).toEqual([5, 6]);
+    // An explicit case wins over the event.
+    expect(readInputs(env({ case: 'a.yml' }, { GITHUB_EVENT_PATH: dispatch }))).toMatchObject({
+      source: { kind: 'case' },
+    });
+  });
+});
