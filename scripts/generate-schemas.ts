@@ -26,7 +26,8 @@ const specs: SchemaSpec[] = [
   {
     file: 'case.schema.json',
     title: 'Tandem case file',
-    description: 'A linked change to evaluate: the target PRs (branch heads or patches), context repositories and the suite.',
+    description:
+      'A linked change to evaluate: the target PRs (branch heads or patches), context repositories and the suite.',
     schema: caseFileSchema,
     io: 'input',
   },
@@ -40,7 +41,8 @@ const specs: SchemaSpec[] = [
   {
     file: 'report.schema.json',
     title: `Tandem report (schemaVersion ${REPORT_SCHEMA_VERSION})`,
-    description: 'The report.json an evaluation writes: verdict, graded configurations, SWE-bench-compatible fields.',
+    description:
+      'The report.json an evaluation writes: verdict, graded configurations, SWE-bench-compatible fields.',
     schema: reportSchema,
     io: 'output',
   },

@@ -20,7 +20,10 @@ export interface MarkdownOptions {
   maxChars?: number;
 }
 
-const fold = (s: unknown): string => String(s ?? '').replace(/\s+/g, ' ').trim();
+const fold = (s: unknown): string =>
+  String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const cap = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
@@ -46,7 +49,9 @@ env.registerHelper('text', (v: unknown) => mdText(v));
 env.registerHelper('code', (v: unknown) => mdCode(v));
 env.registerHelper('yn', (b: unknown) => (b ? '✅' : '❌'));
 env.registerHelper('notes', (r: ReportView['matrix'][number]) =>
-  [r.cached ? 'cached' : '', r.runs > 1 ? `${r.runs} runs` : '', r.errorKind ?? ''].filter(Boolean).join(', '),
+  [r.cached ? 'cached' : '', r.runs > 1 ? `${r.runs} runs` : '', r.errorKind ?? '']
+    .filter(Boolean)
+    .join(', '),
 );
 env.registerHelper('cellcode', (v: unknown) => mdCode(v).replaceAll('|', '\\|'));
 env.registerHelper('duration', (ms: number) => formatDuration(ms));
@@ -140,7 +145,8 @@ export function trimView(view: ReportView, level: number): ReportView {
   return out;
 }
 
-const HARD_CUT_NOTICE = '\n\n> ✂️ **Report trimmed**: cut at the size limit. The JSON report has everything.\n';
+const HARD_CUT_NOTICE =
+  '\n\n> ✂️ **Report trimmed**: cut at the size limit. The JSON report has everything.\n';
 
 /**
  * Renders at increasing trimming levels until the text fits `maxChars`; as a last resort

@@ -69,7 +69,13 @@ export interface ReportView {
   flaky: Array<{ id: string; statuses: string[] }>;
   flakyCount: number;
   fullRuns: number;
-  infraErrors: Array<{ kind: string; target?: string; configuration?: string; message: string; files: string[] }>;
+  infraErrors: Array<{
+    kind: string;
+    target?: string;
+    configuration?: string;
+    message: string;
+    files: string[];
+  }>;
   infraMore: number;
   targets: Array<{
     repo: string;
@@ -147,7 +153,10 @@ function row(c: GradedConfiguration, repos: string[]): MatrixRowView {
   };
 }
 
-function notRun(p: { id: string; applied: string[]; role: MatrixRowView['role'] }, repos: string[]): MatrixRowView {
+function notRun(
+  p: { id: string; applied: string[]; role: MatrixRowView['role'] },
+  repos: string[],
+): MatrixRowView {
   return {
     id: p.id,
     role: p.role,

@@ -9,8 +9,7 @@ import { buildReportView, formatDuration, type MatrixRowView } from './report-vi
 const ANSI = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
 type Style = keyof typeof ANSI;
 
-// biome-ignore lint/complexity/useRegexLiterals: the escape character reads clearer this way
-const ANSI_PATTERN = new RegExp('\\u001b\\[[0-9;]*m', 'g');
+const ANSI_PATTERN = /\u001b\[[0-9;]*m/g;
 const visibleLength = (s: string) => s.replace(ANSI_PATTERN, '').length;
 
 function painter(color: boolean) {
@@ -70,14 +69,23 @@ export function summaryTable(report: Report, options: { color: boolean }): strin
       : 'Fix rate: - (the full configuration has no result)',
   );
   if (view.flakyCount > 0) {
-    out.push(paint('yellow', `Flaky: ${view.flakyCount} test(s) changed status across ${view.fullRuns} runs of full`));
+    out.push(
+      paint(
+        'yellow',
+        `Flaky: ${view.flakyCount} test(s) changed status across ${view.fullRuns} runs of full`,
+      ),
+    );
   }
   for (const e of view.infraErrors) {
-    const where = [e.target, e.configuration && `configuration ${e.configuration}`].filter(Boolean).join(', ');
+    const where = [e.target, e.configuration && `configuration ${e.configuration}`]
+      .filter(Boolean)
+      .join(', ');
     out.push(paint('yellow', `Infrastructure error: ${e.kind}${where ? ` (${where})` : ''}: ${e.message}`));
   }
   if (view.partial) {
-    out.push(`Partial report (shard ${view.partial.shard}): ${view.partial.ran}/${view.partial.planned} configurations`);
+    out.push(
+      `Partial report (shard ${view.partial.shard}): ${view.partial.ran}/${view.partial.planned} configurations`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -32,7 +32,8 @@ export function templateDirCandidates(): string[] {
   const out: string[] = [];
   const override = process.env.TANDEM_TEMPLATES_DIR;
   if (override) out.push(resolve(override));
-  if (here) out.push(join(here, '..', '..', 'templates'), join(here, 'templates'), join(here, '..', 'templates'));
+  if (here)
+    out.push(join(here, '..', '..', 'templates'), join(here, 'templates'), join(here, '..', 'templates'));
   out.push(resolve('templates'));
   return out;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_RUN_TEXT_LIMIT, renderCheckRunOutput } from '../../src/report/check-run-output.ts';
-import { flakyReport, infraErrorReport, manyFailuresReport, resolvedReport, unresolvedReport } from './report-fixtures.ts';
+import {
+  flakyReport,
+  infraErrorReport,
+  manyFailuresReport,
+  resolvedReport,
+  unresolvedReport,
+} from './report-fixtures.ts';
 
 describe('renderCheckRunOutput', () => {
   it('titles each outcome', () => {
@@ -10,7 +16,9 @@ describe('renderCheckRunOutput', () => {
     expect(renderCheckRunOutput(unresolvedReport(), { reveal: 'names' }).title).toBe(
       'Tandem: not resolved — 1 F2P failing, 1 P2P regressed',
     );
-    expect(renderCheckRunOutput(flakyReport(), { reveal: 'names' }).title).toBe('Tandem: not resolved — 1 F2P failing');
+    expect(renderCheckRunOutput(flakyReport(), { reveal: 'names' }).title).toBe(
+      'Tandem: not resolved — 1 F2P failing',
+    );
     expect(renderCheckRunOutput(infraErrorReport(), { reveal: 'names' }).title).toBe(
       'Tandem: infrastructure error, not a verdict on the code',
     );

@@ -38,11 +38,24 @@ export function runOf(
       durationMs: 1200,
       tests: [],
     };
-    g.tests.push({ id: testId, status, ...(status === 'failed' ? { message: `SECRET-ASSERTION in ${testId}` } : {}) });
+    g.tests.push({
+      id: testId,
+      status,
+      ...(status === 'failed' ? { message: `SECRET-ASSERTION in ${testId}` } : {}),
+    });
     if (status !== 'passed') g.exitCode = 1;
     groups.set(name, g);
   }
-  return { id, applied, attempt: 0, setup: [], groups: [...groups.values()], cached: false, durationMs: 4200, ...extra };
+  return {
+    id,
+    applied,
+    attempt: 0,
+    setup: [],
+    groups: [...groups.values()],
+    cached: false,
+    durationMs: 4200,
+    ...extra,
+  };
 }
 
 export interface SampleInput {
@@ -93,10 +106,10 @@ export function buildReport(input: SampleInput): Report {
         ? { error: input.targetErrors[repo] }
         : { head: { ref: `feature/${repo.slice(5)}`, sha: sha(repo, 'head'), kind: 'branch' as const } }),
     })),
-    context: [{ repo: 'acme/shared', url: 'https://github.com/acme/shared.git', ref: 'main', sha: 'c'.repeat(40) }],
-    ...(input.partial
-      ? { partial: { shard: input.partial, runs: input.runs, groups } }
-      : {}),
+    context: [
+      { repo: 'acme/shared', url: 'https://github.com/acme/shared.git', ref: 'main', sha: 'c'.repeat(40) },
+    ],
+    ...(input.partial ? { partial: { shard: input.partial, runs: input.runs, groups } } : {}),
   };
 }
 
@@ -105,10 +118,30 @@ export function resolvedReport(): Report {
   return buildReport({
     targets: [API, WEB],
     runs: [
-      runOf('base', [], { [T.create]: 'failed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }),
-      runOf('api', [API], { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }, { cached: true }),
-      runOf('web', [WEB], { [T.create]: 'failed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }),
-      runOf('full', [API, WEB], { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'passed', [T.render]: 'passed' }),
+      runOf('base', [], {
+        [T.create]: 'failed',
+        [T.health]: 'passed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
+      runOf(
+        'api',
+        [API],
+        { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' },
+        { cached: true },
+      ),
+      runOf('web', [WEB], {
+        [T.create]: 'failed',
+        [T.health]: 'passed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
+      runOf('full', [API, WEB], {
+        [T.create]: 'passed',
+        [T.health]: 'passed',
+        [T.submit]: 'passed',
+        [T.render]: 'passed',
+      }),
     ],
   });
 }
@@ -118,10 +151,30 @@ export function unresolvedReport(): Report {
   return buildReport({
     targets: [API, WEB],
     runs: [
-      runOf('base', [], { [T.create]: 'failed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }),
-      runOf('api', [API], { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }),
-      runOf('web', [WEB], { [T.create]: 'failed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' }),
-      runOf('full', [API, WEB], { [T.create]: 'passed', [T.health]: 'failed', [T.submit]: 'failed', [T.render]: 'passed' }),
+      runOf('base', [], {
+        [T.create]: 'failed',
+        [T.health]: 'passed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
+      runOf('api', [API], {
+        [T.create]: 'passed',
+        [T.health]: 'passed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
+      runOf('web', [WEB], {
+        [T.create]: 'failed',
+        [T.health]: 'passed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
+      runOf('full', [API, WEB], {
+        [T.create]: 'passed',
+        [T.health]: 'failed',
+        [T.submit]: 'failed',
+        [T.render]: 'passed',
+      }),
     ],
   });
 }
@@ -182,7 +235,10 @@ export function flakyReport(): Report {
 
 /** `count` F2P tests in api, all failing in full: exercises capping and trimming. */
 export function manyFailuresReport(count: number): Report {
-  const ids = Array.from({ length: count }, (_, i) => `api::Bulk::case number ${String(i).padStart(4, '0')} ${'x'.repeat(80)}`);
+  const ids = Array.from(
+    { length: count },
+    (_, i) => `api::Bulk::case number ${String(i).padStart(4, '0')} ${'x'.repeat(80)}`,
+  );
   const failing = Object.fromEntries(ids.map((id) => [id, 'failed' as const]));
   return buildReport({
     targets: [API, WEB],

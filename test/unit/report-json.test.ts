@@ -69,14 +69,16 @@ describe('json report', () => {
     expect(() => readJsonReport(future)).toThrow(/schemaVersion 2 is not supported \(this Tandem reads 1\)/);
   });
 
-  // The sample reports under test/fixtures/reports are what other parts (App, Action, CLI) test
-  // against; they stay in step with grading here. Refresh with `npx vitest run -u <this file>`.
+  // The sample reports under test/fixtures/reports are what other parts (App, Action, CLI) can test
+  // against; this keeps them in step with grading. Refresh after a grading or schema change with
+  // `TANDEM_UPDATE_FIXTURES=1 npx vitest run test/unit/report-json.test.ts` (then `npx biome format
+  // --write test/fixtures/reports`: the comparison is on content, so formatting does not matter).
   for (const [name, build] of Object.entries(samples)) {
-    it(`fixture ${name}.json matches the graded sample and reads back`, async () => {
-      const path = join(dir, `${name}.json`);
-      writeJsonReport(path, build());
-      await expect(readFileSync(path, 'utf8')).toMatchFileSnapshot(`../fixtures/reports/${name}.json`);
-      const fixture = readJsonReport(join(import.meta.dirname, '..', 'fixtures', 'reports', `${name}.json`));
+    it(`fixture ${name}.json holds the graded sample`, () => {
+      const path = join(import.meta.dirname, '..', 'fixtures', 'reports', `${name}.json`);
+      if (process.env.TANDEM_UPDATE_FIXTURES === '1') writeJsonReport(path, build());
+      const fixture = readJsonReport(path);
+      expect(fixture).toEqual(build());
       expect(renderMarkdown(fixture, { reveal: 'names' })).toBe(renderMarkdown(build(), { reveal: 'names' }));
     });
   }

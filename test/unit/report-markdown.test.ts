@@ -23,7 +23,11 @@ function matrixRows(md: string): Map<string, string[]> {
   const end = lines.indexOf('', start);
   for (const line of lines.slice(start + 2, end)) {
     const m = /^\| `([^`]+)` \|(.*)\|$/.exec(line);
-    if (m) rows.set(m[1]!, m[2]!.split('|').map((c) => c.trim()));
+    if (m)
+      rows.set(
+        m[1]!,
+        m[2]!.split('|').map((c) => c.trim()),
+      );
   }
   return rows;
 }
@@ -175,7 +179,8 @@ describe('renderMarkdown', () => {
     expect(mdCode('line1\nline2')).toBe('`line1 line2`');
     const report = unresolvedReport();
     report.name = 'ping @admins <script>';
-    report.configurations.find((c) => c.role === 'full')!.tests.find((t) => t.status === 'failed')!.id = 'web::a|b::has `ticks`';
+    report.configurations.find((c) => c.role === 'full')!.tests.find((t) => t.status === 'failed')!.id =
+      'web::a|b::has `ticks`';
     const md = renderMarkdown(report, { reveal: 'names' });
     expect(md).toContain('### Tandem: ping @\u200badmins \\<script\\>');
     expect(md).toContain('- `` a|b::has `ticks` `` — F2P');

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/report/summary-table.ts';
-import { flakyReport, infraErrorReport, leaveOneOutReport, resolvedReport, unresolvedReport } from './report-fixtures.ts';
+import {
+  flakyReport,
+  infraErrorReport,
+  leaveOneOutReport,
+  resolvedReport,
+  unresolvedReport,
+} from './report-fixtures.ts';
 
 const cells = (line: string) => line.trim().split(/\s{2,}/);
 
@@ -27,7 +33,9 @@ describe('summaryTable', () => {
     expect(loo).toContain('Jointly necessary: no (judged on leave-one-out configurations)');
     expect(loo).toContain('Unnecessary targets: acme/cli');
     expect(cells(loo.split('\n')[3]!)).toEqual(['web+cli', 'B', 'H', 'H', 'fail', '2/3', '4.2s']);
-    expect(summaryTable(flakyReport(), { color: false })).toContain('Flaky: 1 test(s) changed status across 2 runs');
+    expect(summaryTable(flakyReport(), { color: false })).toContain(
+      'Flaky: 1 test(s) changed status across 2 runs',
+    );
     const infra = summaryTable(infraErrorReport(), { color: false });
     expect(infra).toContain('Verdict: INFRASTRUCTURE ERROR (not a verdict on the code)');
     expect(infra).toContain('Infrastructure error: merge-conflict (acme/web, configuration web)');
@@ -39,7 +47,6 @@ describe('summaryTable', () => {
     expect(out).toContain('\u001b[32mpass\u001b[0m');
     expect(out).toContain('\u001b[31mfail\u001b[0m');
     expect(out).toContain('\u001b[32mRESOLVED\u001b[0m');
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI codes
     const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toBe(summaryTable(resolvedReport(), { color: false }));
   });
