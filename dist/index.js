@@ -97003,9 +97003,6 @@ async function runConfiguration(job, ctx) {
   }
 }
 
-// src/engine/docker-sandbox.ts
-import path15 from "node:path";
-
 // src/engine/docker-client.ts
 var import_dockerode2 = __toESM(require_docker(), 1);
 var START_ENGINE_HINT = "start one with `bash scripts/start-docker.sh` (npm run docker:start), or set DOCKER_HOST to a running engine";
@@ -97125,6 +97122,39 @@ function looksPullable(image) {
   return !image.startsWith("tandem/") && !/^(sha256:)?[0-9a-f]{12,64}$/.test(image);
 }
 
+// src/engine/run-guard.ts
+var RunGuard = class {
+  constructor(kill, timeoutMs, signal) {
+    this.kill = kill;
+    this.signal = signal;
+    this.timer = setTimeout(() => this.stop("timeout"), timeoutMs);
+    signal?.addEventListener("abort", this.onAbort, { once: true });
+    if (signal?.aborted) this.stop("abort");
+  }
+  kill;
+  signal;
+  reason = null;
+  listeners = /* @__PURE__ */ new Set();
+  timer;
+  onAbort = () => this.stop("abort");
+  stop(reason) {
+    if (this.reason) return;
+    this.reason = reason;
+    for (const l of this.listeners) l();
+    Promise.resolve(this.kill()).catch(() => {
+    });
+  }
+  /** Runs `listener` before the kill when the guard stops; returns the unsubscribe. */
+  onStop(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  close() {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener("abort", this.onAbort);
+  }
+};
+
 // src/engine/output-tail.ts
 import { Writable } from "node:stream";
 var OutputTail = class {
@@ -97185,286 +97215,85 @@ ${body.toString("utf8")}`;
   }
 };
 
-// src/engine/docker-sandbox.ts
-var WORKSPACE = "/tandem/workspace";
-var HIDDEN = "/tandem/hidden";
-var RESULTS = "/tandem/results";
-var CA_PATH = "/etc/ssl/certs/ca-certificates.crt";
-var IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
-var KILL_ALL = ["sh", "-c", "kill -9 -1"];
-var READ_OOM = [
-  "sh",
-  "-c",
-  "cat /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null || cat /sys/fs/cgroup/memory.events 2>/dev/null"
+// src/engine/step-sequence.ts
+async function runSteps(spec, stopped, runStep) {
+  let setupFailed = false;
+  const runAll = async (steps, stopOnFailure) => {
+    const out = [];
+    for (const step of steps) {
+      if (setupFailed || stopped()) {
+        out.push(notRun2(step.name));
+        continue;
+      }
+      const tail2 = new OutputTail(spec.outputCapBytes);
+      const r = await runStep(step, tail2);
+      out.push({ name: step.name, ...r, notRun: false, outputTail: tail2.toString() });
+      if (stopOnFailure && r.exitCode !== 0) setupFailed = true;
+    }
+    return out;
+  };
+  const setup = await runAll(spec.setup, true);
+  const tests = await runAll(spec.tests, false);
+  const reason = stopped();
+  if (reason === "abort") throw aborted2(spec.configurationId);
+  return { setup, tests, timedOut: reason === "timeout" };
+}
+async function runPrepareCommands(spec, stopped, started, runCommand) {
+  const tail2 = new OutputTail(spec.outputCapBytes);
+  let exitCode = 0;
+  let oomKilled = false;
+  for (const command of spec.commands) {
+    const r = await runCommand(command, tail2);
+    exitCode = r.exitCode;
+    oomKilled ||= r.oomKilled;
+    if (exitCode !== 0) break;
+  }
+  const reason = stopped();
+  if (reason === "abort") throw aborted2();
+  const timedOut = reason === "timeout";
+  return {
+    exitCode: timedOut ? null : exitCode,
+    timedOut,
+    oomKilled,
+    durationMs: Date.now() - started,
+    outputTail: tail2.toString()
+  };
+}
+var CA_BUNDLE_VARIABLES = [
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "GIT_SSL_CAINFO",
+  "npm_config_cafile"
 ];
-var RunGuard = class {
-  constructor(kill, timeoutMs, signal) {
-    this.kill = kill;
-    this.signal = signal;
-    this.timer = setTimeout(() => this.stop("timeout"), timeoutMs);
-    signal?.addEventListener("abort", this.onAbort, { once: true });
-    if (signal?.aborted) this.stop("abort");
+function aborted2(configuration2) {
+  return new InfraError("aborted", "the run was aborted", configuration2 ? { configuration: configuration2 } : {});
+}
+function notRun2(name) {
+  return {
+    name,
+    exitCode: null,
+    durationMs: 0,
+    timedOut: false,
+    oomKilled: false,
+    notRun: true,
+    outputTail: ""
+  };
+}
+
+// src/engine/docker-container.ts
+var ContainerTracker = class {
+  constructor(docker) {
+    this.docker = docker;
   }
-  kill;
-  signal;
-  reason = null;
-  listeners = /* @__PURE__ */ new Set();
-  timer;
-  onAbort = () => this.stop("abort");
-  stop(reason) {
-    if (this.reason) return;
-    this.reason = reason;
-    for (const l of this.listeners) l();
-    this.kill().catch(() => {
-    });
-  }
-  onStop(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  close() {
-    clearTimeout(this.timer);
-    this.signal?.removeEventListener("abort", this.onAbort);
-  }
-};
-var DockerSandbox = class {
-  kind = "docker";
   docker;
-  images = /* @__PURE__ */ new Map();
   live = /* @__PURE__ */ new Map();
   guards = /* @__PURE__ */ new Set();
-  inflight = /* @__PURE__ */ new Set();
   disposed = false;
-  constructor(options = {}) {
-    this.docker = options.docker ?? createDockerClient();
+  /** Throws InfraError('aborted') once disposed or when the run's signal has fired. */
+  checkOpen(signal, configuration2) {
+    if (this.disposed || signal?.aborted) throw aborted2(configuration2);
   }
-  imageId(image) {
-    let id = this.images.get(image);
-    if (!id) {
-      id = resolveImageId(this.docker, image);
-      this.images.set(image, id);
-      id.catch((err) => {
-        if (!(err instanceof InfraError && err.kind === "image-missing")) this.images.delete(image);
-      });
-    }
-    return id;
-  }
-  runConfiguration(spec) {
-    return this.track(this.runConfigurationNow(spec));
-  }
-  prepare(spec) {
-    return this.track(this.prepareNow(spec));
-  }
-  async dispose() {
-    this.disposed = true;
-    for (const guard of this.guards) guard.stop("abort");
-    await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {
-    })));
-    await Promise.allSettled([...this.inflight]);
-  }
-  track(run2) {
-    this.inflight.add(run2);
-    run2.then(
-      () => this.inflight.delete(run2),
-      () => this.inflight.delete(run2)
-    );
-    return run2;
-  }
-  async runConfigurationNow(spec) {
-    const configuration2 = spec.configurationId;
-    this.checkOpen(spec.signal, configuration2);
-    const hidden = hiddenLayout(spec);
-    const mounts = [
-      bind(spec.workspaceDir, WORKSPACE, false),
-      ...spec.readonlyMounts.map(
-        (m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)
-      ),
-      bind(spec.hiddenRoot, HIDDEN, true),
-      ...hidden.extraMounts,
-      bind(spec.resultsDir, RESULTS, false)
-    ];
-    const container = await this.startContainer(
-      {
-        Image: spec.image,
-        Cmd: ["sh", "-c", IDLE],
-        Labels: { tandem: "1", "tandem.configuration": configuration2 },
-        WorkingDir: WORKSPACE,
-        Env: [
-          "HOME=/tmp",
-          `TANDEM_WORKSPACE=${WORKSPACE}`,
-          `TANDEM_HIDDEN=${HIDDEN}`,
-          `TANDEM_RESULTS=${RESULTS}`,
-          `TANDEM_CONFIGURATION=${configuration2}`
-        ],
-        // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
-        NetworkDisabled: true,
-        HostConfig: { NetworkMode: "none", Mounts: mounts, ...limitsConfig(spec.limits) }
-      },
-      spec.image,
-      configuration2
-    );
-    const guard = this.guard(container, spec.timeoutSec, spec.signal);
-    const state = { container, guard, oomKills: 0, configuration: configuration2 };
-    try {
-      let stopped = false;
-      const runAll = async (steps, stopOnFailure) => {
-        const out = [];
-        for (const step of steps) {
-          if (stopped || guard.reason) {
-            out.push(notRun2(step.name));
-            continue;
-          }
-          const tail2 = new OutputTail(spec.outputCapBytes);
-          const env4 = [`TANDEM_HIDDEN=${hidden.forStep(step)}`];
-          const r = await this.exec(state, ["sh", "-c", step.run], env4, step.timeoutSec * 1e3, tail2);
-          out.push({ name: step.name, ...r, notRun: false, outputTail: tail2.toString() });
-          if (stopOnFailure && r.exitCode !== 0) stopped = true;
-        }
-        return out;
-      };
-      const setup = await runAll(spec.setup, true);
-      const tests = await runAll(spec.tests, false);
-      if (guard.reason === "abort") throw aborted2(configuration2);
-      return { setup, tests, timedOut: guard.reason === "timeout" };
-    } finally {
-      guard.close();
-      this.guards.delete(guard);
-      await this.remove(container, configuration2);
-    }
-  }
-  async prepareNow(spec) {
-    this.checkOpen(spec.signal);
-    const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
-    const mounts = [bind(spec.repoDir, repoPath, false)];
-    const env4 = ["HOME=/tmp", `TANDEM_WORKSPACE=${WORKSPACE}`];
-    if (spec.caBundle) {
-      mounts.push(bind(spec.caBundle, CA_PATH, true));
-      for (const name of ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "GIT_SSL_CAINFO", "npm_config_cafile"]) {
-        env4.push(`${name}=${CA_PATH}`);
-      }
-    }
-    const started = Date.now();
-    const container = await this.startContainer(
-      {
-        Image: spec.image,
-        Cmd: ["sh", "-c", IDLE],
-        Labels: { tandem: "1", "tandem.prepare": spec.repoName },
-        WorkingDir: repoPath,
-        Env: env4,
-        HostConfig: { NetworkMode: spec.network, Mounts: mounts, ...limitsConfig(spec.limits) }
-      },
-      spec.image
-    );
-    const guard = this.guard(container, spec.timeoutSec, spec.signal);
-    const state = { container, guard, oomKills: 0 };
-    const tail2 = new OutputTail(spec.outputCapBytes);
-    try {
-      let exitCode = 0;
-      let oomKilled = false;
-      for (const command of spec.commands) {
-        const r = await this.exec(state, ["sh", "-c", command], [], Number.POSITIVE_INFINITY, tail2);
-        exitCode = r.exitCode;
-        oomKilled ||= r.oomKilled;
-        if (exitCode !== 0) break;
-      }
-      if (guard.reason === "abort") throw aborted2();
-      const timedOut = guard.reason === "timeout";
-      return {
-        exitCode: timedOut ? null : exitCode,
-        timedOut,
-        oomKilled,
-        durationMs: Date.now() - started,
-        outputTail: tail2.toString()
-      };
-    } finally {
-      guard.close();
-      this.guards.delete(guard);
-      await this.remove(container);
-    }
-  }
-  guard(container, timeoutSec, signal) {
-    const guard = new RunGuard(() => container.kill(), timeoutSec * 1e3, signal);
-    this.guards.add(guard);
-    if (this.disposed) guard.stop("abort");
-    return guard;
-  }
-  /** Runs one command via `docker exec`; a step timeout kills its processes but keeps the container. */
-  async exec(state, cmd, env4, timeoutMs, tail2) {
-    const { container, guard } = state;
-    const started = Date.now();
-    const stoppedResult = () => ({
-      exitCode: null,
-      timedOut: guard.reason === "timeout",
-      oomKilled: false,
-      durationMs: Date.now() - started
-    });
-    let run2;
-    try {
-      run2 = await startExec(this.docker, container, { cmd, env: env4 }, tail2);
-    } catch (err) {
-      if (guard.reason) return stoppedResult();
-      throw engineError(this.docker, err, "starting a step", state.configuration);
-    }
-    let killing;
-    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => {
-      killing = this.killProcesses(state, run2);
-    }, timeoutMs) : void 0;
-    const off = guard.onStop(() => run2.detach());
-    await run2.ended;
-    clearTimeout(timer);
-    off();
-    const durationMs = Date.now() - started;
-    if (killing) {
-      await killing;
-      if (guard.reason) return stoppedResult();
-      return { exitCode: null, timedOut: true, oomKilled: false, durationMs };
-    }
-    if (guard.reason) return stoppedResult();
-    let exitCode;
-    try {
-      exitCode = await run2.exitCode();
-    } catch (err) {
-      if (guard.reason) return stoppedResult();
-      throw engineError(this.docker, err, "reading a step exit code", state.configuration);
-    }
-    const oomKilled = exitCode === 137 && await this.oomKilledSince(state);
-    return { exitCode, timedOut: false, oomKilled, durationMs };
-  }
-  /** Kills a timed-out step's whole process tree; if the kill itself cannot run, restarts the container. */
-  async killProcesses({ container, guard }, run2) {
-    const ended = run2.ended.then(() => true);
-    const within = (ms) => Promise.race([ended, new Promise((r) => setTimeout(() => r(false), ms).unref())]);
-    try {
-      await execToEnd(this.docker, container, KILL_ALL, new OutputTail(0));
-      if (await within(5e3)) return;
-    } catch {
-    }
-    if (guard.reason) return;
-    try {
-      await container.restart({ t: 0 });
-    } catch {
-    }
-    if (!await within(5e3)) run2.detach();
-  }
-  /** After exit 137: did the memory cgroup OOM-kill something since we last looked? */
-  async oomKilledSince(state) {
-    const out = new OutputTail(4096);
-    try {
-      await execToEnd(this.docker, state.container, READ_OOM, out);
-      const m = /oom_kill (\d+)/.exec(out.toString());
-      if (m) {
-        const count = Number(m[1]);
-        const grew = count > state.oomKills;
-        state.oomKills = count;
-        return grew;
-      }
-      const info = await state.container.inspect();
-      return info.State.OOMKilled;
-    } catch {
-      return false;
-    }
-  }
-  async startContainer(options, image, configuration2) {
+  async start(options, image, configuration2) {
     let container;
     try {
       container = await this.docker.createContainer(options);
@@ -97485,6 +97314,26 @@ var DockerSandbox = class {
       throw engineError(this.docker, err, "starting a container", configuration2);
     }
   }
+  /** The container's deadline and abort wiring: either kills the container (once). */
+  guard(container, timeoutSec, signal) {
+    const guard = new RunGuard(() => container.kill(), timeoutSec * 1e3, signal);
+    this.guards.add(guard);
+    if (this.disposed) guard.stop("abort");
+    return guard;
+  }
+  /** Ends a run: its guard stops ticking and its container goes. */
+  async release(container, guard, configuration2) {
+    guard.close();
+    this.guards.delete(guard);
+    await this.remove(container, configuration2);
+  }
+  /** Stops every guarded run (they end as aborted, not as engine failures) and removes every container. */
+  async dispose() {
+    this.disposed = true;
+    for (const guard of this.guards) guard.stop("abort");
+    await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {
+    })));
+  }
   async remove(container, configuration2) {
     try {
       await container.remove({ force: true, v: true });
@@ -97497,12 +97346,158 @@ var DockerSandbox = class {
       this.live.delete(container.id);
     }
   }
-  checkOpen(signal, configuration2) {
-    if (this.disposed || signal?.aborted) throw aborted2(configuration2);
+};
+
+// src/engine/docker-exec.ts
+var KILL_ALL = ["sh", "-c", "kill -9 -1"];
+var READ_OOM = [
+  "sh",
+  "-c",
+  "cat /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null || cat /sys/fs/cgroup/memory.events 2>/dev/null"
+];
+var ContainerExec = class {
+  constructor(docker, container, guard, configuration2) {
+    this.docker = docker;
+    this.container = container;
+    this.guard = guard;
+    this.configuration = configuration2;
+  }
+  docker;
+  container;
+  guard;
+  configuration;
+  /** Last OOM-kill count read from the cgroup, so each step only counts its own kills. */
+  oomKills = 0;
+  /** Runs `sh -c command`; a finite `timeoutMs` kills its processes when passed (the container stays). */
+  async run(command, env4, timeoutMs, tail2) {
+    const { guard } = this;
+    const started = Date.now();
+    const stoppedResult = () => ({
+      exitCode: null,
+      timedOut: guard.reason === "timeout",
+      oomKilled: false,
+      durationMs: Date.now() - started
+    });
+    let run2;
+    try {
+      run2 = await startExec(this.docker, this.container, { cmd: ["sh", "-c", command], env: env4 }, tail2);
+    } catch (err) {
+      if (guard.reason) return stoppedResult();
+      throw engineError(this.docker, err, "starting a step", this.configuration);
+    }
+    let killing;
+    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => {
+      killing = this.killProcesses(run2);
+    }, timeoutMs) : void 0;
+    const off = guard.onStop(() => run2.detach());
+    await run2.ended;
+    clearTimeout(timer);
+    off();
+    const durationMs = Date.now() - started;
+    if (killing) {
+      await killing;
+      if (guard.reason) return stoppedResult();
+      return { exitCode: null, timedOut: true, oomKilled: false, durationMs };
+    }
+    if (guard.reason) return stoppedResult();
+    let exitCode;
+    try {
+      exitCode = await run2.exitCode();
+    } catch (err) {
+      if (guard.reason) return stoppedResult();
+      throw engineError(this.docker, err, "reading a step exit code", this.configuration);
+    }
+    const oomKilled = exitCode === 137 && await this.oomKilledSince();
+    return { exitCode, timedOut: false, oomKilled, durationMs };
+  }
+  /** Kills a timed-out step's whole process tree; if the kill itself cannot run, restarts the container. */
+  async killProcesses(run2) {
+    const { container, guard } = this;
+    const ended = run2.ended.then(() => true);
+    const within = (ms) => Promise.race([ended, new Promise((r) => setTimeout(() => r(false), ms).unref())]);
+    try {
+      await execToEnd(this.docker, container, KILL_ALL, new OutputTail(0));
+      if (await within(5e3)) return;
+    } catch {
+    }
+    if (guard.reason) return;
+    try {
+      await container.restart({ t: 0 });
+    } catch {
+    }
+    if (!await within(5e3)) run2.detach();
+  }
+  /** After exit 137: did the memory cgroup OOM-kill something since we last looked? */
+  async oomKilledSince() {
+    const out = new OutputTail(4096);
+    try {
+      await execToEnd(this.docker, this.container, READ_OOM, out);
+      const m = /oom_kill (\d+)/.exec(out.toString());
+      if (m) {
+        const count = Number(m[1]);
+        const grew = count > this.oomKills;
+        this.oomKills = count;
+        return grew;
+      }
+      const info = await this.container.inspect();
+      return info.State.OOMKilled;
+    } catch {
+      return false;
+    }
   }
 };
-function aborted2(configuration2) {
-  return new InfraError("aborted", "the run was aborted", configuration2 ? { configuration: configuration2 } : {});
+
+// src/engine/docker-layout.ts
+import path15 from "node:path";
+var WORKSPACE = "/tandem/workspace";
+var HIDDEN = "/tandem/hidden";
+var RESULTS = "/tandem/results";
+var CA_PATH = "/etc/ssl/certs/ca-certificates.crt";
+var IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
+function configurationContainer(spec) {
+  const configuration2 = spec.configurationId;
+  const hidden = hiddenLayout(spec);
+  const mounts = [
+    bind(spec.workspaceDir, WORKSPACE, false),
+    ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
+    bind(spec.hiddenRoot, HIDDEN, true),
+    ...hidden.extraMounts,
+    bind(spec.resultsDir, RESULTS, false)
+  ];
+  const options = {
+    Image: spec.image,
+    Cmd: ["sh", "-c", IDLE],
+    Labels: { tandem: "1", "tandem.configuration": configuration2 },
+    WorkingDir: WORKSPACE,
+    Env: [
+      "HOME=/tmp",
+      `TANDEM_WORKSPACE=${WORKSPACE}`,
+      `TANDEM_HIDDEN=${HIDDEN}`,
+      `TANDEM_RESULTS=${RESULTS}`,
+      `TANDEM_CONFIGURATION=${configuration2}`
+    ],
+    // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
+    NetworkDisabled: true,
+    HostConfig: { NetworkMode: "none", Mounts: mounts, ...limitsConfig(spec.limits) }
+  };
+  return { options, hiddenFor: hidden.forStep };
+}
+function prepareContainer(spec) {
+  const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
+  const mounts = [bind(spec.repoDir, repoPath, false)];
+  const env4 = ["HOME=/tmp", `TANDEM_WORKSPACE=${WORKSPACE}`];
+  if (spec.caBundle) {
+    mounts.push(bind(spec.caBundle, CA_PATH, true));
+    for (const name of CA_BUNDLE_VARIABLES) env4.push(`${name}=${CA_PATH}`);
+  }
+  return {
+    Image: spec.image,
+    Cmd: ["sh", "-c", IDLE],
+    Labels: { tandem: "1", "tandem.prepare": spec.repoName },
+    WorkingDir: repoPath,
+    Env: env4,
+    HostConfig: { NetworkMode: spec.network, Mounts: mounts, ...limitsConfig(spec.limits) }
+  };
 }
 function bind(source, target, readOnly) {
   return { Type: "bind", Source: path15.resolve(source), Target: target, ReadOnly: readOnly };
@@ -97541,17 +97536,83 @@ function hiddenLayout(spec) {
   }
   return { forStep, extraMounts };
 }
-function notRun2(name) {
-  return {
-    name,
-    exitCode: null,
-    durationMs: 0,
-    timedOut: false,
-    oomKilled: false,
-    notRun: true,
-    outputTail: ""
-  };
-}
+
+// src/engine/docker-sandbox.ts
+var DockerSandbox = class {
+  kind = "docker";
+  docker;
+  images = /* @__PURE__ */ new Map();
+  containers;
+  inflight = /* @__PURE__ */ new Set();
+  constructor(options = {}) {
+    this.docker = options.docker ?? createDockerClient();
+    this.containers = new ContainerTracker(this.docker);
+  }
+  imageId(image) {
+    let id = this.images.get(image);
+    if (!id) {
+      id = resolveImageId(this.docker, image);
+      this.images.set(image, id);
+      id.catch((err) => {
+        if (!(err instanceof InfraError && err.kind === "image-missing")) this.images.delete(image);
+      });
+    }
+    return id;
+  }
+  runConfiguration(spec) {
+    return this.track(this.runConfigurationNow(spec));
+  }
+  prepare(spec) {
+    return this.track(this.prepareNow(spec));
+  }
+  async dispose() {
+    await this.containers.dispose();
+    await Promise.allSettled([...this.inflight]);
+  }
+  track(run2) {
+    this.inflight.add(run2);
+    run2.then(
+      () => this.inflight.delete(run2),
+      () => this.inflight.delete(run2)
+    );
+    return run2;
+  }
+  async runConfigurationNow(spec) {
+    const configuration2 = spec.configurationId;
+    this.containers.checkOpen(spec.signal, configuration2);
+    const layout = configurationContainer(spec);
+    const container = await this.containers.start(layout.options, spec.image, configuration2);
+    const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
+    const exec2 = new ContainerExec(this.docker, container, guard, configuration2);
+    try {
+      return await runSteps(
+        spec,
+        () => guard.reason,
+        (step, tail2) => exec2.run(step.run, [`TANDEM_HIDDEN=${layout.hiddenFor(step)}`], step.timeoutSec * 1e3, tail2)
+      );
+    } finally {
+      await this.containers.release(container, guard, configuration2);
+    }
+  }
+  async prepareNow(spec) {
+    this.containers.checkOpen(spec.signal);
+    const options = prepareContainer(spec);
+    const started = Date.now();
+    const container = await this.containers.start(options, spec.image);
+    const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
+    const exec2 = new ContainerExec(this.docker, container, guard);
+    try {
+      return await runPrepareCommands(
+        spec,
+        () => guard.reason,
+        started,
+        (command, tail2) => exec2.run(command, [], Number.POSITIVE_INFINITY, tail2)
+      );
+    } finally {
+      await this.containers.release(container, guard);
+    }
+  }
+};
 
 // src/engine/process-sandbox.ts
 import { spawn } from "node:child_process";
@@ -97562,15 +97623,16 @@ var ProcessSandbox = class {
   kind = "process";
   /** Process groups of every command started and not yet cleaned up. */
   groups = /* @__PURE__ */ new Set();
-  stops = /* @__PURE__ */ new Set();
+  guards = /* @__PURE__ */ new Set();
   disposed = false;
   async imageId(_image) {
     return "process";
   }
+  // Return types come from step-sequence.ts (ConfigurationRunOutcome, PrepareOutcome).
   async runConfiguration(spec) {
     const configuration2 = spec.configurationId;
     const run2 = this.begin(spec.timeoutSec, spec.signal, configuration2);
-    const links = await linkMounts(spec);
+    let links = [];
     const baseEnv2 = {
       ...process.env,
       TANDEM_WORKSPACE: spec.workspaceDir,
@@ -97578,28 +97640,17 @@ var ProcessSandbox = class {
       TANDEM_CONFIGURATION: configuration2
     };
     try {
-      let stopped = false;
-      const runAll = async (steps, stopOnFailure) => {
-        const out = [];
-        for (const step of steps) {
-          if (stopped || run2.reason) {
-            out.push(notRun3(step.name));
-            continue;
-          }
-          const tail2 = new OutputTail(spec.outputCapBytes);
+      links = await linkMounts(spec);
+      return await runSteps(
+        spec,
+        () => run2.guard.reason,
+        (step, tail2) => {
           const env4 = { ...baseEnv2, TANDEM_HIDDEN: step.hiddenDir ?? spec.hiddenRoot };
-          const r = await this.command(run2, step.run, spec.workspaceDir, env4, step.timeoutSec * 1e3, tail2);
-          out.push({ name: step.name, ...r, oomKilled: false, notRun: false, outputTail: tail2.toString() });
-          if (stopOnFailure && r.exitCode !== 0) stopped = true;
+          return this.command(run2, step.run, spec.workspaceDir, env4, step.timeoutSec * 1e3, tail2);
         }
-        return out;
-      };
-      const setup = await runAll(spec.setup, true);
-      const tests = await runAll(spec.tests, false);
-      if (run2.reason === "abort") throw aborted3(configuration2);
-      return { setup, tests, timedOut: run2.reason === "timeout" };
+      );
     } finally {
-      run2.end();
+      this.end(run2);
       await Promise.all(links.map((l) => rm5(l, { force: true })));
     }
   }
@@ -97611,68 +97662,47 @@ var ProcessSandbox = class {
     };
     if (spec.caBundle) {
       const ca = path16.resolve(spec.caBundle);
-      Object.assign(env4, {
-        NODE_EXTRA_CA_CERTS: ca,
-        SSL_CERT_FILE: ca,
-        GIT_SSL_CAINFO: ca,
-        npm_config_cafile: ca
-      });
+      for (const name of CA_BUNDLE_VARIABLES) env4[name] = ca;
     }
-    const tail2 = new OutputTail(spec.outputCapBytes);
     const started = Date.now();
     try {
-      let exitCode = 0;
-      for (const command of spec.commands) {
-        const r = await this.command(run2, command, spec.repoDir, env4, Number.POSITIVE_INFINITY, tail2);
-        exitCode = r.exitCode;
-        if (exitCode !== 0) break;
-      }
-      if (run2.reason === "abort") throw aborted3();
-      const timedOut = run2.reason === "timeout";
-      return {
-        exitCode: timedOut ? null : exitCode,
-        timedOut,
-        oomKilled: false,
-        durationMs: Date.now() - started,
-        outputTail: tail2.toString()
-      };
+      return await runPrepareCommands(
+        spec,
+        () => run2.guard.reason,
+        started,
+        (command, tail2) => this.command(run2, command, spec.repoDir, env4, Number.POSITIVE_INFINITY, tail2)
+      );
     } finally {
-      run2.end();
+      this.end(run2);
     }
   }
   async dispose() {
     this.disposed = true;
-    for (const stop of this.stops) stop();
+    for (const guard of this.guards) guard.stop("abort");
     for (const pgid of this.groups) killGroup(pgid);
     this.groups.clear();
   }
-  /** Deadline and abort handling for one configuration or prepare; `end` kills its leftovers. */
+  /** Deadline and abort handling for one configuration or prepare: a stop kills its process groups. */
   begin(timeoutSec, signal, configuration2) {
-    if (this.disposed || signal?.aborted) throw aborted3(configuration2);
+    if (this.disposed || signal?.aborted) throw aborted2(configuration2);
     const groups = /* @__PURE__ */ new Set();
-    const run2 = {
-      reason: null,
-      groups,
-      stop: (reason) => {
-        if (run2.reason) return;
-        run2.reason = reason;
+    const guard = new RunGuard(
+      () => {
         for (const pgid of groups) killGroup(pgid);
       },
-      end: () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        this.stops.delete(onAbort);
-        for (const pgid of groups) {
-          killGroup(pgid);
-          this.groups.delete(pgid);
-        }
-      }
-    };
-    const onAbort = () => run2.stop("abort");
-    const timer = setTimeout(() => run2.stop("timeout"), timeoutSec * 1e3);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    this.stops.add(onAbort);
-    return run2;
+      timeoutSec * 1e3,
+      signal
+    );
+    this.guards.add(guard);
+    return { guard, groups };
+  }
+  end({ guard, groups }) {
+    guard.close();
+    this.guards.delete(guard);
+    for (const pgid of groups) {
+      killGroup(pgid);
+      this.groups.delete(pgid);
+    }
   }
   command(run2, command, cwd, env4, timeoutMs, tail2) {
     const started = Date.now();
@@ -97707,14 +97737,21 @@ var ProcessSandbox = class {
         child.stdout.destroy();
         child.stderr.destroy();
         const durationMs = Date.now() - started;
-        if (run2.reason || stepTimedOut) {
-          resolve2({ exitCode: null, timedOut: stepTimedOut || run2.reason === "timeout", durationMs });
+        const reason = run2.guard.reason;
+        if (reason || stepTimedOut) {
+          resolve2({
+            exitCode: null,
+            timedOut: stepTimedOut || reason === "timeout",
+            oomKilled: false,
+            durationMs
+          });
           return;
         }
         const { code, signal } = exit;
         resolve2({
           exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null),
           timedOut: false,
+          oomKilled: false,
           durationMs
         });
       };
@@ -97749,20 +97786,6 @@ async function linkMounts(spec) {
     links.push(link);
   }
   return links;
-}
-function aborted3(configuration2) {
-  return new InfraError("aborted", "the run was aborted", configuration2 ? { configuration: configuration2 } : {});
-}
-function notRun3(name) {
-  return {
-    name,
-    exitCode: null,
-    durationMs: 0,
-    timedOut: false,
-    oomKilled: false,
-    notRun: true,
-    outputTail: ""
-  };
 }
 
 // src/engine/sandbox-factory.ts

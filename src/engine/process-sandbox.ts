@@ -3,16 +3,22 @@ import { lstat, mkdir, readdir, rm, rmdir, symlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
-import { OutputTail } from './output-tail.ts';
-import type {
-  ConfigurationRunOutcome,
-  ConfigurationRunSpec,
-  PrepareOutcome,
-  PrepareSpec,
-  Sandbox,
-  Step,
-  StepOutcome,
-} from './sandbox.ts';
+import type { OutputTail } from './output-tail.ts';
+import { RunGuard } from './run-guard.ts';
+import type { ConfigurationRunSpec, PrepareSpec, Sandbox } from './sandbox.ts';
+import {
+  aborted,
+  CA_BUNDLE_VARIABLES,
+  type CommandResult,
+  runPrepareCommands,
+  runSteps,
+} from './step-sequence.ts';
+
+/** One configuration or prepare: its guard, and the process groups it started. */
+interface ProcessRun {
+  guard: RunGuard;
+  groups: Set<number>;
+}
 
 /**
  * Runs commands as plain host processes: for development machines without Docker.
@@ -24,23 +30,24 @@ import type {
  *  - TANDEM_* point at host paths.
  * What it does keep: the environment variables, working directories, step and configuration
  * timeouts (each command runs in its own process group, killed as a whole), output tails, and
- * the same outcome shapes as DockerSandbox.
+ * the same outcome shapes and step order (step-sequence.ts) as DockerSandbox.
  */
 export class ProcessSandbox implements Sandbox {
   readonly kind = 'process' as const;
   /** Process groups of every command started and not yet cleaned up. */
   private readonly groups = new Set<number>();
-  private readonly stops = new Set<() => void>();
+  private readonly guards = new Set<RunGuard>();
   private disposed = false;
 
   async imageId(_image: string): Promise<string> {
     return 'process';
   }
 
-  async runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
+  // Return types come from step-sequence.ts (ConfigurationRunOutcome, PrepareOutcome).
+  async runConfiguration(spec: ConfigurationRunSpec) {
     const configuration = spec.configurationId;
     const run = this.begin(spec.timeoutSec, spec.signal, configuration);
-    const links = await linkMounts(spec);
+    let links: string[] = [];
     const baseEnv = {
       ...process.env,
       TANDEM_WORKSPACE: spec.workspaceDir,
@@ -48,33 +55,22 @@ export class ProcessSandbox implements Sandbox {
       TANDEM_CONFIGURATION: configuration,
     };
     try {
-      let stopped = false;
-      const runAll = async (steps: Step[], stopOnFailure: boolean): Promise<StepOutcome[]> => {
-        const out: StepOutcome[] = [];
-        for (const step of steps) {
-          if (stopped || run.reason) {
-            out.push(notRun(step.name));
-            continue;
-          }
-          const tail = new OutputTail(spec.outputCapBytes);
+      links = await linkMounts(spec);
+      return await runSteps(
+        spec,
+        () => run.guard.reason,
+        (step, tail) => {
           const env = { ...baseEnv, TANDEM_HIDDEN: step.hiddenDir ?? spec.hiddenRoot };
-          const r = await this.command(run, step.run, spec.workspaceDir, env, step.timeoutSec * 1000, tail);
-          out.push({ name: step.name, ...r, oomKilled: false, notRun: false, outputTail: tail.toString() });
-          if (stopOnFailure && r.exitCode !== 0) stopped = true;
-        }
-        return out;
-      };
-      const setup = await runAll(spec.setup, true);
-      const tests = await runAll(spec.tests, false);
-      if (run.reason === 'abort') throw aborted(configuration);
-      return { setup, tests, timedOut: run.reason === 'timeout' };
+          return this.command(run, step.run, spec.workspaceDir, env, step.timeoutSec * 1000, tail);
+        },
+      );
     } finally {
-      run.end();
+      this.end(run);
       await Promise.all(links.map((l) => rm(l, { force: true })));
     }
   }
 
-  async prepare(spec: PrepareSpec): Promise<PrepareOutcome> {
+  async prepare(spec: PrepareSpec) {
     const run = this.begin(spec.timeoutSec, spec.signal);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -82,81 +78,61 @@ export class ProcessSandbox implements Sandbox {
     };
     if (spec.caBundle) {
       const ca = path.resolve(spec.caBundle);
-      Object.assign(env, {
-        NODE_EXTRA_CA_CERTS: ca,
-        SSL_CERT_FILE: ca,
-        GIT_SSL_CAINFO: ca,
-        npm_config_cafile: ca,
-      });
+      for (const name of CA_BUNDLE_VARIABLES) env[name] = ca;
     }
-    const tail = new OutputTail(spec.outputCapBytes);
     const started = Date.now();
     try {
-      let exitCode: number | null = 0;
-      for (const command of spec.commands) {
-        const r = await this.command(run, command, spec.repoDir, env, Number.POSITIVE_INFINITY, tail);
-        exitCode = r.exitCode;
-        if (exitCode !== 0) break;
-      }
-      if (run.reason === 'abort') throw aborted();
-      const timedOut = run.reason === 'timeout';
-      return {
-        exitCode: timedOut ? null : exitCode,
-        timedOut,
-        oomKilled: false,
-        durationMs: Date.now() - started,
-        outputTail: tail.toString(),
-      };
+      return await runPrepareCommands(
+        spec,
+        () => run.guard.reason,
+        started,
+        (command, tail) => this.command(run, command, spec.repoDir, env, Number.POSITIVE_INFINITY, tail),
+      );
     } finally {
-      run.end();
+      this.end(run);
     }
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    for (const stop of this.stops) stop();
+    for (const guard of this.guards) guard.stop('abort');
     for (const pgid of this.groups) killGroup(pgid);
     this.groups.clear();
   }
 
-  /** Deadline and abort handling for one configuration or prepare; `end` kills its leftovers. */
-  private begin(timeoutSec: number, signal: AbortSignal | undefined, configuration?: string) {
+  /** Deadline and abort handling for one configuration or prepare: a stop kills its process groups. */
+  private begin(timeoutSec: number, signal: AbortSignal | undefined, configuration?: string): ProcessRun {
     if (this.disposed || signal?.aborted) throw aborted(configuration);
     const groups = new Set<number>();
-    const run = {
-      reason: null as 'timeout' | 'abort' | null,
-      groups,
-      stop: (reason: 'timeout' | 'abort') => {
-        if (run.reason) return;
-        run.reason = reason;
+    const guard = new RunGuard(
+      () => {
         for (const pgid of groups) killGroup(pgid);
       },
-      end: () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.stops.delete(onAbort);
-        // Like removing a container: background processes a step left behind go too.
-        for (const pgid of groups) {
-          killGroup(pgid);
-          this.groups.delete(pgid);
-        }
-      },
-    };
-    const onAbort = () => run.stop('abort');
-    const timer = setTimeout(() => run.stop('timeout'), timeoutSec * 1000);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.stops.add(onAbort);
-    return run;
+      timeoutSec * 1000,
+      signal,
+    );
+    this.guards.add(guard);
+    return { guard, groups };
+  }
+
+  private end({ guard, groups }: ProcessRun): void {
+    guard.close();
+    this.guards.delete(guard);
+    // Like removing a container: background processes a step left behind go too.
+    for (const pgid of groups) {
+      killGroup(pgid);
+      this.groups.delete(pgid);
+    }
   }
 
   private command(
-    run: ReturnType<ProcessSandbox['begin']>,
+    run: ProcessRun,
     command: string,
     cwd: string,
     env: NodeJS.ProcessEnv,
     timeoutMs: number,
     tail: OutputTail,
-  ): Promise<{ exitCode: number | null; timedOut: boolean; durationMs: number }> {
+  ): Promise<CommandResult> {
     const started = Date.now();
     return new Promise((resolve, reject) => {
       // detached: the command leads its own process group, so a timeout kills its whole tree.
@@ -192,14 +168,21 @@ export class ProcessSandbox implements Sandbox {
         child.stdout.destroy();
         child.stderr.destroy();
         const durationMs = Date.now() - started;
-        if (run.reason || stepTimedOut) {
-          resolve({ exitCode: null, timedOut: stepTimedOut || run.reason === 'timeout', durationMs });
+        const reason = run.guard.reason;
+        if (reason || stepTimedOut) {
+          resolve({
+            exitCode: null,
+            timedOut: stepTimedOut || reason === 'timeout',
+            oomKilled: false,
+            durationMs,
+          });
           return;
         }
         const { code, signal } = exit;
         resolve({
           exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null),
           timedOut: false,
+          oomKilled: false,
           durationMs,
         });
       };
@@ -239,20 +222,4 @@ async function linkMounts(spec: ConfigurationRunSpec): Promise<string[]> {
     links.push(link);
   }
   return links;
-}
-
-function aborted(configuration?: string): InfraError {
-  return new InfraError('aborted', 'the run was aborted', configuration ? { configuration } : {});
-}
-
-function notRun(name: string): StepOutcome {
-  return {
-    name,
-    exitCode: null,
-    durationMs: 0,
-    timedOut: false,
-    oomKilled: false,
-    notRun: true,
-    outputTail: '',
-  };
 }

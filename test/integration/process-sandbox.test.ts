@@ -1,49 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
 import { ProcessSandbox } from '../../src/engine/process-sandbox.ts';
-import type { ConfigurationRunSpec, Step } from '../../src/engine/sandbox.ts';
+import { expectConfigurationTimedOut, MiB, sandboxSpecs, step } from '../helpers/sandbox-spec.ts';
 
-const MiB = 1024 * 1024;
-const roots: string[] = [];
 const sandbox = new ProcessSandbox();
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tandem-process-sb-'));
-  roots.push(dir);
-  return dir;
-}
-
-function step(name: string, run: string, timeoutSec = 60, hiddenDir?: string): Step {
-  return { name, run, timeoutSec, hiddenDir };
-}
-
-function makeSpec(overrides: Partial<ConfigurationRunSpec> = {}): ConfigurationRunSpec {
-  const root = tempDir();
-  const workspaceDir = path.join(root, 'ws');
-  mkdirSync(path.join(workspaceDir, 'api'), { recursive: true });
-  writeFileSync(path.join(workspaceDir, 'api', 'index.js'), 'module.exports = 1;\n');
-  const hiddenRoot = path.join(root, 'hidden');
-  mkdirSync(hiddenRoot);
-  const resultsDir = path.join(root, 'results');
-  mkdirSync(resultsDir);
-  return {
-    configurationId: `cfg-${path.basename(root)}`,
-    image: 'ignored',
-    workspaceDir,
-    readonlyMounts: [],
-    hiddenRoot,
-    resultsDir,
-    setup: [],
-    tests: [],
-    limits: { memoryBytes: 512 * MiB, cpus: 1, pids: 256 },
-    timeoutSec: 120,
-    outputCapBytes: 64 * 1024,
-    ...overrides,
-  };
-}
+const { tempDir, makeSpec, runLayout, runSetupFailure } = sandboxSpecs({
+  prefix: 'tandem-process-sb-',
+  image: 'ignored',
+});
 
 /** True while a process with this pid exists and is not a zombie waiting to be reaped. */
 function running(pid: number): boolean {
@@ -60,10 +26,7 @@ async function alive(pid: number): Promise<boolean> {
   return running(pid);
 }
 
-afterAll(async () => {
-  await sandbox.dispose();
-  for (const dir of roots) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox.dispose());
 
 describe('ProcessSandbox', () => {
   it('says it is unsandboxed', async () => {
@@ -72,55 +35,24 @@ describe('ProcessSandbox', () => {
   });
 
   it('runs steps in the workspace with the TANDEM_* environment', async () => {
-    const spec = makeSpec();
-    const deps = tempDir();
-    writeFileSync(path.join(deps, 'dep.js'), 'dep');
-    spec.readonlyMounts = [{ hostPath: deps, workspacePath: 'api/node_modules' }];
-    const groupHidden = path.join(spec.hiddenRoot, 'unit');
-    mkdirSync(groupHidden);
-    writeFileSync(path.join(groupHidden, 'secret.test.js'), 'hidden test');
-    spec.setup = [step('setup:1', 'echo "setup sees $TANDEM_HIDDEN"; echo built > api/built.txt')];
-    spec.tests = [
-      step(
-        'env',
-        'pwd; echo "W=$TANDEM_WORKSPACE R=$TANDEM_RESULTS C=$TANDEM_CONFIGURATION"; cat api/built.txt',
-      ),
-      step('deps', 'cat api/node_modules/dep.js'),
-      step('hidden', 'echo "$TANDEM_HIDDEN"; cat "$TANDEM_HIDDEN/secret.test.js"', 60, groupHidden),
-      step('results', 'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"'),
-      step('failing', 'echo to-stderr >&2; exit 3'),
-    ];
-    const out = await sandbox.runConfiguration(spec);
-    expect(out.timedOut).toBe(false);
-    expect(out.setup[0]?.outputTail).toBe(`setup sees ${spec.hiddenRoot}\n`);
-    const [env, deps2, hidden, results, failing] = out.tests;
-    expect(env?.outputTail).toBe(
-      `${spec.workspaceDir}\nW=${spec.workspaceDir} R=${spec.resultsDir} C=${spec.configurationId}\nbuilt\n`,
-    );
-    expect(deps2).toMatchObject({ exitCode: 0, outputTail: 'dep' });
-    expect(hidden?.outputTail).toBe(`${groupHidden}\nhidden test`);
-    expect(results?.exitCode).toBe(0);
-    expect(readFileSync(path.join(spec.resultsDir, 'unit.json'), 'utf8')).toBe('{"ok":true}\n');
-    expect(failing).toMatchObject({ exitCode: 3, timedOut: false, oomKilled: false, notRun: false });
-    expect(failing?.outputTail).toBe('to-stderr\n');
-    // The mount symlink is gone again; the dependency folder is untouched.
-    expect(() => readFileSync(path.join(spec.workspaceDir, 'api/node_modules/dep.js'))).toThrow();
+    const { spec, out, deps, groupHidden } = await runLayout(sandbox);
+    const { workspaceDir: ws, hiddenRoot, resultsDir, configurationId } = spec;
+    expect(out.setup[0]?.outputTail).toBe(`setup sees ${hiddenRoot}\n`);
+    expect(out.tests.slice(0, 3).map((t) => [t.exitCode, t.outputTail])).toEqual([
+      [
+        0,
+        `${ws}\nW=${ws} H=${hiddenRoot} R=${resultsDir} C=${configurationId} HOME=${process.env.HOME ?? ''}\nmodule.exports = 1;\nbuilt\n`,
+      ],
+      // Not read-only here (see ProcessSandbox): the writes succeed.
+      [0, 'dep\n'],
+      [0, `${groupHidden}\nhidden test\n`],
+    ]);
+    // The mount symlink is gone again; the dependency folder is still there.
+    expect(() => readFileSync(path.join(ws, 'api/node_modules/dep.js'))).toThrow();
     expect(readFileSync(path.join(deps, 'dep.js'), 'utf8')).toBe('dep');
   });
 
-  it('stops at the first failing setup step', async () => {
-    const spec = makeSpec({
-      setup: [step('setup:1', 'exit 7'), step('setup:2', 'touch "$TANDEM_RESULTS/s2"')],
-      tests: [step('t', 'touch "$TANDEM_RESULTS/t"')],
-    });
-    const out = await sandbox.runConfiguration(spec);
-    expect(out.setup.map((s) => [s.exitCode, s.notRun])).toEqual([
-      [7, false],
-      [null, true],
-    ]);
-    expect(out.tests[0]).toMatchObject({ notRun: true, exitCode: null });
-    expect(() => readFileSync(path.join(spec.resultsDir, 's2'))).toThrow();
-  });
+  it('stops at the first failing setup step', () => runSetupFailure(sandbox));
 
   it('kills a hanging step with its children at the timeout, then runs the next step', async () => {
     const spec = makeSpec({
@@ -146,12 +78,7 @@ describe('ProcessSandbox', () => {
       ],
     });
     const out = await sandbox.runConfiguration(spec);
-    expect(out.timedOut).toBe(true);
-    expect(out.tests.map((t) => [t.name, t.exitCode, t.timedOut, t.notRun])).toEqual([
-      ['quick', 0, false, false],
-      ['slow', null, true, false],
-      ['never', null, false, true],
-    ]);
+    expectConfigurationTimedOut(out);
     expect(await alive(Number(readFileSync(path.join(spec.resultsDir, 'bg.pid'), 'utf8')))).toBe(false);
   });
 

@@ -1,0 +1,83 @@
+/**
+ * Container lifecycle for DockerSandbox: create and start, guard (deadline and abort), remove,
+ * and the bookkeeping that lets `dispose` kill and remove whatever is still running.
+ */
+import type Docker from 'dockerode';
+import { engineError, missingImageError, statusCode } from './docker-client.ts';
+import { RunGuard } from './run-guard.ts';
+import { aborted } from './step-sequence.ts';
+
+export class ContainerTracker {
+  private readonly live = new Map<string, Docker.Container>();
+  private readonly guards = new Set<RunGuard>();
+  private disposed = false;
+
+  constructor(private readonly docker: Docker) {}
+
+  /** Throws InfraError('aborted') once disposed or when the run's signal has fired. */
+  checkOpen(signal: AbortSignal | undefined, configuration?: string): void {
+    if (this.disposed || signal?.aborted) throw aborted(configuration);
+  }
+
+  async start(
+    options: Docker.ContainerCreateOptions,
+    image: string,
+    configuration?: string,
+  ): Promise<Docker.Container> {
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer(options);
+    } catch (err) {
+      if (statusCode(err) === 404 && /no such image/i.test(String((err as Error).message))) {
+        throw missingImageError(image);
+      }
+      throw engineError(this.docker, err, 'creating a container', configuration);
+    }
+    this.live.set(container.id, container);
+    try {
+      if (this.disposed) throw aborted(configuration);
+      await container.start();
+      return container;
+    } catch (err) {
+      await this.remove(container, configuration).catch(() => {});
+      throw engineError(this.docker, err, 'starting a container', configuration);
+    }
+  }
+
+  /** The container's deadline and abort wiring: either kills the container (once). */
+  guard(container: Docker.Container, timeoutSec: number, signal?: AbortSignal): RunGuard {
+    const guard = new RunGuard(() => container.kill(), timeoutSec * 1000, signal);
+    this.guards.add(guard);
+    if (this.disposed) guard.stop('abort');
+    return guard;
+  }
+
+  /** Ends a run: its guard stops ticking and its container goes. */
+  async release(container: Docker.Container, guard: RunGuard, configuration?: string): Promise<void> {
+    guard.close();
+    this.guards.delete(guard);
+    await this.remove(container, configuration);
+  }
+
+  /** Stops every guarded run (they end as aborted, not as engine failures) and removes every container. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const guard of this.guards) guard.stop('abort');
+    // Runs still creating a container remove it themselves once they see `disposed`.
+    await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {})));
+  }
+
+  private async remove(container: Docker.Container, configuration?: string): Promise<void> {
+    try {
+      await container.remove({ force: true, v: true });
+    } catch (err) {
+      // 404: already gone; 409: removal already in progress (dispose racing a finished run).
+      const status = statusCode(err);
+      if (status !== 404 && status !== 409) {
+        throw engineError(this.docker, err, 'removing a container', configuration);
+      }
+    } finally {
+      this.live.delete(container.id);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * What a sandbox container looks like: the paths inside, bind mounts, environment, labels,
+ * network and resource limits, for a configuration run and for a prepare. Pure: no engine calls.
+ */
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits, Step } from './sandbox.ts';
+import { CA_BUNDLE_VARIABLES } from './step-sequence.ts';
+
+const WORKSPACE = '/tandem/workspace';
+const HIDDEN = '/tandem/hidden';
+const RESULTS = '/tandem/results';
+const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
+/** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
+const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
+
+export interface ConfigurationContainer {
+  options: Docker.ContainerCreateOptions;
+  /** $TANDEM_HIDDEN inside the container for this step. */
+  hiddenFor(step: Step): string;
+}
+
+export function configurationContainer(spec: ConfigurationRunSpec): ConfigurationContainer {
+  const configuration = spec.configurationId;
+  const hidden = hiddenLayout(spec);
+  const mounts: Docker.MountSettings[] = [
+    bind(spec.workspaceDir, WORKSPACE, false),
+    ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
+    bind(spec.hiddenRoot, HIDDEN, true),
+    ...hidden.extraMounts,
+    bind(spec.resultsDir, RESULTS, false),
+  ];
+  const options: Docker.ContainerCreateOptions = {
+    Image: spec.image,
+    Cmd: ['sh', '-c', IDLE],
+    Labels: { tandem: '1', 'tandem.configuration': configuration },
+    WorkingDir: WORKSPACE,
+    Env: [
+      'HOME=/tmp',
+      `TANDEM_WORKSPACE=${WORKSPACE}`,
+      `TANDEM_HIDDEN=${HIDDEN}`,
+      `TANDEM_RESULTS=${RESULTS}`,
+      `TANDEM_CONFIGURATION=${configuration}`,
+    ],
+    // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
+    NetworkDisabled: true,
+    HostConfig: { NetworkMode: 'none', Mounts: mounts, ...limitsConfig(spec.limits) },
+  };
+  return { options, hiddenFor: hidden.forStep };
+}
+
+export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptions {
+  const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
+  const mounts = [bind(spec.repoDir, repoPath, false)];
+  const env = ['HOME=/tmp', `TANDEM_WORKSPACE=${WORKSPACE}`];
+  if (spec.caBundle) {
+    mounts.push(bind(spec.caBundle, CA_PATH, true));
+    for (const name of CA_BUNDLE_VARIABLES) env.push(`${name}=${CA_PATH}`);
+  }
+  return {
+    Image: spec.image,
+    Cmd: ['sh', '-c', IDLE],
+    Labels: { tandem: '1', 'tandem.prepare': spec.repoName },
+    WorkingDir: repoPath,
+    Env: env,
+    HostConfig: { NetworkMode: spec.network, Mounts: mounts, ...limitsConfig(spec.limits) },
+  };
+}
+
+function bind(source: string, target: string, readOnly: boolean): Docker.MountSettings {
+  return { Type: 'bind', Source: path.resolve(source), Target: target, ReadOnly: readOnly };
+}
+
+/** A relative path inside the container, refusing anything that would climb out. */
+function insidePath(rel: string): string {
+  const norm = path.posix.normalize(rel.split(path.sep).join('/')).replace(/^\/+|\/+$/g, '');
+  if (norm === '' || norm === '.' || norm.startsWith('..'))
+    throw new Error(`path "${rel}" escapes the workspace`);
+  return norm;
+}
+
+function limitsConfig(limits: SandboxLimits): Docker.HostConfig {
+  const memory = limits.memoryBytes > 0 ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {};
+  return {
+    ...memory,
+    ...(limits.cpus > 0 ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
+    ...(limits.pids > 0 ? { PidsLimit: limits.pids } : {}),
+  };
+}
+
+/** Where each step's hidden folder appears: under /tandem/hidden when inside hiddenRoot, else its own mount. */
+function hiddenLayout(spec: ConfigurationRunSpec) {
+  const root = path.resolve(spec.hiddenRoot);
+  const extra = new Map<string, string>();
+  const extraMounts: Docker.MountSettings[] = [];
+  const forStep = (step: Step): string => {
+    if (!step.hiddenDir) return HIDDEN;
+    const dir = path.resolve(step.hiddenDir);
+    const rel = path.relative(root, dir);
+    if (rel === '') return HIDDEN;
+    if (!rel.startsWith('..') && !path.isAbsolute(rel)) return `${HIDDEN}/${rel.split(path.sep).join('/')}`;
+    return extra.get(dir) ?? '';
+  };
+  for (const step of [...spec.setup, ...spec.tests]) {
+    if (!step.hiddenDir || forStep(step) !== '') continue;
+    const target = `/tandem/hidden-extra/${extra.size}`;
+    extra.set(path.resolve(step.hiddenDir), target);
+    extraMounts.push(bind(step.hiddenDir, target, true));
+  }
+  return { forStep, extraMounts };
+}
