@@ -57,12 +57,16 @@ async function waitFor(pred: () => boolean | Promise<boolean>, ms: number, what:
   }
 }
 
-export async function runAppBench(opts: { deliveries?: number; concurrency?: number } = {}): Promise<AppBenchResult> {
+export async function runAppBench(
+  opts: { deliveries?: number; concurrency?: number } = {},
+): Promise<AppBenchResult> {
   const n = opts.deliveries ?? 200;
-  const parallel = opts.concurrency ?? 10;
+  // Deliveries in flight at once; 1 = one after another, as a single hook delivers a steady stream.
+  const parallel = opts.concurrency ?? 1;
   const dir = await mkdtemp(join(tmpdir(), 'tandem-app-bench-'));
   const standIn = await startGitHubStandIn();
   let child: ChildProcess | undefined;
+  const logLevel = process.env.TANDEM_BENCH_LOG as NodeJS.ProcessEnv['LOG_LEVEL'];
   try {
     standIn.addRepo({ owner: 'acme', name: 'api' });
     standIn.addRepo({ owner: 'acme', name: '.github' });
@@ -82,7 +86,7 @@ export async function runAppBench(opts: { deliveries?: number; concurrency?: num
     };
 
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
       env: {
         PATH: process.env.PATH,
         APP_ID: String(standIn.appId),
@@ -92,13 +96,14 @@ export async function runAppBench(opts: { deliveries?: number; concurrency?: num
         GHE_PROTOCOL: 'http',
         PORT: String(port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'error',
+        LOG_LEVEL: logLevel ?? 'error',
         NODE_ENV: 'production',
         TANDEM_DATA_DIR: join(dir, 'data'),
         TANDEM_DEBOUNCE_MS: '3600000',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', logLevel ? 'inherit' : 'ignore', 'inherit'],
     });
+    child = proc;
     const url = `http://127.0.0.1:${port}`;
     await waitFor(
       () =>
@@ -109,14 +114,15 @@ export async function runAppBench(opts: { deliveries?: number; concurrency?: num
       'the App to listen',
     );
     await new Promise((r) => setTimeout(r, 500));
-    const idleRssMb = rssMb(child.pid!);
+    const pid = proc.pid!;
+    const idleRssMb = rssMb(pid);
 
     const sender = createWebhookSender({ url: `${url}/api/github/webhooks`, secret: SECRET });
     const repository = standIn.repository('acme', 'api') as unknown as Record<string, unknown>;
     const installationId = standIn.installationId('acme');
     const sentAt = new Map<string, number>();
     const prs = Array.from({ length: n }, (_, i) => {
-      const sha = (i + 1).toString(16).padStart(40, 'a');
+      const sha = (i + 1).toString(16).padStart(40, '0');
       return standIn.addPullRequest({
         owner: 'acme',
         repo: 'api',
@@ -140,8 +146,13 @@ export async function runAppBench(opts: { deliveries?: number; concurrency?: num
       }
     };
     await Promise.all(Array.from({ length: parallel }, worker));
-    await waitFor(() => queuedAt.size >= n, 60_000, 'every queued check run');
-    const loadRssMb = rssMb(child.pid!);
+    await waitFor(() => queuedAt.size >= n, 60_000, 'every queued check run').catch((e) => {
+      const seen = standIn.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+      throw new Error(
+        `${(e as Error).message}: ${queuedAt.size}/${n} queued; App requests: ${[...new Set(seen)].join(', ')}`,
+      );
+    });
+    const loadRssMb = rssMb(pid);
     const latencies = [...sentAt].map(([sha, t]) => queuedAt.get(sha)! - t).sort((a, b) => a - b);
     return {
       deliveries: n,
