@@ -19,6 +19,7 @@ export const evalFlagsSchema = z.object({
   reruns: z.coerce.number().int().min(0).max(20).default(0),
   jobs: z.coerce.number().int().min(1).max(64).optional(),
   cacheDir: z.string().optional(),
+  workDir: z.string().optional(),
   cache: z.boolean().default(true),
   sandbox: z.enum(['docker', 'process']).default('docker'),
   prepareNetwork: z.string().optional(),
@@ -40,6 +41,7 @@ export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?:
     .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0')
     .option('--jobs <n>', 'configurations run at once (default: from CPUs and memory)')
     .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
+    .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
     .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
     .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
     .option(
@@ -94,6 +96,7 @@ export function engineOptions(
     reruns: flags.reruns,
     jobs: flags.jobs ?? defaultJobs(suite),
     cacheDir: path.resolve(flags.cacheDir ?? defaultCacheDir()),
+    ...(flags.workDir ? { workDir: path.resolve(flags.workDir) } : {}),
     useResultCache: flags.cache,
     sandbox: flags.sandbox,
     prepareNetwork: flags.prepareNetwork ?? prepareNetwork,

@@ -25,6 +25,8 @@ export interface EvaluationOptions {
   jobs: number;
   /** Mirror, state, prepared-dependency and result caches live here. */
   cacheDir: string;
+  /** Where per-configuration workspaces are assembled (default: a tmpfs when there is one). */
+  workDir?: string;
   /** false: bypass the result cache (states and mirrors are still reused). */
   useResultCache: boolean;
   sandbox: 'docker' | 'process';

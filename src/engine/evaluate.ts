@@ -21,6 +21,7 @@ import { prepareDeps } from './prepare-cache.ts';
 import { ResultCache } from './result-cache.ts';
 import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './run-configuration.ts';
 import { createSandbox } from './sandbox-factory.ts';
+import { defaultScratchDir } from './scratch-dir.ts';
 import { TOOL_VERSION } from './version.ts';
 import { type MaterializedRepo, materializeRepos, toInfo } from './workspace-states.ts';
 
@@ -35,8 +36,9 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     pids: suite.limits.pids,
   };
   const cacheDir = path.resolve(options.cacheDir);
-  await mkdir(path.join(cacheDir, 'tmp'), { recursive: true });
-  const runDir = await mkdtemp(path.join(cacheDir, 'tmp', 'eval-'));
+  const scratch = options.workDir ? path.resolve(options.workDir) : defaultScratchDir(cacheDir);
+  await mkdir(scratch, { recursive: true });
+  const runDir = await mkdtemp(path.join(scratch, 'eval-'));
   const abort = () => void sandbox.dispose();
   options.signal?.addEventListener('abort', abort);
   try {
