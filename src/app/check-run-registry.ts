@@ -2,9 +2,10 @@
  * One `Tandem` check run per member head SHA, even when the webhook path (immediately queued)
  * and the evaluation (after the debounce) ask for it at the same moment.
  */
+
+import { repoOf } from '../core/linked-set.ts';
 import { completeCheckRun, createQueuedCheckRun } from '../github/check-runs.ts';
 import { type GitHub, repoId } from '../github/octokit.ts';
-import { repoOf } from '../core/linked-set.ts';
 import type { Store } from './store.ts';
 
 export class CheckRunRegistry {
@@ -22,7 +23,13 @@ export class CheckRunRegistry {
     }
     let p = this.inFlight.get(id);
     if (!p) {
-      p = createQueuedCheckRun(gh, repoId(repoOf(pullKey)), headSha, pullKey, 'Waiting for the linked change to be evaluated.')
+      p = createQueuedCheckRun(
+        gh,
+        repoId(repoOf(pullKey)),
+        headSha,
+        pullKey,
+        'Waiting for the linked change to be evaluated.',
+      )
         .then((checkRunId) => {
           this.store.saveCheckRun({ pullKey, headSha, checkRunId, evaluationId });
           return checkRunId;
@@ -38,7 +45,12 @@ export class CheckRunRegistry {
   }
 
   /** Closes check runs on heads the PR has moved away from, so none stays open forever. */
-  async closeStale(gh: GitHub, pullKey: string, currentSha: string | undefined, reason: string): Promise<void> {
+  async closeStale(
+    gh: GitHub,
+    pullKey: string,
+    currentSha: string | undefined,
+    reason: string,
+  ): Promise<void> {
     for (const c of this.store.openCheckRuns(pullKey)) {
       if (c.headSha === currentSha) continue;
       await completeCheckRun(gh, repoId(repoOf(pullKey)), c.checkRunId, 'cancelled', {

@@ -30,11 +30,11 @@ export async function handleCommandComment(
     else if (c.kind === 'unlink') {
       tandem.store.removeLink(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
       detached.push(pullKey(c.ref));
-    }
-    else if (c.kind === 'matrix') matrix = c.mode;
+    } else if (c.kind === 'matrix') matrix = c.mode;
   }
   await reactToComment(gh, repo, comment.id, '+1');
   tandem.request(self, installationId, matrix);
   // The PR unlinked from this one now forms its own set, which needs its own verdict.
-  for (const other of detached) if (tandem.store.getPull(other)?.state === 'open') tandem.request(other, installationId);
+  for (const other of detached)
+    if (tandem.store.getPull(other)?.state === 'open') tandem.request(other, installationId);
 }

@@ -20,8 +20,8 @@ import { fetchSuite } from '../github/suite-fetch.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
 import { outcomeOf, renderCheck, renderComment, renderInfraFailure, type SetView } from './publish.ts';
-import { resolveLinkedSet } from './resolve-set.ts';
 import { redactSecrets, scrubHidden } from './redact.ts';
+import { resolveLinkedSet } from './resolve-set.ts';
 import type { Store } from './store.ts';
 
 export interface EvalItem {
@@ -43,9 +43,23 @@ export interface EvalDeps {
 
 type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
 
-async function failAll(gh: GitHub, deps: EvalDeps, members: Members, title: string, summary: string, rerun: boolean) {
+async function failAll(
+  gh: GitHub,
+  deps: EvalDeps,
+  members: Members,
+  title: string,
+  summary: string,
+  rerun: boolean,
+) {
   for (const m of members) {
-    await completeCheckRun(gh, repoId(m.key.slice(0, m.key.indexOf('#'))), m.checkRunId, 'failure', { title, summary }, { rerunAction: rerun });
+    await completeCheckRun(
+      gh,
+      repoId(m.key.slice(0, m.key.indexOf('#'))),
+      m.checkRunId,
+      'failure',
+      { title, summary },
+      { rerunAction: rerun },
+    );
     deps.store.completeCheckRun(m.key, m.headSha);
   }
 }
@@ -90,7 +104,11 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   for (const m of set.members) {
     const key = pullKey(m.ref);
     await checks.closeStale(gh, key, m.headSha, 'Superseded: the pull request has a newer head.');
-    members.push({ key, headSha: m.headSha, checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId) });
+    members.push({
+      key,
+      headSha: m.headSha,
+      checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId),
+    });
   }
   store.setEvaluationState(
     item.evaluationId,
@@ -103,7 +121,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     refused: set.refused,
   };
   const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
-  for (const m of members) await markInProgress(gh, repoId(m.key.slice(0, m.key.indexOf('#'))), m.checkRunId, progress);
+  for (const m of members)
+    await markInProgress(gh, repoId(m.key.slice(0, m.key.indexOf('#'))), m.checkRunId, progress);
 
   const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
   let hidden: string[] = [];
@@ -140,11 +159,14 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     const check = renderCheck(view, report, config.reveal);
     for (const m of members) {
       const repo = repoId(m.key.slice(0, m.key.indexOf('#')));
-      await completeCheckRun(gh, repo, m.checkRunId, outcome.conclusion, check, { rerunAction: outcome.infra });
+      await completeCheckRun(gh, repo, m.checkRunId, outcome.conclusion, check, {
+        rerunAction: outcome.infra,
+      });
       store.completeCheckRun(m.key, m.headSha);
     }
     const comment = renderComment(view, report, config.reveal);
-    for (const m of set.members) await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, comment);
+    for (const m of set.members)
+      await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, comment);
     store.setEvaluationState(item.evaluationId, 'done');
     deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
   } catch (e) {
@@ -154,11 +176,19 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
     const out = renderInfraFailure(view, message);
     if (e instanceof InputError) {
-      await failAll(gh, deps, members, 'Tandem: invalid suite', out.check.summary.replace('**Infrastructure error**', '**Suite error**'), false);
+      await failAll(
+        gh,
+        deps,
+        members,
+        'Tandem: invalid suite',
+        out.check.summary.replace('**Infrastructure error**', '**Suite error**'),
+        false,
+      );
     } else {
       await failAll(gh, deps, members, out.check.title, out.check.summary, true);
     }
-    for (const m of set.members) await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, out.comment);
+    for (const m of set.members)
+      await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, out.comment);
     store.setEvaluationState(item.evaluationId, 'failed');
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -8,8 +8,18 @@ import { handleCommandComment } from './commands.ts';
 import type { TandemService } from './service.ts';
 
 const PR_EVENTS: Array<
-  'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.edited' | 'pull_request.reopened' | 'pull_request.closed'
-> = ['pull_request.opened', 'pull_request.synchronize', 'pull_request.edited', 'pull_request.reopened', 'pull_request.closed'];
+  | 'pull_request.opened'
+  | 'pull_request.synchronize'
+  | 'pull_request.edited'
+  | 'pull_request.reopened'
+  | 'pull_request.closed'
+> = [
+  'pull_request.opened',
+  'pull_request.synchronize',
+  'pull_request.edited',
+  'pull_request.reopened',
+  'pull_request.closed',
+];
 
 export function registerHandlers(app: Probot, tandem: TandemService): void {
   app.on(PR_EVENTS, async (context) => {
@@ -49,7 +59,9 @@ export function registerHandlers(app: Probot, tandem: TandemService): void {
     const pr = payload.check_run.pull_requests[0];
     const seed =
       known?.pullKey ??
-      (pr ? `${payload.repository.owner.login}/${payload.repository.name}#${pr.number}`.toLowerCase() : undefined);
+      (pr
+        ? `${payload.repository.owner.login}/${payload.repository.name}#${pr.number}`.toLowerCase()
+        : undefined);
     if (seed) tandem.request(seed, payload.installation.id);
   });
 

@@ -3,8 +3,9 @@
  * output. Composes the set-level parts (members, who left, refused links, merge order) around
  * the report renderers. Hidden file paths never appear; test names only with `reveal: names`.
  */
-import { repoOf } from '../core/linked-set.ts';
+
 import type { Refusal } from '../core/linked-set.ts';
+import { repoOf } from '../core/linked-set.ts';
 import type { Report } from '../core/report.schema.ts';
 import { type CheckConclusion, type CheckOutput, INFRA_TITLE } from '../github/check-runs.ts';
 import type { PullInfo } from '../github/pull-requests.ts';
@@ -28,7 +29,8 @@ export interface Outcome {
 
 export function outcomeOf(report: Report): Outcome {
   if (report.outcome === 'resolved') return { conclusion: 'success', infra: false, headline: '✅ resolved' };
-  if (report.outcome === 'error') return { conclusion: 'failure', infra: true, headline: '⚠️ infrastructure error' };
+  if (report.outcome === 'error')
+    return { conclusion: 'failure', infra: true, headline: '⚠️ infrastructure error' };
   return { conclusion: 'failure', infra: false, headline: '❌ not resolved' };
 }
 
@@ -39,7 +41,8 @@ export function memberLabel(p: PullInfo): string {
 /** The set, who left it, refused links and the merge-order note, as Markdown. */
 export function renderSetSection(view: SetView): string {
   const lines = ['**Linked change**', ''];
-  for (const m of view.members) lines.push(`- ${memberLabel(m)} at \`${m.headSha.slice(0, 7)}\` onto \`${m.baseRef}\``);
+  for (const m of view.members)
+    lines.push(`- ${memberLabel(m)} at \`${m.headSha.slice(0, 7)}\` onto \`${m.baseRef}\``);
   for (const l of view.left) {
     lines.push(
       l.state === 'merged'
@@ -54,7 +57,10 @@ export function renderSetSection(view: SetView): string {
   const repos = new Set(view.members.map((m) => repoOf(memberLabel(m).toLowerCase())));
   const order = (view.mergeOrder ?? []).filter((r) => repos.has(r.toLowerCase()));
   if (order.length > 1) {
-    lines.push('', `**Merge order**: ${order.map((r) => `\`${r}\``).join(' → ')} (producers before consumers)`);
+    lines.push(
+      '',
+      `**Merge order**: ${order.map((r) => `\`${r}\``).join(' → ')} (producers before consumers)`,
+    );
   }
   return lines.join('\n');
 }
@@ -69,7 +75,9 @@ function conflictNote(report: Report): string {
 
 export function renderComment(view: SetView, report: Report, reveal: Reveal): string {
   const o = outcomeOf(report);
-  const head = [`### Tandem: ${o.headline}`, '', renderSetSection(view) + conflictNote(report), ''].join('\n');
+  const head = [`### Tandem: ${o.headline}`, '', renderSetSection(view) + conflictNote(report), ''].join(
+    '\n',
+  );
   // The report renderer trims itself; leave it what the set section did not use.
   return `${head}\n${renderMarkdown(report, { reveal, maxChars: Math.max(2_000, 64_000 - head.length) })}`;
 }

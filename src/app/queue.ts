@@ -10,6 +10,8 @@ export interface QueueOptions<T> {
   /** Folds a newer request into a waiting one (e.g. `matrix full` wins). Default: the newer. */
   merge?: (waiting: T, newer: T) => T;
   onError?: (e: unknown, item: T) => void;
+  /** A waiting item folded into another key's request (its set grew into that one). */
+  onDrop?: (item: T) => void;
 }
 
 interface Running<T> {
@@ -28,9 +30,22 @@ export class EvaluationQueue<T> {
   constructor(private readonly opts: QueueOptions<T>) {}
 
   /** Schedules a run for `key` after the debounce window (restarted by each new request). */
-  push(key: string, item: T, opts: { delayMs?: number } = {}): T {
+  push(key: string, item: T, opts: { delayMs?: number; absorb?: readonly string[] } = {}): T {
     if (this.closed) return item;
     const merge = this.opts.merge ?? ((_w: T, n: T) => n);
+    // Requests waiting under another name of the same set (before a link joined them) become this one.
+    for (const other of opts.absorb ?? []) {
+      if (other === key) continue;
+      const w = this.debouncing.get(other);
+      if (w) {
+        clearTimeout(w.timer);
+        this.debouncing.delete(other);
+        this.opts.onDrop?.(w.item);
+      }
+      const i = this.ready.findIndex((r) => r.key === other);
+      if (i >= 0) this.opts.onDrop?.(this.ready.splice(i, 1)[0]!.item);
+      this.abortWhere((k) => k === other);
+    }
     const waiting = this.debouncing.get(key);
     const readyIdx = this.ready.findIndex((r) => r.key === key);
     let merged = item;

@@ -29,7 +29,11 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   const probot = createProbot({ env: opts.env, overrides: { Octokit: TandemOctokit } });
   let service: TandemService | undefined;
   const middleware = await createNodeMiddleware(
-    createTandemApp({ settings, ...(opts.executor ? { executor: opts.executor } : {}), onService: (s) => (service = s) }),
+    createTandemApp({
+      settings,
+      ...(opts.executor ? { executor: opts.executor } : {}),
+      onService: (s) => (service = s),
+    }),
     { probot },
   );
   const server = createServer((req, res) => {

@@ -31,7 +31,8 @@ export interface ServiceOptions {
 export class TandemService {
   readonly checks: CheckRunRegistry;
   private readonly queue: EvaluationQueue<EvalItem>;
-  private readonly configs = new Map<number, { load: OrgConfigLoad; at: number }>();
+  private readonly configs = new Map<number, { load: Promise<OrgConfigLoad>; at: number }>();
+  private readonly clients = new Map<number, Promise<GitHub>>();
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly runningMembers = new Map<number, Set<string>>();
   private closing = false;
@@ -42,9 +43,9 @@ export class TandemService {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      auth: opts.auth,
+      auth: (id) => this.client(id),
       log: opts.log,
-      onConfig: (id, load) => this.configs.set(id, { load, at: Date.now() }),
+      onConfig: (id, load) => this.configs.set(id, { load: Promise.resolve(load), at: Date.now() }),
     };
     this.queue = new EvaluationQueue<EvalItem>({
       concurrency: opts.concurrency,
@@ -61,6 +62,7 @@ export class TandemService {
         }
       },
       onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
+      onDrop: (item) => opts.store.setEvaluationState(item.evaluationId, 'cancelled'),
     });
   }
 
@@ -84,7 +86,14 @@ export class TandemService {
       for (const n of new Set(neighbours)) {
         if (this.opts.store.getPull(n)?.state === 'open') this.request(n, installationId);
       }
-      this.background(async () => this.checks.closeStale(await this.opts.auth(installationId), key, undefined, 'The pull request was closed.'));
+      this.background(async () =>
+        this.checks.closeStale(
+          await this.client(installationId),
+          key,
+          undefined,
+          'The pull request was closed.',
+        ),
+      );
       return;
     }
     this.request(key, installationId);
@@ -94,8 +103,13 @@ export class TandemService {
   /** Schedules an evaluation of the set around `seed`. */
   request(seed: string, installationId: number, matrix?: MatrixMode): void {
     this.abortContaining(seed);
-    const key = setKey(this.componentOf(seed));
-    const item = this.queue.push(key, { evaluationId: 0, setKey: key, seed, installationId, matrix });
+    const component = this.componentOf(seed);
+    const key = setKey(component);
+    const item = this.queue.push(
+      key,
+      { evaluationId: 0, setKey: key, seed, installationId, matrix },
+      { absorb: component },
+    );
     if (item.evaluationId === 0) {
       item.evaluationId = this.opts.store.createEvaluation({
         setKey: key,
@@ -112,7 +126,13 @@ export class TandemService {
     for (const e of unfinished) {
       this.queue.push(
         e.setKey,
-        { evaluationId: e.id, setKey: e.setKey, seed: e.seed, installationId: e.installationId, matrix: (e.matrix ?? undefined) as MatrixMode | undefined },
+        {
+          evaluationId: e.id,
+          setKey: e.setKey,
+          seed: e.seed,
+          installationId: e.installationId,
+          matrix: (e.matrix ?? undefined) as MatrixMode | undefined,
+        },
         { delayMs: 0 },
       );
     }
@@ -147,20 +167,37 @@ export class TandemService {
   /** The `queued` check run right away, for PRs a suite covers or that link elsewhere. */
   private async markQueued(key: string, installationId: number): Promise<void> {
     const pull = this.opts.store.getPull(key);
-    if (!pull || pull.state !== 'open') return;
-    const gh = await this.opts.auth(installationId);
+    if (pull?.state !== 'open') return;
+    const gh = await this.client(installationId);
     const cfg = await this.config(gh, installationId, pull.owner);
     if (cfg.kind === 'missing') return;
-    if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`) && pull.links.length === 0) return;
+    if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`) && pull.links.length === 0)
+      return;
     await this.checks.ensure(gh, key, pull.headSha, null);
   }
 
-  private async config(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
+  /** One load per installation at a time: a burst of deliveries shares it. */
+  private config(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
     const cached = this.configs.get(installationId);
     if (cached && Date.now() - cached.at < (this.opts.configTtlMs ?? 60_000)) return cached.load;
-    const load = await loadOrgConfig(gh, org);
+    const load = loadOrgConfig(gh, org);
     this.configs.set(installationId, { load, at: Date.now() });
+    load.catch(() => this.configs.delete(installationId));
     return load;
+  }
+
+  /**
+   * An installation client, reused: its auth hook renews the token when it expires, so one per
+   * installation serves every request (Probot would build a new one per call).
+   */
+  private client(installationId: number): Promise<GitHub> {
+    let c = this.clients.get(installationId);
+    if (!c) {
+      c = this.opts.auth(installationId);
+      c.catch(() => this.clients.delete(installationId));
+      this.clients.set(installationId, c);
+    }
+    return c;
   }
 
   /** Open PRs connected to `seed` in the link index: enough to name the set for debouncing. */
@@ -171,7 +208,9 @@ export class TandemService {
       const k = todo.pop()!;
       const next = [...this.opts.store.linksFrom(k).map(pullKey), ...this.opts.store.linksTo(k)];
       for (const n of next) {
-        if (seen.has(n) || this.opts.store.getPull(n)?.state !== 'open') continue;
+        // Unknown PRs count (they may be open); known closed or merged ones have left.
+        const state = this.opts.store.getPull(n)?.state;
+        if (seen.has(n) || (state !== undefined && state !== 'open')) continue;
         seen.add(n);
         todo.push(n);
       }

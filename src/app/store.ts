@@ -66,6 +66,8 @@ export class Store {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
+    // WAL + NORMAL: durable across an App crash (what restarts need), one fsync per checkpoint.
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
   }
 
@@ -99,7 +101,9 @@ export class Store {
         )
         .run({ ...pull, key, now: Date.now() });
       this.db.prepare(`DELETE FROM links WHERE from_key = ? AND source = 'body'`).run(key);
-      const insert = this.db.prepare(`INSERT OR IGNORE INTO links (from_key, to_key, source) VALUES (?, ?, 'body')`);
+      const insert = this.db.prepare(
+        `INSERT OR IGNORE INTO links (from_key, to_key, source) VALUES (?, ?, 'body')`,
+      );
       for (const l of pull.links) insert.run(key, pullKey(l));
     });
     tx();
@@ -136,13 +140,19 @@ export class Store {
   }
 
   addManualLink(from: string, to: string, pair: string): void {
-    this.db.prepare(`INSERT OR IGNORE INTO links (from_key, to_key, source) VALUES (?, ?, 'command')`).run(from, to);
+    this.db
+      .prepare(`INSERT OR IGNORE INTO links (from_key, to_key, source) VALUES (?, ?, 'command')`)
+      .run(from, to);
     this.db.prepare('DELETE FROM unlinks WHERE pair = ?').run(pair);
   }
 
   removeLink(from: string, to: string, pair: string): void {
-    this.db.prepare(`DELETE FROM links WHERE from_key = ? AND to_key = ? AND source = 'command'`).run(from, to);
-    this.db.prepare(`DELETE FROM links WHERE from_key = ? AND to_key = ? AND source = 'command'`).run(to, from);
+    this.db
+      .prepare(`DELETE FROM links WHERE from_key = ? AND to_key = ? AND source = 'command'`)
+      .run(from, to);
+    this.db
+      .prepare(`DELETE FROM links WHERE from_key = ? AND to_key = ? AND source = 'command'`)
+      .run(to, from);
     this.db.prepare('INSERT OR IGNORE INTO unlinks (pair) VALUES (?)').run(pair);
   }
 
@@ -151,7 +161,12 @@ export class Store {
     return new Set(rows.map((r) => r.pair));
   }
 
-  createEvaluation(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
+  createEvaluation(e: {
+    setKey: string;
+    seed: string;
+    installationId: number;
+    matrix: string | null;
+  }): number {
     const now = Date.now();
     const r = this.db
       .prepare(
@@ -168,7 +183,9 @@ export class Store {
         .prepare('UPDATE evaluations SET state = ?, members = ?, updated_at = ? WHERE id = ?')
         .run(state, JSON.stringify(members), Date.now(), id);
     } else {
-      this.db.prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ?').run(state, Date.now(), id);
+      this.db
+        .prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ?')
+        .run(state, Date.now(), id);
     }
   }
 
@@ -211,7 +228,9 @@ export class Store {
   }
 
   checkRunById(id: number): StoredCheckRun | undefined {
-    const row = this.db.prepare('SELECT * FROM check_runs WHERE check_run_id = ?').get(id) as CheckRow | undefined;
+    const row = this.db.prepare('SELECT * FROM check_runs WHERE check_run_id = ?').get(id) as
+      | CheckRow
+      | undefined;
     return row ? toCheckRun(row) : undefined;
   }
 
@@ -222,13 +241,15 @@ export class Store {
   }
 
   completeCheckRun(pullKey: string, headSha: string): void {
-    this.db.prepare('UPDATE check_runs SET completed = 1 WHERE pull_key = ? AND head_sha = ?').run(pullKey, headSha);
+    this.db
+      .prepare('UPDATE check_runs SET completed = 1 WHERE pull_key = ? AND head_sha = ?')
+      .run(pullKey, headSha);
   }
 
   getComment(pullKey: string): { commentId: number; bodyHash: string } | undefined {
-    const row = this.db.prepare('SELECT comment_id, body_hash FROM comments WHERE pull_key = ?').get(pullKey) as
-      | { comment_id: number; body_hash: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT comment_id, body_hash FROM comments WHERE pull_key = ?')
+      .get(pullKey) as { comment_id: number; body_hash: string } | undefined;
     return row ? { commentId: row.comment_id, bodyHash: row.body_hash } : undefined;
   }
 

@@ -71,8 +71,8 @@ export function expandLinkedSet(
   const adjacency = new Map<string, Map<string, PullRef>>();
   const connect = (a: string, b: string, bRef: PullRef) => {
     if (a === b || policy.unlinked?.has(pairKey(a, b))) return;
-    let m = adjacency.get(a);
-    if (!m) adjacency.set(a, (m = new Map()));
+    const m = adjacency.get(a) ?? new Map<string, PullRef>();
+    adjacency.set(a, m);
     m.set(b, bRef);
   };
   for (const [key, node] of nodes) {

@@ -75,7 +75,11 @@ export async function completeCheckRun(
     completed_at: new Date().toISOString(),
     output: output(out),
     ...(opts.rerunAction
-      ? { actions: [{ label: 'Re-run', identifier: 'rerun', description: 'Evaluate the linked change again' }] }
+      ? {
+          actions: [
+            { label: 'Re-run', identifier: 'rerun', description: 'Evaluate the linked change again' },
+          ],
+        }
       : {}),
   });
 }

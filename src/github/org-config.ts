@@ -35,7 +35,11 @@ export function parseOrgConfig(text: string): OrgConfigLoad {
   try {
     raw = parse(text);
   } catch (e) {
-    return { kind: 'invalid', field: '(root)', message: `not valid YAML: ${(e as Error).message.split('\n')[0]}` };
+    return {
+      kind: 'invalid',
+      field: '(root)',
+      message: `not valid YAML: ${(e as Error).message.split('\n')[0]}`,
+    };
   }
   const r = validateOrgConfig(raw);
   return r.ok ? { kind: 'ok', config: r.config } : { kind: 'invalid', field: r.field, message: r.message };

@@ -63,7 +63,10 @@ export async function branchTip(gh: GitHub, repo: RepoId, branch: string): Promi
   return data.commit.sha;
 }
 
-export async function getRepo(gh: GitHub, repo: RepoId): Promise<{ cloneUrl: string; defaultBranch: string }> {
+export async function getRepo(
+  gh: GitHub,
+  repo: RepoId,
+): Promise<{ cloneUrl: string; defaultBranch: string }> {
   const { data } = await gh.rest.repos.get({ owner: repo.owner, repo: repo.repo });
   return { cloneUrl: data.clone_url, defaultBranch: data.default_branch };
 }

@@ -24,7 +24,10 @@ interface CommentShape {
 }
 
 function isOurs(c: CommentShape): boolean {
-  return Boolean(c.body?.includes(COMMENT_MARKER)) && (c.performed_via_github_app != null || c.user?.type === 'Bot');
+  return (
+    Boolean(c.body?.includes(COMMENT_MARKER)) &&
+    (c.performed_via_github_app != null || c.user?.type === 'Bot')
+  );
 }
 
 export async function findStickyComment(

@@ -38,7 +38,12 @@ async function download(gh: GitHub, repo: RepoId, path: string, root: string, de
   await writeFile(dest, Buffer.from(data.content, 'base64'));
 }
 
-export async function fetchSuite(gh: GitHub, evaluator: RepoId, suitePath: string, root: string): Promise<FetchedSuite> {
+export async function fetchSuite(
+  gh: GitHub,
+  evaluator: RepoId,
+  suitePath: string,
+  root: string,
+): Promise<FetchedSuite> {
   let text: string;
   try {
     const { data } = await gh.rest.repos.getContent({ ...evaluator, path: suitePath });
@@ -47,7 +52,8 @@ export async function fetchSuite(gh: GitHub, evaluator: RepoId, suitePath: strin
     }
     text = Buffer.from(data.content, 'base64').toString('utf8');
   } catch (e) {
-    if (httpStatus(e) === 404) throw new InputError(`suite ${suitePath} not found in the evaluator repository`, suitePath);
+    if (httpStatus(e) === 404)
+      throw new InputError(`suite ${suitePath} not found in the evaluator repository`, suitePath);
     throw e;
   }
   let raw: unknown;
@@ -68,12 +74,14 @@ export async function fetchSuite(gh: GitHub, evaluator: RepoId, suitePath: strin
     for (const [j, rel] of group.files.entries()) {
       const path = inRepo(suitePath, rel);
       const field = `tests[${i}].files[${j}]`;
-      if (!path) throw new InputError(`suite ${suitePath}: ${field} points outside the repository`, suitePath, field);
+      if (!path)
+        throw new InputError(`suite ${suitePath}: ${field} points outside the repository`, suitePath, field);
       try {
         await download(gh, evaluator, path, root);
       } catch (e) {
         // The hidden path itself is not named: it must not reach a comment or a check run.
-        if (httpStatus(e) === 404) throw new InputError(`suite ${suitePath}: ${field} not found`, suitePath, field);
+        if (httpStatus(e) === 404)
+          throw new InputError(`suite ${suitePath}: ${field} not found`, suitePath, field);
         throw e;
       }
     }

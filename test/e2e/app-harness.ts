@@ -8,9 +8,15 @@ import { join } from 'node:path';
 import type { Executor } from '../../src/app/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import { git } from '../../src/engine/git.ts';
-import { commitOn, createRepo, type FixtureRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import {
+  commitOn,
+  createRepo,
+  type FixtureRepo,
+  makeTempDir,
+  removeTempDir,
+} from '../helpers/git-fixtures.ts';
 import { appKeys } from '../support/app-keys.ts';
-import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.ts';
+import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
 
@@ -76,7 +82,9 @@ export async function createWorld(opts: { executor?: Executor; debounceMs?: numb
   const root = await makeTempDir('tandem-app-e2e-');
   const gitRoot = join(root, 'git');
   const repos = {
-    schema: await createRepo(join(gitRoot, 'acme'), 'schema', { 'index.js': "module.exports = { fields: ['id'] };\n" }),
+    schema: await createRepo(join(gitRoot, 'acme'), 'schema', {
+      'index.js': "module.exports = { fields: ['id'] };\n",
+    }),
     api: await createRepo(join(gitRoot, 'acme'), 'api', { 'index.js': 'module.exports = {};\n' }),
     web: await createRepo(join(gitRoot, 'acme'), 'web', { 'index.js': 'module.exports = { page: 1 };\n' }),
   };
@@ -99,14 +107,24 @@ export async function createWorld(opts: { executor?: Executor; debounceMs?: numb
     GHE_PROTOCOL: 'http',
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: 'fatal',
     TANDEM_DATA_DIR: dataDir,
     TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 150),
     TANDEM_CONCURRENCY: '2',
   };
   const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
   const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });
-  return { root, standIn, gitServer, app, sender, repos, installationId: standIn.installationId('acme'), dataDir, env };
+  return {
+    root,
+    standIn,
+    gitServer,
+    app,
+    sender,
+    repos,
+    installationId: standIn.installationId('acme'),
+    dataDir,
+    env,
+  };
 }
 
 export async function destroyWorld(w: World | undefined): Promise<void> {
@@ -148,7 +166,13 @@ export async function openPull(
 }
 
 /** Sends a pull_request webhook for the stand-in's current view of the PR. */
-export function sendPull(w: World, action: string, repo: string, number: number, extra: { changes?: object } = {}) {
+export function sendPull(
+  w: World,
+  action: string,
+  repo: string,
+  number: number,
+  extra: { changes?: object } = {},
+) {
   return w.sender.pullRequest(action, {
     pullRequest: w.standIn.pullRequest('acme', repo, number) as unknown as Record<string, unknown>,
     repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
@@ -162,5 +186,7 @@ export function tandemChecks(w: World, repo: string, sha?: string) {
 }
 
 export function stickyComments(w: World, repo: string, number: number) {
-  return w.standIn.comments('acme', repo, number).filter((c) => c.body?.includes('<!-- tandem:linked-change -->'));
+  return w.standIn
+    .comments('acme', repo, number)
+    .filter((c) => c.body?.includes('<!-- tandem:linked-change -->'));
 }

@@ -2,8 +2,20 @@
  * Linking end to end (real engine): 3-PR sets and cycles, links added by editing a body or by
  * command, links refused (another organization), invalid configuration, re-run from the check.
  */
+import { ProbotOctokit } from 'probot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_OK, createWorld, destroyWorld, openPull, orgConfig, sendPull, stickyComments, tandemChecks, type World } from './app-harness.ts';
+import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/sticky-comment.ts';
+import {
+  API_OK,
+  createWorld,
+  destroyWorld,
+  openPull,
+  orgConfig,
+  sendPull,
+  stickyComments,
+  tandemChecks,
+  type World,
+} from './app-harness.ts';
 
 let w: World | undefined;
 afterEach(async () => {
@@ -13,17 +25,32 @@ afterEach(async () => {
 
 const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 const repoOf = (w: World, r: string) => w.standIn.repository('acme', r) as unknown as Record<string, unknown>;
-const prOf = (w: World, r: string, n = 1) => w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
+const prOf = (w: World, r: string, n = 1) =>
+  w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
 
 describe('App: linking', () => {
   it('evaluates a 3-PR cycle as one set, and fails it when one member regresses', async () => {
     w = await createWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: https://github.com/acme/web/pull/1');
-    const web = await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1, total: true };\n' }, 'Depends-On: acme/schema#1');
+    const api = await openPull(
+      w,
+      'api',
+      { 'index.js': API_OK },
+      'Depends-On: https://github.com/acme/web/pull/1',
+    );
+    const web = await openPull(
+      w,
+      'web',
+      { 'index.js': 'module.exports = { page: 1, total: true };\n' },
+      'Depends-On: acme/schema#1',
+    );
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
     await w.app.service.idle();
-    for (const [r, pr] of [['schema', schema], ['api', api], ['web', web]] as const) {
+    for (const [r, pr] of [
+      ['schema', schema],
+      ['api', api],
+      ['web', web],
+    ] as const) {
       const checks = tandemChecks(w, r, pr.head.sha);
       expect(checks.map((c) => c.conclusion)).toEqual(['success']);
       const body = stickyComments(w, r, 1)[0]!.body!;
@@ -37,7 +64,10 @@ describe('App: linking', () => {
     await sendPull(w, 'synchronize', 'web', 1);
     await w.app.service.idle();
     expect(tandemChecks(w, 'web', bad).map((c) => c.conclusion)).toEqual(['failure']);
-    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success', 'failure']);
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual([
+      'success',
+      'failure',
+    ]);
     expect(stickyComments(w, 'api', 1)[0]!.body).toContain('not resolved');
   });
 
@@ -50,7 +80,9 @@ describe('App: linking', () => {
     await w.app.service.idle();
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure']);
 
-    w.standIn.updatePullRequest('acme', 'api', 1, { body: 'Depends-On: acme/schema#1\nDepends-On: evil/schema#1' });
+    w.standIn.updatePullRequest('acme', 'api', 1, {
+      body: 'Depends-On: acme/schema#1\nDepends-On: evil/schema#1',
+    });
     await sendPull(w, 'edited', 'api', 1, { changes: { body: { from: 'Alone.' } } });
     await w.app.service.idle();
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure', 'success']);
@@ -67,7 +99,10 @@ describe('App: linking', () => {
     const api = await openPull(w, 'api', { 'index.js': API_OK }, '');
     w.standIn.setPermission('acme', 'api', 'writer', 'write');
     w.standIn.setPermission('acme', 'api', 'reader', 'read');
-    const byReader = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user: 'reader' });
+    const byReader = w.standIn.addComment('acme', 'api', 1, {
+      body: '/tandem link acme/schema#1',
+      user: 'reader',
+    });
     await w.sender.issueCommentCreated({
       pullRequest: prOf(w, 'api'),
       repository: repoOf(w, 'api'),
@@ -75,10 +110,13 @@ describe('App: linking', () => {
       installationId: w.installationId,
     });
     await w.app.service.idle();
-    expect(w.standIn.reactions(byReader.id).map((r) => r.content)).toEqual(['confused']);
+    expect(w.standIn.reactions(Number(byReader.id)).map((r) => r.content)).toEqual(['confused']);
     expect(tandemChecks(w, 'api')).toHaveLength(0);
 
-    const byWriter = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user: 'writer' });
+    const byWriter = w.standIn.addComment('acme', 'api', 1, {
+      body: '/tandem link acme/schema#1',
+      user: 'writer',
+    });
     await w.sender.issueCommentCreated({
       pullRequest: prOf(w, 'api'),
       repository: repoOf(w, 'api'),
@@ -86,7 +124,7 @@ describe('App: linking', () => {
       installationId: w.installationId,
     });
     await w.app.service.idle();
-    expect(w.standIn.reactions(byWriter.id).map((r) => r.content)).toEqual(['+1']);
+    expect(w.standIn.reactions(Number(byWriter.id)).map((r) => r.content)).toEqual(['+1']);
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
     expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success']);
 
@@ -97,17 +135,37 @@ describe('App: linking', () => {
       installationId: w.installationId,
     });
     await w.app.service.idle();
-    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success', 'success']);
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual([
+      'success',
+      'success',
+    ]);
     expect(tandemChecks(w, 'api', api.head.sha)).toHaveLength(2);
-    // Nothing changed: the comment was left alone (one edit-free comment per PR).
+    // Still one comment per PR, edited in place; publishing the same content again is skipped.
     const comments = stickyComments(w, 'api', 1);
     expect(comments).toHaveLength(1);
-    expect(w.standIn.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'))).toHaveLength(0);
+    const gh = new ProbotOctokit({
+      auth: { token: w.standIn.mintToken(w.installationId) },
+      baseUrl: w.standIn.apiUrl,
+    });
+    const content = comments[0]!.body!.replace(`${COMMENT_MARKER}\n`, '');
+    const patches = () =>
+      w!.standIn.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'));
+    const before = patches().length;
+    expect(await upsertStickyComment(gh, { owner: 'acme', repo: 'api' }, 1, content)).toEqual({
+      id: comments[0]!.id,
+      action: 'unchanged',
+    });
+    expect(patches()).toHaveLength(before);
   });
 
   it('reports an invalid configuration as a failed check naming the field', async () => {
     w = await createWorld();
-    w.standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig().replace('matrix: full', 'matrix: sometimes'));
+    w.standIn.setFile(
+      'acme',
+      '.github',
+      '.github/tandem.yml',
+      orgConfig().replace('matrix: full', 'matrix: sometimes'),
+    );
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const res = await sendPull(w, 'opened', 'schema', 1);
     expect(res.status).toBe(200);

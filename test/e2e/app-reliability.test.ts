@@ -2,7 +2,16 @@
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_OK, createWorld, destroyWorld, openPull, restartApp, sendPull, tandemChecks, type World } from './app-harness.ts';
+import {
+  API_OK,
+  createWorld,
+  destroyWorld,
+  openPull,
+  restartApp,
+  sendPull,
+  tandemChecks,
+  type World,
+} from './app-harness.ts';
 
 let w: World | undefined;
 afterEach(async () => {
@@ -62,7 +71,9 @@ describe('App reliability', () => {
       expect(checks[0]!.status).toBe('completed');
       expect(checks[0]!.conclusion).toBe('success');
     }
-    const states = w.app.service.store.db.prepare('SELECT state FROM evaluations').all() as Array<{ state: string }>;
+    const states = w.app.service.store.db.prepare('SELECT state FROM evaluations').all() as Array<{
+      state: string;
+    }>;
     expect(states.every((s) => s.state === 'done' || s.state === 'cancelled')).toBe(true);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommands, parseLinks, parsePullKey, parsePullRef, pullKey } from '../../src/core/link-parser.ts';
+import {
+  parseCommands,
+  parseLinks,
+  parsePullKey,
+  parsePullRef,
+  pullKey,
+} from '../../src/core/link-parser.ts';
 
 const self = { owner: 'acme', repo: 'api', number: 7 };
 
@@ -22,9 +28,15 @@ describe('parseLinks', () => {
   });
 
   it('reads the title and ignores lines inside code fences', () => {
-    const body = ['```', 'Depends-On: acme/web#3', '```', '~~~md', 'Depends-On: acme/x#1', '~~~', 'Depends-On: acme/y#2'].join(
-      '\n',
-    );
+    const body = [
+      '```',
+      'Depends-On: acme/web#3',
+      '```',
+      '~~~md',
+      'Depends-On: acme/x#1',
+      '~~~',
+      'Depends-On: acme/y#2',
+    ].join('\n');
     expect(parseLinks('Feature (Depends-On: acme/schema#1)', body, self).map(pullKey)).toEqual(['acme/y#2']);
     expect(parseLinks('Depends-On: acme/schema#1', null, self).map(pullKey)).toEqual(['acme/schema#1']);
   });
@@ -40,14 +52,19 @@ describe('parseLinks', () => {
       repo: 'schema',
       number: 4,
     });
-    expect(parsePullRef('<http://127.0.0.1:9/acme/web/pull/5>', self)).toEqual({ owner: 'acme', repo: 'web', number: 5 });
+    expect(parsePullRef('<http://127.0.0.1:9/acme/web/pull/5>', self)).toEqual({
+      owner: 'acme',
+      repo: 'web',
+      number: 5,
+    });
     expect(parsePullRef('https://github.com/acme/web/issues/5', self)).toBeUndefined();
   });
 });
 
 describe('parseCommands', () => {
   it('parses run, matrix and link commands line by line', () => {
-    const body = '/tandem run\nplease\n/tandem matrix full\n/tandem link acme/web#3 #4\n/tandem unlink acme/schema#1';
+    const body =
+      '/tandem run\nplease\n/tandem matrix full\n/tandem link acme/web#3 #4\n/tandem unlink acme/schema#1';
     expect(parseCommands(body, self)).toEqual([
       { kind: 'run' },
       { kind: 'matrix', mode: 'full' },
@@ -58,7 +75,9 @@ describe('parseCommands', () => {
   });
 
   it('ignores quoted examples, unknown verbs and commands inside fences', () => {
-    expect(parseCommands('```\n/tandem run\n```\n> /tandem run\n/tandem dance\n/tandem matrix huge', self)).toEqual([]);
+    expect(
+      parseCommands('```\n/tandem run\n```\n> /tandem run\n/tandem dance\n/tandem matrix huge', self),
+    ).toEqual([]);
   });
 });
 

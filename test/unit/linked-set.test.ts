@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRef } from '../../src/core/link-parser.ts';
-import { expandLinkedSet, type LinkNode, pairKey, type SetPolicy, setKey } from '../../src/core/linked-set.ts';
+import {
+  expandLinkedSet,
+  type LinkNode,
+  pairKey,
+  type SetPolicy,
+  setKey,
+} from '../../src/core/linked-set.ts';
 
 function ref(key: string): PullRef {
   const [repoPart, n] = key.split('#');
@@ -10,7 +16,10 @@ function ref(key: string): PullRef {
 
 function graph(spec: Record<string, { links?: string[]; state?: LinkNode['state'] }>): Map<string, LinkNode> {
   return new Map(
-    Object.entries(spec).map(([k, v]) => [k, { ref: ref(k), state: v.state ?? 'open', links: (v.links ?? []).map(ref) }]),
+    Object.entries(spec).map(([k, v]) => [
+      k,
+      { ref: ref(k), state: v.state ?? 'open', links: (v.links ?? []).map(ref) },
+    ]),
   );
 }
 
@@ -50,7 +59,10 @@ describe('expandLinkedSet', () => {
   });
 
   it('refuses links to other organizations and uncovered repositories without following them', () => {
-    const nodes = graph({ 'acme/api#1': { links: ['evil/api#1', 'acme/infra#5', 'acme/web#2'] }, 'acme/web#2': {} });
+    const nodes = graph({
+      'acme/api#1': { links: ['evil/api#1', 'acme/infra#5', 'acme/web#2'] },
+      'acme/web#2': {},
+    });
     const set = expandLinkedSet('acme/api#1', nodes, policy);
     expect(set.members).toEqual(['acme/api#1', 'acme/web#2']);
     expect(set.missing).toEqual([]);
@@ -93,7 +105,10 @@ describe('expandLinkedSet', () => {
 
   it('honours unlinked pairs in both directions', () => {
     const nodes = graph({ 'acme/api#1': { links: ['acme/web#2'] }, 'acme/web#2': {} });
-    const set = expandLinkedSet('acme/web#2', nodes, { ...policy, unlinked: new Set([pairKey('acme/web#2', 'acme/api#1')]) });
+    const set = expandLinkedSet('acme/web#2', nodes, {
+      ...policy,
+      unlinked: new Set([pairKey('acme/web#2', 'acme/api#1')]),
+    });
     expect(set.members).toEqual(['acme/web#2']);
   });
 

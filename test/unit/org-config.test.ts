@@ -24,7 +24,9 @@ describe('org config', () => {
   });
 
   it('names the offending field', () => {
-    expect(validateOrgConfig({ evaluator: 'acme/s', suites: [{ name: 'x', repos: ['nope'], path: 's.yml' }] })).toMatchObject({
+    expect(
+      validateOrgConfig({ evaluator: 'acme/s', suites: [{ name: 'x', repos: ['nope'], path: 's.yml' }] }),
+    ).toMatchObject({
       ok: false,
       field: 'suites[0].repos[0]',
     });
@@ -32,13 +34,19 @@ describe('org config', () => {
       kind: 'invalid',
       field: 'matrix',
     });
-    expect(parseOrgConfig('evaluator: acme/s\nsuites: []\n')).toMatchObject({ kind: 'invalid', field: 'suites' });
+    expect(parseOrgConfig('evaluator: acme/s\nsuites: []\n')).toMatchObject({
+      kind: 'invalid',
+      field: 'suites',
+    });
     expect(parseOrgConfig(`${valid}\nextra: 1\n`)).toMatchObject({ kind: 'invalid', field: '(root)' });
   });
 
   it('refuses suite paths outside the evaluator repository and broken YAML', () => {
     expect(
-      validateOrgConfig({ evaluator: 'acme/s', suites: [{ name: 'x', repos: ['acme/a'], path: '../x.yml' }] }),
+      validateOrgConfig({
+        evaluator: 'acme/s',
+        suites: [{ name: 'x', repos: ['acme/a'], path: '../x.yml' }],
+      }),
     ).toMatchObject({ ok: false, field: 'suites[0].path' });
     expect(parseOrgConfig('evaluator: [unclosed')).toMatchObject({ kind: 'invalid', field: '(root)' });
   });
