@@ -1223,13 +1223,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node2) {
           return node2.type === "SubExpression" || (node2.type === "MustacheStatement" || node2.type === "BlockStatement") && !!(node2.params && node2.params.length || node2.hash);
         },
-        scopedId: function scopedId(path22) {
-          return /^\.|this\b/.test(path22.original);
+        scopedId: function scopedId(path23) {
+          return /^\.|this\b/.test(path23.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path22) {
-          return path22.parts.length === 1 && !AST.helpers.scopedId(path22) && !path22.depth;
+        simpleId: function simpleId(path23) {
+          return path23.parts.length === 1 && !AST.helpers.scopedId(path23) && !path23.depth;
         }
       }
     };
@@ -2314,12 +2314,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path22, params, hash3, open2, strip, locInfo) {
+    function prepareMustache(path23, params, hash3, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path22,
+        path: path23,
         params,
         hash: hash3,
         escaped,
@@ -2591,9 +2591,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program, void 0), path22 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program, void 0), path23 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path22.original);
+        this.opcode("registerDecorator", params.length, path23.original);
       },
       PartialStatement: function PartialStatement(partial2) {
         this.usePartial = true;
@@ -2660,48 +2660,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program, inverse) {
-        var path22 = sexpr.path, name = path22.parts[0], isBlock = program != null || inverse != null;
-        this.opcode("getContext", validateDepth(path22));
+        var path23 = sexpr.path, name = path23.parts[0], isBlock = program != null || inverse != null;
+        this.opcode("getContext", validateDepth(path23));
         this.opcode("pushProgram", program);
         this.opcode("pushProgram", inverse);
-        path22.strict = true;
-        this.accept(path22);
+        path23.strict = true;
+        this.accept(path23);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path22 = sexpr.path;
-        path22.strict = true;
-        this.accept(path22);
+        var path23 = sexpr.path;
+        path23.strict = true;
+        this.accept(path23);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program, inverse), path22 = sexpr.path, name = path22.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program, inverse), path23 = sexpr.path, name = path23.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path22.strict = true;
-          path22.falsy = true;
-          this.accept(path22);
-          this.opcode("invokeHelper", params.length, path22.original, _ast2["default"].helpers.simpleId(path22));
+          path23.strict = true;
+          path23.falsy = true;
+          this.accept(path23);
+          this.opcode("invokeHelper", params.length, path23.original, _ast2["default"].helpers.simpleId(path23));
         }
       },
-      PathExpression: function PathExpression(path22) {
-        var depth = validateDepth(path22);
-        var parts = validateParts(path22);
+      PathExpression: function PathExpression(path23) {
+        var depth = validateDepth(path23);
+        var parts = validateParts(path23);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path22), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path23), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path22.data) {
+        } else if (path23.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path22.strict);
+          this.opcode("lookupData", depth, parts, path23.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path22.falsy, path22.strict, scoped);
+          this.opcode("lookupOnContext", parts, path23.falsy, path23.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string4) {
@@ -2928,8 +2928,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path22) {
-      return validateStringArray(path22, path22.parts, "parts");
+    function validateParts(path23) {
+      return validateStringArray(path23, path23.parts, "parts");
     }
     function validateBlockParams(program) {
       if (program.blockParams != null) {
@@ -3111,16 +3111,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path22 = aPath;
+      var path23 = aPath;
       var url2 = urlParse(aPath);
       if (url2) {
         if (!url2.path) {
           return aPath;
         }
-        path22 = url2.path;
+        path23 = url2.path;
       }
-      var isAbsolute = exports2.isAbsolute(path22);
-      var parts = path22.split(/\/+/);
+      var isAbsolute = exports2.isAbsolute(path23);
+      var parts = path23.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -3137,15 +3137,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path22 = parts.join("/");
-      if (path22 === "") {
-        path22 = isAbsolute ? "/" : ".";
+      path23 = parts.join("/");
+      if (path23 === "") {
+        path23 = isAbsolute ? "/" : ".";
       }
       if (url2) {
-        url2.path = path22;
+        url2.path = path23;
         return urlGenerate(url2);
       }
-      return path22;
+      return path23;
     }
     exports2.normalize = normalize;
     function join2(aRoot, aPath) {
@@ -5947,8 +5947,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash3;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path22 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path22;
+      var path23 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path23;
     };
     PrintVisitor.prototype.StringLiteral = function(string4) {
       return '"' + string4.value + '"';
@@ -14147,11 +14147,11 @@ var require_agent = __commonJS({
       };
     })();
     var WINDOWS_PIPE_REGEX = /^[/\\][/\\]\.[/\\]pipe[/\\].+/;
-    function createAgent(path22) {
-      if (process.platform === "win32" && !WINDOWS_PIPE_REGEX.test(path22)) {
-        return path22 === "pageant" ? new PageantAgent() : new CygwinAgent(path22);
+    function createAgent(path23) {
+      if (process.platform === "win32" && !WINDOWS_PIPE_REGEX.test(path23)) {
+        return path23 === "pageant" ? new PageantAgent() : new CygwinAgent(path23);
       }
-      return new OpenSSHAgent(path22);
+      return new OpenSSHAgent(path23);
     }
     var AgentProtocol = (() => {
       const SSH_AGENTC_REQUEST_IDENTITIES = 11;
@@ -19127,7 +19127,7 @@ var require_SFTP = __commonJS({
     "use strict";
     var EventEmitter2 = __require("events");
     var fs = __require("fs");
-    var { constants: constants2 } = fs;
+    var { constants: constants3 } = fs;
     var {
       Readable: ReadableStream,
       Writable: WritableStream
@@ -19395,17 +19395,17 @@ var require_SFTP = __commonJS({
       // ===========================================================================
       // Client-specific ===========================================================
       // ===========================================================================
-      createReadStream(path22, options) {
+      createReadStream(path23, options) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        return new ReadStream(this, path22, options);
+        return new ReadStream(this, path23, options);
       }
-      createWriteStream(path22, options) {
+      createWriteStream(path23, options) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        return new WriteStream(this, path22, options);
+        return new WriteStream(this, path23, options);
       }
-      open(path22, flags_, attrs, cb) {
+      open(path23, flags_, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         if (typeof attrs === "function") {
@@ -19424,7 +19424,7 @@ var require_SFTP = __commonJS({
           attrsFlags = attrs.flags;
           attrsLen = attrs.nb;
         }
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19432,7 +19432,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         writeUInt32BE(buf, attrsFlags, p += 4);
         if (attrsLen) {
@@ -19563,7 +19563,7 @@ var require_SFTP = __commonJS({
           throw new Error("Client-only method called in server mode");
         fastXfer(fs, this, localPath, remotePath, opts, cb);
       }
-      readFile(path22, options, callback_) {
+      readFile(path23, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19636,13 +19636,13 @@ var require_SFTP = __commonJS({
             return callback && callback(er, buffer);
           });
         };
-        this.open(path22, flag, 438, (er, handle_) => {
+        this.open(path23, flag, 438, (er, handle_) => {
           if (er)
             return callback && callback(er);
           handle = handle_;
           const tryStat = (er2, st) => {
             if (er2) {
-              this.stat(path22, (er_, st_) => {
+              this.stat(path23, (er_, st_) => {
                 if (er_) {
                   return this.close(handle, () => {
                     callback && callback(er2);
@@ -19663,7 +19663,7 @@ var require_SFTP = __commonJS({
           this.fstat(handle, tryStat);
         });
       }
-      writeFile(path22, data, options, callback_) {
+      writeFile(path23, data, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19682,7 +19682,7 @@ var require_SFTP = __commonJS({
         if (options.encoding && !Buffer.isEncoding(options.encoding))
           throw new Error(`Unknown encoding: ${options.encoding}`);
         const flag = options.flag || "w";
-        this.open(path22, flag, options.mode, (openErr, handle) => {
+        this.open(path23, flag, options.mode, (openErr, handle) => {
           if (openErr) {
             callback && callback(openErr);
           } else {
@@ -19691,7 +19691,7 @@ var require_SFTP = __commonJS({
             if (position === null) {
               const tryStat = (er, st) => {
                 if (er) {
-                  this.stat(path22, (er_, st_) => {
+                  this.stat(path23, (er_, st_) => {
                     if (er_) {
                       return this.close(handle, () => {
                         callback && callback(er);
@@ -19710,7 +19710,7 @@ var require_SFTP = __commonJS({
           }
         });
       }
-      appendFile(path22, data, options, callback_) {
+      appendFile(path23, data, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19728,12 +19728,12 @@ var require_SFTP = __commonJS({
           throw new TypeError("Bad arguments");
         if (!options.flag)
           options = Object.assign({ flag: "a" }, options);
-        this.writeFile(path22, data, options, callback);
+        this.writeFile(path23, data, options, callback);
       }
-      exists(path22, cb) {
+      exists(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        this.stat(path22, (err) => {
+        this.stat(path23, (err) => {
           cb && cb(err ? false : true);
         });
       }
@@ -19776,7 +19776,7 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} RENAME`
         );
       }
-      mkdir(path22, attrs, cb) {
+      mkdir(path23, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let flags = 0;
@@ -19790,7 +19790,7 @@ var require_SFTP = __commonJS({
           flags = attrs.flags;
           attrsLen = attrs.nb;
         }
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19798,7 +19798,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -19814,10 +19814,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} MKDIR`
         );
       }
-      rmdir(path22, cb) {
+      rmdir(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19825,7 +19825,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
@@ -19915,10 +19915,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} FSTAT`
         );
       }
-      stat(path22, cb) {
+      stat(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19926,17 +19926,17 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} STAT`
         );
       }
-      lstat(path22, cb) {
+      lstat(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19944,17 +19944,17 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} LSTAT`
         );
       }
-      opendir(path22, cb) {
+      opendir(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19962,14 +19962,14 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} OPENDIR`
         );
       }
-      setstat(path22, attrs, cb) {
+      setstat(path23, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let flags = 0;
@@ -19981,7 +19981,7 @@ var require_SFTP = __commonJS({
         } else if (typeof attrs === "function") {
           cb = attrs;
         }
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19989,7 +19989,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -20049,8 +20049,8 @@ var require_SFTP = __commonJS({
           mtime: toUnixTimestamp(mtime)
         }, cb);
       }
-      utimes(path22, atime, mtime, cb) {
-        return this.setstat(path22, {
+      utimes(path23, atime, mtime, cb) {
+        return this.setstat(path23, {
           atime: toUnixTimestamp(atime),
           mtime: toUnixTimestamp(mtime)
         }, cb);
@@ -20061,8 +20061,8 @@ var require_SFTP = __commonJS({
           gid
         }, cb);
       }
-      chown(path22, uid, gid, cb) {
-        return this.setstat(path22, {
+      chown(path23, uid, gid, cb) {
+        return this.setstat(path23, {
           uid,
           gid
         }, cb);
@@ -20072,15 +20072,15 @@ var require_SFTP = __commonJS({
           mode
         }, cb);
       }
-      chmod(path22, mode, cb) {
-        return this.setstat(path22, {
+      chmod(path23, mode, cb) {
+        return this.setstat(path23, {
           mode
         }, cb);
       }
-      readlink(path22, cb) {
+      readlink(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20088,7 +20088,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -20133,10 +20133,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} SYMLINK`
         );
       }
-      realpath(path22, cb) {
+      realpath(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20144,7 +20144,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -20189,13 +20189,13 @@ var require_SFTP = __commonJS({
           this._debug(`SFTP: Outbound: ${which} posix-rename@openssh.com`);
         }
       }
-      ext_openssh_statvfs(path22, cb) {
+      ext_openssh_statvfs(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["statvfs@openssh.com"];
         if (!ext || ext !== "2")
           throw new Error("Server does not support this extended request");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 19 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20205,7 +20205,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 19, p);
         buf.utf8Write("statvfs@openssh.com", p += 4, 19);
         writeUInt32BE(buf, pathLen, p += 19);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = { extended: "statvfs@openssh.com", cb };
         const isBuffered = sendOrBuffer(this, buf);
         if (this._debug) {
@@ -20291,7 +20291,7 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} fsync@openssh.com`
         );
       }
-      ext_openssh_lsetstat(path22, attrs, cb) {
+      ext_openssh_lsetstat(path23, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["lsetstat@openssh.com"];
@@ -20306,7 +20306,7 @@ var require_SFTP = __commonJS({
         } else if (typeof attrs === "function") {
           cb = attrs;
         }
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 20 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20316,7 +20316,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 20, p);
         buf.utf8Write("lsetstat@openssh.com", p += 4, 20);
         writeUInt32BE(buf, pathLen, p += 20);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -20333,13 +20333,13 @@ var require_SFTP = __commonJS({
           this._debug(`SFTP: Outbound: ${status2} lsetstat@openssh.com`);
         }
       }
-      ext_openssh_expandPath(path22, cb) {
+      ext_openssh_expandPath(path23, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["expand-path@openssh.com"];
         if (ext !== "1")
           throw new Error("Server does not support this extended request");
-        const pathLen = Buffer.byteLength(path22);
+        const pathLen = Buffer.byteLength(path23);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 23 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20349,7 +20349,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 23, p);
         buf.utf8Write("expand-path@openssh.com", p += 4, 23);
         writeUInt32BE(buf, pathLen, p += 20);
-        buf.utf8Write(path22, p += 4, pathLen);
+        buf.utf8Write(path23, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -20982,25 +20982,25 @@ var require_SFTP = __commonJS({
         this.extended = initial && initial.extended;
       }
       isDirectory() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFDIR;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFDIR;
       }
       isFile() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFREG;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFREG;
       }
       isBlockDevice() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFBLK;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFBLK;
       }
       isCharacterDevice() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFCHR;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFCHR;
       }
       isSymbolicLink() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFLNK;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFLNK;
       }
       isFIFO() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFIFO;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFIFO;
       }
       isSocket() {
-        return (this.mode & constants2.S_IFMT) === constants2.S_IFSOCK;
+        return (this.mode & constants3.S_IFMT) === constants3.S_IFSOCK;
       }
     };
     function attrsToBytes(attrs) {
@@ -21627,12 +21627,12 @@ var require_SFTP = __commonJS({
       [REQUEST.LSTAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed LSTAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received LSTAT (id:${reqID})`);
-        if (!sftp.emit("LSTAT", reqID, path22)) {
+        if (!sftp.emit("LSTAT", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21651,13 +21651,13 @@ var require_SFTP = __commonJS({
       [REQUEST.SETSTAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         const attrs = readAttrs(sftp._biOpt);
         bufferParser.clear();
         if (attrs === void 0)
           return doFatalSFTPError(sftp, "Malformed SETSTAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received SETSTAT (id:${reqID})`);
-        if (!sftp.emit("SETSTAT", reqID, path22, attrs)) {
+        if (!sftp.emit("SETSTAT", reqID, path23, attrs)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21679,12 +21679,12 @@ var require_SFTP = __commonJS({
       [REQUEST.OPENDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed OPENDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received OPENDIR (id:${reqID})`);
-        if (!sftp.emit("OPENDIR", reqID, path22)) {
+        if (!sftp.emit("OPENDIR", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21703,63 +21703,63 @@ var require_SFTP = __commonJS({
       [REQUEST.REMOVE]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed REMOVE packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received REMOVE (id:${reqID})`);
-        if (!sftp.emit("REMOVE", reqID, path22)) {
+        if (!sftp.emit("REMOVE", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.MKDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         const attrs = readAttrs(sftp._biOpt);
         bufferParser.clear();
         if (attrs === void 0)
           return doFatalSFTPError(sftp, "Malformed MKDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received MKDIR (id:${reqID})`);
-        if (!sftp.emit("MKDIR", reqID, path22, attrs)) {
+        if (!sftp.emit("MKDIR", reqID, path23, attrs)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.RMDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed RMDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received RMDIR (id:${reqID})`);
-        if (!sftp.emit("RMDIR", reqID, path22)) {
+        if (!sftp.emit("RMDIR", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.REALPATH]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed REALPATH packet");
         sftp._debug && sftp._debug(
           `SFTP: Inbound: Received REALPATH (id:${reqID})`
         );
-        if (!sftp.emit("REALPATH", reqID, path22)) {
+        if (!sftp.emit("REALPATH", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.STAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed STAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received STAT (id:${reqID})`);
-        if (!sftp.emit("STAT", reqID, path22)) {
+        if (!sftp.emit("STAT", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21779,14 +21779,14 @@ var require_SFTP = __commonJS({
       [REQUEST.READLINK]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path22 = bufferParser.readString(true);
+        const path23 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path22 === void 0)
+        if (path23 === void 0)
           return doFatalSFTPError(sftp, "Malformed READLINK packet");
         sftp._debug && sftp._debug(
           `SFTP: Inbound: Received READLINK (id:${reqID})`
         );
-        if (!sftp.emit("READLINK", reqID, path22)) {
+        if (!sftp.emit("READLINK", reqID, path23)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21857,7 +21857,7 @@ var require_SFTP = __commonJS({
     function roundUpToMultipleOf8(n) {
       return n + 7 & ~7;
     }
-    function ReadStream(sftp, path22, options) {
+    function ReadStream(sftp, path23, options) {
       if (options === void 0)
         options = {};
       else if (typeof options === "string")
@@ -21871,7 +21871,7 @@ var require_SFTP = __commonJS({
       options.emitClose = false;
       options.autoDestroy = false;
       ReadableStream.call(this, options);
-      this.path = path22;
+      this.path = path23;
       this.flags = options.flags === void 0 ? "r" : options.flags;
       this.mode = options.mode === void 0 ? 438 : options.mode;
       this.start = options.start;
@@ -22002,7 +22002,7 @@ var require_SFTP = __commonJS({
       },
       configurable: true
     });
-    function WriteStream(sftp, path22, options) {
+    function WriteStream(sftp, path23, options) {
       if (options === void 0)
         options = {};
       else if (typeof options === "string")
@@ -22014,7 +22014,7 @@ var require_SFTP = __commonJS({
       options.emitClose = false;
       options.autoDestroy = false;
       WritableStream.call(this, options);
-      this.path = path22;
+      this.path = path23;
       this.flags = options.flags === void 0 ? "w" : options.flags;
       this.mode = options.mode === void 0 ? 438 : options.mode;
       this.start = options.start;
@@ -29724,7 +29724,7 @@ var require_modem = __commonJS({
     var querystring = __require("querystring");
     var http = require_http();
     var fs = __require("fs");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var url2 = __require("url");
     var ssh = require_ssh();
     var HttpDuplex = require_http_duplex();
@@ -29732,8 +29732,8 @@ var require_modem = __commonJS({
     var utils = require_utils2();
     var util = __require("util");
     var splitca = require_split_ca();
-    var os3 = __require("os");
-    var isWin = os3.type() === "Windows_NT";
+    var os4 = __require("os");
+    var isWin = os4.type() === "Windows_NT";
     var stream = __require("stream");
     var defaultOpts = function() {
       var host;
@@ -29773,9 +29773,9 @@ var require_modem = __commonJS({
         }
         opts.host = host.hostname;
         if (process.env.DOCKER_CERT_PATH) {
-          opts.ca = splitca(path22.join(process.env.DOCKER_CERT_PATH, "ca.pem"));
-          opts.cert = fs.readFileSync(path22.join(process.env.DOCKER_CERT_PATH, "cert.pem"));
-          opts.key = fs.readFileSync(path22.join(process.env.DOCKER_CERT_PATH, "key.pem"));
+          opts.ca = splitca(path23.join(process.env.DOCKER_CERT_PATH, "ca.pem"));
+          opts.cert = fs.readFileSync(path23.join(process.env.DOCKER_CERT_PATH, "cert.pem"));
+          opts.key = fs.readFileSync(path23.join(process.env.DOCKER_CERT_PATH, "key.pem"));
         }
         if (process.env.DOCKER_CLIENT_TIMEOUT) {
           opts.timeout = parseInt(process.env.DOCKER_CLIENT_TIMEOUT, 10);
@@ -29785,7 +29785,7 @@ var require_modem = __commonJS({
     };
     var findDefaultUnixSocket = function() {
       return new Promise(function(resolve2) {
-        var userDockerSocket = path22.join(os3.homedir(), ".docker", "run", "docker.sock");
+        var userDockerSocket = path23.join(os4.homedir(), ".docker", "run", "docker.sock");
         fs.access(userDockerSocket, function(err) {
           if (err) resolve2("/var/run/docker.sock");
           else resolve2(userDockerSocket);
@@ -29879,7 +29879,7 @@ var require_modem = __commonJS({
       }
       if (options.file) {
         if (typeof options.file === "string") {
-          data = fs.createReadStream(path22.resolve(options.file));
+          data = fs.createReadStream(path23.resolve(options.file));
         } else {
           data = options.file;
         }
@@ -30197,7 +30197,7 @@ var require_modem = __commonJS({
 var require_ignore = __commonJS({
   "node_modules/@balena/dockerignore/ignore.js"(exports2, module) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var factory = (options) => new IgnoreBase(options);
     factory.default = factory;
     module.exports = factory;
@@ -30206,22 +30206,22 @@ var require_ignore = __commonJS({
     }
     var REGEX_TRAILING_SLASH = /(?<=.)\/$/;
     var REGEX_TRAILING_BACKSLASH = /(?<=.)\\$/;
-    var REGEX_TRAILING_PATH_SEP = path22.sep === "\\" ? REGEX_TRAILING_BACKSLASH : REGEX_TRAILING_SLASH;
+    var REGEX_TRAILING_PATH_SEP = path23.sep === "\\" ? REGEX_TRAILING_BACKSLASH : REGEX_TRAILING_SLASH;
     var KEY_IGNORE = typeof Symbol !== "undefined" ? /* @__PURE__ */ Symbol.for("dockerignore") : "dockerignore";
     function cleanPath(file2) {
-      return path22.normalize(file2).replace(REGEX_TRAILING_PATH_SEP, "");
+      return path23.normalize(file2).replace(REGEX_TRAILING_PATH_SEP, "");
     }
     function toSlash(file2) {
-      if (path22.sep === "/") {
+      if (path23.sep === "/") {
         return file2;
       }
       return file2.replace(/\\/g, "/");
     }
     function fromSlash(file2) {
-      if (path22.sep === "/") {
+      if (path23.sep === "/") {
         return file2;
       }
-      return file2.replace(/\//g, path22.sep);
+      return file2.replace(/\//g, path23.sep);
     }
     var IgnoreBase = class {
       constructor({
@@ -30270,13 +30270,13 @@ var require_ignore = __commonJS({
         return pattern && typeof pattern === "string" && pattern.indexOf("#") !== 0 && pattern.trim() !== "";
       }
       filter(paths) {
-        return make_array(paths).filter((path23) => this._filter(path23));
+        return make_array(paths).filter((path24) => this._filter(path24));
       }
       createFilter() {
-        return (path23) => this._filter(path23);
+        return (path24) => this._filter(path24);
       }
-      ignores(path23) {
-        return !this._filter(path23);
+      ignores(path24) {
+        return !this._filter(path24);
       }
       // https://github.com/moby/moby/blob/v19.03.8/builder/dockerignore/dockerignore.go#L41-L53
       // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L29-L55
@@ -30315,36 +30315,36 @@ var require_ignore = __commonJS({
           origin,
           pattern,
           // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L54
-          dirs: pattern.split(path22.sep),
+          dirs: pattern.split(path23.sep),
           negative
         };
       }
       // @returns `Boolean` true if the `path` is NOT ignored
-      _filter(path23) {
-        if (!path23) {
+      _filter(path24) {
+        if (!path24) {
           return false;
         }
-        if (path23 in this._cache) {
-          return this._cache[path23];
+        if (path24 in this._cache) {
+          return this._cache[path24];
         }
-        return this._cache[path23] = this._test(path23);
+        return this._cache[path24] = this._test(path24);
       }
       // @returns {Boolean} true if a file is NOT ignored
       // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L62
       _test(file2) {
         file2 = fromSlash(file2);
-        const parentPath = cleanPath(path22.dirname(file2));
-        const parentPathDirs = parentPath.split(path22.sep);
+        const parentPath = cleanPath(path23.dirname(file2));
+        const parentPathDirs = parentPath.split(path23.sep);
         let matched = false;
         this._rules.forEach((rule) => {
           let match = this._match(file2, rule);
           if (!match && parentPath !== ".") {
             if (rule.dirs.includes("**")) {
               for (let i = rule.dirs.filter((x) => x !== "**").length; i <= parentPathDirs.length; i++) {
-                match = match || this._match(parentPathDirs.slice(0, i).join(path22.sep), rule);
+                match = match || this._match(parentPathDirs.slice(0, i).join(path23.sep), rule);
               }
             } else if (rule.dirs.length <= parentPathDirs.length) {
-              match = this._match(parentPathDirs.slice(0, rule.dirs.length).join(path22.sep), rule);
+              match = this._match(parentPathDirs.slice(0, rule.dirs.length).join(path23.sep), rule);
             }
           }
           if (match) {
@@ -30363,13 +30363,13 @@ var require_ignore = __commonJS({
           return rule;
         }
         let regStr = "^";
-        let escapedSlash = path22.sep === "\\" ? "\\\\" : path22.sep;
+        let escapedSlash = path23.sep === "\\" ? "\\\\" : path23.sep;
         for (let i = 0; i < rule.pattern.length; i++) {
           const ch = rule.pattern[i];
           if (ch === "*") {
             if (rule.pattern[i + 1] === "*") {
               i++;
-              if (rule.pattern[i + 1] === path22.sep) {
+              if (rule.pattern[i + 1] === path23.sep) {
                 i++;
               }
               if (rule.pattern[i + 1] === void 0) {
@@ -30385,7 +30385,7 @@ var require_ignore = __commonJS({
           } else if (ch === "." || ch === "$") {
             regStr += `\\${ch}`;
           } else if (ch === "\\") {
-            if (path22.sep === "\\") {
+            if (path23.sep === "\\") {
               regStr += escapedSlash;
               continue;
             }
@@ -30412,46 +30412,46 @@ var require_chownr = __commonJS({
   "node_modules/chownr/chownr.js"(exports2, module) {
     "use strict";
     var fs = __require("fs");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var LCHOWN = fs.lchown ? "lchown" : "chown";
     var LCHOWNSYNC = fs.lchownSync ? "lchownSync" : "chownSync";
     var needEISDIRHandled = fs.lchown && !process.version.match(/v1[1-9]+\./) && !process.version.match(/v10\.[6-9]/);
-    var lchownSync = (path23, uid, gid) => {
+    var lchownSync = (path24, uid, gid) => {
       try {
-        return fs[LCHOWNSYNC](path23, uid, gid);
+        return fs[LCHOWNSYNC](path24, uid, gid);
       } catch (er) {
         if (er.code !== "ENOENT")
           throw er;
       }
     };
-    var chownSync = (path23, uid, gid) => {
+    var chownSync = (path24, uid, gid) => {
       try {
-        return fs.chownSync(path23, uid, gid);
+        return fs.chownSync(path24, uid, gid);
       } catch (er) {
         if (er.code !== "ENOENT")
           throw er;
       }
     };
-    var handleEISDIR = needEISDIRHandled ? (path23, uid, gid, cb) => (er) => {
+    var handleEISDIR = needEISDIRHandled ? (path24, uid, gid, cb) => (er) => {
       if (!er || er.code !== "EISDIR")
         cb(er);
       else
-        fs.chown(path23, uid, gid, cb);
+        fs.chown(path24, uid, gid, cb);
     } : (_, __, ___, cb) => cb;
-    var handleEISDirSync = needEISDIRHandled ? (path23, uid, gid) => {
+    var handleEISDirSync = needEISDIRHandled ? (path24, uid, gid) => {
       try {
-        return lchownSync(path23, uid, gid);
+        return lchownSync(path24, uid, gid);
       } catch (er) {
         if (er.code !== "EISDIR")
           throw er;
-        chownSync(path23, uid, gid);
+        chownSync(path24, uid, gid);
       }
-    } : (path23, uid, gid) => lchownSync(path23, uid, gid);
+    } : (path24, uid, gid) => lchownSync(path24, uid, gid);
     var nodeVersion = process.version;
-    var readdir3 = (path23, options, cb) => fs.readdir(path23, options, cb);
-    var readdirSync3 = (path23, options) => fs.readdirSync(path23, options);
+    var readdir3 = (path24, options, cb) => fs.readdir(path24, options, cb);
+    var readdirSync3 = (path24, options) => fs.readdirSync(path24, options);
     if (/^v4\./.test(nodeVersion))
-      readdir3 = (path23, options, cb) => fs.readdir(path23, cb);
+      readdir3 = (path24, options, cb) => fs.readdir(path24, cb);
     var chown = (cpath, uid, gid, cb) => {
       fs[LCHOWN](cpath, uid, gid, handleEISDIR(cpath, uid, gid, (er) => {
         cb(er && er.code !== "ENOENT" ? er : null);
@@ -30459,21 +30459,21 @@ var require_chownr = __commonJS({
     };
     var chownrKid = (p, child, uid, gid, cb) => {
       if (typeof child === "string")
-        return fs.lstat(path22.resolve(p, child), (er, stats) => {
+        return fs.lstat(path23.resolve(p, child), (er, stats) => {
           if (er)
             return cb(er.code !== "ENOENT" ? er : null);
           stats.name = child;
           chownrKid(p, stats, uid, gid, cb);
         });
       if (child.isDirectory()) {
-        chownr(path22.resolve(p, child.name), uid, gid, (er) => {
+        chownr(path23.resolve(p, child.name), uid, gid, (er) => {
           if (er)
             return cb(er);
-          const cpath = path22.resolve(p, child.name);
+          const cpath = path23.resolve(p, child.name);
           chown(cpath, uid, gid, cb);
         });
       } else {
-        const cpath = path22.resolve(p, child.name);
+        const cpath = path23.resolve(p, child.name);
         chown(cpath, uid, gid, cb);
       }
     };
@@ -30503,7 +30503,7 @@ var require_chownr = __commonJS({
     var chownrKidSync = (p, child, uid, gid) => {
       if (typeof child === "string") {
         try {
-          const stats = fs.lstatSync(path22.resolve(p, child));
+          const stats = fs.lstatSync(path23.resolve(p, child));
           stats.name = child;
           child = stats;
         } catch (er) {
@@ -30514,8 +30514,8 @@ var require_chownr = __commonJS({
         }
       }
       if (child.isDirectory())
-        chownrSync(path22.resolve(p, child.name), uid, gid);
-      handleEISDirSync(path22.resolve(p, child.name), uid, gid);
+        chownrSync(path23.resolve(p, child.name), uid, gid);
+      handleEISDirSync(path23.resolve(p, child.name), uid, gid);
     };
     var chownrSync = (p, uid, gid) => {
       let children;
@@ -31533,7 +31533,7 @@ var require_end_of_stream2 = __commonJS({
 // node_modules/tar-stream/pack.js
 var require_pack = __commonJS({
   "node_modules/tar-stream/pack.js"(exports2, module) {
-    var constants2 = require_fs_constants();
+    var constants3 = require_fs_constants();
     var eos = require_end_of_stream2();
     var inherits = require_inherits();
     var alloc = Buffer.alloc;
@@ -31551,16 +31551,16 @@ var require_pack = __commonJS({
       if (size) self2.push(END_OF_TAR.slice(0, 512 - size));
     };
     function modeToType(mode) {
-      switch (mode & constants2.S_IFMT) {
-        case constants2.S_IFBLK:
+      switch (mode & constants3.S_IFMT) {
+        case constants3.S_IFBLK:
           return "block-device";
-        case constants2.S_IFCHR:
+        case constants3.S_IFCHR:
           return "character-device";
-        case constants2.S_IFDIR:
+        case constants3.S_IFDIR:
           return "directory";
-        case constants2.S_IFIFO:
+        case constants3.S_IFIFO:
           return "fifo";
-        case constants2.S_IFLNK:
+        case constants3.S_IFLNK:
           return "symlink";
       }
       return "file";
@@ -31831,7 +31831,7 @@ var require_pump = __commonJS({
 // node_modules/mkdirp-classic/index.js
 var require_mkdirp_classic = __commonJS({
   "node_modules/mkdirp-classic/index.js"(exports2, module) {
-    var path22 = __require("path");
+    var path23 = __require("path");
     var fs = __require("fs");
     var _0777 = parseInt("0777", 8);
     module.exports = mkdirP.mkdirp = mkdirP.mkdirP = mkdirP;
@@ -31850,7 +31850,7 @@ var require_mkdirp_classic = __commonJS({
       if (!made) made = null;
       var cb = f || function() {
       };
-      p = path22.resolve(p);
+      p = path23.resolve(p);
       xfs.mkdir(p, mode, function(er) {
         if (!er) {
           made = made || p;
@@ -31858,7 +31858,7 @@ var require_mkdirp_classic = __commonJS({
         }
         switch (er.code) {
           case "ENOENT":
-            mkdirP(path22.dirname(p), opts, function(er2, made2) {
+            mkdirP(path23.dirname(p), opts, function(er2, made2) {
               if (er2) cb(er2, made2);
               else mkdirP(p, opts, cb, made2);
             });
@@ -31885,14 +31885,14 @@ var require_mkdirp_classic = __commonJS({
         mode = _0777 & ~process.umask();
       }
       if (!made) made = null;
-      p = path22.resolve(p);
+      p = path23.resolve(p);
       try {
         xfs.mkdirSync(p, mode);
         made = made || p;
       } catch (err0) {
         switch (err0.code) {
           case "ENOENT":
-            made = sync(path22.dirname(p), opts, made);
+            made = sync(path23.dirname(p), opts, made);
             sync(p, opts, made);
             break;
           // In the case of any other error, just see if there's a dir
@@ -31922,9 +31922,9 @@ var require_tar_fs = __commonJS({
     var pump = require_pump();
     var mkdirp = require_mkdirp_classic();
     var fs = __require("fs");
-    var path22 = __require("path");
-    var os3 = __require("os");
-    var win32 = os3.platform() === "win32";
+    var path23 = __require("path");
+    var os4 = __require("os");
+    var win32 = os4.platform() === "win32";
     var DOTDOT_LEADING = 1;
     var DOTDOT_NONE = 2;
     var noop = function() {
@@ -31938,12 +31938,12 @@ var require_tar_fs = __commonJS({
     var statAll = function(fs2, stat4, cwd, ignore, entries, sort) {
       var queue = entries || ["."];
       for (var i = 0; i < queue.length; i++) {
-        if (!inCwd(path22.resolve(cwd, queue[i]), cwd)) throw new Error(queue[i] + " is not a valid path");
+        if (!inCwd(path23.resolve(cwd, queue[i]), cwd)) throw new Error(queue[i] + " is not a valid path");
       }
       return function loop(callback) {
         if (!queue.length) return callback();
         var next = queue.shift();
-        var nextAbs = path22.join(cwd, next);
+        var nextAbs = path23.join(cwd, next);
         stat4.call(fs2, nextAbs, function(err, stat5) {
           if (err) return callback(err);
           if (!stat5.isDirectory()) return callback(null, next, stat5);
@@ -31951,7 +31951,7 @@ var require_tar_fs = __commonJS({
             if (err2) return callback(err2);
             if (sort) files.sort();
             for (var i2 = 0; i2 < files.length; i2++) {
-              if (!ignore(path22.join(cwd, next, files[i2]))) queue.push(path22.join(next, files[i2]));
+              if (!ignore(path23.join(cwd, next, files[i2]))) queue.push(path23.join(next, files[i2]));
             }
             callback(null, next, stat5);
           });
@@ -31962,7 +31962,7 @@ var require_tar_fs = __commonJS({
       return function(header) {
         header.name = header.name.split("/").slice(level).join("/");
         var linkname = header.linkname;
-        if (linkname && (header.type === "link" || path22.isAbsolute(linkname))) {
+        if (linkname && (header.type === "link" || path23.isAbsolute(linkname))) {
           header.linkname = linkname.split("/").slice(level).join("/");
         }
         return map2(header);
@@ -31992,7 +31992,7 @@ var require_tar_fs = __commonJS({
         fmode |= parseInt(222, 8);
       }
       var onsymlink = function(filename, header) {
-        xfs.readlink(path22.join(cwd, filename), function(err, linkname) {
+        xfs.readlink(path23.join(cwd, filename), function(err, linkname) {
           if (err) return pack.destroy(err);
           header.linkname = normalize(linkname);
           pack.entry(header, onnextentry);
@@ -32033,7 +32033,7 @@ var require_tar_fs = __commonJS({
         }
         var entry = pack.entry(header, onnextentry);
         if (!entry) return;
-        var rs = mapStream(xfs.createReadStream(path22.join(cwd, filename), { start: 0, end: header.size > 0 ? header.size - 1 : header.size }), header);
+        var rs = mapStream(xfs.createReadStream(path23.join(cwd, filename), { start: 0, end: header.size > 0 ? header.size - 1 : header.size }), header);
         rs.on("error", function(err2) {
           entry.destroy(err2);
         });
@@ -32115,7 +32115,7 @@ var require_tar_fs = __commonJS({
       extract.on("entry", function(header, stream, next) {
         header = map2(header) || header;
         header.name = normalize(header.name);
-        var name = path22.join(cwd, path22.join("/", header.name));
+        var name = path23.join(cwd, path23.join("/", header.name));
         if (ignore(name, header)) {
           stream.resume();
           return next();
@@ -32123,7 +32123,7 @@ var require_tar_fs = __commonJS({
         if (!validPath(header.name, DOTDOT_NONE)) {
           return next(new Error(JSON.stringify(header.name) + " is not a valid path"));
         }
-        var isRoot = path22.join(name, ".") === path22.join(cwd, ".");
+        var isRoot = path23.join(name, ".") === path23.join(cwd, ".");
         var stat4 = function(err) {
           if (err) return next(err);
           if (isRoot) return next();
@@ -32153,9 +32153,9 @@ var require_tar_fs = __commonJS({
         var onsymlink = function() {
           if (win32) return next();
           if (!validPath(header.linkname, DOTDOT_LEADING)) return next(new Error(name + " is not a valid symlink"));
-          var dst = path22.resolve(path22.dirname(name), header.linkname);
+          var dst = path23.resolve(path23.dirname(name), header.linkname);
           if (!inCwd(dst, cwd)) return next(new Error(name + " is not a valid symlink"));
-          validateNotSymlink(xfs, dst, path22.resolve(cwd), function(err, valid) {
+          validateNotSymlink(xfs, dst, path23.resolve(cwd), function(err, valid) {
             if (err) return next(err);
             if (!valid) return next(new Error(name + " is not a valid symlink"));
             xfs.unlink(name, function() {
@@ -32166,7 +32166,7 @@ var require_tar_fs = __commonJS({
         var onlink = function() {
           if (win32) return next();
           if (!validPath(header.linkname, DOTDOT_NONE)) return next(new Error(name + " is not a valid hardlink"));
-          var srcpath = path22.join(cwd, path22.join("/", header.linkname));
+          var srcpath = path23.join(cwd, path23.join("/", header.linkname));
           xfs.realpath(srcpath, function(err, dst) {
             if (err || !inCwd(dst, cwd)) return next(new Error(name + " is not a valid hardlink"));
             xfs.unlink(name, function() {
@@ -32198,8 +32198,8 @@ var require_tar_fs = __commonJS({
             });
           }
         };
-        var dir = isRoot ? path22.join(cwd, ".") : path22.dirname(name);
-        validate4(xfs, dir, path22.join(cwd, "."), function(err, valid) {
+        var dir = isRoot ? path23.join(cwd, ".") : path23.dirname(name);
+        validate4(xfs, dir, path23.join(cwd, "."), function(err, valid) {
           if (err) return next(err);
           if (!valid) return next(new Error(dir + " is not a valid path"));
           if (header.type === "directory") return ondirectory();
@@ -32231,16 +32231,16 @@ var require_tar_fs = __commonJS({
       if (name === root) return cb(null, true);
       fs2.lstat(name, function(err, st) {
         if (err && err.code !== "ENOENT") return cb(err);
-        if (err || st.isDirectory()) return validate4(fs2, path22.join(name, ".."), root, cb);
+        if (err || st.isDirectory()) return validate4(fs2, path23.join(name, ".."), root, cb);
         cb(null, false);
       });
     }
     function validateNotSymlink(fs2, name, root, cb) {
       if (name === root) return cb(null, true);
-      if (!name.startsWith(root + path22.sep)) return cb(null, false);
+      if (!name.startsWith(root + path23.sep)) return cb(null, false);
       fs2.lstat(name, function(err, st) {
         if (err && err.code !== "ENOENT" && err.code !== "EPERM") return cb(err);
-        if (err || !st.isSymbolicLink()) return validateNotSymlink(fs2, path22.join(name, ".."), root, cb);
+        if (err || !st.isSymbolicLink()) return validateNotSymlink(fs2, path23.join(name, ".."), root, cb);
         cb(null, false);
       });
     }
@@ -32271,8 +32271,8 @@ var require_tar_fs = __commonJS({
       });
     }
     function inCwd(dst, cwd) {
-      cwd = path22.resolve(cwd);
-      return cwd === dst || dst.startsWith(cwd + path22.sep);
+      cwd = path23.resolve(cwd);
+      return cwd === dst || dst.startsWith(cwd + path23.sep);
     }
   }
 });
@@ -32282,7 +32282,7 @@ var require_util2 = __commonJS({
   "node_modules/dockerode/lib/util.js"(exports2, module) {
     var DockerIgnore = require_ignore();
     var fs = __require("fs");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var tar = require_tar_fs();
     var zlib = __require("zlib");
     var arr = [];
@@ -32334,14 +32334,14 @@ var require_util2 = __commonJS({
     };
     module.exports.prepareBuildContext = function(file2, next) {
       if (file2 && file2.context) {
-        fs.readFile(path22.join(file2.context, ".dockerignore"), (err, data) => {
+        fs.readFile(path23.join(file2.context, ".dockerignore"), (err, data) => {
           let ignoreFn;
           let filterFn;
           if (!err) {
             const dockerIgnore = DockerIgnore({ ignorecase: false }).add(data.toString());
             filterFn = dockerIgnore.createFilter();
-            ignoreFn = (path23) => {
-              return !filterFn(path23);
+            ignoreFn = (path24) => {
+              return !filterFn(path24);
             };
           }
           const entries = file2.src.slice() || [];
@@ -35315,19 +35315,19 @@ var require_uri_parser = __commonJS({
       };
     }
     var NUMBER_REGEX = /^\d+$/;
-    function splitHostPort(path22) {
-      if (path22.startsWith("[")) {
-        const hostEnd = path22.indexOf("]");
+    function splitHostPort(path23) {
+      if (path23.startsWith("[")) {
+        const hostEnd = path23.indexOf("]");
         if (hostEnd === -1) {
           return null;
         }
-        const host = path22.substring(1, hostEnd);
+        const host = path23.substring(1, hostEnd);
         if (host.indexOf(":") === -1) {
           return null;
         }
-        if (path22.length > hostEnd + 1) {
-          if (path22[hostEnd + 1] === ":") {
-            const portString = path22.substring(hostEnd + 2);
+        if (path23.length > hostEnd + 1) {
+          if (path23[hostEnd + 1] === ":") {
+            const portString = path23.substring(hostEnd + 2);
             if (NUMBER_REGEX.test(portString)) {
               return {
                 host,
@@ -35345,7 +35345,7 @@ var require_uri_parser = __commonJS({
           };
         }
       } else {
-        const splitPath = path22.split(":");
+        const splitPath = path23.split(":");
         if (splitPath.length === 2) {
           if (NUMBER_REGEX.test(splitPath[1])) {
             return {
@@ -35357,7 +35357,7 @@ var require_uri_parser = __commonJS({
           }
         } else {
           return {
-            host: path22
+            host: path23
           };
         }
       }
@@ -35952,7 +35952,7 @@ var require_service_config = __commonJS({
     exports2.validateRetryThrottling = validateRetryThrottling;
     exports2.validateServiceConfig = validateServiceConfig;
     exports2.extractAndSelectServiceConfig = extractAndSelectServiceConfig;
-    var os3 = __require("os");
+    var os4 = __require("os");
     var constants_1 = require_constants2();
     var DURATION_REGEX = /^\d+(\.\d{1,9})?s$/;
     var CLIENT_LANGUAGE_STRING = "node";
@@ -36251,7 +36251,7 @@ var require_service_config = __commonJS({
         if (Array.isArray(validatedConfig.clientHostname)) {
           let hostnameMatched = false;
           for (const hostname4 of validatedConfig.clientHostname) {
-            if (hostname4 === os3.hostname()) {
+            if (hostname4 === os4.hostname()) {
               hostnameMatched = true;
             }
           }
@@ -38393,14 +38393,14 @@ var require_client_interceptors = __commonJS({
       }
     };
     exports2.InterceptingCall = InterceptingCall;
-    function getCall(channel, path22, options) {
+    function getCall(channel, path23, options) {
       var _a3, _b;
       const deadline = (_a3 = options.deadline) !== null && _a3 !== void 0 ? _a3 : Infinity;
       const host = options.host;
       const parent = (_b = options.parent) !== null && _b !== void 0 ? _b : null;
       const propagateFlags = options.propagate_flags;
       const credentials = options.credentials;
-      const call = channel.createCall(path22, deadline, host, parent, propagateFlags);
+      const call = channel.createCall(path23, deadline, host, parent, propagateFlags);
       if (credentials) {
         call.setCredentials(credentials);
       }
@@ -38970,9 +38970,9 @@ var require_make_client = __commonJS({
       ServiceClientImpl.serviceName = serviceName;
       return ServiceClientImpl;
     }
-    function partial2(fn, path22, serialize, deserialize) {
+    function partial2(fn, path23, serialize, deserialize) {
       return function(...args) {
-        return fn.call(this, path22, serialize, deserialize, ...args);
+        return fn.call(this, path23, serialize, deserialize, ...args);
       };
     }
     function isProtobufTypeDefinition(obj) {
@@ -41923,15 +41923,15 @@ var require_fetch = __commonJS({
 var require_path = __commonJS({
   "node_modules/@protobufjs/path/index.js"(exports2) {
     "use strict";
-    var path22 = exports2;
+    var path23 = exports2;
     var isAbsolute = (
       /**
        * Tests if the specified path is absolute.
        * @param {string} path Path to test
        * @returns {boolean} `true` if path is absolute
        */
-      path22.isAbsolute = function isAbsolute2(path23) {
-        return /^(?:\/|\w+:)/.test(path23);
+      path23.isAbsolute = function isAbsolute2(path24) {
+        return /^(?:\/|\w+:)/.test(path24);
       }
     );
     var normalize = (
@@ -41940,9 +41940,9 @@ var require_path = __commonJS({
        * @param {string} path Path to normalize
        * @returns {string} Normalized path
        */
-      path22.normalize = function normalize2(path23) {
-        path23 = path23.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-        var parts = path23.split("/"), absolute = isAbsolute(path23), prefix = "";
+      path23.normalize = function normalize2(path24) {
+        path24 = path24.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+        var parts = path24.split("/"), absolute = isAbsolute(path24), prefix = "";
         if (absolute)
           prefix = parts.shift() + "/";
         for (var i = 0; i < parts.length; ) {
@@ -41961,7 +41961,7 @@ var require_path = __commonJS({
         return prefix + parts.join("/");
       }
     );
-    path22.resolve = function resolve2(originPath, includePath, alreadyNormalized) {
+    path23.resolve = function resolve2(originPath, includePath, alreadyNormalized) {
       if (!alreadyNormalized)
         includePath = normalize(includePath);
       if (isAbsolute(includePath))
@@ -42145,18 +42145,18 @@ var require_namespace = __commonJS({
       object2.onRemove(this);
       return clearCache(this);
     };
-    Namespace.prototype.define = function define2(path22, json2) {
-      if (util.isString(path22))
-        path22 = path22.split(".");
-      else if (!Array.isArray(path22))
+    Namespace.prototype.define = function define2(path23, json2) {
+      if (util.isString(path23))
+        path23 = path23.split(".");
+      else if (!Array.isArray(path23))
         throw TypeError("illegal path");
-      if (path22 && path22.length && path22[0] === "")
+      if (path23 && path23.length && path23[0] === "")
         throw Error("path must be relative");
-      if (path22.length > util.recursionLimit)
+      if (path23.length > util.recursionLimit)
         throw Error("max depth exceeded");
       var ptr = this;
-      while (path22.length > 0) {
-        var part = path22.shift();
+      while (path23.length > 0) {
+        var part = path23.shift();
         if (ptr.nested && ptr.nested[part]) {
           ptr = ptr.nested[part];
           if (!(ptr instanceof Namespace))
@@ -42191,26 +42191,26 @@ var require_namespace = __commonJS({
       });
       return this;
     };
-    Namespace.prototype.lookup = function lookup(path22, filterTypes, parentAlreadyChecked) {
+    Namespace.prototype.lookup = function lookup(path23, filterTypes, parentAlreadyChecked) {
       if (typeof filterTypes === "boolean") {
         parentAlreadyChecked = filterTypes;
         filterTypes = void 0;
       } else if (filterTypes && !Array.isArray(filterTypes))
         filterTypes = [filterTypes];
-      if (util.isString(path22) && path22.length) {
-        if (path22 === ".")
+      if (util.isString(path23) && path23.length) {
+        if (path23 === ".")
           return this.root;
-        path22 = path22.split(".");
-      } else if (!path22.length)
+        path23 = path23.split(".");
+      } else if (!path23.length)
         return this;
-      var flatPath = path22.join(".");
-      if (path22[0] === "")
-        return this.root.lookup(path22.slice(1), filterTypes);
+      var flatPath = path23.join(".");
+      if (path23[0] === "")
+        return this.root.lookup(path23.slice(1), filterTypes);
       var found = this.root._fullyQualifiedObjects && this.root._fullyQualifiedObjects["." + flatPath];
       if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
         return found;
       }
-      found = this._lookupImpl(path22, flatPath);
+      found = this._lookupImpl(path23, flatPath);
       if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
         return found;
       }
@@ -42218,7 +42218,7 @@ var require_namespace = __commonJS({
         return null;
       var current = this;
       while (current.parent) {
-        found = current.parent._lookupImpl(path22, flatPath);
+        found = current.parent._lookupImpl(path23, flatPath);
         if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
           return found;
         }
@@ -42226,22 +42226,22 @@ var require_namespace = __commonJS({
       }
       return null;
     };
-    Namespace.prototype._lookupImpl = function lookup(path22, flatPath) {
+    Namespace.prototype._lookupImpl = function lookup(path23, flatPath) {
       if (Object.prototype.hasOwnProperty.call(this._lookupCache, flatPath)) {
         return this._lookupCache[flatPath];
       }
-      var found = this.get(path22[0]);
+      var found = this.get(path23[0]);
       var exact = null;
       if (found) {
-        if (path22.length === 1) {
+        if (path23.length === 1) {
           exact = found;
         } else if (found instanceof Namespace) {
-          path22 = path22.slice(1);
-          exact = found._lookupImpl(path22, path22.join("."));
+          path23 = path23.slice(1);
+          exact = found._lookupImpl(path23, path23.join("."));
         }
       } else {
         for (var i = 0; i < this.nestedArray.length; ++i)
-          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path22, flatPath))) {
+          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path23, flatPath))) {
             exact = found;
             break;
           }
@@ -42249,28 +42249,28 @@ var require_namespace = __commonJS({
       this._lookupCache[flatPath] = exact;
       return exact;
     };
-    Namespace.prototype.lookupType = function lookupType(path22) {
-      var found = this.lookup(path22, [Type]);
+    Namespace.prototype.lookupType = function lookupType(path23) {
+      var found = this.lookup(path23, [Type]);
       if (!found)
-        throw Error("no such type: " + path22);
+        throw Error("no such type: " + path23);
       return found;
     };
-    Namespace.prototype.lookupEnum = function lookupEnum(path22) {
-      var found = this.lookup(path22, [Enum]);
+    Namespace.prototype.lookupEnum = function lookupEnum(path23) {
+      var found = this.lookup(path23, [Enum]);
       if (!found)
-        throw Error("no such Enum '" + path22 + "' in " + this);
+        throw Error("no such Enum '" + path23 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path22) {
-      var found = this.lookup(path22, [Type, Enum]);
+    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path23) {
+      var found = this.lookup(path23, [Type, Enum]);
       if (!found)
-        throw Error("no such Type or Enum '" + path22 + "' in " + this);
+        throw Error("no such Type or Enum '" + path23 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupService = function lookupService(path22) {
-      var found = this.lookup(path22, [Service]);
+    Namespace.prototype.lookupService = function lookupService(path23) {
+      var found = this.lookup(path23, [Service]);
       if (!found)
-        throw Error("no such Service '" + path22 + "' in " + this);
+        throw Error("no such Service '" + path23 + "' in " + this);
       return found;
     };
     Namespace._configure = function(Type_, Service_, Enum_) {
@@ -43687,13 +43687,13 @@ var require_util3 = __commonJS({
       Object.defineProperty(object2, "$type", { value: enm, enumerable: false });
       return enm;
     };
-    util.setProperty = function setProperty(dst, path22, value, ifNotSet) {
-      function setProp(dst2, path23, value2) {
-        var part = path23.shift();
+    util.setProperty = function setProperty(dst, path23, value, ifNotSet) {
+      function setProp(dst2, path24, value2) {
+        var part = path24.shift();
         if (util.isUnsafeProperty(part))
           return dst2;
-        if (path23.length > 0) {
-          dst2[part] = setProp(dst2[part] || {}, path23, value2);
+        if (path24.length > 0) {
+          dst2[part] = setProp(dst2[part] || {}, path24, value2);
         } else {
           var prevValue = dst2[part];
           if (prevValue && ifNotSet)
@@ -43706,12 +43706,12 @@ var require_util3 = __commonJS({
       }
       if (typeof dst !== "object")
         throw TypeError("dst must be an object");
-      if (!path22)
+      if (!path23)
         throw TypeError("path must be specified");
-      path22 = path22.split(".");
-      if (path22.length > util.recursionLimit)
+      path23 = path23.split(".");
+      if (path23.length > util.recursionLimit)
         throw Error("max depth exceeded");
-      return setProp(dst, path22, value);
+      return setProp(dst, path23, value);
     };
     Object.defineProperty(util, "decorateRoot", {
       get: function() {
@@ -44257,12 +44257,12 @@ var require_object = __commonJS({
        */
       fullName: {
         get: function() {
-          var path22 = [this.name], ptr = this.parent;
+          var path23 = [this.name], ptr = this.parent;
           while (ptr) {
-            path22.unshift(ptr.name);
+            path23.unshift(ptr.name);
             ptr = ptr.parent;
           }
-          return path22.join(".");
+          return path23.join(".");
         }
       }
     });
@@ -48300,16 +48300,16 @@ var require_util4 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
     var fs = __require("fs");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var Protobuf = require_protobufjs();
     function addIncludePathResolver(root, includePaths) {
       const originalResolvePath = root.resolvePath;
       root.resolvePath = (origin, target) => {
-        if (path22.isAbsolute(target)) {
+        if (path23.isAbsolute(target)) {
           return target;
         }
         for (const directory of includePaths) {
-          const fullPath = path22.join(directory, target);
+          const fullPath = path23.join(directory, target);
           try {
             fs.accessSync(fullPath, fs.constants.R_OK);
             return fullPath;
@@ -50807,7 +50807,7 @@ var require_subchannel_call = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Http2SubchannelCall = void 0;
     var http2 = __require("http2");
-    var os3 = __require("os");
+    var os4 = __require("os");
     var constants_1 = require_constants2();
     var metadata_1 = require_metadata();
     var stream_decoder_1 = require_stream_decoder();
@@ -50815,7 +50815,7 @@ var require_subchannel_call = __commonJS({
     var constants_2 = require_constants2();
     var TRACER_NAME = "subchannel_call";
     function getSystemErrorName(errno) {
-      for (const [name, num] of Object.entries(os3.constants.errno)) {
+      for (const [name, num] of Object.entries(os4.constants.errno)) {
         if (num === errno) {
           return name;
         }
@@ -53922,9 +53922,9 @@ var require_server_call = __commonJS({
       return status2;
     }
     var ServerUnaryCallImpl = class extends events_1.EventEmitter {
-      constructor(path22, call, metadata, request) {
+      constructor(path23, call, metadata, request) {
         super();
-        this.path = path22;
+        this.path = path23;
         this.call = call;
         this.metadata = metadata;
         this.request = request;
@@ -53954,9 +53954,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerUnaryCallImpl = ServerUnaryCallImpl;
     var ServerReadableStreamImpl = class extends stream_1.Readable {
-      constructor(path22, call, metadata) {
+      constructor(path23, call, metadata) {
         super({ objectMode: true });
-        this.path = path22;
+        this.path = path23;
         this.call = call;
         this.metadata = metadata;
         this.cancelled = false;
@@ -53988,9 +53988,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerReadableStreamImpl = ServerReadableStreamImpl;
     var ServerWritableStreamImpl = class extends stream_1.Writable {
-      constructor(path22, call, metadata, request) {
+      constructor(path23, call, metadata, request) {
         super({ objectMode: true });
-        this.path = path22;
+        this.path = path23;
         this.call = call;
         this.metadata = metadata;
         this.request = request;
@@ -54044,9 +54044,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerWritableStreamImpl = ServerWritableStreamImpl;
     var ServerDuplexStreamImpl = class extends stream_1.Duplex {
-      constructor(path22, call, metadata) {
+      constructor(path23, call, metadata) {
         super({ objectMode: true });
-        this.path = path22;
+        this.path = path23;
         this.call = call;
         this.metadata = metadata;
         this.pendingStatus = {
@@ -56347,11 +56347,11 @@ var require_server2 = __commonJS({
           }
           return true;
         }
-        _retrieveHandler(path22) {
-          serverCallTrace("Received call to method " + path22 + " at address " + this.serverAddressString);
-          const handler = this.handlers.get(path22);
+        _retrieveHandler(path23) {
+          serverCallTrace("Received call to method " + path23 + " at address " + this.serverAddressString);
+          const handler = this.handlers.get(path23);
           if (handler === void 0) {
-            serverCallTrace("No handler registered for method " + path22 + ". Sending UNIMPLEMENTED status.");
+            serverCallTrace("No handler registered for method " + path23 + ". Sending UNIMPLEMENTED status.");
             return null;
           }
           return handler;
@@ -56375,10 +56375,10 @@ var require_server2 = __commonJS({
             channelzSessionInfo === null || channelzSessionInfo === void 0 ? void 0 : channelzSessionInfo.streamTracker.addCallFailed();
             return;
           }
-          const path22 = headers[HTTP2_HEADER_PATH];
-          const handler = this._retrieveHandler(path22);
+          const path23 = headers[HTTP2_HEADER_PATH];
+          const handler = this._retrieveHandler(path23);
           if (!handler) {
-            this._respondWithError(getUnimplementedStatusResponse(path22), stream, channelzSessionInfo);
+            this._respondWithError(getUnimplementedStatusResponse(path23), stream, channelzSessionInfo);
             return;
           }
           const callEventTracker = {
@@ -56428,10 +56428,10 @@ var require_server2 = __commonJS({
           if (this._verifyContentType(stream, headers) !== true) {
             return;
           }
-          const path22 = headers[HTTP2_HEADER_PATH];
-          const handler = this._retrieveHandler(path22);
+          const path23 = headers[HTTP2_HEADER_PATH];
+          const handler = this._retrieveHandler(path23);
           if (!handler) {
-            this._respondWithError(getUnimplementedStatusResponse(path22), stream, null);
+            this._respondWithError(getUnimplementedStatusResponse(path23), stream, null);
             return;
           }
           const call = (0, server_interceptors_1.getServerInterceptingCall)([...extraInterceptors, ...this.interceptors], stream, headers, null, handler, this.options);
@@ -57739,13 +57739,13 @@ var require_resolver_uds = __commonJS({
         this.listener = listener;
         this.hasReturnedResult = false;
         this.endpoints = [];
-        let path22;
+        let path23;
         if (target.authority === "") {
-          path22 = "/" + target.path;
+          path23 = "/" + target.path;
         } else {
-          path22 = target.path;
+          path23 = target.path;
         }
-        this.endpoints = [{ addresses: [{ path: path22 }] }];
+        this.endpoints = [{ addresses: [{ path: path23 }] }];
       }
       updateResolution() {
         if (!this.hasReturnedResult) {
@@ -57805,12 +57805,12 @@ var require_resolver_ip = __commonJS({
           return;
         }
         const pathList = target.path.split(",");
-        for (const path22 of pathList) {
-          const hostPort = (0, uri_parser_1.splitHostPort)(path22);
+        for (const path23 of pathList) {
+          const hostPort = (0, uri_parser_1.splitHostPort)(path23);
           if (hostPort === null) {
             this.error = {
               code: constants_1.Status.UNAVAILABLE,
-              details: `Failed to parse ${target.scheme} address ${path22}`,
+              details: `Failed to parse ${target.scheme} address ${path23}`,
               metadata: new metadata_1.Metadata()
             };
             return;
@@ -57818,7 +57818,7 @@ var require_resolver_ip = __commonJS({
           if (target.scheme === IPV4_SCHEME && !(0, net_1.isIPv4)(hostPort.host) || target.scheme === IPV6_SCHEME && !(0, net_1.isIPv6)(hostPort.host)) {
             this.error = {
               code: constants_1.Status.UNAVAILABLE,
-              details: `Failed to parse ${target.scheme} address ${path22}`,
+              details: `Failed to parse ${target.scheme} address ${path23}`,
               metadata: new metadata_1.Metadata()
             };
             return;
@@ -59174,16 +59174,16 @@ var require_util5 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
     var fs = __require("fs");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var Protobuf = require_protobufjs();
     function addIncludePathResolver(root, includePaths) {
       const originalResolvePath = root.resolvePath;
       root.resolvePath = (origin, target) => {
-        if (path22.isAbsolute(target)) {
+        if (path23.isAbsolute(target)) {
           return target;
         }
         for (const directory of includePaths) {
-          const fullPath = path22.join(directory, target);
+          const fullPath = path23.join(directory, target);
           try {
             fs.accessSync(fullPath, fs.constants.R_OK);
             return fullPath;
@@ -59430,7 +59430,7 @@ var require_session = __commonJS({
   "node_modules/dockerode/lib/session.js"(exports2, module) {
     var grpc = require_src4();
     var protoLoader = require_src5();
-    var path22 = __require("path");
+    var path23 = __require("path");
     var crypto = __require("crypto");
     function withSession(docker, auth, handler) {
       const sessionId = crypto.randomUUID();
@@ -59457,7 +59457,7 @@ var require_session = __commonJS({
         const injector = server.createConnectionInjector(creds);
         injector.injectConnection(socket);
         const pkg = protoLoader.loadSync(
-          path22.resolve(__dirname, "proto", "auth.proto")
+          path23.resolve(__dirname, "proto", "auth.proto")
         );
         const service = grpc.loadPackageDefinition(pkg);
         server.addService(service.moby.filesync.v1.Auth.service, {
@@ -59487,7 +59487,7 @@ var require_session = __commonJS({
 var require_buildkit = __commonJS({
   "node_modules/dockerode/lib/buildkit.js"(exports2, module) {
     var protobuf = require_protobufjs();
-    var path22 = __require("path");
+    var path23 = __require("path");
     var BUILDKIT_TRACE_ID = "moby.buildkit.trace";
     var BUILDKIT_IMAGE_ID = "moby.image.id";
     var PROTO_TYPE = "moby.buildkit.v1.StatusResponse";
@@ -59497,7 +59497,7 @@ var require_buildkit = __commonJS({
     function loadProto() {
       if (StatusResponse) return StatusResponse;
       var root = protobuf.loadSync(
-        path22.resolve(__dirname, "proto", "buildkit_status.proto")
+        path23.resolve(__dirname, "proto", "buildkit_status.proto")
       );
       StatusResponse = root.lookupType(PROTO_TYPE);
       return StatusResponse;
@@ -61178,17 +61178,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path22) {
-      const ctrl = callVisitor(key, node2, visitor, path22);
+    function visit_(key, node2, visitor, path23) {
+      const ctrl = callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visit_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visit_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path22);
+            const ci = visit_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -61199,13 +61199,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path22);
+          const cv = visit_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -61226,17 +61226,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path22) {
-      const ctrl = await callVisitor(key, node2, visitor, path22);
+    async function visitAsync_(key, node2, visitor, path23) {
+      const ctrl = await callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visitAsync_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visitAsync_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path22);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -61247,13 +61247,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path22);
+          const cv = await visitAsync_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -61280,23 +61280,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path22) {
+    function callVisitor(key, node2, visitor, path23) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path22);
+        return visitor(key, node2, path23);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path22);
+        return visitor.Map?.(key, node2, path23);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path22);
+        return visitor.Seq?.(key, node2, path23);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path22);
+        return visitor.Pair?.(key, node2, path23);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path22);
+        return visitor.Scalar?.(key, node2, path23);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path22);
+        return visitor.Alias?.(key, node2, path23);
       return void 0;
     }
-    function replaceNode(key, path22, node2) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key, path23, node2) {
+      const parent = path23[path23.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -61908,10 +61908,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema2, path22, value) {
+    function collectionFromPath(schema2, path23, value) {
       let v = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k = path22[i];
+      for (let i = path23.length - 1; i >= 0; --i) {
+        const k = path23[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -61930,7 +61930,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
+    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
     var Collection = class extends Node2.NodeBase {
       constructor(type, schema2) {
         super(type);
@@ -61960,11 +61960,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path23, value) {
+        if (isEmptyPath(path23))
           this.add(value);
         else {
-          const [key, ...rest] = path22;
+          const [key, ...rest] = path23;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -61978,8 +61978,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key, ...rest] = path22;
+      deleteIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -61993,8 +61993,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key, ...rest] = path22;
+      getIn(path23, keepScalar) {
+        const [key, ...rest] = path23;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -62012,8 +62012,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key, ...rest] = path22;
+      hasIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -62023,8 +62023,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key, ...rest] = path22;
+      setIn(path23, value) {
+        const [key, ...rest] = path23;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -64539,9 +64539,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path23, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path23, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -64616,14 +64616,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection.isEmptyPath(path22)) {
+      deleteIn(path23) {
+        if (Collection.isEmptyPath(path23)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -64638,10 +64638,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection.isEmptyPath(path22))
+      getIn(path23, keepScalar) {
+        if (Collection.isEmptyPath(path23))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -64652,10 +64652,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection.isEmptyPath(path22))
+      hasIn(path23) {
+        if (Collection.isEmptyPath(path23))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -64672,13 +64672,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection.isEmptyPath(path22)) {
+      setIn(path23, value) {
+        if (Collection.isEmptyPath(path23)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path23, value);
         }
       }
       /**
@@ -66639,9 +66639,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path22) => {
+    visit2.itemAtPath = (cst, path23) => {
       let item = cst;
-      for (const [field, index] of path22) {
+      for (const [field, index] of path23) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -66650,23 +66650,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path22) => {
-      const parent = visit2.itemAtPath(cst, path22.slice(0, -1));
-      const field = path22[path22.length - 1][0];
+    visit2.parentCollection = (cst, path23) => {
+      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
+      const field = path23[path23.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path23, item, visitor) {
+      let ctrl = visitor(item, path23);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -66677,10 +66677,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path23);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
     }
     exports2.visit = visit2;
   }
@@ -68832,9 +68832,9 @@ var InfraError = class extends Error {
   details;
   name = "InfraError";
 };
-function formatFieldPath(path22) {
+function formatFieldPath(path23) {
   let out = "";
-  for (const p of path22) {
+  for (const p of path23) {
     if (typeof p === "number") out += `[${p}]`;
     else out += out ? `.${String(p)}` : String(p);
   }
@@ -69658,10 +69658,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema2) {
   return mergeDefs(schema2._zod.def);
 }
-function getElementAtPath(obj, path22) {
-  if (!path22)
+function getElementAtPath(obj, path23) {
+  if (!path23)
     return obj;
-  return path22.reduce((acc, key) => acc?.[key], obj);
+  return path23.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -70001,11 +70001,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path22, issues) {
+function prefixIssues(path23, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path22);
+    iss.path.unshift(path23);
     return iss;
   });
 }
@@ -70467,16 +70467,16 @@ function flattenError(error63, mapper = (issue2) => issue2.message) {
 }
 function formatError(error63, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path22 = []) => {
+  const processError = (error64, path23 = []) => {
     for (const issue2 of error64.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -70515,17 +70515,17 @@ function formatError(error63, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error63, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error64, path22 = []) => {
+  const processError = (error64, path23 = []) => {
     var _a3;
     for (const issue2 of error64.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -70564,8 +70564,8 @@ function treeifyError(error63, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path22 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path22) {
+  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path23) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -87703,13 +87703,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path22 = ref.slice(1).split("/").filter(Boolean);
-  if (path22.length === 0) {
+  const path23 = ref.slice(1).split("/").filter(Boolean);
+  if (path23.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path22[0] === defsKey) {
-    const key = path22[1] === void 0 ? void 0 : decodeJSONPointerSegment(path22[1]);
+  if (path23[0] === defsKey) {
+    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -89135,39 +89135,39 @@ function describe3(file2, error63) {
   const more = error63.issues.length > 1 ? ` (and ${error63.issues.length - 1} more problems)` : "";
   return new InputError(`${file2}: ${field}: ${issue2.message}${more}`, file2, field);
 }
-function writeJsonReport(path22, report) {
+function writeJsonReport(path23, report) {
   const parsed = reportSchema.safeParse(report);
   if (!parsed.success) {
-    const e = describe3(path22, parsed.error);
+    const e = describe3(path23, parsed.error);
     throw new Error(`refusing to write an invalid report: ${e.message}`);
   }
-  mkdirSync(dirname(path22), { recursive: true });
-  writeFileSync(path22, `${JSON.stringify(parsed.data, null, 2)}
+  mkdirSync(dirname(path23), { recursive: true });
+  writeFileSync(path23, `${JSON.stringify(parsed.data, null, 2)}
 `);
 }
-function readJsonReport(path22) {
+function readJsonReport(path23) {
   let text;
   try {
-    text = readFileSync2(path22, "utf8");
+    text = readFileSync2(path23, "utf8");
   } catch (err) {
-    throw new InputError(`${path22}: cannot read the report: ${err.message}`, path22);
+    throw new InputError(`${path23}: cannot read the report: ${err.message}`, path23);
   }
   let data;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${path22}: not valid JSON: ${err.message}`, path22);
+    throw new InputError(`${path23}: not valid JSON: ${err.message}`, path23);
   }
   const version2 = data?.schemaVersion;
   if (version2 !== void 0 && version2 !== REPORT_SCHEMA_VERSION) {
     throw new InputError(
-      `${path22}: schemaVersion ${JSON.stringify(version2)} is not supported (this Tandem reads ${REPORT_SCHEMA_VERSION})`,
-      path22,
+      `${path23}: schemaVersion ${JSON.stringify(version2)} is not supported (this Tandem reads ${REPORT_SCHEMA_VERSION})`,
+      path23,
       "schemaVersion"
     );
   }
   const parsed = reportSchema.safeParse(data);
-  if (!parsed.success) throw describe3(path22, parsed.error);
+  if (!parsed.success) throw describe3(path23, parsed.error);
   return parsed.data;
 }
 
@@ -89732,7 +89732,7 @@ function redactReport(report, secrets) {
 }
 
 // src/action/steps.ts
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/cli/eval-options.ts
 import { existsSync as existsSync2 } from "node:fs";
@@ -89843,6 +89843,7 @@ var evalFlagsSchema = external_exports.object({
   reruns: external_exports.coerce.number().int().min(0).max(20).default(0),
   jobs: external_exports.coerce.number().int().min(1).max(64).optional(),
   cacheDir: external_exports.string().optional(),
+  workDir: external_exports.string().optional(),
   cache: external_exports.boolean().default(true),
   sandbox: external_exports.enum(["docker", "process"]).default("docker"),
   prepareNetwork: external_exports.string().optional(),
@@ -89884,6 +89885,7 @@ function engineOptions(flags, suite, prepareNetwork) {
     reruns: flags.reruns,
     jobs: flags.jobs ?? defaultJobs(suite),
     cacheDir: path3.resolve(flags.cacheDir ?? defaultCacheDir()),
+    ...flags.workDir ? { workDir: path3.resolve(flags.workDir) } : {},
     useResultCache: flags.cache,
     sandbox: flags.sandbox,
     prepareNetwork: flags.prepareNetwork ?? prepareNetwork,
@@ -90189,7 +90191,7 @@ async function detectPrepareNetwork() {
 
 // src/engine/evaluate.ts
 import { mkdir as mkdir9, mkdtemp as mkdtemp2 } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 
 // node_modules/yocto-queue/index.js
 var Node = class {
@@ -91101,11 +91103,11 @@ function parseJestShape(text, group, format) {
   const relative = relativeFiles(report.testResults.map((f) => f.name));
   const tests = [];
   for (const file2 of report.testResults) {
-    const path22 = relative(file2.name);
+    const path23 = relative(file2.name);
     if (file2.assertionResults.length === 0 && file2.status === "failed") {
       const message3 = cleanMessage(file2.message);
       tests.push({
-        classname: path22,
+        classname: path23,
         name: FILE_LOAD_FAILURE,
         status: "failed",
         ...message3 ? { message: message3 } : {}
@@ -91116,7 +91118,7 @@ function parseJestShape(text, group, format) {
       const status2 = Object.hasOwn(STATUS, a.status) ? STATUS[a.status] : "error";
       const message3 = status2 === "passed" ? void 0 : status2 === "error" ? cleanMessage(`unknown test status "${a.status}"`, ...a.failureMessages ?? []) : cleanMessage(...a.failureMessages ?? []);
       tests.push({
-        classname: [path22, ...a.ancestorTitles].join(" > "),
+        classname: [path23, ...a.ancestorTitles].join(" > "),
         name: a.title,
         status: status2,
         ...message3 === void 0 ? {} : { message: message3 },
@@ -93254,16 +93256,16 @@ var MatcherView = class {
    * @returns {string|undefined}
    */
   getCurrentTag() {
-    const path22 = this._matcher.path;
-    return path22.length > 0 ? path22[path22.length - 1].tag : void 0;
+    const path23 = this._matcher.path;
+    return path23.length > 0 ? path23[path23.length - 1].tag : void 0;
   }
   /**
    * Get current namespace.
    * @returns {string|undefined}
    */
   getCurrentNamespace() {
-    const path22 = this._matcher.path;
-    return path22.length > 0 ? path22[path22.length - 1].namespace : void 0;
+    const path23 = this._matcher.path;
+    return path23.length > 0 ? path23[path23.length - 1].namespace : void 0;
   }
   /**
    * Get current node's attribute value.
@@ -93271,9 +93273,9 @@ var MatcherView = class {
    * @returns {*}
    */
   getAttrValue(attrName) {
-    const path22 = this._matcher.path;
-    if (path22.length === 0) return void 0;
-    return path22[path22.length - 1].values?.[attrName];
+    const path23 = this._matcher.path;
+    if (path23.length === 0) return void 0;
+    return path23[path23.length - 1].values?.[attrName];
   }
   /**
    * Check if current node has an attribute.
@@ -93281,9 +93283,9 @@ var MatcherView = class {
    * @returns {boolean}
    */
   hasAttr(attrName) {
-    const path22 = this._matcher.path;
-    if (path22.length === 0) return false;
-    const current = path22[path22.length - 1];
+    const path23 = this._matcher.path;
+    if (path23.length === 0) return false;
+    const current = path23[path23.length - 1];
     return current.values !== void 0 && attrName in current.values;
   }
   /**
@@ -93309,18 +93311,18 @@ var MatcherView = class {
    * @returns {number}
    */
   getPosition() {
-    const path22 = this._matcher.path;
-    if (path22.length === 0) return -1;
-    return path22[path22.length - 1].position ?? 0;
+    const path23 = this._matcher.path;
+    if (path23.length === 0) return -1;
+    return path23[path23.length - 1].position ?? 0;
   }
   /**
    * Get current node's repeat counter (occurrence count of this tag name).
    * @returns {number}
    */
   getCounter() {
-    const path22 = this._matcher.path;
-    if (path22.length === 0) return -1;
-    return path22[path22.length - 1].counter ?? 0;
+    const path23 = this._matcher.path;
+    if (path23.length === 0) return -1;
+    return path23[path23.length - 1].counter ?? 0;
   }
   /**
    * Get current node's sibling index (alias for getPosition).
@@ -97793,6 +97795,27 @@ function createSandbox(kind) {
   return kind === "docker" ? new DockerSandbox() : new ProcessSandbox();
 }
 
+// src/engine/scratch-dir.ts
+import { accessSync, constants as constants2, statfsSync } from "node:fs";
+import os3 from "node:os";
+import path17 from "node:path";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultScratchDir(cacheDir2) {
+  const fromEnv = process.env.TANDEM_WORK_DIR;
+  if (fromEnv) return path17.resolve(fromEnv);
+  const shm = "/dev/shm";
+  try {
+    accessSync(shm, constants2.W_OK);
+    const fs = statfsSync(shm);
+    if (fs.bavail * fs.bsize >= MIN_FREE_BYTES) {
+      const uid = typeof process.getuid === "function" ? process.getuid() : os3.userInfo().username;
+      return path17.join(shm, `tandem-${uid}`);
+    }
+  } catch {
+  }
+  return path17.join(cacheDir2, "tmp");
+}
+
 // src/engine/version.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 function readVersion() {
@@ -97818,9 +97841,10 @@ async function evaluate(input2, options) {
     cpus: suite.limits.cpus,
     pids: suite.limits.pids
   };
-  const cacheDir2 = path17.resolve(options.cacheDir);
-  await mkdir9(path17.join(cacheDir2, "tmp"), { recursive: true });
-  const runDir = await mkdtemp2(path17.join(cacheDir2, "tmp", "eval-"));
+  const cacheDir2 = path18.resolve(options.cacheDir);
+  const scratch = options.workDir ? path18.resolve(options.workDir) : defaultScratchDir(cacheDir2);
+  await mkdir9(scratch, { recursive: true });
+  const runDir = await mkdtemp2(path18.join(scratch, "eval-"));
   const abort = () => void sandbox.dispose();
   options.signal?.addEventListener("abort", abort);
   try {
@@ -97832,7 +97856,7 @@ async function evaluate(input2, options) {
       configurations: wanted.map((c) => ({ id: c.id, applied: c.applied })),
       mode: plan.mode
     });
-    const hiddenRoot = path17.join(runDir, "hidden");
+    const hiddenRoot = path18.join(runDir, "hidden");
     const hiddenDirs = await stageHiddenFiles(suite, input2.suiteDir, hiddenRoot);
     const hash3 = await suiteHash(suite, input2.suiteDir);
     const mirrors = new MirrorCache(cacheDir2);
@@ -97915,7 +97939,7 @@ async function evaluate(input2, options) {
         return { planned, attempt, repos: toInfo(err) };
       }
     };
-    const cache = options.useResultCache ? new ResultCache(path17.join(cacheDir2, "results")) : void 0;
+    const cache = options.useResultCache ? new ResultCache(path18.join(cacheDir2, "results")) : void 0;
     const ctx = {
       suite,
       suiteHash: hash3,
@@ -98000,12 +98024,12 @@ function doneEvent(run2, f2p, p2p) {
 }
 
 // src/action/change.ts
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/engine/case-loader.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { readFile as readFile7 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 async function readStructured(file2) {
   let text;
   try {
@@ -98069,8 +98093,8 @@ function crossCheck(c, suite, caseFile) {
   });
 }
 async function loadCase(caseFile) {
-  const abs = path18.resolve(caseFile);
-  const caseDir = path18.dirname(abs);
+  const abs = path19.resolve(caseFile);
+  const caseDir = path19.dirname(abs);
   const raw = await readStructured(abs);
   const inline = isRecord(raw) && isRecord(raw.suite) ? validate3(suiteSchema, raw.suite, caseFile, "suite") : void 0;
   const parsed = validate3(caseFileSchema, inline ? { ...raw, suite: "inline" } : raw, caseFile);
@@ -98080,9 +98104,9 @@ async function loadCase(caseFile) {
     suite = inline;
     suiteDir = caseDir;
   } else if (typeof parsed.suite === "string") {
-    const suitePath = path18.resolve(caseDir, parsed.suite);
+    const suitePath = path19.resolve(caseDir, parsed.suite);
     suite = await loadSuiteFile(suitePath);
-    suiteDir = path18.dirname(suitePath);
+    suiteDir = path19.dirname(suitePath);
   } else {
     suite = parsed.suite;
     suiteDir = caseDir;
@@ -98097,7 +98121,7 @@ async function loadCase(caseFile) {
   crossCheck(caseSpec, suite, caseFile);
   for (const [i, t2] of caseSpec.targets.entries()) {
     if (isPatchTarget(t2)) {
-      const p = path18.resolve(caseDir, t2.patch);
+      const p = path19.resolve(caseDir, t2.patch);
       try {
         await readFile7(p);
       } catch {
@@ -98113,7 +98137,7 @@ async function loadCase(caseFile) {
 }
 function resolveUrl(url2, base) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url2) || /^[^/]+@[^/]+:/.test(url2)) return url2;
-  return path18.resolve(base, url2);
+  return path19.resolve(base, url2);
 }
 function isRecord(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -98213,9 +98237,9 @@ function linkedChangeName(pulls) {
 
 // src/action/change.ts
 async function loadChange(source, suite, ctx) {
-  if (source.kind === "case") return loadCase(path19.resolve(ctx.workspace, source.file));
+  if (source.kind === "case") return loadCase(path20.resolve(ctx.workspace, source.file));
   if (!suite) throw new InputError('input "suite": required with "pull-requests"', void 0, "suite");
-  const suitePath = path19.resolve(ctx.workspace, suite);
+  const suitePath = path20.resolve(ctx.workspace, suite);
   const loaded = await loadSuiteFile(suitePath).catch((err) => {
     throw err instanceof InputError ? new InputError(`input "suite": ${err.message}`, err.file, "suite") : err;
   });
@@ -98223,19 +98247,19 @@ async function loadChange(source, suite, ctx) {
   return {
     caseFile: { name: linkedChangeName(source.pulls), targets, context: [] },
     suite: loaded,
-    suiteDir: path19.dirname(suitePath),
+    suiteDir: path20.dirname(suitePath),
     caseDir: ctx.workspace
   };
 }
 async function targetNames(source, workspace) {
   if (source.kind === "pull-requests") return source.pulls.map((p) => `${p.owner}/${p.repo}`);
-  const input2 = await loadCase(path19.resolve(workspace, source.file));
+  const input2 = await loadCase(path20.resolve(workspace, source.file));
   return input2.caseFile.targets.map((t2) => t2.repo);
 }
 
 // src/action/glob.ts
 import { readdirSync as readdirSync2 } from "node:fs";
-import path20 from "node:path";
+import path21 from "node:path";
 function toRegExp(pattern) {
   let re = "";
   for (let i = 0; i < pattern.length; i++) {
@@ -98259,7 +98283,7 @@ function walk(dir, rel, out) {
   }
   for (const e of entries) {
     const childRel = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) walk(path20.join(dir, e.name), childRel, out);
+    if (e.isDirectory()) walk(path21.join(dir, e.name), childRel, out);
     else if (e.isFile()) out.push(childRel);
   }
 }
@@ -98267,18 +98291,18 @@ function expandGlobs(patterns, cwd) {
   const found = /* @__PURE__ */ new Set();
   for (const raw of patterns) {
     const pattern = raw.replaceAll("\\", "/");
-    const abs = path20.isAbsolute(pattern);
+    const abs = path21.isAbsolute(pattern);
     const segments = pattern.split("/");
     const firstGlob = segments.findIndex((s) => /[*?]/.test(s));
     if (firstGlob < 0) {
-      found.add(path20.resolve(cwd, pattern));
+      found.add(path21.resolve(cwd, pattern));
       continue;
     }
-    const root = path20.resolve(cwd, segments.slice(0, firstGlob).join("/") || (abs ? "/" : "."));
+    const root = path21.resolve(cwd, segments.slice(0, firstGlob).join("/") || (abs ? "/" : "."));
     const re = toRegExp(segments.slice(firstGlob).join("/"));
     const files = [];
     walk(root, "", files);
-    for (const f of files) if (re.test(f)) found.add(path20.join(root, f));
+    for (const f of files) if (re.test(f)) found.add(path21.join(root, f));
   }
   return [...found].sort();
 }
@@ -98297,7 +98321,7 @@ function progress(runner2) {
 }
 function cacheDir(env4) {
   if (env4.TANDEM_CACHE_DIR) return env4.TANDEM_CACHE_DIR;
-  if (env4.RUNNER_TEMP) return path21.join(env4.RUNNER_TEMP, "tandem-cache");
+  if (env4.RUNNER_TEMP) return path22.join(env4.RUNNER_TEMP, "tandem-cache");
   return defaultCacheDir();
 }
 async function evaluateStep(inputs, ctx) {
@@ -98328,7 +98352,7 @@ async function evaluateStep(inputs, ctx) {
   const files = new Map(
     input2.suite.tests.map((g) => [
       g.name,
-      g.files.length === 1 ? path21.join(input2.suiteDir, g.files[0]) : void 0
+      g.files.length === 1 ? path22.join(input2.suiteDir, g.files[0]) : void 0
     ])
   );
   publishReport(runner2, report, {
@@ -98336,7 +98360,7 @@ async function evaluateStep(inputs, ctx) {
     workspace: ctx.workspace,
     fileOf: (group) => {
       const f = files.get(group);
-      return f ? path21.relative(ctx.workspace, f) : void 0;
+      return f ? path22.relative(ctx.workspace, f) : void 0;
     }
   });
   return report;
@@ -98366,7 +98390,7 @@ async function mergeStep(inputs, ctx) {
   }
   ctx.runner.info(`tandem: merging ${files.length} shard report(s)`);
   const partials = files.map((file2) => ({
-    file: path21.relative(ctx.workspace, file2),
+    file: path22.relative(ctx.workspace, file2),
     report: readJsonReport(file2)
   }));
   let report;

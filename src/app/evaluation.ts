@@ -5,10 +5,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
-import { pullKey } from '../core/link-parser.ts';
+import { parsePullKey, pullKey } from '../core/link-parser.ts';
+import { repoOf } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
-import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
+import { type OrgConfig, type OrgSuite, suiteFor } from '../core/org-config.schema.ts';
 import { completeCheckRun, markInProgress } from '../github/check-runs.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { repoId } from '../github/octokit.ts';
@@ -19,9 +21,16 @@ import { upsertStickyComment } from '../github/sticky-comment.ts';
 import { fetchSuite } from '../github/suite-fetch.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
-import { outcomeOf, renderCheck, renderComment, renderInfraFailure, type SetView } from './publish.ts';
+import {
+  outcomeOf,
+  renderCheck,
+  renderComment,
+  renderInfraFailure,
+  renderSetSection,
+  type SetView,
+} from './publish.ts';
 import { redactSecrets, scrubHidden } from './redact.ts';
-import { resolveLinkedSet } from './resolve-set.ts';
+import { type ResolvedSet, resolveLinkedSet } from './resolve-set.ts';
 import type { Store } from './store.ts';
 
 export interface EvalItem {
@@ -87,19 +96,34 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     return;
   }
   const config: OrgConfig = cfg.config;
-  const suiteEntry = suiteFor(config, item.seed.slice(0, item.seed.indexOf('#')));
+  const suiteEntry = suiteFor(config, repoOf(item.seed));
   if (!suiteEntry) {
+    // A check left from an earlier configuration would otherwise stay queued forever.
+    await checks.closeStale(
+      gh,
+      item.seed,
+      undefined,
+      `No suite in \`tandem.yml\` covers ${repoOf(item.seed)}.`,
+    );
     store.setEvaluationState(item.evaluationId, 'done');
     return;
   }
+  // The same set whichever member changed: caps cut a breadth-first walk, so start it from the
+  // set's stable name (its smallest member) when that is an open PR of the same suite.
+  const stable = store.getPull(item.setKey);
+  const seed =
+    stable?.state === 'open' && suiteFor(config, repoOf(item.setKey)) === suiteEntry
+      ? item.setKey
+      : item.seed;
 
-  const set = await resolveLinkedSet(gh, store, item.installationId, item.seed, config, suiteEntry);
+  const set = await resolveLinkedSet(gh, store, item.installationId, seed, config, suiteEntry);
   if (signal.aborted) return;
   if (set.members.length === 0) {
     await checks.closeStale(gh, item.seed, undefined, 'The pull request was closed.');
     store.setEvaluationState(item.evaluationId, 'done');
     return;
   }
+  await closeRefused(gh, deps, set, suiteEntry);
   const members: Members = [];
   for (const m of set.members) {
     const key = pullKey(m.ref);
@@ -130,28 +154,12 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     const fetched = await fetchSuite(gh, repoId(config.evaluator), suiteEntry.path, workDir);
     view.mergeOrder = fetched.suite.merge_order;
     hidden = fetched.suite.tests.flatMap((t) => t.files);
-    const memberRepos = new Set(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`.toLowerCase()));
     const spec: LinkedChangeSpec = {
       name: `linked change ${members.map((m) => m.key).join(' ')}`,
       suite: fetched.suite,
       suiteDir: fetched.suiteDir,
       matrix: item.matrix ?? config.matrix,
-      targets: await Promise.all(
-        set.members.map(async (m) => {
-          const repo = { owner: m.ref.owner, repo: m.ref.repo };
-          const base = await branchTip(gh, repo, m.baseRef).catch(() => m.baseRef);
-          const url = await authenticatedCloneUrl(gh, m.cloneUrl);
-          return { repo: `${m.ref.owner}/${m.ref.repo}`, url, base, head: m.headSha, merge: true };
-        }),
-      ),
-      context: await Promise.all(
-        suiteEntry.repos
-          .filter((r) => !memberRepos.has(r.toLowerCase()))
-          .map(async (r) => {
-            const info = await getRepo(gh, repoId(r));
-            return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref: info.defaultBranch };
-          }),
-      ),
+      ...(await workspaceOf(gh, set, suiteEntry)),
     };
     const report = await deps.executor.run(spec, signal);
     if (signal.aborted) return;
@@ -192,5 +200,71 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     store.setEvaluationState(item.evaluationId, 'failed');
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Members are merge targets (head onto the current tip of their base branch); the suite's other
+ * repositories are context at their default branch, except a repository a member was merged
+ * into, which is taken at its new base: the tip of the branch the PR went into.
+ */
+async function workspaceOf(
+  gh: GitHub,
+  set: ResolvedSet,
+  suite: OrgSuite,
+): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
+  const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
+  const memberRepos = new Set(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`.toLowerCase()));
+  const mergedInto = new Map<string, string>();
+  for (const l of set.left)
+    if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOf(l.key)))
+      mergedInto.set(repoOf(l.key), l.baseRef);
+  const targets = await Promise.all(
+    set.members.map(async (m) => {
+      const repo = `${m.ref.owner}/${m.ref.repo}`;
+      const url = await authenticatedCloneUrl(gh, m.cloneUrl);
+      return { repo, url, base: await tip(repo, m.baseRef), head: m.headSha, merge: true };
+    }),
+  );
+  const context = await Promise.all(
+    suite.repos
+      .filter((r) => !memberRepos.has(r.toLowerCase()))
+      .map(async (r) => {
+        const info = await getRepo(gh, repoId(r));
+        const mergedBase = mergedInto.get(r.toLowerCase());
+        const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
+        return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
+      }),
+  );
+  return { targets, context };
+}
+
+/**
+ * PRs the caps kept out of the set still carry the `queued` check their webhook created: they
+ * are not evaluated, so say why on the check and in their comment instead of leaving it open.
+ */
+async function closeRefused(gh: GitHub, deps: EvalDeps, set: ResolvedSet, suite: OrgSuite): Promise<void> {
+  const view: SetView = { members: set.members, left: set.left, refused: set.refused };
+  const covered = new Set(suite.repos.map((r) => r.toLowerCase()));
+  for (const r of set.refused) {
+    // Only the caps refuse a PR of this suite's repositories; others have sets of their own.
+    if (!covered.has(repoOf(r.to))) continue;
+    const open = deps.store.openCheckRuns(r.to);
+    if (open.length === 0) continue;
+    const summary = `Not evaluated: ${r.reason}. Unlink pull requests (\`/tandem unlink\`) or raise \`limits\` in \`tandem.yml\`.\n\n${renderSetSection(view)}`;
+    for (const c of open) {
+      await completeCheckRun(gh, repoId(repoOf(r.to)), c.checkRunId, 'failure', {
+        title: 'Tandem: not evaluated (linked change over its limits)',
+        summary,
+      });
+      deps.store.completeCheckRun(r.to, c.headSha);
+    }
+    const ref = parsePullKey(r.to);
+    await upsertStickyComment(
+      gh,
+      { owner: ref.owner, repo: ref.repo },
+      ref.number,
+      `### Tandem: ⛔ not evaluated\n\n${summary}`,
+    );
   }
 }

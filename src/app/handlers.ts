@@ -32,7 +32,7 @@ export function registerHandlers(app: Probot, tandem: TandemService): void {
       const changes = payload.changes as Record<string, unknown>;
       if (!changes.body && !changes.title && !changes.base) return;
     }
-    tandem.onPull(pullInfoOf(payload.pull_request as unknown as PullPayload), installationId);
+    await tandem.onPull(pullInfoOf(payload.pull_request as unknown as PullPayload), installationId);
   });
 
   app.on('issue_comment.created', async (context) => {

@@ -11,12 +11,13 @@ import { type CheckConclusion, type CheckOutput, INFRA_TITLE } from '../github/c
 import type { PullInfo } from '../github/pull-requests.ts';
 import { renderCheckRunOutput } from '../report/check-run-output.ts';
 import { renderMarkdown } from '../report/markdown-report.ts';
+import type { LeftMember } from './resolve-set.ts';
 
 export type Reveal = 'names' | 'counts';
 
 export interface SetView {
   members: PullInfo[];
-  left: Array<{ key: string; state: 'closed' | 'merged' }>;
+  left: LeftMember[];
   refused: Refusal[];
   mergeOrder?: string[];
 }
@@ -46,7 +47,7 @@ export function renderSetSection(view: SetView): string {
   for (const l of view.left) {
     lines.push(
       l.state === 'merged'
-        ? `- ~~${l.key}~~ merged: its repository is taken at its new base`
+        ? `- ~~${l.key}~~ merged${l.baseRef ? ` into \`${l.baseRef}\`` : ''}: its repository is taken at its new base`
         : `- ~~${l.key}~~ closed: left the set`,
     );
   }

@@ -10,9 +10,16 @@ import type { GitHub } from '../github/octokit.ts';
 import { getPull, openPullsWithHead, type PullInfo, searchLinkingPulls } from '../github/pull-requests.ts';
 import type { Store } from './store.ts';
 
+export interface LeftMember {
+  key: string;
+  state: 'closed' | 'merged';
+  /** The branch a merged PR went into: its repository is taken at that branch's new tip. */
+  baseRef?: string;
+}
+
 export interface ResolvedSet {
   members: PullInfo[];
-  left: Array<{ key: string; state: 'closed' | 'merged' }>;
+  left: LeftMember[];
   refused: Refusal[];
 }
 
@@ -76,7 +83,7 @@ export async function resolveLinkedSet(
         for (const p of await openPullsWithHead(gh, { owner: owner!, repo: name! }, info.headRef)) {
           const k = pullKey(p.ref);
           if (k === key) continue;
-          // Same branch name: a link as if the body had said so, kept in the index as a command link.
+          // Same branch name: a link as if the body had said so (for this resolution only).
           out.add(k);
           nodes.get(key)?.links.push(p.ref);
         }
@@ -104,7 +111,12 @@ export async function resolveLinkedSet(
   ];
   return {
     members: set.members.map((k) => infos.get(k)!),
-    left: set.left.filter((l) => !notFound.has(l.key)),
+    left: set.left
+      .filter((l) => !notFound.has(l.key))
+      .map((l) => {
+        const baseRef = l.state === 'merged' ? infos.get(l.key)?.baseRef : undefined;
+        return baseRef ? { ...l, baseRef } : l;
+      }),
     refused,
   };
 }

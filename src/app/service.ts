@@ -26,6 +26,8 @@ export interface ServiceOptions {
   concurrency: number;
   /** How long a cached org config decides whether to mark a check queued without asking GitHub. */
   configTtlMs?: number;
+  /** How long a webhook answer waits for its `queued` check run (default 3 s; GitHub allows 10 s). */
+  ackWaitMs?: number;
 }
 
 export class TandemService {
@@ -35,6 +37,8 @@ export class TandemService {
   private readonly clients = new Map<number, Promise<GitHub>>();
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly runningMembers = new Map<number, Set<string>>();
+  /** Per installation, from its latest config: open PRs with the same head branch are one set. */
+  private readonly groupByBranch = new Map<number, boolean>();
   private closing = false;
 
   constructor(private readonly opts: ServiceOptions) {
@@ -45,7 +49,10 @@ export class TandemService {
       executor: opts.executor,
       auth: (id) => this.client(id),
       log: opts.log,
-      onConfig: (id, load) => this.configs.set(id, { load: Promise.resolve(load), at: Date.now() }),
+      onConfig: (id, load) => {
+        this.configs.set(id, { load: Promise.resolve(load), at: Date.now() });
+        this.groupByBranch.set(id, load.kind === 'ok' && load.config.group_by_branch);
+      },
     };
     this.queue = new EvaluationQueue<EvalItem>({
       concurrency: opts.concurrency,
@@ -75,8 +82,12 @@ export class TandemService {
     return this.opts.store.claimDelivery(id, event);
   }
 
-  /** A PR webhook: index it, mark checks queued, and schedule its set. */
-  onPull(pull: PullInfo, installationId: number): void {
+  /**
+   * A PR webhook: index it, mark checks queued, and schedule its set. Resolves once the queued
+   * check run exists, or after `ackWaitMs`: the webhook answer waits for it, so a burst of
+   * deliveries cannot outrun the check runs (backpressure), and GitHub's 10 s deadline is safe.
+   */
+  onPull(pull: PullInfo, installationId: number): Promise<void> {
     recordPull(this.opts.store, pull, installationId);
     const key = pullKey(pull.ref);
     if (pull.state !== 'open') {
@@ -86,18 +97,21 @@ export class TandemService {
       for (const n of new Set(neighbours)) {
         if (this.opts.store.getPull(n)?.state === 'open') this.request(n, installationId);
       }
-      this.background(async () =>
-        this.checks.closeStale(
-          await this.client(installationId),
-          key,
-          undefined,
-          'The pull request was closed.',
+      return this.within(
+        this.background(async () =>
+          this.checks.closeStale(
+            await this.client(installationId),
+            key,
+            undefined,
+            'The pull request was closed.',
+          ),
         ),
       );
-      return;
     }
+    // The check run request leaves first; scheduling the evaluation is local bookkeeping.
+    const marked = this.background(() => this.markQueued(key, installationId));
     this.request(key, installationId);
-    this.background(() => this.markQueued(key, installationId));
+    return this.within(marked);
   }
 
   /** Schedules an evaluation of the set around `seed`. */
@@ -157,11 +171,25 @@ export class TandemService {
     this.configs.delete(installationId);
   }
 
-  background(fn: () => Promise<unknown>): void {
-    const p = fn()
-      .catch((e) => this.opts.log.error({ err: e }, 'background task failed'))
+  /** Runs `fn` in the background (errors logged); the returned promise never rejects. */
+  background(fn: () => Promise<unknown>): Promise<void> {
+    const p: Promise<void> = fn()
+      .then(
+        () => {},
+        (e) => this.opts.log.error({ err: e }, 'background task failed'),
+      )
       .finally(() => this.tasks.delete(p));
     this.tasks.add(p);
+    return p;
+  }
+
+  /** `task`, or nothing after `ackWaitMs` (a rate limit being waited out must not hold a webhook). */
+  private within(task: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((ok) => {
+      timer = setTimeout(ok, this.opts.ackWaitMs ?? 3_000);
+    });
+    return Promise.race([task, bound]).finally(() => clearTimeout(timer));
   }
 
   /** The `queued` check run right away, for PRs a suite covers or that link elsewhere. */
@@ -171,8 +199,8 @@ export class TandemService {
     const gh = await this.client(installationId);
     const cfg = await this.config(gh, installationId, pull.owner);
     if (cfg.kind === 'missing') return;
-    if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`) && pull.links.length === 0)
-      return;
+    // A repository no suite covers gets no check: nothing would ever complete it.
+    if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`)) return;
     await this.checks.ensure(gh, key, pull.headSha, null);
   }
 
@@ -182,7 +210,10 @@ export class TandemService {
     if (cached && Date.now() - cached.at < (this.opts.configTtlMs ?? 60_000)) return cached.load;
     const load = loadOrgConfig(gh, org);
     this.configs.set(installationId, { load, at: Date.now() });
-    load.catch(() => this.configs.delete(installationId));
+    load.then(
+      (l) => this.groupByBranch.set(installationId, l.kind === 'ok' && l.config.group_by_branch),
+      () => this.configs.delete(installationId),
+    );
     return load;
   }
 
@@ -207,6 +238,9 @@ export class TandemService {
     while (todo.length > 0 && seen.size < 64) {
       const k = todo.pop()!;
       const next = [...this.opts.store.linksFrom(k).map(pullKey), ...this.opts.store.linksTo(k)];
+      const pull = this.opts.store.getPull(k);
+      if (pull?.state === 'open' && this.groupByBranch.get(pull.installationId))
+        for (const p of this.opts.store.pullsWithHeadRef(pull.installationId, pull.headRef)) next.push(p.key);
       for (const n of next) {
         // Unknown PRs count (they may be open); known closed or merged ones have left.
         const state = this.opts.store.getPull(n)?.state;

@@ -25,6 +25,21 @@ export const orgSuiteSchema = z
   })
   .strict();
 
+/** Where evaluations run with `executor: actions`: the evaluator repository's workflow. */
+export const orgActionsSchema = z
+  .object({
+    /** The workflow file (in `.github/workflows/` of the evaluator) the App dispatches. */
+    workflow: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+\.ya?ml$/, 'expected a workflow file name like "tandem.yml"')
+      .default('tandem.yml'),
+    /** The branch or tag whose workflow runs; default the evaluator's default branch. */
+    ref: z.string().min(1).optional(),
+    /** A run not completed by then is an infrastructure error (GitHub's own job limit is 6 h). */
+    timeout_minutes: z.number().int().min(1).max(4320).default(360),
+  })
+  .strict();
+
 export const orgConfigSchema = z
   .object({
     /** The private repository holding the suites. */
@@ -42,11 +57,15 @@ export const orgConfigSchema = z
       .default({ members: 8, repos: 8 }),
     /** Opt-in: open PRs with the same head branch name across a suite's repositories are linked. */
     group_by_branch: z.boolean().default(false),
+    /** `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does. */
+    executor: z.enum(['local', 'actions']).default('local'),
+    actions: orgActionsSchema.default({ workflow: 'tandem.yml', timeout_minutes: 360 }),
   })
   .strict();
 
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 export type OrgSuite = z.infer<typeof orgSuiteSchema>;
+export type OrgActions = z.infer<typeof orgActionsSchema>;
 
 export type OrgConfigResult = { ok: true; config: OrgConfig } | { ok: false; field: string; message: string };
 

@@ -82,23 +82,22 @@ export async function openPullsWithHead(gh: GitHub, repo: RepoId, headRef: strin
  * organization whose body mentions this one. Search is a hint; the caller re-reads each hit.
  */
 export async function searchLinkingPulls(gh: GitHub, org: string, to: PullRef): Promise<PullRef[]> {
-  // Both ways users write a link: `owner/name#N` and the PR's URL path.
+  // Both ways users write a link, `owner/name#N` and the PR's URL path, in one query: search
+  // allows 30 requests a minute, so the App spaces them 2 s apart.
   const phrases = [`${to.owner}/${to.repo}#${to.number}`, `${to.owner}/${to.repo}/pull/${to.number}`];
-  const out: PullRef[] = [];
-  for (const phrase of phrases) {
-    const q = `"${phrase}" org:${org} is:pr is:open in:body`;
-    try {
-      const { data } = await gh.request('GET /search/issues', { q, per_page: 50 });
-      for (const item of data.items) {
-        const m = /\/repos\/([^/]+)\/([^/]+)$/.exec(item.repository_url);
-        if (m && item.pull_request) out.push({ owner: m[1]!, repo: m[2]!, number: item.number });
-      }
-    } catch (e) {
-      // Search is best effort: a 422 (query rejected) or 403 leaves the index as the only source.
-      const s = httpStatus(e);
-      if (s === 422 || s === 403 || s === 404) continue;
-      throw e;
+  const q = `${phrases.map((p) => `"${p}"`).join(' OR ')} org:${org} is:pr is:open in:body`;
+  try {
+    const { data } = await gh.request('GET /search/issues', { q, per_page: 50 });
+    const out: PullRef[] = [];
+    for (const item of data.items) {
+      const m = /\/repos\/([^/]+)\/([^/]+)$/.exec(item.repository_url);
+      if (m && item.pull_request) out.push({ owner: m[1]!, repo: m[2]!, number: item.number });
     }
+    return out;
+  } catch (e) {
+    // Search is best effort: a 422 (query rejected) or 403 leaves the index as the only source.
+    const s = httpStatus(e);
+    if (s === 422 || s === 403 || s === 404) return [];
+    throw e;
   }
-  return out;
 }

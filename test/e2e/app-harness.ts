@@ -5,9 +5,10 @@
  * the hidden test needs both (a jointly necessary change).
  */
 import { join } from 'node:path';
-import type { Executor } from '../../src/app/executor.ts';
+import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
-import { git } from '../../src/engine/git.ts';
+import type { Report } from '../../src/core/report.schema.ts';
+import { git, gitOut } from '../../src/engine/git.ts';
 import {
   commitOn,
   createRepo,
@@ -18,6 +19,7 @@ import {
 import { appKeys } from '../support/app-keys.ts';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { setBranch } from '../support/github-standin/routes/repos.ts';
 import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
 
 export const SECRET = 'e2e-secret';
@@ -78,7 +80,14 @@ export interface World {
   env: NodeJS.ProcessEnv;
 }
 
-export async function createWorld(opts: { executor?: Executor; debounceMs?: number } = {}): Promise<World> {
+export interface WorldOptions {
+  executor?: Executor;
+  debounceMs?: number;
+  /** `.github/tandem.yml` of the organization (default `orgConfig()`). */
+  config?: string;
+}
+
+export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   const root = await makeTempDir('tandem-app-e2e-');
   const gitRoot = join(root, 'git');
   const repos = {
@@ -95,7 +104,7 @@ export async function createWorld(opts: { executor?: Executor; debounceMs?: numb
   }
   standIn.addRepo({ owner: 'acme', name: 'tandem-suites', private: true });
   standIn.addRepo({ owner: 'acme', name: '.github' });
-  standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig());
+  standIn.setFile('acme', '.github', '.github/tandem.yml', opts.config ?? orgConfig());
   standIn.setFile('acme', 'tandem-suites', 'suites/checkout/suite.yml', SUITE);
   standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN_TEST);
   const dataDir = join(root, 'data');
@@ -149,9 +158,11 @@ export async function openPull(
   files: Record<string, string>,
   body: string,
   branch = 'feature',
+  base = 'main',
 ) {
   const fixture = w.repos[repo]!;
-  const head = await commitOn(fixture, branch, files, `change ${repo}`, { from: 'main' });
+  const baseSha = await gitOut(['rev-parse', `refs/heads/${base}`], { cwd: fixture.bare });
+  const head = await commitOn(fixture, branch, files, `change ${repo}`, { from: baseSha.trim() });
   const pr = w.standIn.addPullRequest({
     owner: 'acme',
     repo,
@@ -159,7 +170,8 @@ export async function openPull(
     body,
     headRef: branch,
     headSha: head,
-    baseSha: fixture.sha,
+    baseRef: base,
+    baseSha: baseSha.trim(),
   });
   await git(['update-ref', `refs/pull/${pr.number}/head`, head], { cwd: fixture.bare });
   return pr;
@@ -189,4 +201,68 @@ export function stickyComments(w: World, repo: string, number: number) {
   return w.standIn
     .comments('acme', repo, number)
     .filter((c) => c.body?.includes('<!-- tandem:linked-change -->'));
+}
+
+/** Publishes a branch tip in the stand-in (`GET /repos/acme/{repo}/branches/{branch}`). */
+export function publishBranch(w: World, repo: string, branch: string, sha: string): void {
+  setBranch(w.standIn.state, 'acme', repo, branch, sha);
+}
+
+export async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export interface ObservedRun {
+  spec: LinkedChangeSpec;
+  /** Whether the run's signal was aborted (a newer change made it stale). */
+  aborted: boolean;
+  report?: Report;
+}
+
+/**
+ * The real engine (Docker), with a record of every evaluation the App dispatched to it. With
+ * `holdFirst`, the first run waits until it is aborted or `release()` is called, so a test can
+ * change the set while an evaluation is in flight.
+ */
+export class ObservedExecutor implements Executor {
+  readonly runs: ObservedRun[] = [];
+  private readonly inner: LocalExecutor;
+  private hold: { promise: Promise<void>; release: () => void } | undefined;
+
+  constructor(cacheDir: string, opts: { holdFirst?: boolean } = {}) {
+    this.inner = new LocalExecutor({ cacheDir, sandbox: 'docker', jobs: 2 });
+    if (opts.holdFirst) {
+      let release = () => {};
+      const promise = new Promise<void>((r) => {
+        release = r;
+      });
+      this.hold = { promise, release };
+    }
+  }
+
+  release(): void {
+    this.hold?.release();
+  }
+
+  async run(spec: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
+    const run: ObservedRun = { spec, aborted: false };
+    this.runs.push(run);
+    signal.addEventListener('abort', () => {
+      run.aborted = true;
+    });
+    if (this.hold && this.runs.length === 1) {
+      const hold = this.hold.promise;
+      await new Promise<void>((ok) => {
+        signal.addEventListener('abort', () => ok());
+        void hold.then(ok);
+      });
+      if (signal.aborted) throw new Error('aborted while held');
+    }
+    run.report = await this.inner.run(spec, signal);
+    return run.report;
+  }
 }

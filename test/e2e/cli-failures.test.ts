@@ -151,6 +151,9 @@ describe('Ctrl-C', () => {
       c.caseFile,
       '--cache-dir',
       ownCache,
+      // Workspaces inside our own folder, so the containers below are recognisably ours.
+      '--work-dir',
+      path.join(ownCache, 'work'),
       '--jobs',
       '2',
       '--prepare-network',

@@ -20,6 +20,8 @@
  * (both return the REST PR object), `pullRequest(owner, repo, n)`, `repository(owner, repo)`,
  * `addComment(owner, repo, n, {body, user})`, `setFile(owner, repo, path, content, ref?)`,
  * `setPermission(owner, repo, user, perm)`, `addArtifact({owner, repo, runId, name, zip})`,
+ * `addWorkflowRun({owner, repo, workflowId, displayTitle, ...})` and `updateWorkflowRun(id, patch)`
+ * (both return the REST run, as `workflow_run` webhooks carry it; the stand-in runs no workflows),
  * `comments(owner, repo, n)`, `checkRuns(owner, repo, sha?)`, `reactions(commentId?)`,
  * `requests` (log), `dispatches`, `mintToken(installationId)`, `state` (raw records).
  *
@@ -37,14 +39,21 @@ import { appKeys, TEST_APP_ID } from '../app-keys.ts';
 import * as activity from './activity-shapes.ts';
 import { TokenBook } from './auth.ts';
 import * as pulls from './pull-shapes.ts';
-import { actionRoutes } from './routes/actions.ts';
+import { actionRoutes, workflowRunShape } from './routes/actions.ts';
 import { appRoutes } from './routes/app.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { issueRoutes } from './routes/issues.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { Pipeline } from './server.ts';
 import * as shape from './shapes.ts';
-import { now, type Permission, type PullRecord, repoKey, StandInState } from './state.ts';
+import {
+  now,
+  type Permission,
+  type PullRecord,
+  repoKey,
+  StandInState,
+  type WorkflowRunRecord,
+} from './state.ts';
 
 export type { Permission, RequestLogEntry } from './state.ts';
 export { StandInState } from './state.ts';
@@ -241,6 +250,48 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       const rec = { ...input, id: state.newId(), createdAt: now() };
       state.artifacts.push(rec);
       return rec;
+    },
+    addWorkflowRun(input: {
+      owner: string;
+      repo: string;
+      workflowId: string;
+      displayTitle: string;
+      name?: string;
+      event?: string;
+      status?: WorkflowRunRecord['status'];
+      conclusion?: string | null;
+      headSha?: string;
+    }) {
+      const r = state.repo(input.owner, input.repo);
+      if (!r) throw new Error(`stand-in: no repository ${input.owner}/${input.repo}`);
+      const at = now();
+      const rec: WorkflowRunRecord = {
+        id: state.newId(),
+        owner: r.owner,
+        repo: r.name,
+        workflowId: input.workflowId,
+        name: input.name ?? 'Tandem',
+        displayTitle: input.displayTitle,
+        event: input.event ?? 'workflow_dispatch',
+        status: input.status ?? 'queued',
+        conclusion: input.conclusion ?? null,
+        headBranch: r.defaultBranch,
+        headSha: input.headSha ?? '0'.repeat(40),
+        runAttempt: 1,
+        createdAt: at,
+        updatedAt: at,
+      };
+      state.workflowRuns.push(rec);
+      return workflowRunShape(shapes, rec);
+    },
+    updateWorkflowRun(
+      id: number,
+      patch: Partial<Pick<WorkflowRunRecord, 'status' | 'conclusion' | 'displayTitle'>>,
+    ) {
+      const rec = state.workflowRuns.find((w) => w.id === id);
+      if (!rec) throw new Error(`stand-in: no workflow run ${id}`);
+      Object.assign(rec, patch, { updatedAt: now() });
+      return workflowRunShape(shapes, rec);
     },
     comments: (owner: string, repo: string, n: number) =>
       commentsOf(owner, repo, n).map((c) => activity.issueComment(shapes, c)),

@@ -111,6 +111,26 @@ export interface ArtifactRecord {
   createdAt: string;
 }
 
+export interface WorkflowRunRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  /** The workflow file name (`tandem.yml`), as dispatches name it. */
+  workflowId: string;
+  /** The workflow's `name:`. */
+  name: string;
+  /** The run's `run-name` (GitHub's `display_title`). */
+  displayTitle: string;
+  event: string;
+  status: 'requested' | 'queued' | 'in_progress' | 'completed' | 'waiting' | 'pending';
+  conclusion: string | null;
+  headBranch: string;
+  headSha: string;
+  runAttempt: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface RequestLogEntry {
   method: string;
   /** Path without the `/api/v3` prefix and without query. */
@@ -134,6 +154,7 @@ export class StandInState {
   readonly reactionList: ReactionRecord[] = [];
   readonly dispatches: DispatchRecord[] = [];
   readonly artifacts: ArtifactRecord[] = [];
+  readonly workflowRuns: WorkflowRunRecord[] = [];
   readonly requests: RequestLogEntry[] = [];
   /** `owner/repo@ref` → path → content. */
   readonly files = new Map<string, Map<string, Buffer>>();

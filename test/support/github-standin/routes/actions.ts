@@ -1,7 +1,12 @@
-/** GitHub Actions routes: workflow and repository dispatches, run artifacts and their zip download. */
+/**
+ * GitHub Actions routes: workflow and repository dispatches, workflow runs (seeded by the test:
+ * the stand-in runs no workflows), run artifacts and their zip download.
+ */
 import { z } from 'zod';
 import { intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
-import type { ArtifactRecord } from '../state.ts';
+import type { ShapeContext } from '../shapes.ts';
+import { repository } from '../shapes.ts';
+import type { ArtifactRecord, WorkflowRunRecord } from '../state.ts';
 import { requireRepo } from './repos.ts';
 
 const WorkflowDispatchBody = z.object({
@@ -35,6 +40,62 @@ function artifactShape(ctx: RouteContext, a: ArtifactRecord) {
   };
 }
 
+/** A run in the REST shape (`GET /repos/{o}/{r}/actions/runs/{id}`; also `workflow_run` in webhooks). */
+export function workflowRunShape(shapes: ShapeContext, run: WorkflowRunRecord) {
+  const repo = shapes.state.repo(run.owner, run.repo);
+  const url = `${shapes.api}/repos/${run.owner}/${run.repo}/actions/runs/${run.id}`;
+  const repoShape = repo ? repository(shapes, repo) : undefined;
+  return {
+    id: run.id,
+    name: run.name,
+    node_id: Buffer.from(`WFR_${run.id}`).toString('base64'),
+    head_branch: run.headBranch,
+    head_sha: run.headSha,
+    path: `.github/workflows/${run.workflowId}`,
+    display_title: run.displayTitle,
+    run_number: run.id,
+    run_attempt: run.runAttempt,
+    event: run.event,
+    status: run.status,
+    conclusion: run.conclusion,
+    workflow_id: workflowNumber(run.workflowId),
+    url,
+    html_url: `${shapes.html}/${run.owner}/${run.repo}/actions/runs/${run.id}`,
+    pull_requests: [],
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+    run_started_at: run.createdAt,
+    jobs_url: `${url}/jobs`,
+    logs_url: `${url}/logs`,
+    check_suite_url: `${url}/check-suite`,
+    artifacts_url: `${url}/artifacts`,
+    cancel_url: `${url}/cancel`,
+    rerun_url: `${url}/rerun`,
+    workflow_url: `${shapes.api}/repos/${run.owner}/${run.repo}/actions/workflows/${workflowNumber(run.workflowId)}`,
+    repository: repoShape,
+    head_repository: repoShape,
+  };
+}
+
+/** A stable numeric workflow id for a workflow file name. */
+function workflowNumber(file: string): number {
+  let n = 7;
+  for (const ch of file) n = (n * 31 + ch.charCodeAt(0)) % 100_000_000;
+  return n;
+}
+
+function runsOf(ctx: RouteContext, owner: string, repo: string): WorkflowRunRecord[] {
+  return ctx.state.workflowRuns.filter((w) => w.owner === owner && w.repo === repo);
+}
+
+/** GitHub's `created` filter as the App uses it: `>=2024-01-01T00:00:00Z` (other forms ignored). */
+function createdFilter(value: string | null): (r: WorkflowRunRecord) => boolean {
+  const m = value ? /^>=(.+)$/.exec(value) : null;
+  if (!m) return () => true;
+  const since = Date.parse(m[1]!);
+  return (r) => Date.parse(r.createdAt) >= since;
+}
+
 export function actionRoutes(): Route[] {
   return [
     route('POST', '/repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches', 'token', (ctx) => {
@@ -62,6 +123,35 @@ export function actionRoutes(): Route[] {
         clientPayload: body.client_payload ?? {},
       });
       return { status: 204 };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/actions/runs/{run}', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const id = intParam(ctx.params.run);
+      const run = runsOf(ctx, r.owner, r.name).find((w) => w.id === id);
+      if (!run) throw notFound();
+      return { status: 200, body: workflowRunShape(ctx.shapes, run) };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/actions/workflows/{workflow}/runs', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const event = ctx.query.get('event');
+      const status = ctx.query.get('status');
+      const created = createdFilter(ctx.query.get('created'));
+      const list = runsOf(ctx, r.owner, r.name)
+        .filter(
+          (w) =>
+            w.workflowId === ctx.params.workflow ||
+            String(workflowNumber(w.workflowId)) === ctx.params.workflow,
+        )
+        .filter((w) => (!event || w.event === event) && (!status || w.status === status) && created(w))
+        .sort((a, b) => b.id - a.id);
+      const { page, headers } = paginate(ctx, list);
+      return {
+        status: 200,
+        body: { total_count: list.length, workflow_runs: page.map((w) => workflowRunShape(ctx.shapes, w)) },
+        headers,
+      };
     }),
 
     route('GET', '/repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'token', (ctx) => {

@@ -44,7 +44,14 @@ function author(ctx: RouteContext): string {
 export function searchPulls(pulls: PullRecord[], q: string): PullRecord[] {
   const tokens = q.match(/(\w+:"[^"]*"|"[^"]*"|\S+)/g) ?? [];
   const preds: ((p: PullRecord) => boolean)[] = [];
+  // Free-text terms joined by `OR` match when any of them does; other terms must all match.
+  const anyOf: string[][] = [];
+  let or = false;
   for (const tok of tokens) {
+    if (tok === 'OR') {
+      or = anyOf.length > 0;
+      continue;
+    }
     const qual = /^(\w+):(.+)$/.exec(tok);
     const [key, raw] = qual
       ? [qual[1]?.toLowerCase(), (qual[2] ?? '').replace(/^"|"$/g, '')]
@@ -65,8 +72,16 @@ export function searchPulls(pulls: PullRecord[], q: string): PullRecord[] {
       // Search scope; we always search title and body.
     } else {
       const phrase = tok.replace(/^"|"$/g, '').toLowerCase();
-      if (phrase) preds.push((p) => `${p.title}\n${p.body ?? ''}`.toLowerCase().includes(phrase));
+      if (phrase && or) anyOf.at(-1)!.push(phrase);
+      else if (phrase) anyOf.push([phrase]);
     }
+    or = false;
+  }
+  for (const group of anyOf) {
+    preds.push((p) => {
+      const text = `${p.title}\n${p.body ?? ''}`.toLowerCase();
+      return group.some((phrase) => text.includes(phrase));
+    });
   }
   return pulls.filter((p) => preds.every((f) => f(p)));
 }

@@ -3,7 +3,18 @@ import { createHash } from 'node:crypto';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
 import { pullRequest } from '../pull-shapes.ts';
 import { repository, user } from '../shapes.ts';
-import type { RepoRecord } from '../state.ts';
+import type { RepoRecord, StandInState } from '../state.ts';
+
+/** Branch tips the tests publish (`setBranch`): `owner/repo` lower-cased → branch → SHA. */
+const branchTips = new WeakMap<StandInState, Map<string, Map<string, string>>>();
+
+/** Publishes a branch tip for `GET /repos/{o}/{r}/branches/{branch}` (unknown branches answer 404). */
+export function setBranch(state: StandInState, owner: string, repo: string, branch: string, sha: string) {
+  const repos = branchTips.get(state) ?? new Map<string, Map<string, string>>();
+  branchTips.set(state, repos);
+  const key = `${owner}/${repo}`.toLowerCase();
+  repos.set(key, (repos.get(key) ?? new Map()).set(branch, sha));
+}
 
 /**
  * The repository named by the path, or 404 — also when an installation token asks for a repository
@@ -108,6 +119,27 @@ export function repoRoutes(): Route[] {
       const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
       if (!p) throw notFound();
       return { status: 200, body: pullRequest(ctx.shapes, p) };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/branches/{branch+}', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const name = ctx.params.branch ?? '';
+      const sha = branchTips.get(ctx.state)?.get(`${r.owner}/${r.name}`.toLowerCase())?.get(name);
+      if (!sha) throw notFound();
+      const api = `${ctx.shapes.api}/repos/${r.owner}/${r.name}`;
+      return {
+        status: 200,
+        body: {
+          name,
+          commit: { sha, url: `${api}/commits/${sha}` },
+          _links: {
+            self: `${api}/branches/${name}`,
+            html: `${ctx.shapes.html}/${r.owner}/${r.name}/tree/${name}`,
+          },
+          protected: false,
+          protection_url: `${api}/branches/${name}/protection`,
+        },
+      };
     }),
 
     route('GET', '/repos/{owner}/{repo}/contents', 'token', (ctx) => contents(ctx, requireRepo(ctx))),

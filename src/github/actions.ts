@@ -1,0 +1,127 @@
+/**
+ * The GitHub Actions side of the App hand-off: dispatch the evaluator repository's workflow, read
+ * its runs, fetch a run's report artifact, and point a check run at the run.
+ */
+import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+
+/** The artifact the evaluator workflow uploads with the merged report (examples/workflows). */
+export const REPORT_ARTIFACT = 'tandem-report';
+
+export interface WorkflowRunInfo {
+  id: number;
+  /** The run's `run-name` (GitHub calls it `display_title`); carries `#<evaluation id>`. */
+  title: string;
+  /** `.github/workflows/tandem.yml`, when GitHub says. */
+  path: string | undefined;
+  /** The run's page. */
+  url: string;
+  status: string;
+  conclusion: string | null;
+  createdAt: string;
+}
+
+/** The fields we read of a REST or webhook `workflow_run`. */
+export interface WorkflowRunPayload {
+  id: number;
+  display_title?: string | null;
+  name?: string | null;
+  path?: string | null;
+  html_url: string;
+  status?: string | null;
+  conclusion?: string | null;
+  created_at: string;
+}
+
+export function workflowRunInfo(run: WorkflowRunPayload): WorkflowRunInfo {
+  return {
+    id: run.id,
+    title: run.display_title ?? run.name ?? '',
+    path: run.path ?? undefined,
+    url: run.html_url,
+    status: run.status ?? 'queued',
+    conclusion: run.conclusion ?? null,
+    createdAt: run.created_at,
+  };
+}
+
+/** `workflow_dispatch`: needs only the `actions: write` permission (a `repository_dispatch` needs contents write). */
+export async function dispatchWorkflow(
+  gh: GitHub,
+  repo: RepoId,
+  workflow: string,
+  ref: string,
+  inputs: Record<string, string>,
+): Promise<void> {
+  await gh.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs });
+}
+
+export async function getWorkflowRun(
+  gh: GitHub,
+  repo: RepoId,
+  id: number,
+): Promise<WorkflowRunInfo | undefined> {
+  try {
+    const { data } = await gh.rest.actions.getWorkflowRun({ ...repo, run_id: id });
+    return workflowRunInfo(data as WorkflowRunPayload);
+  } catch (e) {
+    if (httpStatus(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+/** Runs of a workflow started by `workflow_dispatch` since a moment (newest first). */
+export async function recentWorkflowRuns(
+  gh: GitHub,
+  repo: RepoId,
+  workflow: string,
+  since: Date,
+): Promise<WorkflowRunInfo[]> {
+  const { data } = await gh.rest.actions.listWorkflowRuns({
+    ...repo,
+    workflow_id: workflow,
+    event: 'workflow_dispatch',
+    created: `>=${since.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    per_page: 100,
+  });
+  return data.workflow_runs.map((r) => workflowRunInfo(r as WorkflowRunPayload));
+}
+
+/** The zip of a run's artifact, or undefined when the run uploaded none (or it expired). */
+export async function downloadRunArtifact(
+  gh: GitHub,
+  repo: RepoId,
+  runId: number,
+  name: string,
+): Promise<Buffer | undefined> {
+  const { data } = await gh.rest.actions.listWorkflowRunArtifacts({
+    ...repo,
+    run_id: runId,
+    name,
+    per_page: 100,
+  });
+  const artifact = data.artifacts.find((a) => a.name === name && !a.expired);
+  if (!artifact) return undefined;
+  // GitHub answers 302 to blob storage; fetch follows it (without our Authorization header).
+  const res = await gh.rest.actions.downloadArtifact({
+    ...repo,
+    artifact_id: artifact.id,
+    archive_format: 'zip',
+  });
+  return Buffer.from(res.data as ArrayBuffer);
+}
+
+/** Keeps a check run `in_progress` and links it to where the evaluation happens. */
+export async function linkCheckRun(
+  gh: GitHub,
+  repo: RepoId,
+  checkRunId: number,
+  link: { url?: string; title: string; summary: string },
+): Promise<void> {
+  await gh.rest.checks.update({
+    ...repo,
+    check_run_id: checkRunId,
+    status: 'in_progress',
+    ...(link.url ? { details_url: link.url } : {}),
+    output: { title: link.title.slice(0, 255), summary: link.summary },
+  });
+}

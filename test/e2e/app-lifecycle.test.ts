@@ -1,0 +1,291 @@
+/**
+ * A linked change over its life, end to end with the real engine (Docker): members closing and
+ * merging, merge conflicts, grouping by branch name, rate limits, the member cap, `/tandem
+ * matrix full`, debounced bursts and stale evaluations cancelled by a newer push.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INFRA_TITLE } from '../../src/github/check-runs.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
+import {
+  API_OK,
+  createWorld,
+  destroyWorld,
+  ObservedExecutor,
+  openPull,
+  orgConfig,
+  publishBranch,
+  sendPull,
+  stickyComments,
+  tandemChecks,
+  until,
+  type World,
+} from './app-harness.ts';
+
+let w: World | undefined;
+afterEach(async () => {
+  await destroyWorld(w);
+  w = undefined;
+});
+
+const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
+const WEB_OK = { 'index.js': 'module.exports = { page: 1, total: true };\n' };
+const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out');
+
+/** A world whose App dispatches to an observed real engine. */
+async function observedWorld(config?: string, opts: { holdFirst?: boolean; debounceMs?: number } = {}) {
+  const { makeTempDir } = await import('../helpers/git-fixtures.ts');
+  const executor = new ObservedExecutor(join(await makeTempDir('tandem-observed-'), 'cache'), opts);
+  const world = await createWorld({
+    executor,
+    ...(config ? { config } : {}),
+    ...(opts.debounceMs ? { debounceMs: opts.debounceMs } : {}),
+  });
+  return { world, executor };
+}
+
+const conclusions = (world: World, repo: string, sha?: string) =>
+  tandemChecks(world, repo, sha).map((c) => c.conclusion);
+const targetsOf = (run: { spec: { targets: Array<{ repo: string }> } }) =>
+  run.spec.targets.map((t) => t.repo).sort();
+const evaluationStates = (world: World) =>
+  (
+    world.app.service.store.db.prepare('SELECT state FROM evaluations ORDER BY id').all() as Array<{
+      state: string;
+    }>
+  ).map((r) => r.state);
+
+/** Pushes a new commit to a member's head branch and tells the App (synchronize). */
+async function push(world: World, repo: 'schema' | 'api' | 'web', files: Record<string, string>) {
+  const sha = await commitOn(world.repos[repo]!, 'feature', files, `more ${repo}`);
+  world.standIn.updatePullRequest('acme', repo, 1, { headSha: sha });
+  return sha;
+}
+
+describe('App: a linked change over its life', () => {
+  it('closing a member: it leaves the set and the others are evaluated again', async () => {
+    const o = await observedWorld(LEAVE_ONE_OUT);
+    w = o.world;
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
+    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
+    await w.app.service.idle();
+    expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema', 'acme/web']]);
+
+    w.standIn.updatePullRequest('acme', 'web', 1, { state: 'closed' });
+    await sendPull(w, 'closed', 'web', 1);
+    await w.app.service.idle();
+    expect(o.executor.runs.map(targetsOf)).toEqual([
+      ['acme/api', 'acme/schema', 'acme/web'],
+      ['acme/api', 'acme/schema'],
+    ]);
+    // The closed PR's repository is context at its default branch, without the change.
+    expect(o.executor.runs[1]!.spec.context).toEqual([
+      expect.objectContaining({ repo: 'acme/web', ref: 'main' }),
+    ]);
+    expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success', 'success']);
+    expect(conclusions(w, 'api', api.head.sha)).toEqual(['success', 'success']);
+    for (const r of ['schema', 'api']) {
+      const body = stickyComments(w, r, 1)[0]!.body!;
+      expect(body).toContain('~~acme/web#1~~ closed: left the set');
+    }
+  });
+
+  it('merging a member: it leaves the set and its repository is taken at its new base', async () => {
+    const o = await observedWorld();
+    w = o.world;
+    // The schema PR goes into `release`; `main` never gets `total`.
+    const release = await commitOn(w.repos.schema!, 'release', { 'RELEASE.md': 'r\n' }, 'release', {
+      from: 'main',
+    });
+    publishBranch(w, 'schema', 'release', release);
+    await openPull(w, 'schema', SCHEMA_OK, '', 'feature', 'release');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
+    expect(o.executor.runs[0]!.spec.targets.find((t) => t.repo === 'acme/schema')!.base).toBe(release);
+
+    const merged = await commitOn(w.repos.schema!, 'release', SCHEMA_OK, 'Merge pull request #1');
+    publishBranch(w, 'schema', 'release', merged);
+    w.standIn.updatePullRequest('acme', 'schema', 1, { merged: true });
+    await sendPull(w, 'closed', 'schema', 1);
+    await w.app.service.idle();
+
+    expect(o.executor.runs).toHaveLength(2);
+    expect(targetsOf(o.executor.runs[1]!)).toEqual(['acme/api']);
+    expect(o.executor.runs[1]!.spec.context).toContainEqual(
+      expect.objectContaining({ repo: 'acme/schema', ref: merged }),
+    );
+    // Alone, api passes only because schema is taken with the merge (main lacks `total`).
+    expect(conclusions(w, 'api', api.head.sha)).toEqual(['success', 'success']);
+    const body = stickyComments(w, 'api', 1)[0]!.body!;
+    expect(body).toContain(
+      '~~acme/schema#1~~ merged into `release`: its repository is taken at its new base',
+    );
+    expect(body).not.toContain('- acme/schema#1 at');
+  });
+
+  it('reports a merge conflict on every member as an infrastructure error with a re-run', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    // `main` moves on under the api PR and touches the same line.
+    const tip = await commitOn(w.repos.api!, 'main', { 'index.js': 'module.exports = { v: 2 };\n' }, 'v2', {
+      from: 'main',
+    });
+    publishBranch(w, 'api', 'main', tip);
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    for (const [repo, sha] of [
+      ['schema', schema.head.sha],
+      ['api', api.head.sha],
+    ] as const) {
+      const [check] = tandemChecks(w, repo, sha);
+      expect(check!.conclusion).toBe('failure');
+      expect(check!.output.title).toBe(INFRA_TITLE);
+      expect(check!.output.summary).toContain('**Merge conflict** in `acme/api`');
+      const last = check!.history.at(-1) as { actions?: Array<{ identifier: string }> };
+      expect(last.actions?.map((a) => a.identifier)).toEqual(['rerun']);
+      const comment = stickyComments(w, repo, 1)[0]!.body!;
+      expect(comment).toContain('infrastructure error');
+      expect(comment).toContain('**Merge conflict** in `acme/api`');
+    }
+  });
+
+  it('groups open PRs with the same head branch name when group_by_branch is on', async () => {
+    const o = await observedWorld(orgConfig('group_by_branch: true'));
+    w = o.world;
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'No links.', 'checkout-total');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'No links either.', 'checkout-total');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
+    expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
+    expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
+    expect(stickyComments(w, 'schema', 1)[0]!.body).toBe(stickyComments(w, 'api', 1)[0]!.body);
+  });
+
+  it('waits out rate-limited responses instead of turning them into verdicts', async () => {
+    w = await createWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    w.standIn.rateLimitNext(1, 'primary');
+    await sendPull(w, 'opened', 'schema', 1);
+    w.standIn.rateLimitNext(2, 'secondary');
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    const statuses = w.standIn.requests.map((r) => r.status);
+    expect(statuses).toContain(403);
+    expect(statuses).toContain(429);
+    expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
+    expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
+    expect(stickyComments(w, 'api', 1)[0]!.body).not.toContain('infrastructure error');
+  });
+
+  it('refuses members over the cap with a message, and closes their queued check', async () => {
+    const o = await observedWorld(orgConfig('limits: { members: 2 }'));
+    w = o.world;
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    const web = await openPull(w, 'web', WEB_OK, 'Depends-On: acme/schema#1');
+    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
+    await w.app.service.idle();
+    // The set is walked from its stable name (the smallest key, acme/api#1): web is the third.
+    expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
+    expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
+    const refusal = 'acme/schema#1 → acme/web#1: the linked change already has 2 members (the limit)';
+    expect(stickyComments(w, 'schema', 1)[0]!.body).toContain(refusal);
+    expect(stickyComments(w, 'api', 1)[0]!.body).toContain(refusal);
+    const [webCheck] = tandemChecks(w, 'web', web.head.sha);
+    expect(webCheck!.status).toBe('completed');
+    expect(webCheck!.conclusion).toBe('failure');
+    expect(webCheck!.output.title).toBe('Tandem: not evaluated (linked change over its limits)');
+    expect(stickyComments(w, 'web', 1)[0]!.body).toContain('already has 2 members (the limit)');
+  });
+
+  it('`/tandem matrix full` from a writer evaluates every configuration', async () => {
+    const o = await observedWorld(LEAVE_ONE_OUT);
+    w = o.world;
+    await openPull(w, 'schema', SCHEMA_OK, '');
+    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await w.app.service.idle();
+    w.standIn.setPermission('acme', 'schema', 'writer', 'write');
+    const comment = w.standIn.addComment('acme', 'schema', 1, {
+      body: '/tandem matrix full',
+      user: 'writer',
+    });
+    await w.sender.issueCommentCreated({
+      pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
+      repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
+      comment: comment as unknown as Record<string, unknown>,
+      installationId: w.installationId,
+    });
+    await w.app.service.idle();
+    expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
+    expect(o.executor.runs.map((r) => r.spec.matrix)).toEqual(['leave-one-out', 'full']);
+    expect(o.executor.runs.map((r) => r.report?.verdict.jointlyNecessaryBasis)).toEqual([
+      'leave-one-out',
+      'full',
+    ]);
+  });
+
+  it('evaluates three pushes to three members within the debounce window once', async () => {
+    const o = await observedWorld(LEAVE_ONE_OUT, { debounceMs: 800 });
+    w = o.world;
+    await openPull(w, 'schema', SCHEMA_OK, '');
+    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
+    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
+    await w.app.service.idle();
+    expect(o.executor.runs).toHaveLength(1);
+
+    const heads = {
+      schema: await push(w, 'schema', { 'NOTES.md': 's\n' }),
+      api: await push(w, 'api', { 'NOTES.md': 'a\n' }),
+      web: await push(w, 'web', { 'NOTES.md': 'w\n' }),
+    };
+    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'synchronize', r, 1);
+    await w.app.service.idle();
+    expect(o.executor.runs).toHaveLength(2);
+    expect(o.executor.runs[1]!.spec.targets.map((t) => t.head).sort()).toEqual(Object.values(heads).sort());
+    for (const [repo, sha] of Object.entries(heads)) {
+      const checks = tandemChecks(w, repo, sha);
+      expect(checks.map((c) => c.conclusion)).toEqual(['success']);
+      const statuses = (checks[0]!.history as Array<{ status?: string }>).map((h) => h.status);
+      expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
+    }
+    expect(evaluationStates(w).filter((s) => s === 'done')).toHaveLength(2);
+  });
+
+  it('cancels an evaluation made stale by a newer push', async () => {
+    const o = await observedWorld(undefined, { holdFirst: true });
+    w = o.world;
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    const executor = o.executor;
+    await until(() => executor.runs.length === 1, 'the first evaluation to start');
+
+    const newer = await push(w, 'api', { 'NOTES.md': 'newer\n' });
+    await sendPull(w, 'synchronize', 'api', 1);
+    await w.app.service.idle();
+    expect(o.executor.runs.map((r) => r.aborted)).toEqual([true, false]);
+    expect(o.executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!.head).toBe(newer);
+    // The first request was folded into the set's (cancelled), then the held run was aborted.
+    expect(evaluationStates(w).slice(-2)).toEqual(['cancelled', 'done']);
+    const [stale] = tandemChecks(w, 'api', api.head.sha);
+    expect(stale!.conclusion).toBe('cancelled');
+    expect(stale!.output.title).toBe('Tandem: superseded');
+    expect(conclusions(w, 'api', newer)).toEqual(['success']);
+    // The unchanged member keeps one check run, completed by the newer evaluation.
+    expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
+  });
+});
