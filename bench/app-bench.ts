@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appKeys } from '../test/support/app-keys.ts';
 import { startGitHubStandIn } from '../test/support/github-standin/index.ts';
@@ -19,6 +19,10 @@ import { createWebhookSender } from '../test/support/webhook-sender.ts';
 
 export interface AppBenchResult {
   deliveries: number;
+  /** Deliveries in flight at once. */
+  parallel: number;
+  /** 1-minute load average when the run ended: other work on the host skews the figures. */
+  loadAvg: number;
   p50Ms: number;
   p99Ms: number;
   idleRssMb: number;
@@ -156,6 +160,8 @@ export async function runAppBench(
     const latencies = [...sentAt].map(([sha, t]) => queuedAt.get(sha)! - t).sort((a, b) => a - b);
     return {
       deliveries: n,
+      parallel,
+      loadAvg: Math.round(loadavg()[0]! * 100) / 100,
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
       idleRssMb,
@@ -168,6 +174,10 @@ export async function runAppBench(
   }
 }
 
+// `npx tsx bench/app-bench.ts [parallel…]`: one run per figure (default: 1, then 10 in flight).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await runAppBench(), null, 2));
+  const runs = process.argv.slice(2).map(Number);
+  for (const concurrency of runs.length > 0 ? runs : [1, 10]) {
+    console.log(JSON.stringify(await runAppBench({ concurrency })));
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * The naive baseline Tandem is measured against: what a script without caches does for each of
  * the 2^N configurations. Per configuration, with the same parallelism as Tandem (`jobs`):
- *   - a fresh `git clone --no-local` of every repository from its remote (pack transport, not
- *     hardlinks, as a clone from a server would be), checkout of base or head;
+ *   - a fresh `git clone` of every repository from its http:// URL (the whole history, as
+ *     `git clone https://github.com/...` transfers it), checkout of base or head;
  *   - the hidden tests copied into the fresh workspace;
  *   - a fresh container (dockerode, like Tandem; `host` network only when there is an install);
  *   - `npm ci` per repository inside it (deps variant), with an empty npm cache;
@@ -76,7 +76,7 @@ async function runConfiguration(
   try {
     for (const r of c.repos) {
       const dir = path.join(ws, r.name);
-      await exec('git', ['clone', '--quiet', '--no-local', r.remote, dir]);
+      await exec('git', ['clone', '--quiet', r.url, dir]);
       await exec('git', ['-C', dir, 'checkout', '--quiet', cfg.applied.includes(r.repo) ? r.head : r.base]);
     }
     for (const g of c.groups) {

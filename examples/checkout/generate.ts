@@ -24,7 +24,7 @@ const ENV = {
   GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
 };
 
-function git(cwd: string, ...args: string[]): string {
+export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], {
     cwd,
     env: ENV,
@@ -32,7 +32,7 @@ function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
-function write(dir: string, files: Files): void {
+export function write(dir: string, files: Files): void {
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
