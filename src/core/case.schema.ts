@@ -45,7 +45,12 @@ export const caseFileSchema = z
   .object({
     name: z.string().min(1),
     /** A path to a suite file (relative to the case file) or the suite inline. */
-    suite: z.union([z.string().min(1), suiteSchema]),
+    suite: z.union([z.string().min(1), suiteSchema], {
+      error: (iss) =>
+        iss.input === undefined
+          ? 'required: a path to a suite file, or the suite inline'
+          : 'expected a path to a suite file, or the suite inline',
+    }),
     targets: z.array(targetSchema).min(1, 'a case needs at least one target'),
     context: z.array(contextRepoSchema).default([]),
   })

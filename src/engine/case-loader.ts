@@ -36,10 +36,13 @@ export function validate<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = formatFieldPath([...(prefix ? [prefix] : []), ...issue.path]);
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more issue(s))` : '';
-  throw new InputError(`${file}: field "${field}": ${issue.message}${more}`, file, field);
+  const fieldOf = (i: z.core.$ZodIssue) => formatFieldPath([...(prefix ? [prefix] : []), ...i.path]);
+  const [first, ...rest] = parsed.error.issues.flatMap(explainUnion);
+  const field = fieldOf(first!);
+  // The first issue leads (and names the field); a few more follow so one fix-up pass fixes most.
+  const more = rest.slice(0, 4).map((i) => `\n  field "${fieldOf(i)}": ${i.message}`);
+  if (rest.length > 4) more.push(`\n  (and ${rest.length - 4} more)`);
+  throw new InputError(`${file}: field "${field}": ${first!.message}${more.join('')}`, file, field);
 }
 
 export async function loadSuiteFile(file: string): Promise<Suite> {
@@ -138,4 +141,19 @@ function resolveUrl(url: string, base: string): string {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A failed union (a target is `{…head}` or `{…patch}`) says only "invalid input"; the issues of
+ * the alternative that came closest say what to fix, so those are reported in its place.
+ */
+function explainUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const [closest, runnerUp] = [...issue.errors].sort((a, b) => a.length - b.length);
+  // A tie (neither `head` nor `patch` given) or a branch that failed on the input's very type
+  // (not an object at all) is better said by the union's own message.
+  if (!closest || closest.length === runnerUp?.length || closest.every((i) => i.path.length === 0)) {
+    return [issue];
+  }
+  return closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
