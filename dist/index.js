@@ -88653,7 +88653,9 @@ var contextRepoSchema = external_exports.object({
 var caseFileSchema = external_exports.object({
   name: external_exports.string().min(1),
   /** A path to a suite file (relative to the case file) or the suite inline. */
-  suite: external_exports.union([external_exports.string().min(1), suiteSchema]),
+  suite: external_exports.union([external_exports.string().min(1), suiteSchema], {
+    error: (iss) => iss.input === void 0 ? "required: a path to a suite file, or the suite inline" : "expected a path to a suite file, or the suite inline"
+  }),
   targets: external_exports.array(targetSchema).min(1, "a case needs at least one target"),
   context: external_exports.array(contextRepoSchema).default([])
 }).strict();
@@ -88721,10 +88723,14 @@ function shardConfigurations(plan, shard) {
 import { readFileSync } from "node:fs";
 var listOrText = external_exports.union([external_exports.array(external_exports.string()), external_exports.string()]).transform((v) => Array.isArray(v) ? v.join("\n") : v);
 var eventSchema = external_exports.object({
-  client_payload: external_exports.object({ pull_requests: listOrText.optional() }).loose().optional(),
-  inputs: external_exports.object({ "pull-requests": listOrText.optional(), pull_requests: listOrText.optional() }).loose().nullish()
+  client_payload: external_exports.object({ pull_requests: listOrText.optional(), context: listOrText.optional() }).loose().optional(),
+  inputs: external_exports.object({
+    "pull-requests": listOrText.optional(),
+    pull_requests: listOrText.optional(),
+    context: listOrText.optional()
+  }).loose().nullish()
 });
-function pullRequestsFromEvent(env4) {
+function changeFromEvent(env4) {
   const file2 = env4.GITHUB_EVENT_PATH;
   if (!file2) return void 0;
   let data;
@@ -88736,8 +88742,10 @@ function pullRequestsFromEvent(env4) {
   const parsed = eventSchema.safeParse(data);
   if (!parsed.success) return void 0;
   const e = parsed.data;
-  const text = e.client_payload?.pull_requests ?? e.inputs?.["pull-requests"] ?? e.inputs?.pull_requests;
-  return text?.trim() ? text : void 0;
+  const pulls = e.client_payload?.pull_requests ?? e.inputs?.["pull-requests"] ?? e.inputs?.pull_requests;
+  if (!pulls?.trim()) return void 0;
+  const context = e.client_payload?.pull_requests ? e.client_payload.context : e.inputs?.context;
+  return { pullRequests: pulls, ...context?.trim() ? { context } : {} };
 }
 
 // src/action/runner.ts
@@ -88812,6 +88820,7 @@ var Runner = class {
 var NAMES = [
   "case",
   "pull-requests",
+  "context",
   "suite",
   "token",
   "matrix",
@@ -88845,6 +88854,32 @@ var pullRequestsSchema = external_exports.string().transform((text, ctx) => {
   }
   return pulls;
 });
+var CONTEXT_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)(?:@(.+))?$/;
+function parseContextRef(text) {
+  const m = CONTEXT_LINE.exec(text);
+  if (!m || m[3]?.startsWith("-")) return void 0;
+  return { owner: m[1], repo: m[2], ...m[3] ? { ref: m[3] } : {} };
+}
+var contextSchema = external_exports.string().transform((text, ctx) => {
+  const refs = [];
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const ref = parseContextRef(item);
+    if (!ref) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected lines of "owner/repo" or "owner/repo@ref", got "${item}"`
+      });
+      return external_exports.NEVER;
+    }
+    const name = `${ref.owner}/${ref.repo}`.toLowerCase();
+    if (refs.some((r) => `${r.owner}/${r.repo}`.toLowerCase() === name)) {
+      ctx.addIssue({ code: "custom", message: `${ref.owner}/${ref.repo} is listed more than once` });
+      return external_exports.NEVER;
+    }
+    refs.push(ref);
+  }
+  return refs;
+});
 var shardSchema2 = external_exports.string().regex(/^\d+\/\d+$/, 'expected "i/n" (share i of n, e.g. "2/3")').transform((s) => {
   const [index, count] = s.split("/").map(Number);
   return { index, count };
@@ -88853,6 +88888,7 @@ var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, `expect
 var rawSchema = external_exports.object({
   case: external_exports.string().optional(),
   "pull-requests": pullRequestsSchema.optional(),
+  context: contextSchema.optional(),
   suite: external_exports.string().optional(),
   token: external_exports.string().optional(),
   matrix: external_exports.enum(matrixModeSchema.options, { error: 'expected "full", "leave-one-out" or "auto"' }).default("auto"),
@@ -88872,8 +88908,11 @@ function readInputs(env4) {
     if (value !== "") given[name] = value;
   }
   if (given.case === void 0 && given["pull-requests"] === void 0 && given.merge === void 0) {
-    const fromEvent = pullRequestsFromEvent(env4);
-    if (fromEvent) given["pull-requests"] = fromEvent;
+    const fromEvent = changeFromEvent(env4);
+    if (fromEvent) {
+      given["pull-requests"] = fromEvent.pullRequests;
+      if (given.context === void 0 && fromEvent.context) given.context = fromEvent.context;
+    }
   }
   const parsed = rawSchema.safeParse(given);
   if (!parsed.success) {
@@ -88882,7 +88921,7 @@ function readInputs(env4) {
   }
   const v = parsed.data;
   if (v.merge !== void 0) {
-    for (const other of ["case", "pull-requests", "shard", "plan"]) {
+    for (const other of ["case", "pull-requests", "context", "shard", "plan"]) {
       if (v[other] !== void 0)
         fail(other, 'cannot be combined with "merge" (the merge job only reads shard reports)');
     }
@@ -88896,11 +88935,13 @@ function readInputs(env4) {
   if (v.case !== void 0) {
     if (v.suite !== void 0)
       fail("suite", 'the case file names its own suite; "suite" goes with "pull-requests"');
+    if (v.context !== void 0)
+      fail("context", 'the case file names its own context; "context" goes with "pull-requests"');
     source = { kind: "case", file: v.case };
   } else if (v["pull-requests"] !== void 0) {
     if (v.suite === void 0)
       fail("suite", 'required with "pull-requests" (the suite file in this repository)');
-    source = { kind: "pull-requests", pulls: v["pull-requests"] };
+    source = { kind: "pull-requests", pulls: v["pull-requests"], context: v.context ?? [] };
   } else {
     fail("case", 'give "case" (a case file) or "pull-requests" (lines of "owner/repo#N"), or "merge"');
   }
@@ -98048,10 +98089,14 @@ async function readStructured(file2) {
 function validate3(schema2, data, file2, prefix = "") {
   const parsed = schema2.safeParse(data);
   if (parsed.success) return parsed.data;
-  const issue2 = parsed.error.issues[0];
-  const field = formatFieldPath([...prefix ? [prefix] : [], ...issue2.path]);
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more issue(s))` : "";
-  throw new InputError(`${file2}: field "${field}": ${issue2.message}${more}`, file2, field);
+  const fieldOf = (i) => formatFieldPath([...prefix ? [prefix] : [], ...i.path]);
+  const [first, ...rest] = parsed.error.issues.flatMap(explainUnion);
+  const field = fieldOf(first);
+  const more = rest.slice(0, 4).map((i) => `
+  field "${fieldOf(i)}": ${i.message}`);
+  if (rest.length > 4) more.push(`
+  (and ${rest.length - 4} more)`);
+  throw new InputError(`${file2}: field "${field}": ${first.message}${more.join("")}`, file2, field);
 }
 async function loadSuiteFile(file2) {
   return validate3(suiteSchema, await readStructured(file2), file2);
@@ -98142,24 +98187,20 @@ function resolveUrl(url2, base) {
 function isRecord(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+function explainUnion(issue2) {
+  if (issue2.code !== "invalid_union" || issue2.errors.length === 0) return [issue2];
+  const [closest, runnerUp] = [...issue2.errors].sort((a, b) => a.length - b.length);
+  if (!closest || closest.length === runnerUp?.length || closest.every((i) => i.path.length === 0)) {
+    return [issue2];
+  }
+  return closest.map((i) => ({ ...i, path: [...issue2.path, ...i.path] }));
+}
 
-// src/action/pull-request-case.ts
-var pullSchema = external_exports.object({
-  number: external_exports.number(),
-  state: external_exports.string(),
-  merged: external_exports.boolean().nullish(),
-  head: external_exports.object({ sha: external_exports.string(), ref: external_exports.string() }),
-  base: external_exports.object({
-    sha: external_exports.string(),
-    ref: external_exports.string(),
-    repo: external_exports.object({ full_name: external_exports.string(), clone_url: external_exports.string() })
-  })
-});
+// src/action/rest.ts
 var ATTEMPTS2 = 3;
 var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-var label = (p) => `${p.owner}/${p.repo}#${p.number}`;
-async function fetchPullRequest(api, ref) {
-  const url2 = `${api.url.replace(/\/$/, "")}/repos/${ref.owner}/${ref.repo}/pulls/${ref.number}`;
+async function getJson(api, apiPath, schema2, what) {
+  const url2 = `${api.url.replace(/\/$/, "")}${apiPath}`;
   const headers = {
     accept: "application/vnd.github+json",
     "x-github-api-version": "2022-11-28",
@@ -98177,11 +98218,11 @@ async function fetchPullRequest(api, ref) {
       continue;
     }
     if (res.ok) {
-      const parsed = pullSchema.safeParse(await res.json().catch(() => void 0));
+      const parsed = schema2.safeParse(await res.json().catch(() => void 0));
       if (parsed.success) return parsed.data;
       throw new InfraError(
         "fetch",
-        `${label(ref)}: unexpected answer from ${url2}: ${parsed.error.issues[0]?.message}`
+        `${what.label}: unexpected answer from ${url2}: ${parsed.error.issues[0]?.message}`
       );
     }
     const body = await res.json().catch(() => ({}));
@@ -98189,16 +98230,37 @@ async function fetchPullRequest(api, ref) {
     const transient = res.status >= 500 || res.status === 429 || res.headers.get("x-ratelimit-remaining") === "0";
     if (!transient) {
       throw new InputError(
-        `input "pull-requests": ${label(ref)}: ${why} (does the "token" input read ${ref.owner}/${ref.repo}?)`,
+        `input "${what.input}": ${what.label}: ${why} (does the "token" input read ${what.repo}?)`,
         void 0,
-        "pull-requests"
+        what.input
       );
     }
-    last = `${label(ref)}: GitHub answered ${why}`;
+    last = `${what.label}: GitHub answered ${why}`;
     if (attempt < ATTEMPTS2)
       await sleep(Math.min(10, Number(res.headers.get("retry-after")) || attempt) * 1e3);
   }
   throw new InfraError("fetch", last);
+}
+
+// src/action/pull-request-case.ts
+var pullSchema = external_exports.object({
+  number: external_exports.number(),
+  state: external_exports.string(),
+  merged: external_exports.boolean().nullish(),
+  head: external_exports.object({ sha: external_exports.string(), ref: external_exports.string() }),
+  base: external_exports.object({
+    sha: external_exports.string(),
+    ref: external_exports.string(),
+    repo: external_exports.object({ full_name: external_exports.string(), clone_url: external_exports.string() })
+  })
+});
+var label = (p) => `${p.owner}/${p.repo}#${p.number}`;
+function fetchPullRequest(api, ref) {
+  return getJson(api, `/repos/${ref.owner}/${ref.repo}/pulls/${ref.number}`, pullSchema, {
+    label: label(ref),
+    input: "pull-requests",
+    repo: `${ref.owner}/${ref.repo}`
+  });
 }
 function authenticatedUrl(cloneUrl, token) {
   if (!token) return cloneUrl;
@@ -98235,6 +98297,41 @@ function linkedChangeName(pulls) {
   return `linked change ${pulls.map(label).join(" ")}`;
 }
 
+// src/action/context-repos.ts
+var repoSchema = external_exports.object({
+  full_name: external_exports.string(),
+  clone_url: external_exports.string(),
+  default_branch: external_exports.string()
+});
+async function contextRepos(api, refs, targetRepos) {
+  const targets = new Set(targetRepos.map((r) => r.toLowerCase()));
+  for (const r of refs) {
+    const name = `${r.owner}/${r.repo}`;
+    if (targets.has(name.toLowerCase())) {
+      throw new InputError(
+        `input "context": ${name} has a pull request in "pull-requests"; a repository is either a target or context`,
+        void 0,
+        "context"
+      );
+    }
+  }
+  return Promise.all(
+    refs.map(async (r) => {
+      const name = `${r.owner}/${r.repo}`;
+      const info = await getJson(api, `/repos/${name}`, repoSchema, {
+        label: name,
+        input: "context",
+        repo: name
+      });
+      return {
+        repo: info.full_name,
+        url: authenticatedUrl(info.clone_url, api.token),
+        ref: r.ref ?? info.default_branch
+      };
+    })
+  );
+}
+
 // src/action/change.ts
 async function loadChange(source, suite, ctx) {
   if (source.kind === "case") return loadCase(path20.resolve(ctx.workspace, source.file));
@@ -98244,8 +98341,13 @@ async function loadChange(source, suite, ctx) {
     throw err instanceof InputError ? new InputError(`input "suite": ${err.message}`, err.file, "suite") : err;
   });
   const targets = (await pullRequestTargets(ctx.api, source.pulls)).map((t2) => branchTargetSchema.parse(t2));
+  const context = await contextRepos(
+    ctx.api,
+    source.context,
+    targets.map((t2) => t2.repo)
+  );
   return {
-    caseFile: { name: linkedChangeName(source.pulls), targets, context: [] },
+    caseFile: { name: linkedChangeName(source.pulls), targets, context },
     suite: loaded,
     suiteDir: path20.dirname(suitePath),
     caseDir: ctx.workspace

@@ -1,13 +1,15 @@
 /**
  * The linked change the step evaluates, as the engine's input: a case file from the evaluator
- * repository, or a case built from `pull-requests` and the `suite` input. Paths are relative to
- * the evaluator repository checkout (`$GITHUB_WORKSPACE`).
+ * repository, or a case built from `pull-requests` (the targets), `context` (repositories without
+ * a PR) and the `suite` input. Paths are relative to the evaluator repository checkout
+ * (`$GITHUB_WORKSPACE`).
  */
 import path from 'node:path';
 import { branchTargetSchema } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
 import { loadCase, loadSuiteFile } from '../engine/case-loader.ts';
 import type { EvaluationInput } from '../engine/evaluate-api.ts';
+import { contextRepos } from './context-repos.ts';
 import type { ChangeSource } from './inputs.ts';
 import { type GitHubApi, linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
 
@@ -30,8 +32,13 @@ export async function loadChange(
       : err;
   });
   const targets = (await pullRequestTargets(ctx.api, source.pulls)).map((t) => branchTargetSchema.parse(t));
+  const context = await contextRepos(
+    ctx.api,
+    source.context,
+    targets.map((t) => t.repo),
+  );
   return {
-    caseFile: { name: linkedChangeName(source.pulls), targets, context: [] },
+    caseFile: { name: linkedChangeName(source.pulls), targets, context },
     suite: loaded,
     suiteDir: path.dirname(suitePath),
     caseDir: ctx.workspace,

@@ -1,8 +1,9 @@
 /**
  * The linked change from the event that started the workflow, when the step names none:
- * - `repository_dispatch` (how an App hands an evaluation over): `client_payload.pull_requests`,
- *   a list of `owner/repo#N` (or one string of them);
- * - `workflow_dispatch`: the workflow's `pull-requests` (or `pull_requests`) input.
+ * - `repository_dispatch`: `client_payload.pull_requests`, a list of `owner/repo#N` (or one
+ *   string of them), and `client_payload.context` (`owner/repo[@ref]`, list or string);
+ * - `workflow_dispatch` (how the App hands an evaluation over): the workflow's `pull-requests`
+ *   (or `pull_requests`) and `context` inputs.
  * Anything else, or an unreadable event file, gives nothing: the inputs then ask for `case`.
  */
 import { readFileSync } from 'node:fs';
@@ -14,14 +15,27 @@ const listOrText = z
   .transform((v) => (Array.isArray(v) ? v.join('\n') : v));
 
 const eventSchema = z.object({
-  client_payload: z.object({ pull_requests: listOrText.optional() }).loose().optional(),
+  client_payload: z
+    .object({ pull_requests: listOrText.optional(), context: listOrText.optional() })
+    .loose()
+    .optional(),
   inputs: z
-    .object({ 'pull-requests': listOrText.optional(), pull_requests: listOrText.optional() })
+    .object({
+      'pull-requests': listOrText.optional(),
+      pull_requests: listOrText.optional(),
+      context: listOrText.optional(),
+    })
     .loose()
     .nullish(),
 });
 
-export function pullRequestsFromEvent(env: Env): string | undefined {
+export interface EventChange {
+  pullRequests: string;
+  /** The repositories without a PR that go with them, when the event names any. */
+  context?: string;
+}
+
+export function changeFromEvent(env: Env): EventChange | undefined {
   const file = env.GITHUB_EVENT_PATH;
   if (!file) return undefined;
   let data: unknown;
@@ -33,6 +47,8 @@ export function pullRequestsFromEvent(env: Env): string | undefined {
   const parsed = eventSchema.safeParse(data);
   if (!parsed.success) return undefined;
   const e = parsed.data;
-  const text = e.client_payload?.pull_requests ?? e.inputs?.['pull-requests'] ?? e.inputs?.pull_requests;
-  return text?.trim() ? text : undefined;
+  const pulls = e.client_payload?.pull_requests ?? e.inputs?.['pull-requests'] ?? e.inputs?.pull_requests;
+  if (!pulls?.trim()) return undefined;
+  const context = e.client_payload?.pull_requests ? e.client_payload.context : e.inputs?.context;
+  return { pullRequests: pulls, ...(context?.trim() ? { context } : {}) };
 }

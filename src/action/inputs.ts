@@ -6,13 +6,13 @@
  * - `merge: <globs>` — combine shard reports into one report and verdict;
  * - `plan: <n>` with `case` or `pull-requests` — only print the shards for a workflow matrix;
  * - otherwise evaluate `case` or `pull-requests` (all of the matrix, or the share `shard: i/n`).
- * When neither `case` nor `pull-requests` is given, the linked change may come from the event
- * that started the workflow (see event.ts).
+ * When neither `case` nor `pull-requests` is given, the linked change (and its `context`) may
+ * come from the event that started the workflow (see event.ts).
  */
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { type MatrixMode, matrixModeSchema, type Shard } from '../core/matrix-plan.ts';
-import { pullRequestsFromEvent } from './event.ts';
+import { changeFromEvent } from './event.ts';
 import type { Env } from './runner.ts';
 import { getInput } from './runner.ts';
 
@@ -22,7 +22,16 @@ export interface PullRef {
   number: number;
 }
 
-export type ChangeSource = { kind: 'case'; file: string } | { kind: 'pull-requests'; pulls: PullRef[] };
+/** A repository without a PR in the workspace: `owner/repo` (default branch) or `owner/repo@ref`. */
+export interface ContextRef {
+  owner: string;
+  repo: string;
+  ref?: string;
+}
+
+export type ChangeSource =
+  | { kind: 'case'; file: string }
+  | { kind: 'pull-requests'; pulls: PullRef[]; context: ContextRef[] };
 
 export type ActionInputs =
   | {
@@ -41,6 +50,7 @@ export type ActionInputs =
 const NAMES = [
   'case',
   'pull-requests',
+  'context',
   'suite',
   'token',
   'matrix',
@@ -81,6 +91,37 @@ const pullRequestsSchema = z.string().transform((text, ctx) => {
   return pulls;
 });
 
+const CONTEXT_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)(?:@(.+))?$/;
+
+/** `owner/repo` or `owner/repo@ref`; undefined when the text is neither (or the ref could be a git option). */
+export function parseContextRef(text: string): ContextRef | undefined {
+  const m = CONTEXT_LINE.exec(text);
+  if (!m || m[3]?.startsWith('-')) return undefined;
+  return { owner: m[1]!, repo: m[2]!, ...(m[3] ? { ref: m[3] } : {}) };
+}
+
+/** Lines or words, like `pull-requests`; one entry per repository. */
+const contextSchema = z.string().transform((text, ctx) => {
+  const refs: ContextRef[] = [];
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const ref = parseContextRef(item);
+    if (!ref) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected lines of "owner/repo" or "owner/repo@ref", got "${item}"`,
+      });
+      return z.NEVER;
+    }
+    const name = `${ref.owner}/${ref.repo}`.toLowerCase();
+    if (refs.some((r) => `${r.owner}/${r.repo}`.toLowerCase() === name)) {
+      ctx.addIssue({ code: 'custom', message: `${ref.owner}/${ref.repo} is listed more than once` });
+      return z.NEVER;
+    }
+    refs.push(ref);
+  }
+  return refs;
+});
+
 const shardSchema = z
   .string()
   .regex(/^\d+\/\d+$/, 'expected "i/n" (share i of n, e.g. "2/3")')
@@ -100,6 +141,7 @@ const wholeNumber = (min: number, max: number) =>
 const rawSchema = z.object({
   case: z.string().optional(),
   'pull-requests': pullRequestsSchema.optional(),
+  context: contextSchema.optional(),
   suite: z.string().optional(),
   token: z.string().optional(),
   matrix: z
@@ -124,8 +166,12 @@ export function readInputs(env: Env): ActionInputs {
     if (value !== '') given[name] = value;
   }
   if (given.case === undefined && given['pull-requests'] === undefined && given.merge === undefined) {
-    const fromEvent = pullRequestsFromEvent(env);
-    if (fromEvent) given['pull-requests'] = fromEvent;
+    const fromEvent = changeFromEvent(env);
+    if (fromEvent) {
+      given['pull-requests'] = fromEvent.pullRequests;
+      // The context goes with the PRs it was sent with; an explicit input still wins.
+      if (given.context === undefined && fromEvent.context) given.context = fromEvent.context;
+    }
   }
   const parsed = rawSchema.safeParse(given);
   if (!parsed.success) {
@@ -135,7 +181,7 @@ export function readInputs(env: Env): ActionInputs {
   const v = parsed.data;
 
   if (v.merge !== undefined) {
-    for (const other of ['case', 'pull-requests', 'shard', 'plan'] as const) {
+    for (const other of ['case', 'pull-requests', 'context', 'shard', 'plan'] as const) {
       if (v[other] !== undefined)
         fail(other, 'cannot be combined with "merge" (the merge job only reads shard reports)');
     }
@@ -153,11 +199,13 @@ export function readInputs(env: Env): ActionInputs {
   if (v.case !== undefined) {
     if (v.suite !== undefined)
       fail('suite', 'the case file names its own suite; "suite" goes with "pull-requests"');
+    if (v.context !== undefined)
+      fail('context', 'the case file names its own context; "context" goes with "pull-requests"');
     source = { kind: 'case', file: v.case };
   } else if (v['pull-requests'] !== undefined) {
     if (v.suite === undefined)
       fail('suite', 'required with "pull-requests" (the suite file in this repository)');
-    source = { kind: 'pull-requests', pulls: v['pull-requests'] };
+    source = { kind: 'pull-requests', pulls: v['pull-requests'], context: v.context ?? [] };
   } else {
     fail('case', 'give "case" (a case file) or "pull-requests" (lines of "owner/repo#N"), or "merge"');
   }

@@ -7,14 +7,11 @@
  */
 import { z } from 'zod';
 import type { BranchTarget } from '../core/case.schema.ts';
-import { InfraError, InputError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import type { PullRef } from './inputs.ts';
+import { type GitHubApi, getJson } from './rest.ts';
 
-export interface GitHubApi {
-  /** REST base URL, `$GITHUB_API_URL` (https://api.github.com on github.com). */
-  url: string;
-  token?: string;
-}
+export type { GitHubApi } from './rest.ts';
 
 const pullSchema = z.object({
   number: z.number(),
@@ -29,54 +26,15 @@ const pullSchema = z.object({
 });
 export type PullRequestInfo = z.infer<typeof pullSchema>;
 
-const ATTEMPTS = 3;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const label = (p: PullRef) => `${p.owner}/${p.repo}#${p.number}`;
 
 /** One PR; 404/401/403 are input problems (wrong name or a token that cannot read it). */
-export async function fetchPullRequest(api: GitHubApi, ref: PullRef): Promise<PullRequestInfo> {
-  const url = `${api.url.replace(/\/$/, '')}/repos/${ref.owner}/${ref.repo}/pulls/${ref.number}`;
-  const headers: Record<string, string> = {
-    accept: 'application/vnd.github+json',
-    'x-github-api-version': '2022-11-28',
-    'user-agent': 'tandem-action',
-    ...(api.token ? { authorization: `Bearer ${api.token}` } : {}),
-  };
-  let last = '';
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    let res: Response;
-    try {
-      res = await fetch(url, { headers });
-    } catch (err) {
-      last = `cannot reach ${api.url}: ${(err as Error).message}`;
-      if (attempt < ATTEMPTS) await sleep(1000 * attempt);
-      continue;
-    }
-    if (res.ok) {
-      const parsed = pullSchema.safeParse(await res.json().catch(() => undefined));
-      if (parsed.success) return parsed.data;
-      throw new InfraError(
-        'fetch',
-        `${label(ref)}: unexpected answer from ${url}: ${parsed.error.issues[0]?.message}`,
-      );
-    }
-    const body = (await res.json().catch(() => ({}))) as { message?: string };
-    const why = `${res.status}${body.message ? ` ${body.message}` : ''}`;
-    // Rate limits and server errors are worth another try; the rest will not change.
-    const transient =
-      res.status >= 500 || res.status === 429 || res.headers.get('x-ratelimit-remaining') === '0';
-    if (!transient) {
-      throw new InputError(
-        `input "pull-requests": ${label(ref)}: ${why} (does the "token" input read ${ref.owner}/${ref.repo}?)`,
-        undefined,
-        'pull-requests',
-      );
-    }
-    last = `${label(ref)}: GitHub answered ${why}`;
-    if (attempt < ATTEMPTS)
-      await sleep(Math.min(10, Number(res.headers.get('retry-after')) || attempt) * 1000);
-  }
-  throw new InfraError('fetch', last);
+export function fetchPullRequest(api: GitHubApi, ref: PullRef): Promise<PullRequestInfo> {
+  return getJson(api, `/repos/${ref.owner}/${ref.repo}/pulls/${ref.number}`, pullSchema, {
+    label: label(ref),
+    input: 'pull-requests',
+    repo: `${ref.owner}/${ref.repo}`,
+  });
 }
 
 /** `clone_url` with the token as basic-auth credentials (http(s) only). */

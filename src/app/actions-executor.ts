@@ -9,24 +9,23 @@
  * Restart safety: the dispatch is stored; a resumed evaluation waits for that run (asking GitHub
  * once, in case its completion was delivered while the App was down) instead of dispatching
  * again, until the configured timeout makes it an infrastructure error.
- * Organizations on `executor: local` (or evaluations this cannot place) go to `fallback`.
+ * The change names its evaluation and placement (`LinkedChangeSpec.evaluationId`, `.actions`);
+ * changes without a placement (organizations on `executor: local`) go to `fallback`.
  */
 import { repoOf } from '../core/linked-set.ts';
-import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import type { Report } from '../core/report.schema.ts';
 import {
   dispatchWorkflow,
   getWorkflowRun,
-  linkCheckRun,
   recentWorkflowRuns,
   type WorkflowRunInfo,
 } from '../github/actions.ts';
 import { type GitHub, repoId } from '../github/octokit.ts';
-import { loadOrgConfig } from '../github/org-config.ts';
 import { getRepo } from '../github/pull-requests.ts';
+import { HandoffProgress } from './actions-progress.ts';
 import { readRunReport } from './actions-report.ts';
-import type { Executor, LinkedChangeSpec } from './executor.ts';
-import { type Handoff, HandoffStore } from './handoff-store.ts';
+import type { ActionsPlacement, Executor, LinkedChangeSpec } from './executor.ts';
+import type { Handoff, HandoffStore } from './handoff-store.ts';
 import type { Store, StoredEvaluation } from './store.ts';
 
 export interface ActionsExecutorOptions {
@@ -52,22 +51,26 @@ export class ActionsExecutor implements Executor {
   private readonly handoffs: HandoffStore;
   /** Evaluations waiting in `run`, woken when their run changes. */
   private readonly waiters = new Map<number, () => void>();
-  /** The check-run update in flight per evaluation. */
-  private readonly progress = new Map<number, Promise<void>>();
+  private readonly progress: HandoffProgress;
   /** One client per installation: its auth hook renews the token, so it can be reused. */
   private readonly clients = new Map<number, Promise<GitHub>>();
 
   constructor(private readonly opts: ActionsExecutorOptions) {
-    this.handoffs = new HandoffStore(opts.store.db);
+    this.handoffs = opts.store.handoffs;
+    this.progress = new HandoffProgress({
+      store: opts.store,
+      client: (id) => this.client(id),
+      log: opts.log,
+    });
   }
 
   async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
-    const evaluation = this.evaluationOf(change);
-    if (!evaluation) return this.opts.fallback.run(change, signal);
+    if (!change.actions) return this.opts.fallback.run(change, signal);
+    const evaluation = this.opts.store.evaluations.get(change.evaluationId);
+    // Never the fallback here: the organization asked that PR code not run on the App host.
+    if (!evaluation) throw new Error(`evaluation ${change.evaluationId} is not recorded`);
     const gh = await this.client(evaluation.installationId);
-    const cfg = await loadOrgConfig(gh, evaluation.seed.slice(0, evaluation.seed.indexOf('/')));
-    if (cfg.kind !== 'ok' || cfg.config.executor !== 'actions') return this.opts.fallback.run(change, signal);
-    return this.handOff(gh, evaluation, change, cfg.config, signal);
+    return this.handOff(gh, evaluation, change, change.actions, signal);
   }
 
   /**
@@ -81,13 +84,13 @@ export class ActionsExecutor implements Executor {
     if (!h || h.evaluator.toLowerCase() !== repo.toLowerCase()) return false;
     if (run.path && run.path.split('/').pop() !== h.workflow) return false;
     if (Date.parse(run.createdAt) < h.dispatchedAt - SKEW_MS) return false;
-    const evaluation = this.opts.store.getEvaluation(h.evaluationId);
+    const evaluation = this.opts.store.evaluations.get(h.evaluationId);
     if (evaluation?.state !== 'running') return false;
     // The first run seen is the evaluation's; a completed run does not go back to in progress.
     if (h.run && (h.run.id !== run.id || (h.run.status === 'completed' && run.status !== 'completed')))
       return false;
     this.handoffs.recordRun(h.evaluationId, run);
-    if (!h.run) await this.showProgress(evaluation);
+    if (!h.run) await this.progress.show(evaluation);
     this.waiters.get(h.evaluationId)?.();
     return true;
   }
@@ -102,52 +105,34 @@ export class ActionsExecutor implements Executor {
     return c;
   }
 
-  /** The running evaluation this change belongs to: same members at the same heads, newest first. */
-  private evaluationOf(change: LinkedChangeSpec): StoredEvaluation | undefined {
-    const want = change.targets.map((t) => `${t.repo.toLowerCase()}@${t.head}`).sort();
-    return this.opts.store
-      .unfinishedEvaluations()
-      .reverse()
-      .find(
-        (e) =>
-          e.state === 'running' &&
-          e.members.length === want.length &&
-          e.members
-            .map((m) => `${repoOf(m.key)}@${m.headSha}`)
-            .sort()
-            .every((k, i) => k === want[i]),
-      );
-  }
-
   private async handOff(
     gh: GitHub,
     evaluation: StoredEvaluation,
     change: LinkedChangeSpec,
-    config: OrgConfig,
+    placement: ActionsPlacement,
     signal: AbortSignal,
   ): Promise<Report> {
     signal.throwIfAborted();
-    const evaluator = repoId(config.evaluator);
-    const { workflow } = config.actions;
+    const evaluator = repoId(placement.evaluator);
+    const { workflow } = placement;
     const heads = evaluation.members.map((m) => `${m.key}@${m.headSha}`).sort();
     let h = this.handoffs.get(evaluation.id);
     const resumed =
       h !== undefined &&
-      h.evaluator === config.evaluator &&
+      h.evaluator === placement.evaluator &&
       h.workflow === workflow &&
       h.heads.join(' ') === heads.join(' ');
     if (!h || !resumed) {
-      const suite = suiteFor(config, repoOf(evaluation.seed));
       // PR references as the repositories spell them (the store keeps keys lower-case).
       const pulls = evaluation.members.map((m) => {
         const target = change.targets.find((t) => t.repo.toLowerCase() === repoOf(m.key));
         return `${target?.repo ?? repoOf(m.key)}${m.key.slice(m.key.indexOf('#'))}`;
       });
-      const ref = config.actions.ref ?? (await getRepo(gh, evaluator)).defaultBranch;
+      const ref = placement.ref ?? (await getRepo(gh, evaluator)).defaultBranch;
       // Stored before dispatching: the run's first webhook can beat the dispatch's answer.
       h = this.handoffs.save({
         evaluationId: evaluation.id,
-        evaluator: config.evaluator,
+        evaluator: placement.evaluator,
         workflow,
         heads,
         dispatchedAt: Date.now(),
@@ -155,25 +140,28 @@ export class ActionsExecutor implements Executor {
       try {
         await dispatchWorkflow(gh, evaluator, workflow, ref, {
           'pull-requests': pulls.join(' '),
-          suite: suite?.path ?? '',
+          // The suite's repositories without a PR, at the refs a local run takes them. Left out
+          // when there are none, so a workflow from before the `context` input still starts.
+          ...(change.context.length > 0
+            ? { context: change.context.map((c) => `${c.repo}@${c.ref}`).join(' ') }
+            : {}),
+          suite: change.suitePath,
           matrix: change.matrix,
           'evaluation-id': String(evaluation.id),
         });
       } catch (e) {
         this.handoffs.delete(evaluation.id);
         throw new Error(
-          `could not start the \`${workflow}\` workflow of ${config.evaluator}: ${(e as Error).message}`,
+          `could not start the \`${workflow}\` workflow of ${placement.evaluator}: ${(e as Error).message}`,
         );
       }
-      this.opts.log.info({ evaluation: evaluation.id, evaluator: config.evaluator }, 'dispatched to Actions');
+      this.opts.log.info(
+        { evaluation: evaluation.id, evaluator: placement.evaluator },
+        'dispatched to Actions',
+      );
     }
-    await this.showProgress(evaluation);
-    const run = await this.waitForRun(
-      gh,
-      h,
-      h.dispatchedAt + config.actions.timeout_minutes * 60_000,
-      signal,
-    );
+    await this.progress.show(evaluation);
+    const run = await this.waitForRun(gh, h, h.dispatchedAt + placement.timeout_minutes * 60_000, signal);
     return readRunReport(gh, evaluator, run);
   }
 
@@ -232,47 +220,6 @@ export class ActionsExecutor implements Executor {
     const since = new Date(h.dispatchedAt - SKEW_MS);
     for (const run of await recentWorkflowRuns(gh, evaluator, h.workflow, since)) {
       if (evaluationIdOf(run.title) === h.evaluationId && (await this.observeRun(h.evaluator, run))) return;
-    }
-  }
-
-  /**
-   * Every member's check run stays `in_progress`, pointing at the run once it is known. Updates
-   * of one evaluation run one after another and each reads the latest state, so a late
-   * "dispatched" never overwrites the link.
-   */
-  private showProgress(evaluation: StoredEvaluation): Promise<void> {
-    const id = evaluation.id;
-    const next = (this.progress.get(id) ?? Promise.resolve())
-      .then(() => this.writeProgress(evaluation))
-      .catch((e) =>
-        this.opts.log.warn({ err: (e as Error).message, evaluation: id }, 'linking check runs failed'),
-      );
-    this.progress.set(id, next);
-    void next.then(() => {
-      if (this.progress.get(id) === next) this.progress.delete(id);
-    });
-    return next;
-  }
-
-  private async writeProgress(evaluation: StoredEvaluation): Promise<void> {
-    const h = this.handoffs.get(evaluation.id);
-    if (!h) return;
-    const gh = await this.client(evaluation.installationId);
-    const members = evaluation.members.map((m) => m.key).join(', ');
-    const link = h.run
-      ? {
-          url: h.run.url,
-          title: 'Tandem: evaluating in GitHub Actions',
-          summary: `Evaluating in GitHub Actions: ${h.run.url}\n\nLinked change: ${members}.`,
-        }
-      : {
-          title: 'Tandem: dispatched to GitHub Actions',
-          summary: `Dispatched to the \`${h.workflow}\` workflow of \`${h.evaluator}\`; waiting for the run to start.\n\nLinked change: ${members}.`,
-        };
-    for (const m of evaluation.members) {
-      const c = this.opts.store.getCheckRun(m.key, m.headSha);
-      if (!c || c.completed || c.evaluationId !== evaluation.id) continue;
-      await linkCheckRun(gh, repoId(repoOf(m.key)), c.checkRunId, link);
     }
   }
 }

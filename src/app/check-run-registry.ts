@@ -16,9 +16,9 @@ export class CheckRunRegistry {
   /** The open check run for this PR head, created `queued` when there is none. */
   ensure(gh: GitHub, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
     const id = `${pullKey}@${headSha}`;
-    const existing = this.store.getCheckRun(pullKey, headSha);
+    const existing = this.store.checkRuns.get(pullKey, headSha);
     if (existing && !existing.completed) {
-      if (evaluationId !== null) this.store.claimCheckRun(pullKey, headSha, evaluationId);
+      if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
       return Promise.resolve(existing.checkRunId);
     }
     let p = this.inFlight.get(id);
@@ -31,7 +31,7 @@ export class CheckRunRegistry {
         'Waiting for the linked change to be evaluated.',
       )
         .then((checkRunId) => {
-          this.store.saveCheckRun({ pullKey, headSha, checkRunId, evaluationId });
+          this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
           return checkRunId;
         })
         .finally(() => this.inFlight.delete(id));
@@ -39,7 +39,7 @@ export class CheckRunRegistry {
       return p;
     }
     return p.then((checkRunId) => {
-      if (evaluationId !== null) this.store.claimCheckRun(pullKey, headSha, evaluationId);
+      if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
       return checkRunId;
     });
   }
@@ -51,13 +51,13 @@ export class CheckRunRegistry {
     currentSha: string | undefined,
     reason: string,
   ): Promise<void> {
-    for (const c of this.store.openCheckRuns(pullKey)) {
+    for (const c of this.store.checkRuns.open(pullKey)) {
       if (c.headSha === currentSha) continue;
       await completeCheckRun(gh, repoId(repoOf(pullKey)), c.checkRunId, 'cancelled', {
         title: 'Tandem: superseded',
         summary: reason,
       });
-      this.store.completeCheckRun(pullKey, c.headSha);
+      this.store.checkRuns.complete(pullKey, c.headSha);
     }
   }
 }

@@ -26,9 +26,9 @@ export async function handleCommandComment(
   let matrix: 'full' | 'leave-one-out' | 'auto' | undefined;
   const detached: string[] = [];
   for (const c of commands) {
-    if (c.kind === 'link') tandem.store.addManualLink(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+    if (c.kind === 'link') tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
     else if (c.kind === 'unlink') {
-      tandem.store.removeLink(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+      tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
       detached.push(pullKey(c.ref));
     } else if (c.kind === 'matrix') matrix = c.mode;
   }
@@ -36,5 +36,5 @@ export async function handleCommandComment(
   tandem.request(self, installationId, matrix);
   // The PR unlinked from this one now forms its own set, which needs its own verdict.
   for (const other of detached)
-    if (tandem.store.getPull(other)?.state === 'open') tandem.request(other, installationId);
+    if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
 }

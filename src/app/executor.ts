@@ -4,18 +4,31 @@
  */
 import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { OrgActions } from '../core/org-config.schema.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import type { Evaluate, EvaluationEvent } from '../engine/evaluate-api.ts';
 
 /** One linked change, ready to evaluate: members as merge targets, the rest of the suite as context. */
 export interface LinkedChangeSpec {
+  /** The App's evaluation this is: a hand-off names its workflow run after it. */
+  evaluationId: number;
   name: string;
   targets: BranchTarget[];
   context: ContextRepo[];
   suite: Suite;
   suiteDir: string;
+  /** The suite file in the evaluator repository, as `tandem.yml` names it. */
+  suitePath: string;
   matrix: MatrixMode;
+  /** Set when `tandem.yml` says `executor: actions`: the evaluator's workflow runs the change. */
+  actions?: ActionsPlacement;
+}
+
+/** Where an `executor: actions` evaluation goes: the evaluator repository and its workflow settings. */
+export interface ActionsPlacement extends OrgActions {
+  /** `owner/name` of the evaluator repository. */
+  evaluator: string;
 }
 
 export interface Executor {

@@ -55,7 +55,7 @@ export function registerHandlers(app: Probot, tandem: TandemService): void {
     const { payload } = context;
     if (payload.check_run.name !== 'Tandem' || !payload.installation) return;
     if (payload.action === 'requested_action' && payload.requested_action?.identifier !== 'rerun') return;
-    const known = tandem.store.checkRunById(payload.check_run.id);
+    const known = tandem.store.checkRuns.byId(payload.check_run.id);
     const pr = payload.check_run.pull_requests[0];
     const seed =
       known?.pullKey ??

@@ -1,8 +1,7 @@
 /**
  * What the App remembers of an evaluation handed to GitHub Actions: where it was dispatched, for
- * which heads, when, and the workflow run once one is seen. Its own table next to the Store's
- * (created if missing, so an older database just gains it), keyed by evaluation id: a restart
- * finds the dispatch and waits for that run instead of dispatching again.
+ * which heads, when, and the workflow run once one is seen (`Store.handoffs`). Keyed by
+ * evaluation id: a restart finds the dispatch and waits for that run instead of dispatching again.
  */
 import type Database from 'better-sqlite3';
 import type { WorkflowRunInfo } from '../github/actions.ts';

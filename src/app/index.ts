@@ -28,7 +28,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
     const store = new Store(join(dataDir, 'tandem.db'));
-    store.pruneDeliveries(7 * 24 * 3600 * 1000);
+    store.deliveries.prune(7 * 24 * 3600 * 1000);
     const local =
       options.executor ??
       new LocalExecutor({ cacheDir: join(dataDir, 'cache'), sandbox: settings.sandbox, jobs: settings.jobs });

@@ -25,7 +25,7 @@ export interface ResolvedSet {
 
 /** Records a PR (from a webhook or the API) in the link index. */
 export function recordPull(store: Store, pull: PullInfo, installationId: number): void {
-  store.upsertPull({
+  store.pulls.upsert({
     ...pull.ref,
     installationId,
     state: pull.state,
@@ -53,7 +53,7 @@ export async function resolveLinkedSet(
     covers: (repo: string) => covered.has(repo.toLowerCase()),
     maxMembers: config.limits.members,
     maxRepos: config.limits.repos,
-    unlinked: store.unlinkedPairs(),
+    unlinked: store.links.unlinkedPairs(),
   };
   const infos = new Map<string, PullInfo>();
   const nodes = new Map<string, LinkNode>();
@@ -69,12 +69,12 @@ export async function resolveLinkedSet(
     }
     recordPull(store, pull, installationId);
     infos.set(key, pull);
-    nodes.set(key, { ref: pull.ref, state: pull.state, links: store.linksFrom(key) });
+    nodes.set(key, { ref: pull.ref, state: pull.state, links: store.links.from(key) });
   };
 
   /** PRs that point at a member: the index first, search for what it has not seen. */
   const reverseCandidates = async (key: string): Promise<string[]> => {
-    const out = new Set(store.linksTo(key));
+    const out = new Set(store.links.to(key));
     for (const ref of await searchLinkingPulls(gh, org, parsePullKey(key))) out.add(pullKey(ref));
     const info = infos.get(key);
     if (config.group_by_branch && info) {

@@ -65,11 +65,12 @@ export class TandemService {
         } finally {
           this.runningMembers.delete(item.evaluationId);
           // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-          if (signal.aborted && !this.closing) opts.store.setEvaluationState(item.evaluationId, 'cancelled');
+          if (signal.aborted && !this.closing)
+            opts.store.evaluations.setState(item.evaluationId, 'cancelled');
         }
       },
       onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
-      onDrop: (item) => opts.store.setEvaluationState(item.evaluationId, 'cancelled'),
+      onDrop: (item) => opts.store.evaluations.setState(item.evaluationId, 'cancelled'),
     });
   }
 
@@ -79,7 +80,7 @@ export class TandemService {
 
   /** True the first time a delivery is seen. */
   claimDelivery(id: string, event: string): boolean {
-    return this.opts.store.claimDelivery(id, event);
+    return this.opts.store.deliveries.claim(id, event);
   }
 
   /**
@@ -93,9 +94,9 @@ export class TandemService {
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);
-      const neighbours = [...this.opts.store.linksFrom(key).map(pullKey), ...this.opts.store.linksTo(key)];
+      const neighbours = [...this.opts.store.links.from(key).map(pullKey), ...this.opts.store.links.to(key)];
       for (const n of new Set(neighbours)) {
-        if (this.opts.store.getPull(n)?.state === 'open') this.request(n, installationId);
+        if (this.opts.store.pulls.get(n)?.state === 'open') this.request(n, installationId);
       }
       return this.within(
         this.background(async () =>
@@ -125,7 +126,7 @@ export class TandemService {
       { absorb: component },
     );
     if (item.evaluationId === 0) {
-      item.evaluationId = this.opts.store.createEvaluation({
+      item.evaluationId = this.opts.store.evaluations.create({
         setKey: key,
         seed,
         installationId,
@@ -136,7 +137,7 @@ export class TandemService {
 
   /** Re-queues what a previous process left queued or running. */
   resume(): number {
-    const unfinished = this.opts.store.unfinishedEvaluations();
+    const unfinished = this.opts.store.evaluations.unfinished();
     for (const e of unfinished) {
       this.queue.push(
         e.setKey,
@@ -194,7 +195,7 @@ export class TandemService {
 
   /** The `queued` check run right away, for PRs a suite covers or that link elsewhere. */
   private async markQueued(key: string, installationId: number): Promise<void> {
-    const pull = this.opts.store.getPull(key);
+    const pull = this.opts.store.pulls.get(key);
     if (pull?.state !== 'open') return;
     const gh = await this.client(installationId);
     const cfg = await this.config(gh, installationId, pull.owner);
@@ -237,13 +238,14 @@ export class TandemService {
     const todo = [seed];
     while (todo.length > 0 && seen.size < 64) {
       const k = todo.pop()!;
-      const next = [...this.opts.store.linksFrom(k).map(pullKey), ...this.opts.store.linksTo(k)];
-      const pull = this.opts.store.getPull(k);
+      const next = [...this.opts.store.links.from(k).map(pullKey), ...this.opts.store.links.to(k)];
+      const pull = this.opts.store.pulls.get(k);
       if (pull?.state === 'open' && this.groupByBranch.get(pull.installationId))
-        for (const p of this.opts.store.pullsWithHeadRef(pull.installationId, pull.headRef)) next.push(p.key);
+        for (const p of this.opts.store.pulls.withHeadRef(pull.installationId, pull.headRef))
+          next.push(p.key);
       for (const n of next) {
         // Unknown PRs count (they may be open); known closed or merged ones have left.
-        const state = this.opts.store.getPull(n)?.state;
+        const state = this.opts.store.pulls.get(n)?.state;
         if (seen.has(n) || (state !== undefined && state !== 'open')) continue;
         seen.add(n);
         todo.push(n);

@@ -2,7 +2,8 @@
  * The bundled Action on `pull-requests`: the PRs are read from the local GitHub REST stand-in
  * (`GITHUB_API_URL`), the repositories cloned over HTTP from a token-protected git server, the
  * linked change taken from a `repository_dispatch` event when no input names it. The token must
- * be masked and never reach the report.
+ * be masked and never reach the report. `context` puts repositories without a PR into the
+ * workspace, at a named ref or at their default branch, as the App's hand-off asks.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -114,6 +115,77 @@ describe('the Action on pull requests', () => {
     expect(reportText).not.toContain(TOKEN);
     expect(r.summary).not.toContain(TOKEN);
     expect(r.summary).toContain('linked change acme/schema#7 acme/api#7 acme/web#7');
+  });
+
+  it('puts context repositories into the workspace: at the ref the App dispatched, or their default branch', async () => {
+    // What the App dispatches: two PRs, and `acme/web` (no PR) at a pinned ref.
+    const event = path.join(runnerDir, 'dispatch-context.json');
+    writeFileSync(
+      event,
+      JSON.stringify({
+        inputs: { 'pull-requests': 'acme/schema#7 acme/api#7', context: 'acme/web@multi-currency' },
+      }),
+    );
+    const before = api.requests.length;
+    const pinned = await run(
+      { suite: 'suites/checkout/suite.yml', token: TOKEN, matrix: 'full' },
+      { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'workflow_dispatch' },
+    );
+    expect(pinned.code, pinned.stdout + pinned.stderr).toBe(0);
+    expect(pinned.outputs.verdict).toBe('resolved');
+    const report = readReport(pinned.outputs['report-path']!);
+    expect(report.targets.map((t) => t.repo)).toEqual(['acme/schema', 'acme/api']);
+    expect(report.configurations).toHaveLength(4); // 2 targets: web is no configuration axis
+    const webHead = execFileSync('git', ['rev-parse', 'multi-currency'], {
+      cwd: path.join(dir, 'git', 'acme', 'web.git'),
+      encoding: 'utf8',
+    }).trim();
+    expect(report.context).toEqual([
+      { repo: 'acme/web', url: `${gitServer.url}/acme/web.git`, ref: 'multi-currency', sha: webHead },
+    ]);
+    expect(readFileSync(pinned.outputs['report-path']!, 'utf8')).not.toContain(TOKEN);
+    // The repository was read with the token for its clone URL; web has no PR to read.
+    const reads = api.requests.slice(before).map((q) => q.path);
+    expect(reads).toContain('/repos/acme/web');
+    expect(reads).not.toContain('/repos/acme/web/pulls/7');
+
+    // Without a ref: the default branch, which lacks web's half of the change.
+    const tip = await run({
+      'pull-requests': 'acme/schema#7 acme/api#7',
+      context: 'acme/web',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+      matrix: 'full',
+    });
+    expect(tip.outputs.verdict, tip.stdout + tip.stderr).toBe('unresolved');
+    const atMain = readReport(tip.outputs['report-path']!);
+    expect(atMain.context.map((c) => [c.repo, c.ref])).toEqual([['acme/web', 'main']]);
+    const full = atMain.configurations.find((c) => c.role === 'full')!;
+    expect(full.tests.filter((t) => t.status !== 'passed').map((t) => t.id)).toEqual([
+      expect.stringContaining('renders the currency'),
+    ]);
+  });
+
+  it('a context repository that cannot be read, or that has a PR too, is bad input naming "context"', async () => {
+    const missing = await run({
+      'pull-requests': 'acme/schema#7',
+      context: 'acme/nowhere',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    expect(missing.outputs.verdict).toBe('error');
+    expect(errors(missing).at(-1)?.message).toMatch(
+      /^Tandem: bad input, no verdict: input "context": acme\/nowhere: 404/,
+    );
+    const both = await run({
+      'pull-requests': 'acme/schema#7 acme/web#7',
+      context: 'acme/web@main',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    expect(errors(both).at(-1)?.message).toBe(
+      'Tandem: bad input, no verdict: input "context": acme/web has a pull request in "pull-requests"; a repository is either a target or context',
+    );
   });
 
   it('a token that cannot read a PR is bad input naming "pull-requests"', async () => {

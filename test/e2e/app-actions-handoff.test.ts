@@ -3,8 +3,10 @@
  * evaluator's workflow, links every member's check run to the workflow run named in
  * `workflow_run` events, and on completion reads the `tandem-report` artifact (a real zip of a
  * report the bundled Action produced with the real engine) and publishes it like a local one.
- * A run without a report, an unreadable report, an unknown evaluation and a restart while the
- * run is pending are covered too. The stand-in runs no workflows: the test plays the runner.
+ * The suite's repository without a PR (`acme/web`) travels as context, so the runner evaluates the
+ * workspace a local run would. A run without a report, an unreadable report, an unknown
+ * evaluation and a restart while the run is pending are covered too. The stand-in runs no
+ * workflows: the test plays the runner.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,10 +39,10 @@ afterEach(async () => {
 const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 const ACTIONS_CONFIG = orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n');
 /**
- * The hidden test without its `web` case: the Action on `pull-requests` evaluates the PRs'
- * repositories only (it has no input for context repositories such as `acme/web` here).
+ * The whole hidden test, `web` case included: `acme/web` has no PR, so it reaches the runner's
+ * workspace only as context (the dispatch's `context` input), as it does in a local run.
  */
-const HIDDEN = HIDDEN_TEST.replace(/test\('web keeps[\s\S]*$/, '');
+const HIDDEN = HIDDEN_TEST;
 type Run = ReturnType<World['standIn']['addWorkflowRun']>;
 
 async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
@@ -152,8 +154,18 @@ describe('App: hand-off to GitHub Actions', () => {
     });
     expect(d.kind === 'workflow' && d.ref).toBe('main');
     expect(inputs['pull-requests']!.split(' ').sort()).toEqual(['acme/api#1', 'acme/schema#1']);
-    expect(inputs).toMatchObject({ suite: 'suites/checkout/suite.yml', matrix: 'full' });
+    // The suite's repository without a PR, at its default branch, as a local run takes it.
+    expect(inputs).toMatchObject({
+      suite: 'suites/checkout/suite.yml',
+      matrix: 'full',
+      context: 'acme/web@main',
+    });
     expect(id).toBeGreaterThan(0);
+    // The webhooks' config read and the evaluation's: the hand-off needs no read of its own.
+    const configReads = world.standIn.requests.filter((q) =>
+      q.path.startsWith('/repos/acme/.github/contents/'),
+    );
+    expect(configReads).toHaveLength(2);
     // Clone URLs and tokens stay in the App.
     expect(JSON.stringify(d)).not.toMatch(/x-access-token|ghs_|127\.0\.0\.1/);
     await until(
@@ -184,7 +196,10 @@ describe('App: hand-off to GitHub Actions', () => {
     const action = await runWorkflow(world, inputs);
     expect(action.outputs.verdict, action.stderr + action.stdout).toBe('resolved');
     const reportText = readFileSync(action.outputs['report-path']!, 'utf8');
-    expect(readReport(action.outputs['report-path']!).outcome).toBe('resolved');
+    const handedOff = readReport(action.outputs['report-path']!);
+    expect(handedOff.outcome).toBe('resolved');
+    expect(handedOff.context.map((c) => [c.repo, c.ref])).toEqual([['acme/web', 'main']]);
+    expect(handedOff.context[0]!.sha).toBe(world.repos.web!.sha);
     world.standIn.addArtifact({
       owner: 'acme',
       repo: 'tandem-suites',
@@ -215,7 +230,7 @@ describe('App: hand-off to GitHub Actions', () => {
     }
     expect(stickyComments(world, 'schema', 1)[0]!.body).toBe(stickyComments(world, 'api', 1)[0]!.body);
     expect(world.standIn.dispatches).toHaveLength(1);
-    const state = world.app.service.store.getEvaluation(id)?.state;
+    const state = world.app.service.store.evaluations.get(id)?.state;
     expect(state).toBe('done');
   });
 
@@ -238,7 +253,7 @@ describe('App: hand-off to GitHub Actions', () => {
       expect(comment.body).toContain('infrastructure error');
       expect(comment.body).not.toContain('not resolved');
     }
-    expect(world.app.service.store.getEvaluation(id)?.state).toBe('failed');
+    expect(world.app.service.store.evaluations.get(id)?.state).toBe('failed');
   });
 
   it('after a restart waits for the dispatched run instead of dispatching again, and rejects an unreadable report', async () => {
@@ -247,7 +262,7 @@ describe('App: hand-off to GitHub Actions', () => {
       () => tandemChecks(world, 'api')[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
       'the dispatch to be shown',
     );
-    expect(world.app.service.store.getEvaluation(id)?.state).toBe('running');
+    expect(world.app.service.store.evaluations.get(id)?.state).toBe('running');
     // The run completes while the App is down: its webhook is lost; the artifact is no report.
     const run = addRun(world, id, { status: 'completed', conclusion: 'success' });
     world.standIn.addArtifact({

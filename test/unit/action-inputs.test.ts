@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePullRef, readInputs } from '../../src/action/inputs.ts';
+import { parseContextRef, parsePullRef, readInputs } from '../../src/action/inputs.ts';
 import { InputError } from '../../src/core/errors.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
@@ -71,6 +71,43 @@ describe('readInputs', () => {
     expect(parsePullRef('acme/api#0')).toBeUndefined();
   });
 
+  it('parses context as repositories with an optional ref, next to pull-requests only', () => {
+    const inputs = readInputs(
+      env({
+        'pull-requests': 'acme/api#12',
+        context: 'acme/web\nacme/docs@release/2.x, acme/lib@0123abc',
+        suite: 's.yml',
+      }),
+    );
+    expect(inputs).toMatchObject({
+      source: {
+        kind: 'pull-requests',
+        context: [
+          { owner: 'acme', repo: 'web' },
+          { owner: 'acme', repo: 'docs', ref: 'release/2.x' },
+          { owner: 'acme', repo: 'lib', ref: '0123abc' },
+        ],
+      },
+    });
+    expect(readInputs(env({ 'pull-requests': 'acme/api#1', suite: 's' }))).toMatchObject({
+      source: { kind: 'pull-requests', context: [] },
+    });
+    // A ref that git would read as an option is refused.
+    expect(parseContextRef('acme/web@--upload-pack=x')).toBeUndefined();
+    expect(errorOf({ 'pull-requests': 'acme/api#1', suite: 's', context: 'acme/web#3' })).toBe(
+      'input "context": expected lines of "owner/repo" or "owner/repo@ref", got "acme/web#3"',
+    );
+    expect(errorOf({ 'pull-requests': 'acme/api#1', suite: 's', context: 'acme/web acme/Web@dev' })).toBe(
+      'input "context": acme/Web is listed more than once',
+    );
+    expect(errorOf({ case: 'a.yml', context: 'acme/web' })).toMatch(
+      /^input "context": the case file names its own context/,
+    );
+    expect(errorOf({ merge: '*.json', context: 'acme/web' })).toMatch(
+      /^input "context": cannot be combined with "merge"/,
+    );
+  });
+
   it('plan and merge modes', () => {
     expect(readInputs(env({ case: 'a.yml', plan: '4' }))).toEqual({
       mode: 'plan',
@@ -136,6 +173,29 @@ describe('readInputs', () => {
     };
     expect(pulls(dispatch)).toEqual([1, 2]);
     expect(pulls(manual)).toEqual([5, 6]);
+    // The context travels with the pull requests: the App's dispatch input, a script's payload.
+    const context = (file: string, inputs: Record<string, string> = {}) => {
+      const i = readInputs(env({ suite: 's.yml', ...inputs }, { GITHUB_EVENT_PATH: file }));
+      return i.mode === 'evaluate' && i.source.kind === 'pull-requests'
+        ? i.source.context.map((c) => `${c.repo}@${c.ref ?? ''}`)
+        : [];
+    };
+    const app = path.join(dir, 'app.json');
+    writeFileSync(
+      app,
+      JSON.stringify({ inputs: { 'pull-requests': 'acme/api#5', context: 'acme/web@main acme/docs' } }),
+    );
+    const script = path.join(dir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({ client_payload: { pull_requests: ['acme/api#1'], context: ['acme/web@v2'] } }),
+    );
+    expect(context(app)).toEqual(['web@main', 'docs@']);
+    expect(context(script)).toEqual(['web@v2']);
+    expect(context(manual)).toEqual([]);
+    expect(context(app, { context: 'acme/lib' })).toEqual(['lib@']);
+    // PRs named by the step do not borrow the event's context.
+    expect(context(app, { 'pull-requests': 'acme/api#9' })).toEqual([]);
     // An explicit case wins over the event.
     expect(readInputs(env({ case: 'a.yml' }, { GITHUB_EVENT_PATH: dispatch }))).toMatchObject({
       source: { kind: 'case' },

@@ -36,6 +36,7 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
         'case',
+        'context',
         'matrix',
         'merge',
         'plan',
@@ -59,6 +60,15 @@ describe.each(['examples/workflows/tandem.yml', 'examples/workflows/tandem-shard
 
   it('is triggered by workflow_dispatch and repository_dispatch', () => {
     expect(Object.keys(wf.on).sort()).toEqual(['repository_dispatch', 'workflow_dispatch']);
+  });
+
+  it('declares every input the App dispatches (GitHub refuses a dispatch with undeclared inputs)', () => {
+    const inputs = (wf.on.workflow_dispatch as { inputs: Record<string, { required?: boolean }> }).inputs;
+    expect(Object.keys(inputs).sort()).toEqual(
+      ['context', 'evaluation-id', 'matrix', 'pull-requests', 'suite'].sort(),
+    );
+    // The App leaves `context` out when every suite repository has a PR.
+    expect(inputs.context?.required).toBe(false);
   });
 
   it('gives the Action only inputs it declares and reads only outputs it sets', () => {

@@ -1,0 +1,52 @@
+/**
+ * The `context` input: repositories of the workspace that have no pull request (as the App's
+ * local executor adds the suite's other repositories). Each is read with `GET /repos/{o}/{r}`
+ * for its clone URL (with the token, like the PR targets) and, when the line names no ref, its
+ * default branch.
+ */
+import { z } from 'zod';
+import type { ContextRepo } from '../core/case.schema.ts';
+import { InputError } from '../core/errors.ts';
+import type { ContextRef } from './inputs.ts';
+import { authenticatedUrl } from './pull-request-case.ts';
+import { type GitHubApi, getJson } from './rest.ts';
+
+const repoSchema = z.object({
+  full_name: z.string(),
+  clone_url: z.string(),
+  default_branch: z.string(),
+});
+
+/** The context repositories, in the order given; none may also be a target's repository. */
+export async function contextRepos(
+  api: GitHubApi,
+  refs: readonly ContextRef[],
+  targetRepos: readonly string[],
+): Promise<ContextRepo[]> {
+  const targets = new Set(targetRepos.map((r) => r.toLowerCase()));
+  for (const r of refs) {
+    const name = `${r.owner}/${r.repo}`;
+    if (targets.has(name.toLowerCase())) {
+      throw new InputError(
+        `input "context": ${name} has a pull request in "pull-requests"; a repository is either a target or context`,
+        undefined,
+        'context',
+      );
+    }
+  }
+  return Promise.all(
+    refs.map(async (r) => {
+      const name = `${r.owner}/${r.repo}`;
+      const info = await getJson(api, `/repos/${name}`, repoSchema, {
+        label: name,
+        input: 'context',
+        repo: name,
+      });
+      return {
+        repo: info.full_name,
+        url: authenticatedUrl(info.clone_url, api.token),
+        ref: r.ref ?? info.default_branch,
+      };
+    }),
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The `Tandem` check run of each PR head: its id, the evaluation that owns it, and whether it
+ * was completed (open ones on old heads get closed when the head moves on).
+ */
+import type Database from 'better-sqlite3';
+
+export interface StoredCheckRun {
+  pullKey: string;
+  headSha: string;
+  checkRunId: number;
+  evaluationId: number | null;
+  completed: boolean;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS check_runs (
+  pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, check_run_id INTEGER NOT NULL, evaluation_id INTEGER,
+  completed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (pull_key, head_sha));
+`;
+
+interface CheckRow {
+  pull_key: string;
+  head_sha: string;
+  check_run_id: number;
+  evaluation_id: number | null;
+  completed: number;
+}
+
+function toCheckRun(row: CheckRow): StoredCheckRun {
+  return {
+    pullKey: row.pull_key,
+    headSha: row.head_sha,
+    checkRunId: row.check_run_id,
+    evaluationId: row.evaluation_id,
+    completed: row.completed === 1,
+  };
+}
+
+export class CheckRunsTable {
+  constructor(private readonly db: Database.Database) {
+    db.exec(SCHEMA);
+  }
+
+  save(c: Omit<StoredCheckRun, 'completed'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO check_runs (pull_key, head_sha, check_run_id, evaluation_id, completed) VALUES (?, ?, ?, ?, 0)
+         ON CONFLICT (pull_key, head_sha) DO UPDATE SET check_run_id = excluded.check_run_id,
+           evaluation_id = excluded.evaluation_id, completed = 0`,
+      )
+      .run(c.pullKey, c.headSha, c.checkRunId, c.evaluationId);
+  }
+
+  get(pullKey: string, headSha: string): StoredCheckRun | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM check_runs WHERE pull_key = ? AND head_sha = ?')
+      .get(pullKey, headSha) as CheckRow | undefined;
+    return row ? toCheckRun(row) : undefined;
+  }
+
+  /** Open check runs of a PR (any head): the stale ones get closed when the head moves on. */
+  open(pullKey: string): StoredCheckRun[] {
+    const rows = this.db
+      .prepare('SELECT * FROM check_runs WHERE pull_key = ? AND completed = 0')
+      .all(pullKey) as CheckRow[];
+    return rows.map(toCheckRun);
+  }
+
+  byId(id: number): StoredCheckRun | undefined {
+    const row = this.db.prepare('SELECT * FROM check_runs WHERE check_run_id = ?').get(id) as
+      | CheckRow
+      | undefined;
+    return row ? toCheckRun(row) : undefined;
+  }
+
+  claim(pullKey: string, headSha: string, evaluationId: number): void {
+    this.db
+      .prepare('UPDATE check_runs SET evaluation_id = ? WHERE pull_key = ? AND head_sha = ?')
+      .run(evaluationId, pullKey, headSha);
+  }
+
+  complete(pullKey: string, headSha: string): void {
+    this.db
+      .prepare('UPDATE check_runs SET completed = 1 WHERE pull_key = ? AND head_sha = ?')
+      .run(pullKey, headSha);
+  }
+}
