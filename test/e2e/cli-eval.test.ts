@@ -4,32 +4,35 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Report, reportSchema } from '../../src/core/report.schema.ts';
-import { type CliResult, type Example, ensureDocker, exampleCase, runCli } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.schema.ts';
+import { dockerSuite, readReport } from '../helpers/docker-suite.ts';
+import {
+  type CliResult,
+  EXAMPLE_VERDICT,
+  type Example,
+  exampleCase,
+  runCli,
+} from '../helpers/example-cases.ts';
 
+const docker = dockerSuite('cli-eval');
 let ex: Example;
-let cacheDir: string;
 let out: string;
 let evalRun: CliResult;
 let report: Report;
 
-const engineFlags = () => ['--cache-dir', cacheDir, '--jobs', '2', '--prepare-network', 'host'];
 const outcomes = (r: Report) => Object.fromEntries(r.configurations.map((c) => [c.id, c.outcome]));
-const readReport = async (file: string) => reportSchema.parse(JSON.parse(await readFile(file, 'utf8')));
 
 beforeAll(async () => {
-  ensureDocker();
   ex = await exampleCase();
-  cacheDir = await makeTempDir('tandem-cli-eval-cache-');
+  docker.track(ex.root);
   out = path.join(ex.root, 'out');
   evalRun = await runCli([
     'eval',
     ex.caseFile,
     '--matrix',
     'full',
-    ...engineFlags(),
+    ...docker.cliFlags(),
     '--json',
     path.join(out, 'report.json'),
     '--markdown',
@@ -37,11 +40,6 @@ beforeAll(async () => {
   ]);
   report = await readReport(path.join(out, 'report.json'));
 }, 240_000);
-
-afterAll(async () => {
-  await removeTempDir(ex.root);
-  await removeTempDir(cacheDir);
-});
 
 describe('tandem eval', () => {
   it('exits 0 on the example and prints the verdict', () => {
@@ -53,12 +51,7 @@ describe('tandem eval', () => {
 
   it('writes a JSON report that validates against the report schema', () => {
     expect(report.outcome).toBe('resolved');
-    expect(report.verdict).toMatchObject({
-      resolved: true,
-      jointlyNecessary: true,
-      unnecessary: [],
-      fixRate: 1,
-    });
+    expect(report.verdict).toMatchObject(EXAMPLE_VERDICT);
     expect(report.configurations).toHaveLength(8);
     expect(report.name).toBe('acme-multi-currency');
   });
@@ -75,7 +68,7 @@ describe('tandem eval', () => {
 
 describe('tandem validate', () => {
   it('passes on the example (resolved, jointly necessary, not flaky over reruns)', async () => {
-    const r = await runCli(['validate', ex.caseFile, ...engineFlags(), '--quiet']);
+    const r = await runCli(['validate', ex.caseFile, ...docker.cliFlags(), '--quiet']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toContain('valid: acme-multi-currency is resolved and jointly necessary');
   });
@@ -105,7 +98,7 @@ describe('tandem plan and sharded runs', () => {
         ex.caseFile,
         '--matrix',
         'full',
-        ...engineFlags(),
+        ...docker.cliFlags(),
         '--quiet',
         '--shard',
         `${i}/2`,
@@ -154,14 +147,14 @@ describe('bad input exits 2', () => {
         '',
       ].join('\n'),
     );
-    const r = await runCli(['eval', bad, ...engineFlags()]);
+    const r = await runCli(['eval', bad, ...docker.cliFlags()]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(bad);
     expect(r.stderr).toContain('context[0].ref');
   });
 
   it('names a bad flag', async () => {
-    const r = await runCli(['eval', ex.caseFile, '--matrix', 'nope', ...engineFlags()]);
+    const r = await runCli(['eval', ex.caseFile, '--matrix', 'nope', ...docker.cliFlags()]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--matrix');
   });

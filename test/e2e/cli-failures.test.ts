@@ -4,33 +4,28 @@
  * Ctrl-C during a hanging test (130, no container left behind).
  */
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportSchema } from '../../src/core/report.schema.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dockerSuite, readReport } from '../helpers/docker-suite.ts';
 import {
   type Example,
-  ensureDocker,
   exampleCase,
   exampleSuite,
   exampleTarget,
+  hangGroup,
   runCli,
+  SANDBOX_IMAGE,
   shellCase,
-  shellGroup,
   startCli,
-  tapScript,
+  unknownRefCase,
   writeCase,
   writeExampleSuite,
 } from '../helpers/example-cases.ts';
-import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { commitOn, createRepo } from '../helpers/git-fixtures.ts';
 
+const docker = dockerSuite('cli-failures');
 let ex: Example;
-let cacheDir: string;
-const temps: string[] = [];
-
-const engineFlags = () => ['--cache-dir', cacheDir, '--jobs', '2', '--prepare-network', 'host'];
-const readReport = async (file: string) => reportSchema.parse(JSON.parse(await readFile(file, 'utf8')));
 
 /** Ids of Tandem containers (label tandem=1) whose mounts come from `root`: this test's only. */
 function containersFrom(root: string): string[] {
@@ -54,15 +49,9 @@ function containersFrom(root: string): string[] {
 }
 
 beforeAll(async () => {
-  ensureDocker();
   ex = await exampleCase();
-  cacheDir = await makeTempDir('tandem-cli-failures-cache-');
-  temps.push(ex.root, cacheDir);
+  docker.track(ex.root);
 }, 240_000);
-
-afterAll(async () => {
-  for (const dir of temps) await removeTempDir(dir);
-});
 
 describe('tandem eval exit codes', () => {
   it('exits 1 on an incomplete change', async () => {
@@ -73,7 +62,7 @@ describe('tandem eval exit codes', () => {
       context: [{ repo: 'acme/web', url: ex.remotes.web, ref: 'main' }],
     });
     const json = path.join(ex.root, 'incomplete.json');
-    const r = await runCli(['eval', c.caseFile, '--matrix', 'full', ...engineFlags(), '--json', json]);
+    const r = await runCli(['eval', c.caseFile, '--matrix', 'full', ...docker.cliFlags(), '--json', json]);
     expect(r.code, r.stderr).toBe(1);
     const report = await readReport(json);
     expect(report.outcome).toBe('unresolved');
@@ -82,18 +71,10 @@ describe('tandem eval exit codes', () => {
   });
 
   it('exits 3 on an unknown ref, naming the target and the ref', async () => {
-    const c = await shellCase({
-      name: 'unknown-ref',
-      repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' } }],
-      heads: { app: 'no-such-branch' },
-      suite: { name: 'ref-suite', image: 'tandem/sandbox:node20', tests: [shellGroup('checks')] },
-      hidden: {
-        'hidden/checks.sh': tapScript('checks.tap', [{ name: 'has app', cmd: 'test -f app/app.txt' }]),
-      },
-    });
-    temps.push(c.root);
+    const c = await unknownRefCase();
+    docker.track(c.root);
     const json = path.join(c.root, 'report.json');
-    const r = await runCli(['eval', c.caseFile, ...engineFlags(), '--json', json]);
+    const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain('Verdict: INFRASTRUCTURE ERROR');
     const report = await readReport(json);
@@ -121,7 +102,7 @@ describe('tandem validate', () => {
         { repo: 'acme/docs', url: docs.url, base: 'main', head: 'multi-currency' },
       ],
     });
-    const r = await runCli(['validate', c.caseFile, ...engineFlags(), '--quiet']);
+    const r = await runCli(['validate', c.caseFile, ...docker.cliFlags(), '--quiet']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toContain('invalid: readme-only');
     expect(r.stdout).toContain(
@@ -135,16 +116,10 @@ describe('Ctrl-C', () => {
     const c = await shellCase({
       name: 'hangs',
       repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' }, head: { 'feature.txt': 'on\n' } }],
-      suite: {
-        name: 'hang-suite',
-        image: 'tandem/sandbox:node20',
-        tests: [
-          { name: 'hang', run: 'sleep 600', results: { format: 'tap', path: 'hang.tap' }, timeout: 600 },
-        ],
-      },
+      suite: { name: 'hang-suite', image: SANDBOX_IMAGE, tests: [hangGroup(600)] },
       hidden: {},
     });
-    temps.push(c.root);
+    docker.track(c.root);
     const ownCache = path.join(c.root, 'cache');
     const run = startCli([
       'eval',

@@ -88,6 +88,9 @@ export async function exampleCase(root?: string): Promise<Example> {
   return { root: dir, caseFile, input: await loadCase(caseFile), remotes };
 }
 
+/** The verdict the example deserves: resolved, every target needed, every F2P test fixed. */
+export const EXAMPLE_VERDICT = { resolved: true, jointlyNecessary: true, unnecessary: [], fixRate: 1 };
+
 /** A target of the example at main → multi-currency. */
 export function exampleTarget(
   ex: Example,
@@ -189,6 +192,11 @@ export function shellGroup(
   };
 }
 
+/** A test group that sleeps for 10 minutes and never writes its result file: killed at `timeout`. */
+export function hangGroup(timeout: number): NonNullable<SuiteInput['tests']>[number] {
+  return { name: 'hang', run: 'sleep 600', results: { format: 'tap', path: 'hang.tap' }, timeout };
+}
+
 export interface RepoSpec {
   /** Workspace name; the case names it `acme/<name>`. */
   name: string;
@@ -244,6 +252,36 @@ export async function shellCase(spec: {
     context,
   });
   return { ...built, repos };
+}
+
+/**
+ * The smallest shell case: one repository `app` (a target when `head` or `heads` is given) and
+ * one test group `checks` that runs `checks` into a TAP file.
+ */
+export function appChecksCase(spec: {
+  name: string;
+  base: Files;
+  head?: Files;
+  heads?: Record<string, string>;
+  checks: Check[];
+}): Promise<ShellCase> {
+  return shellCase({
+    name: spec.name,
+    repos: [{ name: 'app', base: spec.base, ...(spec.head ? { head: spec.head } : {}) }],
+    ...(spec.heads ? { heads: spec.heads } : {}),
+    suite: { name: `${spec.name}-suite`, image: SANDBOX_IMAGE, tests: [shellGroup('checks')] },
+    hidden: { 'hidden/checks.sh': tapScript('checks.tap', spec.checks) },
+  });
+}
+
+/** A target `acme/app` whose head ref `no-such-branch` does not exist; base passes its check. */
+export function unknownRefCase(): Promise<ShellCase> {
+  return appChecksCase({
+    name: 'unknown-ref',
+    base: { 'app.txt': 'alpha\n' },
+    heads: { app: 'no-such-branch' },
+    checks: [{ name: 'has app', cmd: 'test -f app/app.txt' }],
+  });
 }
 
 /** Sub-folders of `dir` (sorted), or [] when it does not exist. */

@@ -125,6 +125,21 @@ export function needs(applied: ReadonlySet<string>, ...targets: string[]): TestS
   return targets.every((t) => applied.has(t)) ? 'passed' : 'failed';
 }
 
+/** Expected per-repository metrics of a grade; `f2p` and `p2p` are [passed, total]. */
+export function metrics(
+  repo: string,
+  f2p: [number, number],
+  p2p: [number, number],
+  flags: { f2pComplete: boolean; p2pPreserved: boolean; success: boolean },
+) {
+  return {
+    repo,
+    f2p: { passed: f2p[0], total: f2p[1] },
+    p2p: { passed: p2p[0], total: p2p[1] },
+    ...flags,
+  };
+}
+
 /** The configuration with this id, for building runs by hand. */
 export function config(plan: MatrixPlan, configurationId: string): PlannedConfiguration {
   const c = plan.configurations.find((x) => x.id === configurationId);

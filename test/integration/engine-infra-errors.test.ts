@@ -3,27 +3,20 @@
  * does), an unknown ref, a result file that cannot be parsed. Each is its own outcome — never a
  * pass, never a fail — and only the configurations that need the broken part are affected.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Report, reportSchema } from '../../src/core/report.schema.ts';
-import { evaluate } from '../../src/engine/evaluate.ts';
-import { ensureDocker, shellCase, shellGroup, tapScript, testOptions } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
+import {
+  SANDBOX_IMAGE as IMAGE,
+  shellCase,
+  shellGroup,
+  tapScript,
+  unknownRefCase,
+} from '../helpers/example-cases.ts';
 
-const IMAGE = 'tandem/sandbox:node20';
-let cacheDir: string;
-const temps: string[] = [];
+const docker = dockerSuite('engine-infra');
 
 const byId = (r: Report, id: string) => r.configurations.find((c) => c.id === id)!;
-
-beforeAll(async () => {
-  ensureDocker();
-  cacheDir = await makeTempDir('tandem-engine-infra-cache-');
-  temps.push(cacheDir);
-}, 240_000);
-
-afterAll(async () => {
-  for (const dir of temps) await removeTempDir(dir);
-});
 
 describe('patch targets', () => {
   let report: Report;
@@ -47,8 +40,8 @@ describe('patch targets', () => {
         ]),
       },
     });
-    temps.push(c.root);
-    report = await evaluate(c.input, testOptions(cacheDir));
+    docker.track(c.root);
+    report = await docker.evaluate(c.input);
   }, 120_000);
 
   it('reports a patch that does not apply as patch-failed naming the target; outcome error', () => {
@@ -97,17 +90,9 @@ describe('patch targets', () => {
 
 describe('an unknown ref', () => {
   it('is an unknown-ref infra error naming the target and the ref; base still runs', async () => {
-    const c = await shellCase({
-      name: 'unknown-ref',
-      repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' } }],
-      heads: { app: 'no-such-branch' },
-      suite: { name: 'ref-suite', image: IMAGE, tests: [shellGroup('checks')] },
-      hidden: {
-        'hidden/checks.sh': tapScript('checks.tap', [{ name: 'has app', cmd: 'test -f app/app.txt' }]),
-      },
-    });
-    temps.push(c.root);
-    const report = await evaluate(c.input, testOptions(cacheDir));
+    const c = await unknownRefCase();
+    docker.track(c.root);
+    const report = await docker.evaluate(c.input);
     expect(report.outcome).toBe('error');
     expect(report.infraErrors).toHaveLength(1);
     expect(report.infraErrors[0]).toMatchObject({ kind: 'unknown-ref', target: 'acme/app' });
@@ -143,8 +128,8 @@ describe('a result file that cannot be parsed', () => {
       },
       hidden: {},
     });
-    temps.push(c.root);
-    const report = await evaluate(c.input, testOptions(cacheDir));
+    docker.track(c.root);
+    const report = await docker.evaluate(c.input);
     expect(byId(report, 'base').outcome).toBe('pass');
     expect(byId(report, 'full')).toMatchObject({
       outcome: 'error',

@@ -4,38 +4,25 @@
  * full configuration catching a flaky test.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
 import { suiteSchema } from '../../src/core/suite.schema.ts';
-import { evaluate } from '../../src/engine/evaluate.ts';
 import type { EvaluationEvent } from '../../src/engine/evaluate-api.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
 import {
-  ensureDocker,
+  appChecksCase,
+  SANDBOX_IMAGE as IMAGE,
   type ShellCase,
   shellCase,
   shellGroup,
   subdirs,
   tapScript,
-  testOptions,
 } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
-const IMAGE = 'tandem/sandbox:node20';
+const docker = dockerSuite('engine-prepare');
 const INSTALL = 'mkdir -p node_modules/dep && echo "module.exports = 42;" > node_modules/dep/index.js';
-let cacheDir: string;
-const temps: string[] = [];
 
 type PrepareDone = Extract<EvaluationEvent, { type: 'prepare-done' }>;
-
-beforeAll(async () => {
-  ensureDocker();
-  cacheDir = await makeTempDir('tandem-engine-prepare-cache-');
-  temps.push(cacheDir);
-}, 240_000);
-
-afterAll(async () => {
-  for (const dir of temps) await removeTempDir(dir);
-});
 
 describe('prepare', () => {
   let c: ShellCase;
@@ -82,9 +69,8 @@ try {
 `,
       },
     });
-    temps.push(c.root);
-    report = await evaluate(c.input, {
-      ...testOptions(cacheDir),
+    docker.track(c.root);
+    report = await docker.evaluate(c.input, {
       onEvent: (e) => {
         if (e.type === 'prepare-done') events.push(e);
       },
@@ -106,14 +92,14 @@ try {
   it('prepares base and head with identical key files once, in one shared folder', async () => {
     expect(events.map((e) => e.repo)).toEqual(['acme/app', 'acme/app']);
     expect(new Set(events.map((e) => e.key)).size).toBe(1);
-    const prepared = (await subdirs(path.join(cacheDir, 'deps'))).filter((d) => !d.endsWith('.lock'));
+    const prepared = (await subdirs(path.join(docker.cacheDir, 'deps'))).filter((d) => !d.endsWith('.lock'));
     expect(prepared).toEqual([events[0]!.key]);
   });
 
   it('reuses the prepared folder in the next evaluation', async () => {
     const again: PrepareDone[] = [];
-    await evaluate(c.input, {
-      ...testOptions(cacheDir, { useResultCache: false }),
+    await docker.evaluate(c.input, {
+      useResultCache: false,
       onEvent: (e) => {
         if (e.type === 'prepare-done') again.push(e);
       },
@@ -129,7 +115,7 @@ try {
         'acme/app': { run: 'echo "registry unreachable-1234"; exit 3', key_files: ['package.json'] },
       },
     });
-    const broken = await evaluate({ ...c.input, suite }, testOptions(cacheDir));
+    const broken = await docker.evaluate({ ...c.input, suite });
     expect(broken.outcome).toBe('error');
     expect(broken.configurations.map((x) => x.outcome)).toEqual(['error', 'error']);
     expect(broken.infraErrors).toHaveLength(1);
@@ -141,23 +127,21 @@ try {
 
 describe('reruns of the full configuration', () => {
   it('report a test whose status differs between runs as flaky, with its statuses', async () => {
-    const c = await shellCase({
+    const c = await appChecksCase({
       name: 'flaky',
-      repos: [{ name: 'app', base: { 'app.txt': 'alpha\n' }, head: { 'feature.txt': 'on\n' } }],
-      suite: { name: 'flaky-suite', image: IMAGE, tests: [shellGroup('checks')] },
-      hidden: {
-        'hidden/checks.sh': tapScript('checks.tap', [
-          { name: 'stable', cmd: 'test -f app/app.txt' },
-          // A coin toss per run: 4 runs all agreeing has probability 1/8.
-          { name: 'coin toss', cmd: 'test $(( $(od -An -N1 -tu1 /dev/urandom) % 2 )) -eq 0' },
-        ]),
-      },
+      base: { 'app.txt': 'alpha\n' },
+      head: { 'feature.txt': 'on\n' },
+      checks: [
+        { name: 'stable', cmd: 'test -f app/app.txt' },
+        // A coin toss per run: 4 runs all agreeing has probability 1/8.
+        { name: 'coin toss', cmd: 'test $(( $(od -An -N1 -tu1 /dev/urandom) % 2 )) -eq 0' },
+      ],
     });
-    temps.push(c.root);
+    docker.track(c.root);
     let report: Report | undefined;
     // Bounded: five evaluations all without a disagreement happen with probability 8^-5.
     for (let i = 0; i < 5 && !report?.flaky.length; i++) {
-      report = await evaluate(c.input, testOptions(cacheDir, { reruns: 3, useResultCache: false }));
+      report = await docker.evaluate(c.input, { reruns: 3, useResultCache: false });
     }
     expect(report!.matrix.reruns).toBe(3);
     const full = report!.configurations.find((x) => x.id === 'full')!;

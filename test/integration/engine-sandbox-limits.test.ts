@@ -11,26 +11,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
-import { evaluate } from '../../src/engine/evaluate.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
 import {
-  ensureDocker,
-  type ShellCase,
+  hangGroup,
+  SANDBOX_IMAGE,
   shellCase,
   shellGroup,
   subdirs,
   tapScript,
-  testOptions,
 } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
 /** Every hidden file carries this in its name, so a test can look for any of them in the workspace. */
 const MARK = 'zzhidden';
-let cacheDir: string;
-let c: ShellCase;
+const docker = dockerSuite('engine-sandbox');
 let report: Report;
 let server: Server;
 let hits = 0;
-const temps: string[] = [];
 
 /** A non-loopback IPv4 address of this host: reachable from a container only if it has a network. */
 function hostAddress(): string {
@@ -70,21 +66,18 @@ function attempt(url) {
 }
 
 beforeAll(async () => {
-  ensureDocker();
   server = createServer((_req, res) => {
     hits++;
     res.end('reached');
   });
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
   const port = (server.address() as AddressInfo).port;
-  cacheDir = await makeTempDir('tandem-engine-sandbox-cache-');
-  temps.push(cacheDir);
-  c = await shellCase({
+  const c = await shellCase({
     name: 'sandbox-limits',
     repos: [{ name: 'app', base: { 'index.js': 'module.exports = 1;\n' }, head: { 'feature.txt': 'on\n' } }],
     suite: {
       name: 'limits-suite',
-      image: 'tandem/sandbox:node20',
+      image: SANDBOX_IMAGE,
       limits: { memory: '64m', cpus: 1, pids: 256, configuration_timeout: 300 },
       setup: [{ run: 'echo "$TANDEM_CONFIGURATION" >> app/marker.txt' }],
       tests: [
@@ -103,7 +96,7 @@ beforeAll(async () => {
           results: { format: 'tap', path: 'network.tap' },
           timeout: 60,
         },
-        { name: 'hang', run: 'sleep 600', results: { format: 'tap', path: 'hang.tap' }, timeout: 2 },
+        hangGroup(2),
         shellGroup('after-hang', {
           files: [`hidden/${MARK}-after.sh`],
           run: `sh $TANDEM_HIDDEN/${MARK}-after.sh`,
@@ -137,13 +130,12 @@ beforeAll(async () => {
       [`hidden/${MARK}-after.sh`]: tapScript('after-hang.tap', [{ name: 'runs after a hang', cmd: 'true' }]),
     },
   });
-  temps.push(c.root);
-  report = await evaluate(c.input, testOptions(cacheDir));
+  docker.track(c.root);
+  report = await docker.evaluate(c.input);
 }, 240_000);
 
-afterAll(async () => {
+afterAll(() => {
   server?.close();
-  for (const dir of temps) await removeTempDir(dir);
 });
 
 const group = (configuration: string, name: string) =>
@@ -199,7 +191,7 @@ describe('sandbox limits through the engine', () => {
       expect(test(id, 'marker has only my line')).toMatchObject({ status: 'passed' });
     }
     // And the shared repository states were never written to.
-    const states = path.join(cacheDir, 'states');
+    const states = path.join(docker.cacheDir, 'states');
     const checked: string[] = [];
     for (const repoDir of await subdirs(states)) {
       for (const state of await subdirs(path.join(states, repoDir))) {
@@ -216,7 +208,7 @@ describe('sandbox limits through the engine', () => {
       expect(test(id, 'no hidden file in the workspace')).toMatchObject({ status: 'passed' });
     }
     // Nor in the cached repository states the workspaces are copied from.
-    const stateFiles = await readdir(path.join(cacheDir, 'states'), { recursive: true });
+    const stateFiles = await readdir(path.join(docker.cacheDir, 'states'), { recursive: true });
     expect(stateFiles.length).toBeGreaterThan(0);
     expect(stateFiles.filter((f) => f.includes(MARK))).toEqual([]);
   });

@@ -3,34 +3,31 @@
  * unnecessary target, incomplete change, regression) and the result cache across evaluations.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Report, reportSchema } from '../../src/core/report.schema.ts';
-import { evaluate } from '../../src/engine/evaluate.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
 import {
+  appChecksCase,
+  EXAMPLE_VERDICT,
   type Example,
-  ensureDocker,
   exampleCase,
   exampleSuite,
   exampleTarget,
   pushCommit,
   type ShellCase,
-  shellCase,
-  shellGroup,
-  tapScript,
-  testOptions,
   writeCase,
   writeExampleSuite,
 } from '../helpers/example-cases.ts';
-import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { commitOn, createRepo } from '../helpers/git-fixtures.ts';
+import { metrics } from '../helpers/runs.ts';
 
 const SCHEMA = 'acme/schema';
 const API = 'acme/api';
 const WEB = 'acme/web';
 
-let cacheDir: string;
+const docker = dockerSuite('engine-verdicts');
 let ex: Example;
 let jointly: Report;
-const temps: string[] = [];
 
 function config(report: Report, applied: string[]) {
   const c = report.configurations.find(
@@ -45,27 +42,16 @@ function outcomes(report: Report): Record<string, string> {
 }
 
 beforeAll(async () => {
-  ensureDocker();
-  cacheDir = await makeTempDir('tandem-engine-verdicts-cache-');
   ex = await exampleCase();
-  temps.push(cacheDir, ex.root);
-  jointly = await evaluate(ex.input, testOptions(cacheDir));
+  docker.track(ex.root);
+  jointly = await docker.evaluate(ex.input);
 }, 240_000);
-
-afterAll(async () => {
-  for (const dir of temps) await removeTempDir(dir);
-});
 
 describe('a jointly necessary change (the embedded example)', () => {
   it('is resolved and jointly necessary: only full passes among all 8 configurations', () => {
     expect(() => reportSchema.parse(jointly)).not.toThrow();
     expect(jointly.outcome).toBe('resolved');
-    expect(jointly.verdict).toMatchObject({
-      resolved: true,
-      jointlyNecessary: true,
-      unnecessary: [],
-      fixRate: 1,
-    });
+    expect(jointly.verdict).toMatchObject(EXAMPLE_VERDICT);
     expect(jointly.verdict.jointlyNecessaryBasis).toBe('full');
     expect(jointly.configurations).toHaveLength(8);
     expect(outcomes(jointly)).toEqual({
@@ -110,13 +96,9 @@ describe('a jointly necessary change (the embedded example)', () => {
   it('reports per-repository metrics for groups that name their repo', () => {
     expect(jointly.repositories.map((r) => r.repo).sort()).toEqual([API, SCHEMA, WEB]);
     for (const r of jointly.repositories) {
-      expect(r).toMatchObject({
-        f2p: { passed: 1, total: 1 },
-        p2p: { passed: 1, total: 1 },
-        f2pComplete: true,
-        p2pPreserved: true,
-        success: true,
-      });
+      expect(r).toMatchObject(
+        metrics(r.repo, [1, 1], [1, 1], { f2pComplete: true, p2pPreserved: true, success: true }),
+      );
     }
   });
 
@@ -138,7 +120,7 @@ describe('a jointly necessary change (the embedded example)', () => {
 
 describe('result cache', () => {
   it('reuses every configuration on a second run, with the same verdict', async () => {
-    const again = await evaluate(ex.input, testOptions(cacheDir));
+    const again = await docker.evaluate(ex.input);
     expect(again.configurations.every((c) => c.cached)).toBe(true);
     expect(again.verdict).toEqual(jointly.verdict);
     expect(outcomes(again)).toEqual(outcomes(jointly));
@@ -146,7 +128,7 @@ describe('result cache', () => {
 
   it('after a push to one head branch, re-runs only configurations with that target at head', async () => {
     await pushCommit(ex.remotes.web, 'multi-currency', { 'NOTES.md': 'follow-up commit\n' });
-    const after = await evaluate(ex.input, testOptions(cacheDir));
+    const after = await docker.evaluate(ex.input);
     const webHead = after.targets.find((t) => t.repo === WEB)!.head!.sha;
     expect(webHead).not.toBe(jointly.targets.find((t) => t.repo === WEB)!.head!.sha);
     for (const c of after.configurations) {
@@ -171,7 +153,7 @@ describe('a change with an unnecessary target', () => {
         { repo: 'acme/docs', url: docs.url, base: 'main', head: 'multi-currency' },
       ],
     });
-    const report = await evaluate(c.input, testOptions(cacheDir));
+    const report = await docker.evaluate(c.input);
     expect(report.outcome).toBe('resolved');
     expect(report.verdict).toMatchObject({
       resolved: true,
@@ -201,7 +183,7 @@ describe('an incomplete change', () => {
       targets: [exampleTarget(ex, 'schema'), exampleTarget(ex, 'api')],
       context: [{ repo: WEB, url: ex.remotes.web, ref: 'main' }],
     });
-    report = await evaluate(c.input, testOptions(cacheDir));
+    report = await docker.evaluate(c.input);
   }, 120_000);
 
   it('is unresolved with a fix rate below 1 when a needed PR is missing', () => {
@@ -230,19 +212,17 @@ describe('a regression of a passing test', () => {
   let c: ShellCase;
   let first: Report;
   beforeAll(async () => {
-    c = await shellCase({
+    c = await appChecksCase({
       name: 'regression',
-      repos: [{ name: 'app', base: { 'lib.txt': 'legacy\n' }, head: { 'lib.txt': 'feature\n' } }],
-      suite: { name: 'regression-suite', image: 'tandem/sandbox:node20', tests: [shellGroup('checks')] },
-      hidden: {
-        'hidden/checks.sh': tapScript('checks.tap', [
-          { name: 'keeps legacy', cmd: 'grep -q legacy app/lib.txt' },
-          { name: 'adds feature', cmd: 'grep -q feature app/lib.txt' },
-        ]),
-      },
+      base: { 'lib.txt': 'legacy\n' },
+      head: { 'lib.txt': 'feature\n' },
+      checks: [
+        { name: 'keeps legacy', cmd: 'grep -q legacy app/lib.txt' },
+        { name: 'adds feature', cmd: 'grep -q feature app/lib.txt' },
+      ],
     });
-    temps.push(c.root);
-    first = await evaluate(c.input, testOptions(cacheDir));
+    docker.track(c.root);
+    first = await docker.evaluate(c.input);
   }, 120_000);
 
   it('is not resolved, with fix rate 0 and the P2P test listed as a failure', () => {
@@ -267,10 +247,10 @@ describe('a regression of a passing test', () => {
   });
 
   it('useResultCache: false re-runs every configuration; the cache still serves the next run', async () => {
-    const fresh = await evaluate(c.input, testOptions(cacheDir, { useResultCache: false }));
+    const fresh = await docker.evaluate(c.input, { useResultCache: false });
     expect(fresh.configurations.map((x) => x.cached)).toEqual([false, false]);
     expect(fresh.verdict).toEqual(first.verdict);
-    const cached = await evaluate(c.input, testOptions(cacheDir));
+    const cached = await docker.evaluate(c.input);
     expect(cached.configurations.map((x) => x.cached)).toEqual([true, true]);
   });
 });

@@ -75,6 +75,19 @@ async function loadError(file: string): Promise<InputError> {
   throw new Error(`expected ${file} to be rejected`);
 }
 
+/** A case file that fails to load, and what its InputError says besides naming the file. */
+interface CaseFileError {
+  /** The case file's content: an object written as YAML or JSON, or raw text. */
+  content: unknown;
+  /** The case file's name; its extension picks the format. Default `case.yaml`. */
+  name?: string;
+  field?: string;
+  /** Strings the message contains and patterns it matches. */
+  says?: Array<string | RegExp>;
+  /** The error is about the suite against the case: its message names the suite, not the case file path. */
+  suiteError?: boolean;
+}
+
 describe('loadCase: valid cases', () => {
   it('YAML case with a suite path, relative to the case file', async () => {
     const dir = await dirWith({ 'case.yaml': caseWith(), 'suites/suite.yaml': suite });
@@ -179,31 +192,104 @@ describe('loadCase: valid cases', () => {
 });
 
 describe('loadCase: errors name the file and the field', () => {
-  it('targets[1].base empty', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({ suite, targets: [targets[0], { ...targets[1], base: '' }] }),
-      }),
-      'case.yaml',
-    );
+  it.each<[string, CaseFileError]>([
+    [
+      'targets[1].base empty',
+      {
+        content: caseWith({ suite, targets: [targets[0], { ...targets[1], base: '' }] }),
+        field: 'targets[1].base',
+        says: ['"targets[1].base"', /branch, tag or commit SHA/],
+      },
+    ],
+    [
+      'a target with neither head nor patch',
+      {
+        content: caseWith({ suite, targets: [{ repo: 'acme/api', url: '.', base: 'main' }] }),
+        field: 'targets[0]',
+        says: [/\{repo, url, base, head\} or \{repo, url, base, patch\}/],
+      },
+    ],
+    [
+      'tests[0].results.format in an inline suite names suite.tests[0].results.format',
+      {
+        content: caseWith({
+          suite: { ...suite, tests: [{ ...suite.tests[0], results: { format: 'xunit', path: 'a.xml' } }] },
+        }),
+        field: 'suite.tests[0].results.format',
+      },
+    ],
+    [
+      'an unknown key at the top of the case',
+      { content: caseWith({ suite, extra: true }), says: [/"extra"/] },
+    ],
+    [
+      'an unknown key in a target names the target and the key',
+      {
+        content: caseWith({ suite, targets: [{ ...targets[0], bogus: 1 }] }),
+        field: 'targets[0]',
+        says: [/"bogus"/],
+      },
+    ],
+    [
+      'a prepare key naming an unknown repository',
+      {
+        content: caseWith({ suite: { ...suite, prepare: { 'acme/nope': { run: 'npm ci' } } } }),
+        field: 'prepare.acme/nope',
+        says: ['"prepare.acme/nope"', 'acme/api, acme/web'],
+        suiteError: true,
+      },
+    ],
+    [
+      'a test group naming an unknown repository',
+      {
+        content: caseWith({
+          suite: { ...suite, tests: [suite.tests[0], { ...suite.tests[1], repo: 'acme/other' }] },
+        }),
+        field: 'tests[1].repo',
+        suiteError: true,
+      },
+    ],
+    [
+      'two repositories mapping to the same workspace folder',
+      {
+        content: caseWith({ suite, context: [{ repo: 'other/api', url: './other', ref: 'main' }] }),
+        field: 'context[0].repo',
+        says: [/"other\/api" would share the workspace folder "api" with "acme\/api"/],
+      },
+    ],
+    [
+      'two targets mapping to the same workspace folder',
+      {
+        content: caseWith({ suite, targets: [targets[0], { ...targets[1], repo: 'fork/api' }] }),
+        field: 'targets[1].repo',
+      },
+    ],
+    [
+      'bad YAML names the file and where',
+      {
+        content: 'name: x\ntargets: [ { repo: a\n  suite: : :\n',
+        says: [/not valid YAML\/JSON/, /line \d+/],
+      },
+    ],
+    [
+      'bad JSON names the file',
+      { content: '{"name": "x", "targets": [', name: 'case.json', says: [/not valid YAML\/JSON/] },
+    ],
+    [
+      'no targets',
+      { content: caseWith({ suite, targets: [] }), field: 'targets', says: [/at least one target/] },
+    ],
+  ])('%s', async (_title, { content, name = 'case.yaml', field, says = [], suiteError = false }) => {
+    const file = path.join(await dirWith({ [name]: content }), name);
     const err = await loadError(file);
     expect(err.file).toBe(file);
-    expect(err.field).toBe('targets[1].base');
-    expect(err.message).toContain(file);
-    expect(err.message).toContain('"targets[1].base"');
-    expect(err.message).toMatch(/branch, tag or commit SHA/);
-  });
-
-  it('a target with neither head nor patch', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({ suite, targets: [{ repo: 'acme/api', url: '.', base: 'main' }] }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.field).toBe('targets[0]');
-    expect(err.message).toMatch(/\{repo, url, base, head\} or \{repo, url, base, patch\}/);
+    // A suite that does not fit the case is named by the suite, not the case file's path.
+    if (!suiteError) expect(err.message).toContain(file);
+    if (field !== undefined) expect(err.field).toBe(field);
+    for (const part of says) {
+      if (typeof part === 'string') expect(err.message).toContain(part);
+      else expect(err.message).toMatch(part);
+    }
   });
 
   it('tests[0].results.format in a suite file names the suite file', async () => {
@@ -221,38 +307,6 @@ describe('loadCase: errors name the file and the field', () => {
     expect(err.message).toMatch(/junit/);
   });
 
-  it('tests[0].results.format in an inline suite names suite.tests[0].results.format', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({
-          suite: { ...suite, tests: [{ ...suite.tests[0], results: { format: 'xunit', path: 'a.xml' } }] },
-        }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.field).toBe('suite.tests[0].results.format');
-  });
-
-  it('an unknown key at the top of the case', async () => {
-    const file = path.join(await dirWith({ 'case.yaml': caseWith({ suite, extra: true }) }), 'case.yaml');
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.message).toContain(file);
-    expect(err.message).toMatch(/"extra"/);
-  });
-
-  it('an unknown key in a target names the target and the key', async () => {
-    const file = path.join(
-      await dirWith({ 'case.yaml': caseWith({ suite, targets: [{ ...targets[0], bogus: 1 }] }) }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.field).toBe('targets[0]');
-    expect(err.message).toMatch(/"bogus"/);
-  });
-
   it('an unknown key in a suite file', async () => {
     const dir = await dirWith({ 'suite.yaml': { ...suite, imagee: 'x' } });
     await expect(loadSuiteFile(path.join(dir, 'suite.yaml'))).rejects.toMatchObject({
@@ -263,91 +317,18 @@ describe('loadCase: errors name the file and the field', () => {
   });
 
   it('a missing patch file', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({
-          suite,
-          targets: [targets[0], { repo: 'acme/web', url: '.', base: 'main', patch: 'nope.diff' }],
-        }),
+    const dir = await dirWith({
+      'case.yaml': caseWith({
+        suite,
+        targets: [targets[0], { repo: 'acme/web', url: '.', base: 'main', patch: 'nope.diff' }],
       }),
-      'case.yaml',
-    );
+    });
+    const file = path.join(dir, 'case.yaml');
     const err = await loadError(file);
     expect(err.file).toBe(file);
     expect(err.message).toContain(file);
     expect(err.message).toContain('"targets[1].patch"');
     expect(err.message).toContain(path.join(path.dirname(file), 'nope.diff'));
-  });
-
-  it('a prepare key naming an unknown repository', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({ suite: { ...suite, prepare: { 'acme/nope': { run: 'npm ci' } } } }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.field).toBe('prepare.acme/nope');
-    expect(err.message).toContain('"prepare.acme/nope"');
-    expect(err.message).toContain('acme/api, acme/web');
-  });
-
-  it('a test group naming an unknown repository', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({
-          suite: { ...suite, tests: [suite.tests[0], { ...suite.tests[1], repo: 'acme/other' }] },
-        }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.field).toBe('tests[1].repo');
-  });
-
-  it('two repositories mapping to the same workspace folder', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({ suite, context: [{ repo: 'other/api', url: './other', ref: 'main' }] }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.field).toBe('context[0].repo');
-    expect(err.message).toMatch(/"other\/api" would share the workspace folder "api" with "acme\/api"/);
-  });
-
-  it('two targets mapping to the same workspace folder', async () => {
-    const file = path.join(
-      await dirWith({
-        'case.yaml': caseWith({ suite, targets: [targets[0], { ...targets[1], repo: 'fork/api' }] }),
-      }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.field).toBe('targets[1].repo');
-  });
-
-  it('bad YAML names the file and where', async () => {
-    const file = path.join(
-      await dirWith({ 'case.yaml': 'name: x\ntargets: [ { repo: a\n  suite: : :\n' }),
-      'case.yaml',
-    );
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.message).toContain(file);
-    expect(err.message).toMatch(/not valid YAML\/JSON/);
-    expect(err.message).toMatch(/line \d+/);
-  });
-
-  it('bad JSON names the file', async () => {
-    const file = path.join(await dirWith({ 'case.json': '{"name": "x", "targets": [' }), 'case.json');
-    const err = await loadError(file);
-    expect(err.file).toBe(file);
-    expect(err.message).toMatch(/not valid YAML\/JSON/);
   });
 
   it('a case file that does not exist', async () => {
@@ -362,13 +343,6 @@ describe('loadCase: errors name the file and the field', () => {
     const err = await loadError(path.join(dir, 'case.yaml'));
     expect(err.file).toBe(path.join(dir, 'missing.yaml'));
     expect(err.message).toContain(path.join(dir, 'missing.yaml'));
-  });
-
-  it('no targets', async () => {
-    const file = path.join(await dirWith({ 'case.yaml': caseWith({ suite, targets: [] }) }), 'case.yaml');
-    const err = await loadError(file);
-    expect(err.field).toBe('targets');
-    expect(err.message).toMatch(/at least one target/);
   });
 
   it('a duplicate test group name in a suite', async () => {

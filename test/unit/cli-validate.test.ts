@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { validationProblems } from '../../src/cli/commands/validate.ts';
 import { planMatrix } from '../../src/core/matrix-plan.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
+import { API, WEB } from '../helpers/repos.ts';
 import { config, errorRun, groupsOf, id, infra, needs, reportFrom, run, simulate } from '../helpers/runs.ts';
 
-const API = 'acme/api';
-const WEB = 'acme/web';
 const F = id('api', 'creates a user');
 const F2 = id('web', 'submits the form');
 const P = id('api', 'health');

@@ -5,8 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { type Grade, gradeSchema } from '../../src/core/grade.schema.ts';
 import { type GradingInput, grade } from '../../src/core/grading.ts';
-import { type MatrixMode, planMatrix } from '../../src/core/matrix-plan.ts';
-import type { ConfigurationRun } from '../../src/core/run.schema.ts';
+import {
+  type MatrixMode,
+  type MatrixPlan,
+  type PlannedConfiguration,
+  planMatrix,
+} from '../../src/core/matrix-plan.ts';
+import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
+import { API, CLI, WEB } from '../helpers/repos.ts';
 import {
   config,
   errorRun,
@@ -14,15 +20,13 @@ import {
   groupsOf,
   id,
   infra,
+  metrics,
   needs,
   reportedGroup,
   run,
+  type Statuses,
   simulate,
 } from '../helpers/runs.ts';
-
-const API = 'acme/api';
-const WEB = 'acme/web';
-const CLI = 'acme/cli';
 
 const F = id('api', 'creates a user with the new field');
 const F2 = id('web', 'submits the new field');
@@ -56,9 +60,19 @@ const fullOf = (g: Grade) => g.configurations.find((c) => c.role === 'full')!;
 const testOf = (g: Grade, cid: string, tid: string) =>
   g.configurations.find((c) => c.id === cid)?.tests.find((t) => t.id === tid);
 
-/** Replaces the full configuration's run(s) in `runs`. */
-function withFull(runs: ConfigurationRun[], ...full: ConfigurationRun[]): ConfigurationRun[] {
-  return [...runs.filter((r) => r.id !== 'full'), ...full];
+/** Grades `plan` as simulated by `statuses`, with F the only F2P test and P the only P2P test. */
+function gradeFP(plan: MatrixPlan, statuses: Parameters<typeof simulate>[1]): Grade {
+  return gradeOf({ plan, runs: simulate(plan, statuses), groups, failToPass: [F], passToPass: [P] });
+}
+
+/** Grades jointChange() with its full run replaced by what `full` makes of the full configuration. */
+function gradeWithFull(
+  full: (c: PlannedConfiguration) => ConfigurationRun,
+  over: Partial<GradingInput> = {},
+): Grade {
+  const { plan, runs } = jointChange();
+  const replaced = [...runs.filter((r) => r.id !== 'full'), full(config(plan, 'full'))];
+  return gradeOf({ plan, runs: replaced, groups, ...lists, ...over });
 }
 
 describe('resolved', () => {
@@ -98,9 +112,7 @@ describe('resolved', () => {
   });
 
   it('counts a missing test as failed', () => {
-    const { plan, runs } = jointChange();
-    const full = run(config(plan, 'full'), groupsOf({ [F]: 'passed', [P]: 'passed', [P2]: 'passed' }));
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    const g = gradeWithFull((c) => run(c, groupsOf({ [F]: 'passed', [P]: 'passed', [P2]: 'passed' })));
     expect(g.verdict.resolved).toBe(false);
     expect(testOf(g, 'full', F2)).toEqual({
       id: F2,
@@ -112,12 +124,9 @@ describe('resolved', () => {
   });
 
   it('counts a skipped F2P test as failed', () => {
-    const { plan, runs } = jointChange();
-    const full = run(
-      config(plan, 'full'),
-      groupsOf({ [F]: 'passed', [F2]: 'skipped', [P]: 'passed', [P2]: 'passed' }),
+    const g = gradeWithFull((c) =>
+      run(c, groupsOf({ [F]: 'passed', [F2]: 'skipped', [P]: 'passed', [P2]: 'passed' })),
     );
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
     expect(g.verdict.resolved).toBe(false);
     expect(fullOf(g).outcome).toBe('fail');
     expect(testOf(g, 'full', F2)?.status).toBe('skipped');
@@ -125,25 +134,25 @@ describe('resolved', () => {
   });
 
   it('counts an errored test as failed', () => {
-    const { plan, runs } = jointChange();
-    const full = run(
-      config(plan, 'full'),
-      groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'error', [P2]: 'passed' }),
+    const g = gradeWithFull((c) =>
+      run(c, groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'error', [P2]: 'passed' })),
     );
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
     expect(g.verdict.resolved).toBe(false);
     expect(g.tests_status.PASS_TO_PASS).toEqual({ success: [P2], failure: [P] });
   });
 });
 
 describe('groups that did not report', () => {
+  /** The web group reported both its tests passing. */
+  const webPasses = () => reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' });
+
   it('a crashed group fails its tests with the group reason', () => {
-    const { plan, runs } = jointChange();
-    const full = run(config(plan, 'full'), [
-      failedGroup('api', 'crashed', { reason: 'exit 2: cannot find module ./hidden/users.test.js' }),
-      reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
-    ]);
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    const g = gradeWithFull((c) =>
+      run(c, [
+        failedGroup('api', 'crashed', { reason: 'exit 2: cannot find module ./hidden/users.test.js' }),
+        webPasses(),
+      ]),
+    );
     expect(g.verdict.resolved).toBe(false);
     expect(fullOf(g).outcome).toBe('fail');
     for (const tid of [F, P]) {
@@ -161,12 +170,7 @@ describe('groups that did not report', () => {
   });
 
   it('a crashed group without a reason gets one naming the group and exit code', () => {
-    const { plan, runs } = jointChange();
-    const full = run(config(plan, 'full'), [
-      failedGroup('api', 'crashed', { exitCode: 3 }),
-      reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
-    ]);
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+    const g = gradeWithFull((c) => run(c, [failedGroup('api', 'crashed', { exitCode: 3 }), webPasses()]));
     expect(testOf(g, 'full', F)?.reason).toBe(
       'test group "api" ended (exit 3) without writing its result file',
     );
@@ -180,12 +184,7 @@ describe('groups that did not report', () => {
   ] as const)(
     'a group ending with %s fails its tests (a test failure, not an infrastructure error)',
     (status, reason) => {
-      const { plan, runs } = jointChange();
-      const full = run(config(plan, 'full'), [
-        failedGroup('api', status),
-        reportedGroup('web', { [F2]: 'passed', [P2]: 'passed' }),
-      ]);
-      const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
+      const g = gradeWithFull((c) => run(c, [failedGroup('api', status), webPasses()]));
       expect(g.outcome).toBe('unresolved');
       expect(g.verdict.resolved).toBe(false);
       expect(fullOf(g).outcome).toBe('fail');
@@ -213,9 +212,8 @@ describe('groups that did not report', () => {
 
 describe('infrastructure errors', () => {
   it('in full: outcome error, never resolved, never a pass', () => {
-    const { plan, runs } = jointChange();
     const err = infra('image-missing', 'image tandem/nope:1 not found');
-    const g = gradeOf({ plan, runs: withFull(runs, errorRun(config(plan, 'full'), err)), groups, ...lists });
+    const g = gradeWithFull((c) => errorRun(c, err));
     expect(g.outcome).toBe('error');
     expect(g.verdict.resolved).toBe(false);
     expect(g.resolved).toBe(false);
@@ -229,15 +227,11 @@ describe('infrastructure errors', () => {
   });
 
   it('in full, even when the run also reported passing tests, is still an error', () => {
-    const { plan, runs } = jointChange();
-    const full = run(
-      config(plan, 'full'),
-      groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'passed', [P2]: 'passed' }),
-      {
+    const g = gradeWithFull((c) =>
+      run(c, groupsOf({ [F]: 'passed', [F2]: 'passed', [P]: 'passed', [P2]: 'passed' }), {
         infraError: infra('result-unparseable', 'results/api.xml: not XML'),
-      },
+      }),
     );
-    const g = gradeOf({ plan, runs: withFull(runs, full), groups, ...lists });
     expect(g.outcome).toBe('error');
     expect(g.verdict.resolved).toBe(false);
     expect(fullOf(g).outcome).toBe('error');
@@ -331,9 +325,10 @@ describe('jointly necessary', () => {
   });
 
   it('is true for three targets all needed', () => {
-    const plan = planMatrix([API, WEB, CLI], 'full');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, API, WEB, CLI), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(planMatrix([API, WEB, CLI], 'full'), (a) => ({
+      [F]: needs(a, API, WEB, CLI),
+      [P]: 'passed',
+    }));
     expect(g.verdict.jointlyNecessary).toBe(true);
     expect(g.verdict.jointlyNecessaryBasis).toBe('full');
     expect(g.verdict.unnecessary).toEqual([]);
@@ -345,26 +340,13 @@ describe('jointly necessary', () => {
     expect(g.verdict.jointlyNecessary).toBe(true);
   });
 
-  it('is false when one PR alone already resolves', () => {
-    const plan = planMatrix([API, WEB], 'full');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
-    expect(g.verdict.resolved).toBe(true);
-    expect(g.verdict.jointlyNecessary).toBe(false);
-  });
-
-  it('is false when full fails', () => {
-    const plan = planMatrix([API, WEB], 'full');
-    const runs = simulate(plan, () => ({ [F]: 'failed', [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
-    expect(g.verdict.resolved).toBe(false);
-    expect(g.verdict.jointlyNecessary).toBe(false);
-  });
-
-  it('is false when base already passes', () => {
-    const plan = planMatrix([API, WEB], 'full');
-    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+  it.each<[string, (applied: ReadonlySet<string>) => TestStatus, boolean]>([
+    ['one PR alone already resolves', (a) => needs(a, API), true],
+    ['full fails', () => 'failed', false],
+    ['base already passes', () => 'passed', true],
+  ])('is false when %s', (_when, fStatus, resolved) => {
+    const g = gradeFP(planMatrix([API, WEB], 'full'), (a) => ({ [F]: fStatus(a), [P]: 'passed' }));
+    expect(g.verdict.resolved).toBe(resolved);
     expect(g.verdict.jointlyNecessary).toBe(false);
   });
 
@@ -372,8 +354,7 @@ describe('jointly necessary', () => {
     const targets = [API, WEB, CLI, 'acme/docs', 'acme/infra'];
     const plan = planMatrix(targets, 'auto');
     expect(plan.mode).toBe('leave-one-out');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, ...targets), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(plan, (a) => ({ [F]: needs(a, ...targets), [P]: 'passed' }));
     expect(g.configurations).toHaveLength(7);
     expect(g.verdict.jointlyNecessary).toBe(true);
     expect(g.verdict.jointlyNecessaryBasis).toBe('leave-one-out');
@@ -383,26 +364,12 @@ describe('jointly necessary', () => {
     // api alone would pass, but leave-one-out never runs api alone (only full minus each).
     const both = (a: ReadonlySet<string>) =>
       a.size === 3 || (a.size === 1 && a.has(API)) ? 'passed' : 'failed';
-    const loo = planMatrix([API, WEB, CLI], 'leave-one-out');
-    const g = gradeOf({
-      plan: loo,
-      runs: simulate(loo, (a) => ({ [F]: both(a), [P]: 'passed' })),
-      groups,
-      failToPass: [F],
-      passToPass: [P],
-    });
+    const g = gradeFP(planMatrix([API, WEB, CLI], 'leave-one-out'), (a) => ({ [F]: both(a), [P]: 'passed' }));
     expect(g.configurations.map((c) => c.id)).toEqual(['base', 'web+cli', 'api+cli', 'api+web', 'full']);
     expect(g.verdict.jointlyNecessary).toBe(true);
     expect(g.verdict.jointlyNecessaryBasis).toBe('leave-one-out');
 
-    const full = planMatrix([API, WEB, CLI], 'full');
-    const h = gradeOf({
-      plan: full,
-      runs: simulate(full, (a) => ({ [F]: both(a), [P]: 'passed' })),
-      groups,
-      failToPass: [F],
-      passToPass: [P],
-    });
+    const h = gradeFP(planMatrix([API, WEB, CLI], 'full'), (a) => ({ [F]: both(a), [P]: 'passed' }));
     expect(h.verdict.jointlyNecessary).toBe(false);
     expect(h.verdict.jointlyNecessaryBasis).toBe('full');
   });
@@ -410,16 +377,18 @@ describe('jointly necessary', () => {
 
 describe('unnecessary targets', () => {
   it('lists a target whose full-minus-it configuration is resolved', () => {
-    const plan = planMatrix([API, WEB, CLI], 'full');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, API, WEB), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(planMatrix([API, WEB, CLI], 'full'), (a) => ({
+      [F]: needs(a, API, WEB),
+      [P]: 'passed',
+    }));
     expect(g.verdict.unnecessary).toEqual([CLI]);
   });
 
   it('works in leave-one-out mode', () => {
-    const plan = planMatrix([API, WEB, CLI], 'leave-one-out');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, WEB), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(planMatrix([API, WEB, CLI], 'leave-one-out'), (a) => ({
+      [F]: needs(a, WEB),
+      [P]: 'passed',
+    }));
     expect(g.verdict.unnecessary).toEqual([API, CLI]);
   });
 
@@ -429,9 +398,7 @@ describe('unnecessary targets', () => {
   });
 
   it('with one target, base passing makes the target unnecessary', () => {
-    const plan = planMatrix([API], 'full');
-    const runs = simulate(plan, () => ({ [F]: 'passed', [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(planMatrix([API], 'full'), () => ({ [F]: 'passed', [P]: 'passed' }));
     expect(g.verdict.unnecessary).toEqual([API]);
     expect(g.verdict.resolved).toBe(true);
     expect(g.verdict.jointlyNecessary).toBe(false);
@@ -448,21 +415,17 @@ describe('unnecessary targets', () => {
   });
 
   it('with one target and a failing base, the target is needed', () => {
-    const plan = planMatrix([API], 'full');
-    const runs = simulate(plan, (a) => ({ [F]: needs(a, API), [P]: 'passed' }));
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    const g = gradeFP(planMatrix([API], 'full'), (a) => ({ [F]: needs(a, API), [P]: 'passed' }));
     expect(g.verdict.unnecessary).toEqual([]);
     expect(g.verdict.jointlyNecessary).toBe(true);
   });
 
   it('a full-minus-it configuration with an infrastructure error does not make a target unnecessary', () => {
-    const plan = planMatrix([API, WEB], 'full');
-    const runs = simulate(plan, (a, c) =>
+    const g = gradeFP(planMatrix([API, WEB], 'full'), (a, c) =>
       c.id === 'api'
         ? errorRun(c, infra('engine', 'daemon went away'))
         : { [F]: needs(a, API), [P]: 'passed' },
     );
-    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
     expect(g.verdict.unnecessary).toEqual([]);
   });
 });
@@ -471,40 +434,32 @@ describe('fix rate', () => {
   const F3 = id('api', 'third');
   const f2p = [F, F2, F3];
 
-  it('is the fraction of F2P tests passing in full', () => {
+  /** api's PR fixes the F2P tests in `fixed` (the others keep failing) and breaks the P2P tests in `regressed`. */
+  function gradeFixing(fixed: string[], regressed: string[] = []): Grade {
     const plan = planMatrix([API], 'full');
-    const runs = simulate(plan, (a) => ({
-      [F]: needs(a, API),
-      [F2]: needs(a, API),
-      [F3]: 'failed',
-      [P]: 'passed',
-    }));
-    const g = gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P] });
+    const runs = simulate(
+      plan,
+      (a): Statuses => ({
+        ...Object.fromEntries(f2p.map((t) => [t, fixed.includes(t) ? needs(a, API) : 'failed'])),
+        [P]: 'passed',
+        ...Object.fromEntries(regressed.map((t) => [t, a.has(API) ? 'failed' : 'passed'])),
+      }),
+    );
+    return gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P, ...regressed] });
+  }
+
+  it('is the fraction of F2P tests passing in full', () => {
+    const g = gradeFixing([F, F2]);
     expect(g.verdict.fixRate).toBeCloseTo(2 / 3);
     expect(g.verdict.resolved).toBe(false);
   });
 
   it('is 1 when every F2P passes', () => {
-    const plan = planMatrix([API], 'full');
-    const runs = simulate(plan, (a) => ({
-      [F]: needs(a, API),
-      [F2]: needs(a, API),
-      [F3]: needs(a, API),
-      [P]: 'passed',
-    }));
-    expect(gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P] }).verdict.fixRate).toBe(1);
+    expect(gradeFixing(f2p).verdict.fixRate).toBe(1);
   });
 
   it('is 0 when any P2P test regresses, however many F2P pass', () => {
-    const plan = planMatrix([API], 'full');
-    const runs = simulate(plan, (a) => ({
-      [F]: needs(a, API),
-      [F2]: needs(a, API),
-      [F3]: needs(a, API),
-      [P]: 'passed',
-      [P2]: a.has(API) ? 'failed' : 'passed',
-    }));
-    const g = gradeOf({ plan, runs, groups, failToPass: f2p, passToPass: [P, P2] });
+    const g = gradeFixing(f2p, [P2]);
     expect(fullOf(g).f2p).toEqual({ passed: 3, total: 3 });
     expect(g.verdict.fixRate).toBe(0);
   });
@@ -633,22 +588,8 @@ describe('per repository metrics', () => {
     );
     const g = gradeOf({ plan, runs, groups: repoGroups, failToPass: [F, F2, E], passToPass: [P, P2] });
     expect(g.repositories).toEqual([
-      {
-        repo: API,
-        f2p: { passed: 1, total: 1 },
-        p2p: { passed: 1, total: 1 },
-        f2pComplete: true,
-        p2pPreserved: true,
-        success: true,
-      },
-      {
-        repo: WEB,
-        f2p: { passed: 1, total: 1 },
-        p2p: { passed: 0, total: 1 },
-        f2pComplete: true,
-        p2pPreserved: false,
-        success: false,
-      },
+      metrics(API, [1, 1], [1, 1], { f2pComplete: true, p2pPreserved: true, success: true }),
+      metrics(WEB, [1, 1], [0, 1], { f2pComplete: true, p2pPreserved: false, success: false }),
     ]);
   });
 
@@ -667,14 +608,7 @@ describe('per repository metrics', () => {
       passToPass: [P],
     });
     expect(g.repositories).toEqual([
-      {
-        repo: API,
-        f2p: { passed: 1, total: 2 },
-        p2p: { passed: 1, total: 1 },
-        f2pComplete: false,
-        p2pPreserved: true,
-        success: false,
-      },
+      metrics(API, [1, 2], [1, 1], { f2pComplete: false, p2pPreserved: true, success: false }),
     ]);
   });
 
@@ -684,13 +618,7 @@ describe('per repository metrics', () => {
   });
 
   it('full with an infrastructure error: every repo unsuccessful', () => {
-    const { plan, runs } = jointChange();
-    const g = gradeOf({
-      plan,
-      runs: withFull(runs, errorRun(config(plan, 'full'), infra('engine', 'x'))),
-      groups: repoGroups,
-      ...lists,
-    });
+    const g = gradeWithFull((c) => errorRun(c, infra('engine', 'x')), { groups: repoGroups });
     expect(g.repositories.map((r) => [r.repo, r.success, r.f2pComplete, r.p2pPreserved])).toEqual([
       [API, false, false, false],
       [WEB, false, false, false],
@@ -699,19 +627,21 @@ describe('per repository metrics', () => {
 });
 
 describe('reruns of full', () => {
-  const full = (plan: ReturnType<typeof planMatrix>, attempt: number, fStatus: 'passed' | 'failed') =>
+  const plan = planMatrix([API], 'full');
+  const full = (attempt: number, fStatus: 'passed' | 'failed') =>
     run(config(plan, 'full'), groupsOf({ [F]: fStatus, [P]: 'passed' }), { attempt });
-
-  it('a test failing in any run fails, and is listed as flaky', () => {
-    const plan = planMatrix([API], 'full');
-    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
-    const g = gradeOf({
+  /** Grades F (failing on base) and P over base plus the given runs of full. */
+  const gradeFull = (...fullRuns: ConfigurationRun[]) =>
+    gradeOf({
       plan,
-      runs: [base, full(plan, 2, 'passed'), full(plan, 0, 'passed'), full(plan, 1, 'failed')],
+      runs: [run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' })), ...fullRuns],
       groups,
       failToPass: [F],
       passToPass: [P],
     });
+
+  it('a test failing in any run fails, and is listed as flaky', () => {
+    const g = gradeFull(full(2, 'passed'), full(0, 'passed'), full(1, 'failed'));
     expect(g.verdict.resolved).toBe(false);
     expect(fullOf(g)).toMatchObject({ outcome: 'fail', runs: 3 });
     expect(testOf(g, 'full', F)?.status).toBe('failed');
@@ -719,45 +649,21 @@ describe('reruns of full', () => {
   });
 
   it('a test failing on the first run and passing on a rerun still fails', () => {
-    const plan = planMatrix([API], 'full');
-    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
-    const g = gradeOf({
-      plan,
-      runs: [base, full(plan, 0, 'failed'), full(plan, 1, 'passed')],
-      groups,
-      failToPass: [F],
-      passToPass: [P],
-    });
+    const g = gradeFull(full(0, 'failed'), full(1, 'passed'));
     expect(g.verdict.resolved).toBe(false);
     expect(g.flaky).toEqual([{ id: F, statuses: ['failed', 'passed'] }]);
   });
 
   it('stable reruns: resolved and no flaky tests', () => {
-    const plan = planMatrix([API], 'full');
-    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
-    const g = gradeOf({
-      plan,
-      runs: [base, full(plan, 0, 'passed'), full(plan, 1, 'passed')],
-      groups,
-      failToPass: [F],
-      passToPass: [P],
-    });
+    const g = gradeFull(full(0, 'passed'), full(1, 'passed'));
     expect(g.verdict.resolved).toBe(true);
     expect(g.flaky).toEqual([]);
     expect(fullOf(g).runs).toBe(2);
   });
 
   it('a rerun that did not report a test fails it as missing', () => {
-    const plan = planMatrix([API], 'full');
-    const base = run(config(plan, 'base'), groupsOf({ [F]: 'failed', [P]: 'passed' }));
     const rerun = run(config(plan, 'full'), [failedGroup('api', 'timeout')], { attempt: 1 });
-    const g = gradeOf({
-      plan,
-      runs: [base, full(plan, 0, 'passed'), rerun],
-      groups,
-      failToPass: [F],
-      passToPass: [P],
-    });
+    const g = gradeFull(full(0, 'passed'), rerun);
     expect(g.verdict.resolved).toBe(false);
     expect(testOf(g, 'full', F)).toMatchObject({ status: 'missing', reason: 'test group "api" timed out' });
     expect(g.flaky.map((f) => f.id).sort()).toEqual([F, P].sort());
@@ -832,13 +738,7 @@ describe('SWE-bench fields', () => {
   );
 
   it('patch_successfully_applied stays true on other infrastructure errors', () => {
-    const { plan, runs } = jointChange();
-    const g = gradeOf({
-      plan,
-      runs: withFull(runs, errorRun(config(plan, 'full'), infra('image-missing', 'no image'))),
-      groups,
-      ...lists,
-    });
+    const g = gradeWithFull((c) => errorRun(c, infra('image-missing', 'no image')));
     expect(g.patch_successfully_applied).toBe(true);
     expect(g.resolved).toBe(false);
   });

@@ -5,11 +5,9 @@ import { planMatrix, shardConfigurations } from '../../src/core/matrix-plan.ts';
 import { mergeReports } from '../../src/core/merge-reports.ts';
 import { type Report, reportSchema } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
+import { API, CLI, WEB } from '../helpers/repos.ts';
 import { config, groupsOf, id, needs, type ReportInput, reportFrom, run, simulate } from '../helpers/runs.ts';
 
-const API = 'acme/api';
-const WEB = 'acme/web';
-const CLI = 'acme/cli';
 const F = id('api', 'new field');
 const F2 = id('web', 'new field shown');
 const P = id('api', 'health');
@@ -143,33 +141,20 @@ describe('mergeReports', () => {
     );
   });
 
-  it('shards of a different suite are refused', () => {
+  it.each([
+    ['suite', { suiteHash: 'sha256:other' }, /b\.json.*different case, suite/],
+    ['case', { name: 'another change' }, /different case/],
+  ] as const)('shards of a different %s are refused', (_what, extra, message) => {
     const runs = allRuns();
-    const a = shardReport(runs, 1, 2);
-    const b = shardReport(runs, 2, 2, { suiteHash: 'sha256:other' });
     const err = expectInputError(
       () =>
         mergeReports([
-          { file: 'a.json', report: a },
-          { file: 'b.json', report: b },
+          { file: 'a.json', report: shardReport(runs, 1, 2) },
+          { file: 'b.json', report: shardReport(runs, 2, 2, extra) },
         ]),
-      /b\.json.*different case, suite/,
+      message,
     );
     expect(err.file).toBe('b.json');
-  });
-
-  it('shards of a different case are refused', () => {
-    const runs = allRuns();
-    const a = shardReport(runs, 1, 2);
-    const b = shardReport(runs, 2, 2, { name: 'another change' });
-    expectInputError(
-      () =>
-        mergeReports([
-          { file: 'a.json', report: a },
-          { file: 'b.json', report: b },
-        ]),
-      /different case/,
-    );
   });
 
   it('a report that is not partial is refused', () => {

@@ -3,14 +3,14 @@
  * configuration runs → planMatrix() + grade() → metadata. Not a test file itself.
  */
 import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
 import { grade } from '../../src/core/grading.ts';
 import { type MatrixMode, planMatrix } from '../../src/core/matrix-plan.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun, InfraErrorInfo, TestStatus } from '../../src/core/run.schema.ts';
+import { API, CLI, WEB } from '../helpers/repos.ts';
 
-export const API = 'acme/api';
-export const WEB = 'acme/web';
-export const CLI = 'acme/cli';
+export { API, CLI, WEB };
 
 export const T = {
   create: 'api::Users::creates a user',
@@ -113,36 +113,27 @@ export function buildReport(input: SampleInput): Report {
   };
 }
 
+/** Statuses of the four api and web tests: all passed but those given. */
+function apiWebTests(failed: Array<keyof typeof T> = []): Record<string, TestStatus> {
+  const tests = { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'passed', [T.render]: 'passed' };
+  for (const k of failed) tests[T[k]] = 'failed';
+  return tests as Record<string, TestStatus>;
+}
+
+/** base, api alone and web alone of both two-target samples: api's PR fixes create, submit stays failed. */
+function apiWebPartials(apiExtra: Partial<ConfigurationRun> = {}): ConfigurationRun[] {
+  return [
+    runOf('base', [], apiWebTests(['create', 'submit'])),
+    runOf('api', [API], apiWebTests(['submit']), apiExtra),
+    runOf('web', [WEB], apiWebTests(['create', 'submit'])),
+  ];
+}
+
 /** api and web, both needed: base and partials fail, full passes. */
 export function resolvedReport(): Report {
   return buildReport({
     targets: [API, WEB],
-    runs: [
-      runOf('base', [], {
-        [T.create]: 'failed',
-        [T.health]: 'passed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-      runOf(
-        'api',
-        [API],
-        { [T.create]: 'passed', [T.health]: 'passed', [T.submit]: 'failed', [T.render]: 'passed' },
-        { cached: true },
-      ),
-      runOf('web', [WEB], {
-        [T.create]: 'failed',
-        [T.health]: 'passed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-      runOf('full', [API, WEB], {
-        [T.create]: 'passed',
-        [T.health]: 'passed',
-        [T.submit]: 'passed',
-        [T.render]: 'passed',
-      }),
-    ],
+    runs: [...apiWebPartials({ cached: true }), runOf('full', [API, WEB], apiWebTests())],
   });
 }
 
@@ -150,32 +141,7 @@ export function resolvedReport(): Report {
 export function unresolvedReport(): Report {
   return buildReport({
     targets: [API, WEB],
-    runs: [
-      runOf('base', [], {
-        [T.create]: 'failed',
-        [T.health]: 'passed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-      runOf('api', [API], {
-        [T.create]: 'passed',
-        [T.health]: 'passed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-      runOf('web', [WEB], {
-        [T.create]: 'failed',
-        [T.health]: 'passed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-      runOf('full', [API, WEB], {
-        [T.create]: 'passed',
-        [T.health]: 'failed',
-        [T.submit]: 'failed',
-        [T.render]: 'passed',
-      }),
-    ],
+    runs: [...apiWebPartials(), runOf('full', [API, WEB], apiWebTests(['health', 'submit']))],
   });
 }
 
@@ -251,4 +217,24 @@ export function manyFailuresReport(count: number): Report {
       runOf('full', [API, WEB], failing),
     ],
   });
+}
+
+/** The graded samples by name; each call builds a fresh report. */
+export const sampleReports = {
+  resolved: resolvedReport,
+  unresolved: unresolvedReport,
+  'infra-error': infraErrorReport,
+  'leave-one-out': leaveOneOutReport,
+  flaky: flakyReport,
+} satisfies Record<string, () => Report>;
+
+export type SampleName = keyof typeof sampleReports;
+
+/** Asserts that `text` contains every string of `has` and none of `lacks`. */
+export function expectText(
+  text: string,
+  { has = [], lacks = [] }: { has?: string[]; lacks?: string[] },
+): void {
+  for (const part of has) expect(text).toContain(part);
+  for (const part of lacks) expect(text).not.toContain(part);
 }

@@ -3,27 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.ts';
-import type { Report } from '../../src/core/report.schema.ts';
 import { readJsonReport, writeJsonReport } from '../../src/report/json-report.ts';
 import { renderMarkdown } from '../../src/report/markdown-report.ts';
-import {
-  flakyReport,
-  infraErrorReport,
-  leaveOneOutReport,
-  resolvedReport,
-  unresolvedReport,
-} from './report-fixtures.ts';
+import { resolvedReport, sampleReports } from './report-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-report-json-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const samples: Record<string, () => Report> = {
-  resolved: resolvedReport,
-  unresolved: unresolvedReport,
-  'infra-error': infraErrorReport,
-  'leave-one-out': leaveOneOutReport,
-  flaky: flakyReport,
-};
 
 describe('json report', () => {
   it('writes pretty, validated JSON and reads it back unchanged', () => {
@@ -73,7 +58,7 @@ describe('json report', () => {
   // against; this keeps them in step with grading. Refresh after a grading or schema change with
   // `TANDEM_UPDATE_FIXTURES=1 npx vitest run test/unit/report-json.test.ts` (then `npx biome format
   // --write test/fixtures/reports`: the comparison is on content, so formatting does not matter).
-  for (const [name, build] of Object.entries(samples)) {
+  for (const [name, build] of Object.entries(sampleReports)) {
     it(`fixture ${name}.json holds the graded sample`, () => {
       const path = join(import.meta.dirname, '..', 'fixtures', 'reports', `${name}.json`);
       if (process.env.TANDEM_UPDATE_FIXTURES === '1') writeJsonReport(path, build());

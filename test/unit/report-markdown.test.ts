@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.schema.ts';
 import { DEFAULT_MAX_CHARS, mdCode, mdText, renderMarkdown } from '../../src/report/markdown-report.ts';
 import { MAX_FAILING_LISTED } from '../../src/report/report-view.ts';
 import {
   API,
   buildReport,
+  expectText,
   flakyReport,
-  infraErrorReport,
-  leaveOneOutReport,
   manyFailuresReport,
   resolvedReport,
   runOf,
+  type SampleName,
+  sampleReports,
   T,
   unresolvedReport,
   WEB,
 } from './report-fixtures.ts';
+
+/** Markdown of a report (or a named sample) with test names revealed. */
+const named = (report: Report | SampleName) =>
+  renderMarkdown(typeof report === 'string' ? sampleReports[report]() : report, { reveal: 'names' });
 
 /** The matrix table rows as arrays of trimmed cells, keyed by configuration id. */
 function matrixRows(md: string): Map<string, string[]> {
@@ -34,21 +40,26 @@ function matrixRows(md: string): Map<string, string[]> {
 
 describe('renderMarkdown', () => {
   it('renders a resolved, jointly necessary change with its matrix', () => {
-    const md = renderMarkdown(resolvedReport(), { reveal: 'names' });
-    expect(md).toContain('✅ **Resolved**');
-    expect(md).toContain('**Jointly necessary:** yes');
-    expect(md).not.toContain('leave-one-out configurations');
-    expect(md).toContain('**Unnecessary targets:** none');
-    expect(md).toContain('**Fix rate:** 100% (2/2 F2P passing)');
-    expect(md).toContain('| Configuration | api | web | Outcome | Tests | Time | Notes |');
+    const md = named('resolved');
+    expectText(md, {
+      has: [
+        '✅ **Resolved**',
+        '**Jointly necessary:** yes',
+        '**Unnecessary targets:** none',
+        '**Fix rate:** 100% (2/2 F2P passing)',
+        '| Configuration | api | web | Outcome | Tests | Time | Notes |',
+      ],
+      lacks: ['leave-one-out configurations'],
+    });
     const rows = matrixRows(md);
     expect([...rows.keys()]).toEqual(['base', 'api', 'web', 'full']);
     expect(rows.get('base')).toEqual(['·', '·', '❌ fail', '2/4', '4.2s', '']);
     expect(rows.get('api')).toEqual(['✓', '·', '❌ fail', '3/4', '4.2s', 'cached']);
     expect(rows.get('full')).toEqual(['✓', '✓', '✅ pass', '4/4', '4.2s', '']);
-    expect(md).toContain('4 of 4 configurations as expected');
-    expect(md).toContain('| `acme/api` | 1/1 | 1/1 | ✅ | ✅ | ✅ |');
-    expect(md).not.toContain('Failing in the full configuration');
+    expectText(md, {
+      has: ['4 of 4 configurations as expected', '| `acme/api` | 1/1 | 1/1 | ✅ | ✅ | ✅ |'],
+      lacks: ['Failing in the full configuration'],
+    });
     // Targets with short SHAs and refs.
     const web = resolvedReport().targets[1]!;
     expect(md).toContain(
@@ -58,16 +69,19 @@ describe('renderMarkdown', () => {
   });
 
   it('names failing F2P tests and regressed P2P tests of an unresolved change, grouped by test group', () => {
-    const md = renderMarkdown(unresolvedReport(), { reveal: 'names' });
-    expect(md).toContain('❌ **Not resolved**');
-    expect(md).toContain('**Jointly necessary:** no');
-    expect(md).toContain('1 P2P test regressed, which makes it 0');
-    expect(md).toContain('1 F2P failing, 1 P2P regressed.');
-    expect(md).toContain('**web**\n- `Form::submits the new field` — F2P, failed');
-    expect(md).toContain('**api**\n- `Health::responds ok` — P2P, failed');
-    expect(md).toContain('| `acme/web` | 0/1 | 1/1 | ❌ | ✅ | ❌ |');
-    // Assertion messages may quote hidden tests: never shown.
-    expect(md).not.toContain('SECRET-ASSERTION');
+    expectText(named('unresolved'), {
+      has: [
+        '❌ **Not resolved**',
+        '**Jointly necessary:** no',
+        '1 P2P test regressed, which makes it 0',
+        '1 F2P failing, 1 P2P regressed.',
+        '**web**\n- `Form::submits the new field` — F2P, failed',
+        '**api**\n- `Health::responds ok` — P2P, failed',
+        '| `acme/web` | 0/1 | 1/1 | ❌ | ✅ | ❌ |',
+      ],
+      // Assertion messages may quote hidden tests: never shown.
+      lacks: ['SECRET-ASSERTION'],
+    });
   });
 
   it('reveal "counts" shows numbers but no test names', () => {
@@ -86,33 +100,37 @@ describe('renderMarkdown', () => {
   });
 
   it('reports an infrastructure error as its own outcome, not a verdict on the code', () => {
-    const md = renderMarkdown(infraErrorReport(), { reveal: 'names' });
-    expect(md).toContain('⚠️ **Infrastructure error — not a verdict on the code.**');
-    expect(md).toContain('feature/web does not merge onto main');
-    expect(md).toContain('**Jointly necessary:** undetermined');
-    expect(md).toContain('**Fix rate:** — (the full configuration has no result)');
+    const md = named('infra-error');
+    expectText(md, {
+      has: [
+        '⚠️ **Infrastructure error — not a verdict on the code.**',
+        'feature/web does not merge onto main',
+        '**Jointly necessary:** undetermined',
+        '**Fix rate:** — (the full configuration has no result)',
+        '- **merge-conflict** in `acme/web` (configuration `web`): `feature/web does not merge onto main` — files: `src/form.ts`',
+      ],
+      lacks: ['Per repository', 'Resolved**'],
+    });
     expect(matrixRows(md).get('full')).toEqual(['✓', '✓', '⚠️ error', '—', '4.2s', 'merge-conflict']);
-    expect(md).toContain(
-      '- **merge-conflict** in `acme/web` (configuration `web`): `feature/web does not merge onto main` — files: `src/form.ts`',
-    );
-    expect(md).not.toContain('Per repository');
-    expect(md).not.toContain('Resolved**');
   });
 
   it('notes that joint necessity was judged on leave-one-out configurations, and names unnecessary targets', () => {
-    const md = renderMarkdown(leaveOneOutReport(), { reveal: 'names' });
-    expect(md).toContain('#### Matrix (leave-one-out)');
-    expect(md).toContain('**Jointly necessary:** no (judged on leave-one-out configurations)');
-    expect(md).toContain('**Unnecessary targets:** `acme/cli`');
+    const md = named('leave-one-out');
+    expectText(md, {
+      has: [
+        '#### Matrix (leave-one-out)',
+        '**Jointly necessary:** no (judged on leave-one-out configurations)',
+        '**Unnecessary targets:** `acme/cli`',
+        'F2P/P2P lists from the suite',
+      ],
+    });
     expect([...matrixRows(md).keys()]).toEqual(['base', 'web+cli', 'api+cli', 'api+web', 'full']);
     expect(matrixRows(md).get('web+cli')!.slice(0, 4)).toEqual(['·', '✓', '✓', '❌ fail']);
-    expect(md).toContain('F2P/P2P lists from the suite');
   });
 
   it('lists flaky tests with their statuses across the full reruns', () => {
-    const md = renderMarkdown(flakyReport(), { reveal: 'names' });
-    expect(md).toContain('#### Flaky tests');
-    expect(md).toContain('- `web::Form::submits the new field`: passed → failed');
+    const md = named('flaky');
+    expectText(md, { has: ['#### Flaky tests', '- `web::Form::submits the new field`: passed → failed'] });
     expect(matrixRows(md).get('full')![5]).toBe('2 runs');
   });
 
@@ -125,13 +143,13 @@ describe('renderMarkdown', () => {
         runOf('web', [WEB], { [T.create]: 'failed', [T.submit]: 'passed' }),
       ],
     });
-    const md = renderMarkdown(report, { reveal: 'names' });
+    const md = named(report);
     expect(md).toContain('Partial report (shard 1/2): 2 of 4 planned configurations ran here');
     expect(matrixRows(md).get('api')).toEqual(['✓', '·', '— not run', '—', '', '']);
   });
 
   it('caps the failing list at MAX_FAILING_LISTED with "and N more"', () => {
-    const md = renderMarkdown(manyFailuresReport(80), { reveal: 'names' });
+    const md = named(manyFailuresReport(80));
     expect(md.match(/^- `Bulk::case number/gm)).toHaveLength(MAX_FAILING_LISTED);
     expect(md).toContain(`…and ${80 - MAX_FAILING_LISTED} more.`);
     expect(md).not.toContain('Report trimmed');
@@ -140,7 +158,7 @@ describe('renderMarkdown', () => {
 
   it('trims to maxChars, dropping failing test names first, and says so', () => {
     const report = manyFailuresReport(80);
-    const full = renderMarkdown(report, { reveal: 'names' });
+    const full = named(report);
     const maxChars = full.length - 100;
     const md = renderMarkdown(report, { reveal: 'names', maxChars });
     expect(md.length).toBeLessThanOrEqual(maxChars);
@@ -181,7 +199,7 @@ describe('renderMarkdown', () => {
     report.name = 'ping @admins <script>';
     report.configurations.find((c) => c.role === 'full')!.tests.find((t) => t.status === 'failed')!.id =
       'web::a|b::has `ticks`';
-    const md = renderMarkdown(report, { reveal: 'names' });
+    const md = named(report);
     expect(md).toContain('### Tandem: ping @\u200badmins \\<script\\>');
     expect(md).toContain('- `` a|b::has `ticks` `` — F2P');
   });

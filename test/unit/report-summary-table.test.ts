@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/report/summary-table.ts';
-import {
-  flakyReport,
-  infraErrorReport,
-  leaveOneOutReport,
-  resolvedReport,
-  unresolvedReport,
-} from './report-fixtures.ts';
+import { expectText, type SampleName, sampleReports } from './report-fixtures.ts';
 
 const cells = (line: string) => line.trim().split(/\s{2,}/);
+const table = (name: SampleName, color = false) => summaryTable(sampleReports[name](), { color });
 
 describe('summaryTable', () => {
   it('lays out configurations as rows and targets as H/B columns', () => {
-    const out = summaryTable(resolvedReport(), { color: false });
+    const out = table('resolved');
     const lines = out.split('\n');
     expect(cells(lines[0]!)).toEqual(['Configuration', 'api', 'web', 'Outcome', 'Passed', 'Time', 'Notes']);
     expect(cells(lines[2]!)).toEqual(['base', 'B', 'B', 'fail', '2/4', '4.2s']);
@@ -20,34 +15,45 @@ describe('summaryTable', () => {
     expect(cells(lines[5]!)).toEqual(['full', 'H', 'H', 'pass', '4/4', '4.2s']);
     // Columns align: every row starts its outcome at the same offset.
     expect(new Set(lines.slice(2, 6).map((l) => l.search(/(fail|pass)/))).size).toBe(1);
-    expect(out).toContain('Verdict: RESOLVED\n');
-    expect(out).toContain('Jointly necessary: yes\n');
-    expect(out).toContain('Unnecessary targets: none\n');
-    expect(out).toContain('Fix rate: 100% (F2P 2/2, P2P 2/2)\n');
-    expect(out).not.toContain('\u001b[');
+    expectText(out, {
+      has: [
+        'Verdict: RESOLVED\n',
+        'Jointly necessary: yes\n',
+        'Unnecessary targets: none\n',
+        'Fix rate: 100% (F2P 2/2, P2P 2/2)\n',
+      ],
+      lacks: ['\u001b['],
+    });
   });
 
-  it('prints the verdict lines for unresolved, leave-one-out, flaky and infrastructure errors', () => {
-    expect(summaryTable(unresolvedReport(), { color: false })).toContain('Fix rate: 0% (F2P 1/2, P2P 1/2)');
-    const loo = summaryTable(leaveOneOutReport(), { color: false });
-    expect(loo).toContain('Jointly necessary: no (judged on leave-one-out configurations)');
-    expect(loo).toContain('Unnecessary targets: acme/cli');
-    expect(cells(loo.split('\n')[3]!)).toEqual(['web+cli', 'B', 'H', 'H', 'fail', '2/3', '4.2s']);
-    expect(summaryTable(flakyReport(), { color: false })).toContain(
-      'Flaky: 1 test(s) changed status across 2 runs',
-    );
-    const infra = summaryTable(infraErrorReport(), { color: false });
-    expect(infra).toContain('Verdict: INFRASTRUCTURE ERROR (not a verdict on the code)');
-    expect(infra).toContain('Infrastructure error: merge-conflict (acme/web, configuration web)');
-    expect(cells(infra.split('\n')[5]!)).toEqual(['full', 'H', 'H', 'error (merge-conflict)', '-', '4.2s']);
+  it.each<[SampleName, string[], ...Array<[row: number, cells: string[]]>]>([
+    ['unresolved', ['Fix rate: 0% (F2P 1/2, P2P 1/2)']],
+    [
+      'leave-one-out',
+      ['Jointly necessary: no (judged on leave-one-out configurations)', 'Unnecessary targets: acme/cli'],
+      [3, ['web+cli', 'B', 'H', 'H', 'fail', '2/3', '4.2s']],
+    ],
+    ['flaky', ['Flaky: 1 test(s) changed status across 2 runs']],
+    [
+      'infra-error',
+      [
+        'Verdict: INFRASTRUCTURE ERROR (not a verdict on the code)',
+        'Infrastructure error: merge-conflict (acme/web, configuration web)',
+      ],
+      [5, ['full', 'H', 'H', 'error (merge-conflict)', '-', '4.2s']],
+    ],
+  ])('prints the verdict lines and matrix rows of the %s sample', (name, verdictLines, ...rows) => {
+    const out = table(name);
+    expectText(out, { has: verdictLines });
+    for (const [row, expected] of rows) expect(cells(out.split('\n')[row]!)).toEqual(expected);
   });
 
   it('colors outcomes and verdict only when asked, keeping alignment', () => {
-    const out = summaryTable(resolvedReport(), { color: true });
-    expect(out).toContain('\u001b[32mpass\u001b[0m');
-    expect(out).toContain('\u001b[31mfail\u001b[0m');
-    expect(out).toContain('\u001b[32mRESOLVED\u001b[0m');
+    const out = table('resolved', true);
+    expectText(out, {
+      has: ['\u001b[32mpass\u001b[0m', '\u001b[31mfail\u001b[0m', '\u001b[32mRESOLVED\u001b[0m'],
+    });
     const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
-    expect(plain).toBe(summaryTable(resolvedReport(), { color: false }));
+    expect(plain).toBe(table('resolved'));
   });
 });

@@ -1,18 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseGoTestJson } from '../../../src/engine/parsers/go-test-json.ts';
 import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
+import { byId, idsAndStatuses, resultFile } from '../../helpers/result-fixtures.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
 const ev = (e: Record<string, unknown>) => JSON.stringify(e);
 
 describe('parseGoTestJson', () => {
-  const results = parseGoTestJson(fixture('go-test.jsonl'), 'go');
-  const map = new Map(results.map((r) => [r.id, r]));
+  const results = parseGoTestJson(resultFile('go-test.jsonl'), 'go');
+  const map = byId(results);
 
   it('uses package and test names, keeps subtests whole, and ignores package-level events', () => {
-    expect(results.map((r) => [r.id, r.status])).toEqual([
+    expect(idsAndStatuses(results)).toEqual([
       ['go::github.com/acme/api/calc::TestAdd', 'passed'],
       ['go::github.com/acme/api/calc::TestAdd/negative', 'passed'],
       ['go::github.com/acme/api/calc::TestDivide', 'failed'],
@@ -51,7 +49,7 @@ describe('parseGoTestJson', () => {
   });
 
   it('skips plain-text build output mixed into the stream', () => {
-    expect(parseGoTestJson(fixture('go-test-plain-build.jsonl'), 'go')).toEqual([
+    expect(parseGoTestJson(resultFile('go-test-plain-build.jsonl'), 'go')).toEqual([
       { id: 'go::github.com/acme/api/calc::TestAdd', status: 'passed', durationMs: 0 },
     ]);
   });
@@ -72,7 +70,7 @@ describe('parseGoTestJson', () => {
       ev({ Action: 'run', Package: 'b', Test: 'TestX' }),
       ev({ Action: 'fail', Package: 'b', Test: 'TestX' }),
     ].join('\n');
-    expect(parseGoTestJson(text, 'go').map((r) => [r.id, r.status])).toEqual([
+    expect(idsAndStatuses(parseGoTestJson(text, 'go'))).toEqual([
       ['go::a::TestX', 'passed'],
       ['go::b::TestX', 'failed'],
     ]);

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resultFormatSchema } from '../../../src/core/suite.schema.ts';
 import { parseResults, parsers, ResultParseError } from '../../../src/engine/parsers/index.ts';
 import { cleanMessage, MESSAGE_CAP } from '../../../src/engine/parsers/result-builder.ts';
-
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
+import { resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseResults', () => {
   it('has a parser for every suite result format', () => {
@@ -21,7 +18,7 @@ describe('parseResults', () => {
       ['vitest-json', 'vitest.json'],
     ] as const;
     for (const [format, file] of cases) {
-      const text = fixture(file);
+      const text = resultFile(file);
       const first = parseResults(format, text, 'grp');
       expect(first.length).toBeGreaterThan(0);
       expect(first.every((r) => r.id.startsWith('grp::'))).toBe(true);
@@ -31,17 +28,17 @@ describe('parseResults', () => {
   });
 
   it("every parser throws ResultParseError on another format's file", () => {
-    expect(() => parseResults('junit', fixture('jest.json'), 'g')).toThrow(ResultParseError);
-    expect(() => parseResults('tap', fixture('jest.json'), 'g')).toThrow(ResultParseError);
-    expect(() => parseResults('go-test-json', fixture('pytest-junit.xml'), 'g')).toThrow(ResultParseError);
-    expect(() => parseResults('jest-json', fixture('go-test.jsonl'), 'g')).toThrow(ResultParseError);
-    expect(() => parseResults('vitest-json', fixture('node-tap.tap'), 'g')).toThrow(ResultParseError);
+    expect(() => parseResults('junit', resultFile('jest.json'), 'g')).toThrow(ResultParseError);
+    expect(() => parseResults('tap', resultFile('jest.json'), 'g')).toThrow(ResultParseError);
+    expect(() => parseResults('go-test-json', resultFile('pytest-junit.xml'), 'g')).toThrow(ResultParseError);
+    expect(() => parseResults('jest-json', resultFile('go-test.jsonl'), 'g')).toThrow(ResultParseError);
+    expect(() => parseResults('vitest-json', resultFile('node-tap.tap'), 'g')).toThrow(ResultParseError);
   });
 
   it('reads files that start with a byte-order mark', () => {
     const bom = '\uFEFF';
-    expect(parseResults('junit', `${bom}${fixture('go-junit-report-v1.xml')}`, 'g')).toHaveLength(3);
-    expect(parseResults('jest-json', `${bom}${fixture('jest.json')}`, 'g')).toHaveLength(12);
+    expect(parseResults('junit', `${bom}${resultFile('go-junit-report-v1.xml')}`, 'g')).toHaveLength(3);
+    expect(parseResults('jest-json', `${bom}${resultFile('jest.json')}`, 'g')).toHaveLength(12);
     expect(() => parseResults('tap', `${bom}  \n`, 'g')).toThrow('TAP result file is empty');
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   FILE_LOAD_FAILURE,
@@ -7,16 +6,14 @@ import {
   relativeFiles,
 } from '../../../src/engine/parsers/jest-json.ts';
 import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
-
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
+import { byId, idsAndStatuses, resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseJestJson (jest --json)', () => {
-  const results = parseJestJson(fixture('jest.json'), 'api');
-  const map = new Map(results.map((r) => [r.id, r]));
+  const results = parseJestJson(resultFile('jest.json'), 'api');
+  const map = byId(results);
 
   it('classname is the workspace-relative file and describe path; statuses map to ours', () => {
-    expect(results.map((r) => [r.id, r.status])).toEqual([
+    expect(idsAndStatuses(results)).toEqual([
       ['api::api/test/calc.test.js > Calculator::adds', 'passed'],
       ['api::api/test/calc.test.js > Calculator::divides by zero', 'failed'],
       ['api::api/test/calc.test.js > Calculator::skipped one', 'skipped'],
@@ -66,10 +63,10 @@ describe('parseJestJson (jest --json)', () => {
 });
 
 describe('parseVitestJson (vitest --reporter=json, real output)', () => {
-  const results = parseVitestJson(fixture('vitest.json'), 'ui');
+  const results = parseVitestJson(resultFile('vitest.json'), 'ui');
 
   it("reads vitest's report: nesting, todo/skip, duplicates, retries and a file that failed to load", () => {
-    expect(results.map((r) => [r.id, r.status])).toEqual([
+    expect(idsAndStatuses(results)).toEqual([
       ['ui::calc.test.mjs > Calculator::adds', 'passed'],
       ['ui::calc.test.mjs > Calculator::divides by zero', 'failed'],
       ['ui::calc.test.mjs > Calculator::skipped one', 'skipped'],
@@ -89,7 +86,7 @@ describe('parseVitestJson (vitest --reporter=json, real output)', () => {
   });
 
   it('gives the same ids on another machine (workspace root or another checkout folder)', () => {
-    const text = fixture('vitest.json');
+    const text = resultFile('vitest.json');
     const inSandbox = parseVitestJson(text.replaceAll('/tmp/pfx/vt/', '/tandem/workspace/ui/'), 'ui');
     expect(inSandbox[0]?.id).toBe('ui::ui/test/calc.test.mjs > Calculator::adds');
     const elsewhere = parseVitestJson(text.replaceAll('/tmp/pfx/vt/', '/home/dev/src/ui/'), 'ui');
@@ -97,7 +94,7 @@ describe('parseVitestJson (vitest --reporter=json, real output)', () => {
   });
 
   it('an empty run is zero tests', () => {
-    expect(parseVitestJson(fixture('vitest-empty.json'), 'ui')).toEqual([]);
+    expect(parseVitestJson(resultFile('vitest-empty.json'), 'ui')).toEqual([]);
   });
 });
 

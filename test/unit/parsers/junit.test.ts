@@ -1,34 +1,21 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseJunit } from '../../../src/engine/parsers/junit.ts';
 import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
 import { MESSAGE_CAP } from '../../../src/engine/parsers/result-builder.ts';
+import { byId, idsAndStatuses, NODE_EDGE_RUN, NODE_RUN, resultFile } from '../../helpers/result-fixtures.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
-const byId = (text: string) => new Map(parseJunit(text, 'unit').map((r) => [r.id, r]));
+/** A fixture parsed as group `unit`. */
+const parsed = (name: string) => parseJunit(resultFile(name), 'unit');
 
 describe('parseJunit: node --test junit reporter (real output)', () => {
-  const results = parseJunit(fixture('node-junit.xml'), 'unit');
+  const results = parsed('node-junit.xml');
 
   it('builds classnames from the enclosing describe blocks, not node\'s "test" placeholder', () => {
-    expect(results.map((r) => [r.id, r.status])).toEqual([
-      ['unit::::top level passes', 'passed'],
-      ['unit::::top level fails', 'failed'],
-      ['unit::Calculator::adds', 'passed'],
-      ['unit::Calculator::divides <by> "zero" & more', 'failed'],
-      ['unit::Calculator::skipped one', 'skipped'],
-      ['unit::Calculator::todo one', 'skipped'],
-      ['unit::Calculator > nested group::deep pass', 'passed'],
-      ['unit::Calculator > nested group::deep fail', 'failed'],
-      ['unit::Calculator::adds #2', 'passed'],
-      ['unit::with subtests::sub a', 'passed'],
-      ['unit::with subtests::sub b', 'failed'],
-    ]);
+    expect(idsAndStatuses(results)).toEqual(NODE_RUN);
   });
 
   it('keeps the failure message, drops node\'s message="true" on skips, and reads durations', () => {
-    const map = new Map(results.map((r) => [r.id, r]));
+    const map = byId(results);
     expect(map.get('unit::with subtests::sub b')?.message).toMatch(/^sub b broke\n/);
     expect(map.get('unit::Calculator::skipped one')?.message).toBeUndefined();
     expect(map.get('unit::Calculator::adds')?.durationMs).toBeCloseTo(0.307, 6);
@@ -37,25 +24,19 @@ describe('parseJunit: node --test junit reporter (real output)', () => {
 
   it('gives the same ids as the TAP reporter for the same tests', async () => {
     const { parseTap } = await import('../../../src/engine/parsers/tap.ts');
-    const tapIds = parseTap(fixture('node-tap.tap'), 'unit').map((r) => r.id);
+    const tapIds = parseTap(resultFile('node-tap.tap'), 'unit').map((r) => r.id);
     expect(results.map((r) => r.id)).toEqual(tapIds);
   });
 
   it('reports hook failures and describe bodies that throw', () => {
-    const edge = parseJunit(fixture('node-junit-edge.xml'), 'unit');
-    expect(edge.map((r) => [r.id, r.status])).toEqual([
-      ['unit::hook fails::child one', 'failed'],
-      ['unit::hook fails::child two', 'failed'],
-      ['unit::::callback throws', 'failed'],
-      ['unit::::empty suite', 'passed'],
-      ['unit::::after empty', 'passed'],
-    ]);
+    const edge = parsed('node-junit-edge.xml');
+    expect(idsAndStatuses(edge)).toEqual(NODE_EDGE_RUN);
     expect(edge[2]?.message).toMatch(/^describe body boom/);
   });
 });
 
 describe('parseJunit: pytest --junitxml', () => {
-  const map = byId(fixture('pytest-junit.xml'));
+  const map = byId(parsed('pytest-junit.xml'));
 
   it('uses the dotted classname and maps failure, error and skipped', () => {
     expect(map.get('unit::tests.test_calc.TestAdd::test_add')?.status).toBe('passed');
@@ -87,7 +68,7 @@ describe('parseJunit: pytest --junitxml', () => {
 
 describe('parseJunit: jest-junit and go-junit-report', () => {
   it('jest-junit: keeps duplicate names apart, decodes entities, reads body-only failures', () => {
-    const results = parseJunit(fixture('jest-junit.xml'), 'web');
+    const results = parseJunit(resultFile('jest-junit.xml'), 'web');
     expect(results.map((r) => r.id)).toEqual([
       'web::Calculator adds::Calculator adds',
       'web::Calculator divides by zero::Calculator divides by zero',
@@ -101,7 +82,7 @@ describe('parseJunit: jest-junit and go-junit-report', () => {
   });
 
   it('go-junit-report v2: package classname, subtests by name, build failure as an error', () => {
-    const map = byId(fixture('go-junit-report-v2.xml'));
+    const map = byId(parsed('go-junit-report-v2.xml'));
     expect([...map.keys()]).toEqual([
       'unit::github.com/acme/api/calc::TestAdd',
       'unit::github.com/acme/api/calc::TestAdd/negative',
@@ -119,7 +100,7 @@ describe('parseJunit: jest-junit and go-junit-report', () => {
   });
 
   it('go-junit-report v1: short classname, skip reason from the attribute', () => {
-    const results = parseJunit(fixture('go-junit-report-v1.xml'), 'unit');
+    const results = parsed('go-junit-report-v1.xml');
     expect(results.map((r) => [r.id, r.status, r.message])).toEqual([
       ['unit::calc::TestAdd', 'passed', undefined],
       ['unit::calc::TestDivide', 'failed', 'Failed\ncalc_test.go:21: Divide(1, 0) = 0, want error'],
@@ -128,8 +109,7 @@ describe('parseJunit: jest-junit and go-junit-report', () => {
   });
 
   it('a bare <testsuite> without classnames uses the suite name; retry records do not decide', () => {
-    const results = parseJunit(fixture('bare-testsuite.xml'), 'ui');
-    expect(results.map((r) => [r.id, r.status])).toEqual([
+    expect(idsAndStatuses(parseJunit(resultFile('bare-testsuite.xml'), 'ui'))).toEqual([
       ['ui::github.com/acme/web/ui::TestRender', 'passed'],
       ['ui::github.com/acme/web/ui::TestLayout', 'passed'],
       ['ui::github.com/acme/web/ui::TestRetried', 'failed'],

@@ -1,28 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
 import { parseTap } from '../../../src/engine/parsers/tap.ts';
-
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
+import { idsAndStatuses, NODE_EDGE_RUN, NODE_RUN, resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseTap: node --test tap reporter (real output)', () => {
-  const results = parseTap(fixture('node-tap.tap'), 'unit');
+  const results = parseTap(resultFile('node-tap.tap'), 'unit');
 
   it('names leaves by their subtest path and drops the suites that close them', () => {
-    expect(results.map((r) => [r.id, r.status])).toEqual([
-      ['unit::::top level passes', 'passed'],
-      ['unit::::top level fails', 'failed'],
-      ['unit::Calculator::adds', 'passed'],
-      ['unit::Calculator::divides <by> "zero" & more', 'failed'],
-      ['unit::Calculator::skipped one', 'skipped'],
-      ['unit::Calculator::todo one', 'skipped'],
-      ['unit::Calculator > nested group::deep pass', 'passed'],
-      ['unit::Calculator > nested group::deep fail', 'failed'],
-      ['unit::Calculator::adds #2', 'passed'],
-      ['unit::with subtests::sub a', 'passed'],
-      ['unit::with subtests::sub b', 'failed'],
-    ]);
+    expect(idsAndStatuses(results)).toEqual(NODE_RUN);
   });
 
   it('takes the message from the YAML diagnostic and the duration from duration_ms', () => {
@@ -35,18 +20,21 @@ describe('parseTap: node --test tap reporter (real output)', () => {
   });
 
   it('reports children cancelled by a failing hook, and suites that threw before any test', () => {
-    expect(parseTap(fixture('node-tap-edge.tap'), 'unit').map((r) => [r.id, r.status, r.message])).toEqual([
-      ['unit::hook fails::child one', 'failed', 'test did not finish before its parent and was cancelled'],
-      ['unit::hook fails::child two', 'failed', 'test did not finish before its parent and was cancelled'],
-      ['unit::::callback throws', 'failed', 'describe body boom'],
-      ['unit::::empty suite', 'passed', undefined],
-      ['unit::::after empty', 'passed', undefined],
+    const edge = parseTap(resultFile('node-tap-edge.tap'), 'unit');
+    expect(idsAndStatuses(edge)).toEqual(NODE_EDGE_RUN);
+    const cancelled = 'test did not finish before its parent and was cancelled';
+    expect(edge.map((r) => r.message)).toEqual([
+      cancelled,
+      cancelled,
+      'describe body boom',
+      undefined,
+      undefined,
     ]);
   });
 });
 
 describe('parseTap: TAP 14', () => {
-  const results = parseTap(fixture('tap14-subtests-bail.tap'), 'cli');
+  const results = parseTap(resultFile('tap14-subtests-bail.tap'), 'cli');
 
   it('handles nested subtests, SKIP/TODO, subtests without a comment, duplicates, and stops at bail out', () => {
     expect(results.map((r) => [r.id, r.status, r.message])).toEqual([
