@@ -44,7 +44,16 @@ export function configurationContainer(spec: ConfigurationRunSpec): Configuratio
     ],
     // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
     NetworkDisabled: true,
-    HostConfig: { NetworkMode: 'none', Mounts: mounts, ...limitsConfig(spec.limits) },
+    HostConfig: {
+      NetworkMode: 'none',
+      Mounts: mounts,
+      ...limitsConfig(spec.limits),
+      // Defence in depth for untrusted code: no privilege gain, and only the capabilities a
+      // test run plausibly needs as root on its own files (no raw sockets, mknod, chroot…).
+      SecurityOpt: ['no-new-privileges'],
+      CapDrop: ['ALL'],
+      CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'],
+    },
   };
   return { options, hiddenFor: hidden.forStep };
 }
