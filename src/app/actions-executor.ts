@@ -26,6 +26,7 @@ import { HandoffProgress } from './actions-progress.ts';
 import { readRunReport } from './actions-report.ts';
 import type { ActionsPlacement, Executor, LinkedChangeSpec } from './executor.ts';
 import type { Handoff, HandoffStore } from './handoff-store.ts';
+import { InstallationClients } from './installation-clients.ts';
 import type { Store, StoredEvaluation } from './store.ts';
 
 export interface ActionsExecutorOptions {
@@ -52,14 +53,14 @@ export class ActionsExecutor implements Executor {
   /** Evaluations waiting in `run`, woken when their run changes. */
   private readonly waiters = new Map<number, () => void>();
   private readonly progress: HandoffProgress;
-  /** One client per installation: its auth hook renews the token, so it can be reused. */
-  private readonly clients = new Map<number, Promise<GitHub>>();
+  private readonly clients: InstallationClients;
 
   constructor(private readonly opts: ActionsExecutorOptions) {
     this.handoffs = opts.store.handoffs;
+    this.clients = new InstallationClients(opts.auth);
     this.progress = new HandoffProgress({
       store: opts.store,
-      client: (id) => this.client(id),
+      client: (id) => this.clients.get(id),
       log: opts.log,
     });
   }
@@ -69,7 +70,7 @@ export class ActionsExecutor implements Executor {
     const evaluation = this.opts.store.evaluations.get(change.evaluationId);
     // Never the fallback here: the organization asked that PR code not run on the App host.
     if (!evaluation) throw new Error(`evaluation ${change.evaluationId} is not recorded`);
-    const gh = await this.client(evaluation.installationId);
+    const gh = await this.clients.get(evaluation.installationId);
     return this.handOff(gh, evaluation, change, change.actions, signal);
   }
 
@@ -93,16 +94,6 @@ export class ActionsExecutor implements Executor {
     if (!h.run) await this.progress.show(evaluation);
     this.waiters.get(h.evaluationId)?.();
     return true;
-  }
-
-  private client(installationId: number): Promise<GitHub> {
-    let c = this.clients.get(installationId);
-    if (!c) {
-      c = this.opts.auth(installationId);
-      c.catch(() => this.clients.delete(installationId));
-      this.clients.set(installationId, c);
-    }
-    return c;
   }
 
   private async handOff(

@@ -13,6 +13,7 @@ import type { PullInfo } from '../github/pull-requests.ts';
 import { CheckRunRegistry } from './check-run-registry.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
 import type { Executor } from './executor.ts';
+import { InstallationClients } from './installation-clients.ts';
 import { EvaluationQueue } from './queue.ts';
 import { recordPull } from './resolve-set.ts';
 import type { Store } from './store.ts';
@@ -34,7 +35,7 @@ export class TandemService {
   readonly checks: CheckRunRegistry;
   private readonly queue: EvaluationQueue<EvalItem>;
   private readonly configs = new Map<number, { load: Promise<OrgConfigLoad>; at: number }>();
-  private readonly clients = new Map<number, Promise<GitHub>>();
+  private readonly clients: InstallationClients;
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly runningMembers = new Map<number, Set<string>>();
   /** Per installation, from its latest config: open PRs with the same head branch are one set. */
@@ -43,11 +44,12 @@ export class TandemService {
 
   constructor(private readonly opts: ServiceOptions) {
     this.checks = new CheckRunRegistry(opts.store);
+    this.clients = new InstallationClients(opts.auth);
     const deps: EvalDeps = {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      auth: (id) => this.client(id),
+      auth: (id) => this.clients.get(id),
       log: opts.log,
       onConfig: (id, load) => {
         this.configs.set(id, { load: Promise.resolve(load), at: Date.now() });
@@ -101,7 +103,7 @@ export class TandemService {
       return this.within(
         this.background(async () =>
           this.checks.closeStale(
-            await this.client(installationId),
+            await this.clients.get(installationId),
             key,
             undefined,
             'The pull request was closed.',
@@ -197,7 +199,7 @@ export class TandemService {
   private async markQueued(key: string, installationId: number): Promise<void> {
     const pull = this.opts.store.pulls.get(key);
     if (pull?.state !== 'open') return;
-    const gh = await this.client(installationId);
+    const gh = await this.clients.get(installationId);
     const cfg = await this.config(gh, installationId, pull.owner);
     if (cfg.kind === 'missing') return;
     // A repository no suite covers gets no check: nothing would ever complete it.
@@ -216,20 +218,6 @@ export class TandemService {
       () => this.configs.delete(installationId),
     );
     return load;
-  }
-
-  /**
-   * An installation client, reused: its auth hook renews the token when it expires, so one per
-   * installation serves every request (Probot would build a new one per call).
-   */
-  private client(installationId: number): Promise<GitHub> {
-    let c = this.clients.get(installationId);
-    if (!c) {
-      c = this.opts.auth(installationId);
-      c.catch(() => this.clients.delete(installationId));
-      this.clients.set(installationId, c);
-    }
-    return c;
   }
 
   /** Open PRs connected to `seed` in the link index: enough to name the set for debouncing. */

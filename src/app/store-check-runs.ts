@@ -18,23 +18,16 @@ CREATE TABLE IF NOT EXISTS check_runs (
   completed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (pull_key, head_sha));
 `;
 
-interface CheckRow {
-  pull_key: string;
-  head_sha: string;
-  check_run_id: number;
-  evaluation_id: number | null;
-  completed: number;
-}
+/** Columns under their `StoredCheckRun` names: a row is one but for SQLite's integer boolean. */
+const COLUMNS = `pull_key AS pullKey, head_sha AS headSha, check_run_id AS checkRunId,
+  evaluation_id AS evaluationId, completed`;
 
-function toCheckRun(row: CheckRow): StoredCheckRun {
-  return {
-    pullKey: row.pull_key,
-    headSha: row.head_sha,
-    checkRunId: row.check_run_id,
-    evaluationId: row.evaluation_id,
-    completed: row.completed === 1,
-  };
-}
+type CheckRow = Omit<StoredCheckRun, 'completed'> & { completed: number };
+
+const toCheckRun = ({ completed, ...row }: CheckRow): StoredCheckRun => ({
+  ...row,
+  completed: completed === 1,
+});
 
 export class CheckRunsTable {
   constructor(private readonly db: Database.Database) {
@@ -53,7 +46,7 @@ export class CheckRunsTable {
 
   get(pullKey: string, headSha: string): StoredCheckRun | undefined {
     const row = this.db
-      .prepare('SELECT * FROM check_runs WHERE pull_key = ? AND head_sha = ?')
+      .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND head_sha = ?`)
       .get(pullKey, headSha) as CheckRow | undefined;
     return row ? toCheckRun(row) : undefined;
   }
@@ -61,13 +54,13 @@ export class CheckRunsTable {
   /** Open check runs of a PR (any head): the stale ones get closed when the head moves on. */
   open(pullKey: string): StoredCheckRun[] {
     const rows = this.db
-      .prepare('SELECT * FROM check_runs WHERE pull_key = ? AND completed = 0')
+      .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND completed = 0`)
       .all(pullKey) as CheckRow[];
     return rows.map(toCheckRun);
   }
 
   byId(id: number): StoredCheckRun | undefined {
-    const row = this.db.prepare('SELECT * FROM check_runs WHERE check_run_id = ?').get(id) as
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE check_run_id = ?`).get(id) as
       | CheckRow
       | undefined;
     return row ? toCheckRun(row) : undefined;

@@ -23,27 +23,15 @@ CREATE TABLE IF NOT EXISTS evaluations (
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
 `;
 
-interface EvalRow {
-  id: number;
-  set_key: string;
-  seed: string;
-  installation_id: number;
-  state: string;
-  matrix: string | null;
-  members: string;
-}
+/** Columns under their `StoredEvaluation` names: a row is one but for the members' JSON. */
+const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
 
-function toEvaluation(row: EvalRow): StoredEvaluation {
-  return {
-    id: row.id,
-    setKey: row.set_key,
-    seed: row.seed,
-    installationId: row.installation_id,
-    state: row.state as EvaluationState,
-    matrix: row.matrix,
-    members: JSON.parse(row.members) as StoredEvaluation['members'],
-  };
-}
+type EvalRow = Omit<StoredEvaluation, 'members'> & { members: string };
+
+const toEvaluation = (row: EvalRow): StoredEvaluation => ({
+  ...row,
+  members: JSON.parse(row.members) as StoredEvaluation['members'],
+});
 
 export class EvaluationsTable {
   constructor(private readonly db: Database.Database) {
@@ -74,14 +62,16 @@ export class EvaluationsTable {
   }
 
   get(id: number): StoredEvaluation | undefined {
-    const row = this.db.prepare('SELECT * FROM evaluations WHERE id = ?').get(id) as EvalRow | undefined;
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id) as
+      | EvalRow
+      | undefined;
     return row ? toEvaluation(row) : undefined;
   }
 
   /** Evaluations a previous process left queued or running. */
   unfinished(): StoredEvaluation[] {
     const rows = this.db
-      .prepare(`SELECT * FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`)
+      .prepare(`SELECT ${COLUMNS} FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`)
       .all() as EvalRow[];
     return rows.map(toEvaluation);
   }

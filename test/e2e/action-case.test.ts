@@ -1,16 +1,9 @@
-/**
- * The bundled Action on a case file from the evaluator repository, against the example
- * organization's local git remotes and the real Docker sandbox: the verdict outputs, the job
- * summary, annotations and exit codes; and a sharded run (plan → shards → merge) that must agree
- * with the unsharded one.
- */
-import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateExample } from '../../examples/checkout/generate.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import { type ActionRun, errors, outcomes, ROOT, readReport, runAction } from './action-harness.ts';
+import { removeTempDir } from '../helpers/git-fixtures.ts';
+import { type ActionRun, errors, outcomes, prepareRunner, readReport, runAction } from './action-harness.ts';
 
 let dir: string;
 let workspace: string;
@@ -21,40 +14,25 @@ const run = (inputs: Record<string, string>, cache: string): Promise<ActionRun> 
   runAction({ workspace, runnerDir, inputs, env: { TANDEM_CACHE_DIR: path.join(dir, 'cache', cache) } });
 
 beforeAll(async () => {
-  execSync('bash scripts/start-docker.sh && bash scripts/build-sandbox-image.sh', {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  dir = await makeTempDir('tandem-action-case-');
-  workspace = path.join(dir, 'evaluator-repo');
-  runnerDir = path.join(dir, 'runner');
-  mkdirSync(runnerDir, { recursive: true });
+  ({ dir, workspace, runnerDir } = await prepareRunner('tandem-action-case-'));
   // The example writes remotes/, evaluator/ (suite + hidden tests) and case.yml under one folder:
   // that folder plays the evaluator repository checkout.
   generateExample(workspace);
   remotes = path.join(workspace, 'remotes');
-  const url = (name: string) => path.join(remotes, `${name}.git`);
+  const target = (name: string, url = path.join(remotes, `${name}.git`)) =>
+    `  - { repo: acme/${name}, url: ${url}, base: main, head: multi-currency }\n`;
+  const writeCase = (file: string, name: string, rest: string) =>
+    writeFileSync(path.join(workspace, file), `name: ${name}\nsuite: evaluator/suite.yml\ntargets:\n${rest}`);
   // Only schema and api change; web stays at main, so its new test cannot pass.
-  writeFileSync(
-    path.join(workspace, 'partial-case.yml'),
-    `name: acme-without-web
-suite: evaluator/suite.yml
-targets:
-  - { repo: acme/schema, url: ${url('schema')}, base: main, head: multi-currency }
-  - { repo: acme/api, url: ${url('api')}, base: main, head: multi-currency }
-context:
-  - { repo: acme/web, url: ${url('web')}, ref: main }
-`,
+  writeCase(
+    'partial-case.yml',
+    'acme-without-web',
+    `${target('schema')}${target('api')}context:\n  - { repo: acme/web, url: ${path.join(remotes, 'web.git')}, ref: main }\n`,
   );
-  writeFileSync(
-    path.join(workspace, 'broken-case.yml'),
-    `name: acme-missing-remote
-suite: evaluator/suite.yml
-targets:
-  - { repo: acme/schema, url: ${url('schema')}, base: main, head: multi-currency }
-  - { repo: acme/api, url: ${url('api')}, base: main, head: multi-currency }
-  - { repo: acme/web, url: ${path.join(dir, 'nowhere.git')}, base: main, head: multi-currency }
-`,
+  writeCase(
+    'broken-case.yml',
+    'acme-missing-remote',
+    target('schema') + target('api') + target('web', path.join(dir, 'nowhere.git')),
   );
 }, 600_000);
 

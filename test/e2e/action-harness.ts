@@ -3,11 +3,12 @@
  * process, inputs as `INPUT_*` variables, `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files, the
  * evaluator repository as `GITHUB_WORKSPACE`, and workflow commands read back from stdout.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../../src/core/report.schema.ts';
+import { makeTempDir } from '../helpers/git-fixtures.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
@@ -57,6 +58,24 @@ export function parseCommands(stdout: string): ActionRun['commands'] {
     out.push({ command: m[1]!, properties, message: unescapeCommand(m[3] ?? '') });
   }
   return out;
+}
+
+/**
+ * For a `beforeAll`: Docker running with the sandbox image built, and a fresh temporary `dir`
+ * laid out as a runner sees it: the evaluator repository checkout (`workspace`, not created) and
+ * the step files' folder (`runnerDir`).
+ */
+export async function prepareRunner(
+  prefix: string,
+): Promise<{ dir: string; workspace: string; runnerDir: string }> {
+  execSync('bash scripts/start-docker.sh && bash scripts/build-sandbox-image.sh', {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  const dir = await makeTempDir(prefix);
+  const runnerDir = path.join(dir, 'runner');
+  mkdirSync(runnerDir, { recursive: true });
+  return { dir, workspace: path.join(dir, 'evaluator-repo'), runnerDir };
 }
 
 /**

@@ -5,15 +5,15 @@
  * be masked and never reach the report. `context` puts repositories without a PR into the
  * workspace, at a named ref or at their default branch, as the App's hand-off asks.
  */
-import { execFileSync, execSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateExample } from '../../examples/checkout/generate.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { removeTempDir } from '../helpers/git-fixtures.ts';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { type ActionRun, errors, ROOT, readReport, runAction } from './action-harness.ts';
+import { type ActionRun, errors, prepareRunner, readReport, runAction } from './action-harness.ts';
 
 const TOKEN = 'ghp_actionTestToken123';
 
@@ -32,14 +32,7 @@ const run = (inputs: Record<string, string>, env: Record<string, string> = {}): 
   });
 
 beforeAll(async () => {
-  execSync('bash scripts/start-docker.sh && bash scripts/build-sandbox-image.sh', {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  dir = await makeTempDir('tandem-action-prs-');
-  workspace = path.join(dir, 'evaluator-repo');
-  runnerDir = path.join(dir, 'runner');
-  mkdirSync(runnerDir, { recursive: true });
+  ({ dir, workspace, runnerDir } = await prepareRunner('tandem-action-prs-'));
   const org = path.join(dir, 'org');
   generateExample(org);
   // The evaluator repository holds only the suite and its hidden tests.

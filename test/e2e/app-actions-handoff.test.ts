@@ -11,32 +11,28 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
 import { type ActionRun, readReport, runAction } from './action-harness.ts';
 import {
   API_OK,
-  createWorld,
-  destroyWorld,
   HIDDEN_TEST,
   openPull,
   orgConfig,
   restartApp,
+  SCHEMA_OK,
   SUITE,
   sendPull,
   stickyComments,
   tandemChecks,
+  until,
+  useWorld,
   type World,
 } from './app-harness.ts';
 
-let w: World | undefined;
-afterEach(async () => {
-  await destroyWorld(w);
-  w = undefined;
-});
+const startWorld = useWorld();
 
-const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 const ACTIONS_CONFIG = orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n');
 /**
  * The whole hidden test, `web` case included: `acme/web` has no PR, so it reaches the runner's
@@ -45,18 +41,9 @@ const ACTIONS_CONFIG = orgConfig('executor: actions\nactions: { workflow: tandem
 const HIDDEN = HIDDEN_TEST;
 type Run = ReturnType<World['standIn']['addWorkflowRun']>;
 
-async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** A world on `executor: actions` with the 2-PR change schema ← api opened; returns the dispatch inputs. */
 async function dispatchedChange(): Promise<{ world: World; inputs: Record<string, string>; id: number }> {
-  const world = await createWorld({ debounceMs: 600 });
-  w = world;
+  const world = await startWorld({ debounceMs: 600 });
   world.standIn.setFile('acme', '.github', '.github/tandem.yml', ACTIONS_CONFIG);
   world.standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN);
   await openPull(world, 'schema', SCHEMA_OK, 'Adds total.');

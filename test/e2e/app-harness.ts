@@ -5,6 +5,7 @@
  * the hidden test needs both (a jointly necessary change).
  */
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
@@ -67,6 +68,8 @@ export const API_OK = `const s = require('../schema');
 module.exports = { total(xs) { if (!s.fields.includes('total')) throw new Error('schema lacks total'); return xs.reduce((a, b) => a + b, 0); } };
 `;
 export const API_BUG = API_OK.replace('a + b', 'a - b');
+/** `acme/schema` with the `total` field `API_OK` needs. */
+export const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 
 export interface World {
   root: string;
@@ -142,6 +145,23 @@ export async function destroyWorld(w: World | undefined): Promise<void> {
   await w.standIn.close();
   await w.gitServer.close();
   await removeTempDir(w.root);
+}
+
+/**
+ * Registers an `afterEach` that tears down the world the test started (passed or not) and
+ * returns the starter: `const startWorld = useWorld();` at the top of a file, then
+ * `const w = await startWorld();` in each test.
+ */
+export function useWorld(): (opts?: WorldOptions) => Promise<World> {
+  let current: World | undefined;
+  afterEach(async () => {
+    await destroyWorld(current);
+    current = undefined;
+  });
+  return async (opts = {}) => {
+    current = await createWorld(opts);
+    return current;
+  };
 }
 
 /** Restarts the App on the same data directory (a crash and restart, as far as state goes). */

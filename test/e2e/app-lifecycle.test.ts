@@ -4,31 +4,26 @@
  * matrix full`, debounced bursts and stale evaluations cancelled by a newer push.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import {
   API_OK,
-  createWorld,
-  destroyWorld,
   ObservedExecutor,
   openPull,
   orgConfig,
   publishBranch,
+  SCHEMA_OK,
   sendPull,
   stickyComments,
   tandemChecks,
   until,
+  useWorld,
   type World,
 } from './app-harness.ts';
 
-let w: World | undefined;
-afterEach(async () => {
-  await destroyWorld(w);
-  w = undefined;
-});
+const startWorld = useWorld();
 
-const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 const WEB_OK = { 'index.js': 'module.exports = { page: 1, total: true };\n' };
 const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out');
 
@@ -36,7 +31,7 @@ const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out
 async function observedWorld(config?: string, opts: { holdFirst?: boolean; debounceMs?: number } = {}) {
   const { makeTempDir } = await import('../helpers/git-fixtures.ts');
   const executor = new ObservedExecutor(join(await makeTempDir('tandem-observed-'), 'cache'), opts);
-  const world = await createWorld({
+  const world = await startWorld({
     executor,
     ...(config ? { config } : {}),
     ...(opts.debounceMs ? { debounceMs: opts.debounceMs } : {}),
@@ -65,7 +60,7 @@ async function push(world: World, repo: 'schema' | 'api' | 'web', files: Record<
 describe('App: a linked change over its life', () => {
   it('closing a member: it leaves the set and the others are evaluated again', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT);
-    w = o.world;
+    const w = o.world;
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
@@ -94,7 +89,7 @@ describe('App: a linked change over its life', () => {
 
   it('merging a member: it leaves the set and its repository is taken at its new base', async () => {
     const o = await observedWorld();
-    w = o.world;
+    const w = o.world;
     // The schema PR goes into `release`; `main` never gets `total`.
     const release = await commitOn(w.repos.schema!, 'release', { 'RELEASE.md': 'r\n' }, 'release', {
       from: 'main',
@@ -129,7 +124,7 @@ describe('App: a linked change over its life', () => {
   });
 
   it('reports a merge conflict on every member as an infrastructure error with a re-run', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     // `main` moves on under the api PR and touches the same line.
@@ -158,7 +153,7 @@ describe('App: a linked change over its life', () => {
 
   it('groups open PRs with the same head branch name when group_by_branch is on', async () => {
     const o = await observedWorld(orgConfig('group_by_branch: true'));
-    w = o.world;
+    const w = o.world;
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'No links.', 'checkout-total');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'No links either.', 'checkout-total');
     await sendPull(w, 'opened', 'schema', 1);
@@ -171,7 +166,7 @@ describe('App: a linked change over its life', () => {
   });
 
   it('waits out rate-limited responses instead of turning them into verdicts', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     w.standIn.rateLimitNext(1, 'primary');
@@ -189,7 +184,7 @@ describe('App: a linked change over its life', () => {
 
   it('refuses members over the cap with a message, and closes their queued check', async () => {
     const o = await observedWorld(orgConfig('limits: { members: 2 }'));
-    w = o.world;
+    const w = o.world;
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     const web = await openPull(w, 'web', WEB_OK, 'Depends-On: acme/schema#1');
@@ -210,7 +205,7 @@ describe('App: a linked change over its life', () => {
 
   it('`/tandem matrix full` from a writer evaluates every configuration', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT);
-    w = o.world;
+    const w = o.world;
     await openPull(w, 'schema', SCHEMA_OK, '');
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);
@@ -238,7 +233,7 @@ describe('App: a linked change over its life', () => {
 
   it('evaluates three pushes to three members within the debounce window once', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT, { debounceMs: 800 });
-    w = o.world;
+    const w = o.world;
     await openPull(w, 'schema', SCHEMA_OK, '');
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
@@ -266,7 +261,7 @@ describe('App: a linked change over its life', () => {
 
   it('cancels an evaluation made stale by a newer push', async () => {
     const o = await observedWorld(undefined, { holdFirst: true });
-    w = o.world;
+    const w = o.world;
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);

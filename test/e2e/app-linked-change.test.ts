@@ -2,31 +2,24 @@
  * The App end to end with the real engine (Docker sandbox): linked PRs across repositories get one
  * verdict, the same check and the same comment on every member.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   API_BUG,
   API_OK,
-  createWorld,
-  destroyWorld,
   HIDDEN_TEST,
   openPull,
+  SCHEMA_OK,
   sendPull,
   stickyComments,
   tandemChecks,
-  type World,
+  useWorld,
 } from './app-harness.ts';
 
-let w: World | undefined;
-afterEach(async () => {
-  await destroyWorld(w);
-  w = undefined;
-});
-
-const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
+const startWorld = useWorld();
 
 describe('App: linked change with the real engine', () => {
   it('resolves a 2-PR linked change and reports it on both members', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
     expect(schema.number).toBe(1);
@@ -67,7 +60,7 @@ describe('App: linked change with the real engine', () => {
   });
 
   it('fails a 2-PR linked change whose consumer is wrong, then passes after a push re-evaluates all', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
     const api = await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
     await sendPull(w, 'opened', 'schema', schema.number);

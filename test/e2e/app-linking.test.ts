@@ -3,34 +3,42 @@
  * command, links refused (another organization), invalid configuration, re-run from the check.
  */
 import { ProbotOctokit } from 'probot';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/sticky-comment.ts';
 import {
   API_OK,
-  createWorld,
-  destroyWorld,
   openPull,
   orgConfig,
+  SCHEMA_OK,
   sendPull,
   stickyComments,
   tandemChecks,
+  useWorld,
   type World,
 } from './app-harness.ts';
 
-let w: World | undefined;
-afterEach(async () => {
-  await destroyWorld(w);
-  w = undefined;
-});
+const startWorld = useWorld();
 
-const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
 const repoOf = (w: World, r: string) => w.standIn.repository('acme', r) as unknown as Record<string, unknown>;
 const prOf = (w: World, r: string, n = 1) =>
   w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
 
+/** `user` comments `/tandem link acme/schema#1` on acme/api#1; resolves once the App is idle. */
+async function linkCommand(w: World, user: string) {
+  const comment = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user });
+  await w.sender.issueCommentCreated({
+    pullRequest: prOf(w, 'api'),
+    repository: repoOf(w, 'api'),
+    comment: comment as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+  });
+  await w.app.service.idle();
+  return comment;
+}
+
 describe('App: linking', () => {
   it('evaluates a 3-PR cycle as one set, and fails it when one member regresses', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
     const api = await openPull(
       w,
@@ -72,7 +80,7 @@ describe('App: linking', () => {
   });
 
   it('joins PRs when a body edit adds a link, and refuses a link to another organization', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, 'No links yet.');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Alone.');
     await sendPull(w, 'opened', 'schema', 1);
@@ -94,36 +102,16 @@ describe('App: linking', () => {
   });
 
   it('links by command from a writer (acknowledged), ignores readers, and re-runs on request', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, '');
     w.standIn.setPermission('acme', 'api', 'writer', 'write');
     w.standIn.setPermission('acme', 'api', 'reader', 'read');
-    const byReader = w.standIn.addComment('acme', 'api', 1, {
-      body: '/tandem link acme/schema#1',
-      user: 'reader',
-    });
-    await w.sender.issueCommentCreated({
-      pullRequest: prOf(w, 'api'),
-      repository: repoOf(w, 'api'),
-      comment: byReader as unknown as Record<string, unknown>,
-      installationId: w.installationId,
-    });
-    await w.app.service.idle();
+    const byReader = await linkCommand(w, 'reader');
     expect(w.standIn.reactions(Number(byReader.id)).map((r) => r.content)).toEqual(['confused']);
     expect(tandemChecks(w, 'api')).toHaveLength(0);
 
-    const byWriter = w.standIn.addComment('acme', 'api', 1, {
-      body: '/tandem link acme/schema#1',
-      user: 'writer',
-    });
-    await w.sender.issueCommentCreated({
-      pullRequest: prOf(w, 'api'),
-      repository: repoOf(w, 'api'),
-      comment: byWriter as unknown as Record<string, unknown>,
-      installationId: w.installationId,
-    });
-    await w.app.service.idle();
+    const byWriter = await linkCommand(w, 'writer');
     expect(w.standIn.reactions(Number(byWriter.id)).map((r) => r.content)).toEqual(['+1']);
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
     expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['success']);
@@ -149,7 +137,7 @@ describe('App: linking', () => {
     });
     const content = comments[0]!.body!.replace(`${COMMENT_MARKER}\n`, '');
     const patches = () =>
-      w!.standIn.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'));
+      w.standIn.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'));
     const before = patches().length;
     expect(await upsertStickyComment(gh, { owner: 'acme', repo: 'api' }, 1, content)).toEqual({
       id: comments[0]!.id,
@@ -159,7 +147,7 @@ describe('App: linking', () => {
   });
 
   it('reports an invalid configuration as a failed check naming the field', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     w.standIn.setFile(
       'acme',
       '.github',

@@ -1,37 +1,23 @@
 /**
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   API_OK,
-  createWorld,
-  destroyWorld,
   openPull,
   restartApp,
+  SCHEMA_OK,
   sendPull,
   tandemChecks,
-  type World,
+  until,
+  useWorld,
 } from './app-harness.ts';
 
-let w: World | undefined;
-afterEach(async () => {
-  await destroyWorld(w);
-  w = undefined;
-});
-
-const SCHEMA_OK = { 'index.js': "module.exports = { fields: ['id', 'total'] };\n" };
-
-async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const startWorld = useWorld();
 
 describe('App reliability', () => {
   it('rejects unsigned deliveries and does nothing twice for a redelivery', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const payload = {
       pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
@@ -50,7 +36,7 @@ describe('App reliability', () => {
   });
 
   it('re-queues an evaluation interrupted by a restart and completes its check runs', async () => {
-    w = await createWorld();
+    const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);

@@ -50,6 +50,7 @@ import {
   now,
   type Permission,
   type PullRecord,
+  type RepoSeed,
   repoKey,
   StandInState,
   type WorkflowRunRecord,
@@ -165,13 +166,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       if (!inst) throw new Error(`stand-in: App not installed on ${owner}`);
       return inst.id;
     },
-    addRepo(input: {
-      owner: string;
-      name: string;
-      cloneUrl?: string;
-      defaultBranch?: string;
-      private?: boolean;
-    }) {
+    addRepo(input: RepoSeed) {
       return shape.repository(shapes, state.addRepo(input));
     },
     repository(owner: string, repo: string): S['repository'] {

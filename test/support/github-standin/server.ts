@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenBook } from './auth.ts';
 import { type Caller, DOCS, HttpError, match, type Route, type RouteResult } from './http.ts';
 import type { ShapeContext } from './shapes.ts';
-import type { StandInState } from './state.ts';
+import type { RequestLogEntry, StandInState } from './state.ts';
 
 export interface FailRule {
   status: number;
@@ -46,14 +46,7 @@ export class Pipeline {
     // Probot with GHE_HOST talks to `/api/v3/...`; github.com-style clients to `/...`.
     const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
     const resource = path.startsWith('/search/') ? 'search' : 'core';
-    const entry: {
-      method: string;
-      path: string;
-      query: string;
-      status: number;
-      installationId?: number;
-      body?: unknown;
-    } = { method, path, query: url.search, status: 0 };
+    const entry: RequestLogEntry = { method, path, query: url.search, status: 0 };
 
     let result: RouteResult;
     let caller: Caller = { kind: 'anonymous' };

@@ -141,6 +141,15 @@ export interface RequestLogEntry {
   body?: unknown;
 }
 
+/** What a test says about a repository it adds; the rest is defaulted. */
+export interface RepoSeed {
+  owner: string;
+  name: string;
+  cloneUrl?: string;
+  defaultBranch?: string;
+  private?: boolean;
+}
+
 export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
@@ -184,13 +193,7 @@ export class StandInState {
     return [...this.installations.values()].find((i) => i.account.toLowerCase() === owner.toLowerCase());
   }
 
-  addRepo(input: {
-    owner: string;
-    name: string;
-    cloneUrl?: string;
-    defaultBranch?: string;
-    private?: boolean;
-  }): RepoRecord {
+  addRepo(input: RepoSeed): RepoRecord {
     // Installing the App on the owner is implicit: one installation per account, made on first use.
     const installation = this.addInstallation({ account: input.owner });
     const rec: RepoRecord = {

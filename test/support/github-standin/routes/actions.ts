@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
 import type { ShapeContext } from '../shapes.ts';
 import { repository } from '../shapes.ts';
-import type { ArtifactRecord, WorkflowRunRecord } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import type { ArtifactRecord, DispatchRecord, WorkflowRunRecord } from '../state.ts';
+import { findInRepo, requireRepo } from './repos.ts';
 
 const WorkflowDispatchBody = z.object({
   ref: z.string().min(1),
@@ -96,34 +96,48 @@ function createdFilter(value: string | null): (r: WorkflowRunRecord) => boolean 
   return (r) => Date.parse(r.createdAt) >= since;
 }
 
+/** A dispatch record without its repository, which the route's path names. */
+type DispatchOf<D> = D extends unknown ? Omit<D, 'owner' | 'repo'> : never;
+
+/** A dispatch endpoint: records the dispatch for the test (which plays the runner) and answers 204. */
+function dispatchRoute<T extends z.ZodType>(
+  template: string,
+  schema: T,
+  resource: string,
+  record: (body: z.infer<T>, ctx: RouteContext) => DispatchOf<DispatchRecord>,
+): Route {
+  return route('POST', template, 'token', (ctx) => {
+    const r = requireRepo(ctx);
+    const body = validate(schema, ctx.body, resource);
+    ctx.state.dispatches.push({ ...record(body, ctx), owner: r.owner, repo: r.name });
+    return { status: 204 };
+  });
+}
+
 export function actionRoutes(): Route[] {
   return [
-    route('POST', '/repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const body = validate(WorkflowDispatchBody, ctx.body, 'WorkflowDispatch');
-      ctx.state.dispatches.push({
+    dispatchRoute(
+      '/repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches',
+      WorkflowDispatchBody,
+      'WorkflowDispatch',
+      (body, ctx) => ({
         kind: 'workflow',
-        owner: r.owner,
-        repo: r.name,
         workflowId: ctx.params.workflow ?? '',
         ref: body.ref,
         inputs: body.inputs ?? {},
-      });
-      return { status: 204 };
-    }),
+      }),
+    ),
 
-    route('POST', '/repos/{owner}/{repo}/dispatches', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const body = validate(RepositoryDispatchBody, ctx.body, 'RepositoryDispatch');
-      ctx.state.dispatches.push({
+    dispatchRoute(
+      '/repos/{owner}/{repo}/dispatches',
+      RepositoryDispatchBody,
+      'RepositoryDispatch',
+      (body) => ({
         kind: 'repository',
-        owner: r.owner,
-        repo: r.name,
         eventType: body.event_type,
         clientPayload: body.client_payload ?? {},
-      });
-      return { status: 204 };
-    }),
+      }),
+    ),
 
     route('GET', '/repos/{owner}/{repo}/actions/runs/{run}', 'token', (ctx) => {
       const r = requireRepo(ctx);
@@ -170,19 +184,13 @@ export function actionRoutes(): Route[] {
     }),
 
     route('GET', '/repos/{owner}/{repo}/actions/artifacts/{id}', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const id = intParam(ctx.params.id);
-      const a = ctx.state.artifacts.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
-      if (!a) throw notFound();
+      const a = findInRepo(requireRepo(ctx), ctx.state.artifacts, intParam(ctx.params.id));
       return { status: 200, body: artifactShape(ctx, a) };
     }),
 
     // GitHub answers with a 302 to a short-lived storage URL; fetch follows it without our auth header.
     route('GET', '/repos/{owner}/{repo}/actions/artifacts/{id}/zip', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const id = intParam(ctx.params.id);
-      const a = ctx.state.artifacts.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
-      if (!a) throw notFound();
+      const a = findInRepo(requireRepo(ctx), ctx.state.artifacts, intParam(ctx.params.id));
       return { status: 302, headers: { location: `${ctx.url.origin}/_blobs/artifacts/${a.id}.zip` } };
     }),
 

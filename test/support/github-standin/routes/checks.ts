@@ -1,18 +1,9 @@
 /** Check run routes, with GitHub's size and state rules enforced as 422s. */
 import { z } from 'zod';
 import { checkRun } from '../activity-shapes.ts';
-import {
-  HttpError,
-  intParam,
-  notFound,
-  paginate,
-  type Route,
-  type RouteContext,
-  route,
-  validate,
-} from '../http.ts';
+import { HttpError, intParam, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
 import { type CheckRunRecord, now } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import { findInRepo, requireRepo } from './repos.ts';
 
 const MAX = 65535;
 const limited = z.string().max(MAX, {
@@ -122,9 +113,7 @@ export function checkRoutes(): Route[] {
     route('PATCH', '/repos/{owner}/{repo}/check-runs/{id}', 'token', (ctx) => {
       const r = requireRepo(ctx);
       requireApp(ctx);
-      const id = intParam(ctx.params.id);
-      const run = ctx.state.checkRunList.find((c) => c.id === id && c.owner === r.owner && c.repo === r.name);
-      if (!run) throw notFound();
+      const run = findInRepo(r, ctx.state.checkRunList, intParam(ctx.params.id));
       const body = validate(UpdateBody, ctx.body, 'CheckRun');
       // Validate on a copy so a rejected update leaves the run as it was.
       const draft: CheckRunRecord = { ...run, output: { ...run.output } };
@@ -136,9 +125,7 @@ export function checkRoutes(): Route[] {
 
     route('GET', '/repos/{owner}/{repo}/check-runs/{id}', 'token', (ctx) => {
       const r = requireRepo(ctx);
-      const id = intParam(ctx.params.id);
-      const run = ctx.state.checkRunList.find((c) => c.id === id && c.owner === r.owner && c.repo === r.name);
-      if (!run) throw notFound();
+      const run = findInRepo(r, ctx.state.checkRunList, intParam(ctx.params.id));
       return { status: 200, body: checkRun(ctx.shapes, run) };
     }),
 

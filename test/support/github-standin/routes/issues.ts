@@ -13,7 +13,7 @@ import {
 } from '../http.ts';
 import { issueSearchItem } from '../pull-shapes.ts';
 import { type CommentRecord, now, type PullRecord } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import { findInRepo, requireRepo } from './repos.ts';
 
 /** GitHub caps comment bodies at 65536 characters. */
 const CommentBody = z.object({
@@ -24,11 +24,7 @@ const ReactionBody = z.object({
 });
 
 function findComment(ctx: RouteContext): CommentRecord {
-  const r = requireRepo(ctx);
-  const id = intParam(ctx.params.id);
-  const c = ctx.state.commentList.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
-  if (!c) throw notFound();
-  return c;
+  return findInRepo(requireRepo(ctx), ctx.state.commentList, intParam(ctx.params.id));
 }
 
 function author(ctx: RouteContext): string {

@@ -28,6 +28,17 @@ export function requireRepo(ctx: RouteContext): RepoRecord {
   return r;
 }
 
+/** Record `id` of repository `r` in `list`: 404 when missing or when it belongs to another repository. */
+export function findInRepo<T extends { id: number; owner: string; repo: string }>(
+  r: RepoRecord,
+  list: T[],
+  id: number,
+): T {
+  const found = list.find((x) => x.id === id && x.owner === r.owner && x.repo === r.name);
+  if (!found) throw notFound();
+  return found;
+}
+
 const gitSha = (buf: Buffer) =>
   createHash('sha1')
     .update(Buffer.concat([Buffer.from(`blob ${buf.length}\0`), buf]))
