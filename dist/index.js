@@ -1223,13 +1223,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node2) {
           return node2.type === "SubExpression" || (node2.type === "MustacheStatement" || node2.type === "BlockStatement") && !!(node2.params && node2.params.length || node2.hash);
         },
-        scopedId: function scopedId(path23) {
-          return /^\.|this\b/.test(path23.original);
+        scopedId: function scopedId(path24) {
+          return /^\.|this\b/.test(path24.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path23) {
-          return path23.parts.length === 1 && !AST.helpers.scopedId(path23) && !path23.depth;
+        simpleId: function simpleId(path24) {
+          return path24.parts.length === 1 && !AST.helpers.scopedId(path24) && !path24.depth;
         }
       }
     };
@@ -2314,12 +2314,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path23, params, hash3, open2, strip, locInfo) {
+    function prepareMustache(path24, params, hash3, open2, strip, locInfo) {
       var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open2);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path23,
+        path: path24,
         params,
         hash: hash3,
         escaped,
@@ -2591,9 +2591,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program, void 0), path23 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program, void 0), path24 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path23.original);
+        this.opcode("registerDecorator", params.length, path24.original);
       },
       PartialStatement: function PartialStatement(partial2) {
         this.usePartial = true;
@@ -2660,48 +2660,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program, inverse) {
-        var path23 = sexpr.path, name = path23.parts[0], isBlock = program != null || inverse != null;
-        this.opcode("getContext", validateDepth(path23));
+        var path24 = sexpr.path, name = path24.parts[0], isBlock = program != null || inverse != null;
+        this.opcode("getContext", validateDepth(path24));
         this.opcode("pushProgram", program);
         this.opcode("pushProgram", inverse);
-        path23.strict = true;
-        this.accept(path23);
+        path24.strict = true;
+        this.accept(path24);
         this.opcode("invokeAmbiguous", name, isBlock);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path23 = sexpr.path;
-        path23.strict = true;
-        this.accept(path23);
+        var path24 = sexpr.path;
+        path24.strict = true;
+        this.accept(path24);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program, inverse), path23 = sexpr.path, name = path23.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program, inverse), path24 = sexpr.path, name = path24.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path23.strict = true;
-          path23.falsy = true;
-          this.accept(path23);
-          this.opcode("invokeHelper", params.length, path23.original, _ast2["default"].helpers.simpleId(path23));
+          path24.strict = true;
+          path24.falsy = true;
+          this.accept(path24);
+          this.opcode("invokeHelper", params.length, path24.original, _ast2["default"].helpers.simpleId(path24));
         }
       },
-      PathExpression: function PathExpression(path23) {
-        var depth = validateDepth(path23);
-        var parts = validateParts(path23);
+      PathExpression: function PathExpression(path24) {
+        var depth = validateDepth(path24);
+        var parts = validateParts(path24);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path23), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path24), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path23.data) {
+        } else if (path24.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path23.strict);
+          this.opcode("lookupData", depth, parts, path24.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path23.falsy, path23.strict, scoped);
+          this.opcode("lookupOnContext", parts, path24.falsy, path24.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string4) {
@@ -2928,8 +2928,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path23) {
-      return validateStringArray(path23, path23.parts, "parts");
+    function validateParts(path24) {
+      return validateStringArray(path24, path24.parts, "parts");
     }
     function validateBlockParams(program) {
       if (program.blockParams != null) {
@@ -3111,16 +3111,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path23 = aPath;
+      var path24 = aPath;
       var url2 = urlParse(aPath);
       if (url2) {
         if (!url2.path) {
           return aPath;
         }
-        path23 = url2.path;
+        path24 = url2.path;
       }
-      var isAbsolute = exports2.isAbsolute(path23);
-      var parts = path23.split(/\/+/);
+      var isAbsolute = exports2.isAbsolute(path24);
+      var parts = path24.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -3137,15 +3137,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path23 = parts.join("/");
-      if (path23 === "") {
-        path23 = isAbsolute ? "/" : ".";
+      path24 = parts.join("/");
+      if (path24 === "") {
+        path24 = isAbsolute ? "/" : ".";
       }
       if (url2) {
-        url2.path = path23;
+        url2.path = path24;
         return urlGenerate(url2);
       }
-      return path23;
+      return path24;
     }
     exports2.normalize = normalize;
     function join2(aRoot, aPath) {
@@ -5947,8 +5947,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash3;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path23 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path23;
+      var path24 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path24;
     };
     PrintVisitor.prototype.StringLiteral = function(string4) {
       return '"' + string4.value + '"';
@@ -14147,11 +14147,11 @@ var require_agent = __commonJS({
       };
     })();
     var WINDOWS_PIPE_REGEX = /^[/\\][/\\]\.[/\\]pipe[/\\].+/;
-    function createAgent(path23) {
-      if (process.platform === "win32" && !WINDOWS_PIPE_REGEX.test(path23)) {
-        return path23 === "pageant" ? new PageantAgent() : new CygwinAgent(path23);
+    function createAgent(path24) {
+      if (process.platform === "win32" && !WINDOWS_PIPE_REGEX.test(path24)) {
+        return path24 === "pageant" ? new PageantAgent() : new CygwinAgent(path24);
       }
-      return new OpenSSHAgent(path23);
+      return new OpenSSHAgent(path24);
     }
     var AgentProtocol = (() => {
       const SSH_AGENTC_REQUEST_IDENTITIES = 11;
@@ -19395,17 +19395,17 @@ var require_SFTP = __commonJS({
       // ===========================================================================
       // Client-specific ===========================================================
       // ===========================================================================
-      createReadStream(path23, options) {
+      createReadStream(path24, options) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        return new ReadStream(this, path23, options);
+        return new ReadStream(this, path24, options);
       }
-      createWriteStream(path23, options) {
+      createWriteStream(path24, options) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        return new WriteStream(this, path23, options);
+        return new WriteStream(this, path24, options);
       }
-      open(path23, flags_, attrs, cb) {
+      open(path24, flags_, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         if (typeof attrs === "function") {
@@ -19424,7 +19424,7 @@ var require_SFTP = __commonJS({
           attrsFlags = attrs.flags;
           attrsLen = attrs.nb;
         }
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19432,7 +19432,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         writeUInt32BE(buf, attrsFlags, p += 4);
         if (attrsLen) {
@@ -19563,7 +19563,7 @@ var require_SFTP = __commonJS({
           throw new Error("Client-only method called in server mode");
         fastXfer(fs, this, localPath, remotePath, opts, cb);
       }
-      readFile(path23, options, callback_) {
+      readFile(path24, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19636,13 +19636,13 @@ var require_SFTP = __commonJS({
             return callback && callback(er, buffer);
           });
         };
-        this.open(path23, flag, 438, (er, handle_) => {
+        this.open(path24, flag, 438, (er, handle_) => {
           if (er)
             return callback && callback(er);
           handle = handle_;
           const tryStat = (er2, st) => {
             if (er2) {
-              this.stat(path23, (er_, st_) => {
+              this.stat(path24, (er_, st_) => {
                 if (er_) {
                   return this.close(handle, () => {
                     callback && callback(er2);
@@ -19663,7 +19663,7 @@ var require_SFTP = __commonJS({
           this.fstat(handle, tryStat);
         });
       }
-      writeFile(path23, data, options, callback_) {
+      writeFile(path24, data, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19682,7 +19682,7 @@ var require_SFTP = __commonJS({
         if (options.encoding && !Buffer.isEncoding(options.encoding))
           throw new Error(`Unknown encoding: ${options.encoding}`);
         const flag = options.flag || "w";
-        this.open(path23, flag, options.mode, (openErr, handle) => {
+        this.open(path24, flag, options.mode, (openErr, handle) => {
           if (openErr) {
             callback && callback(openErr);
           } else {
@@ -19691,7 +19691,7 @@ var require_SFTP = __commonJS({
             if (position === null) {
               const tryStat = (er, st) => {
                 if (er) {
-                  this.stat(path23, (er_, st_) => {
+                  this.stat(path24, (er_, st_) => {
                     if (er_) {
                       return this.close(handle, () => {
                         callback && callback(er);
@@ -19710,7 +19710,7 @@ var require_SFTP = __commonJS({
           }
         });
       }
-      appendFile(path23, data, options, callback_) {
+      appendFile(path24, data, options, callback_) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let callback;
@@ -19728,12 +19728,12 @@ var require_SFTP = __commonJS({
           throw new TypeError("Bad arguments");
         if (!options.flag)
           options = Object.assign({ flag: "a" }, options);
-        this.writeFile(path23, data, options, callback);
+        this.writeFile(path24, data, options, callback);
       }
-      exists(path23, cb) {
+      exists(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        this.stat(path23, (err) => {
+        this.stat(path24, (err) => {
           cb && cb(err ? false : true);
         });
       }
@@ -19776,7 +19776,7 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} RENAME`
         );
       }
-      mkdir(path23, attrs, cb) {
+      mkdir(path24, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let flags = 0;
@@ -19790,7 +19790,7 @@ var require_SFTP = __commonJS({
           flags = attrs.flags;
           attrsLen = attrs.nb;
         }
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19798,7 +19798,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -19814,10 +19814,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} MKDIR`
         );
       }
-      rmdir(path23, cb) {
+      rmdir(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19825,7 +19825,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
@@ -19915,10 +19915,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} FSTAT`
         );
       }
-      stat(path23, cb) {
+      stat(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19926,17 +19926,17 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} STAT`
         );
       }
-      lstat(path23, cb) {
+      lstat(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19944,17 +19944,17 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} LSTAT`
         );
       }
-      opendir(path23, cb) {
+      opendir(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19962,14 +19962,14 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = { cb };
         const isBuffered = sendOrBuffer(this, buf);
         this._debug && this._debug(
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} OPENDIR`
         );
       }
-      setstat(path23, attrs, cb) {
+      setstat(path24, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         let flags = 0;
@@ -19981,7 +19981,7 @@ var require_SFTP = __commonJS({
         } else if (typeof attrs === "function") {
           cb = attrs;
         }
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -19989,7 +19989,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -20049,8 +20049,8 @@ var require_SFTP = __commonJS({
           mtime: toUnixTimestamp(mtime)
         }, cb);
       }
-      utimes(path23, atime, mtime, cb) {
-        return this.setstat(path23, {
+      utimes(path24, atime, mtime, cb) {
+        return this.setstat(path24, {
           atime: toUnixTimestamp(atime),
           mtime: toUnixTimestamp(mtime)
         }, cb);
@@ -20061,8 +20061,8 @@ var require_SFTP = __commonJS({
           gid
         }, cb);
       }
-      chown(path23, uid, gid, cb) {
-        return this.setstat(path23, {
+      chown(path24, uid, gid, cb) {
+        return this.setstat(path24, {
           uid,
           gid
         }, cb);
@@ -20072,15 +20072,15 @@ var require_SFTP = __commonJS({
           mode
         }, cb);
       }
-      chmod(path23, mode, cb) {
-        return this.setstat(path23, {
+      chmod(path24, mode, cb) {
+        return this.setstat(path24, {
           mode
         }, cb);
       }
-      readlink(path23, cb) {
+      readlink(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20088,7 +20088,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -20133,10 +20133,10 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} SYMLINK`
         );
       }
-      realpath(path23, cb) {
+      realpath(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20144,7 +20144,7 @@ var require_SFTP = __commonJS({
         const reqid = this._writeReqid = this._writeReqid + 1 & MAX_REQID;
         writeUInt32BE(buf, reqid, 5);
         writeUInt32BE(buf, pathLen, p);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -20189,13 +20189,13 @@ var require_SFTP = __commonJS({
           this._debug(`SFTP: Outbound: ${which} posix-rename@openssh.com`);
         }
       }
-      ext_openssh_statvfs(path23, cb) {
+      ext_openssh_statvfs(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["statvfs@openssh.com"];
         if (!ext || ext !== "2")
           throw new Error("Server does not support this extended request");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 19 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20205,7 +20205,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 19, p);
         buf.utf8Write("statvfs@openssh.com", p += 4, 19);
         writeUInt32BE(buf, pathLen, p += 19);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = { extended: "statvfs@openssh.com", cb };
         const isBuffered = sendOrBuffer(this, buf);
         if (this._debug) {
@@ -20291,7 +20291,7 @@ var require_SFTP = __commonJS({
           `SFTP: Outbound: ${isBuffered ? "Buffered" : "Sending"} fsync@openssh.com`
         );
       }
-      ext_openssh_lsetstat(path23, attrs, cb) {
+      ext_openssh_lsetstat(path24, attrs, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["lsetstat@openssh.com"];
@@ -20306,7 +20306,7 @@ var require_SFTP = __commonJS({
         } else if (typeof attrs === "function") {
           cb = attrs;
         }
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 20 + 4 + pathLen + 4 + attrsLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20316,7 +20316,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 20, p);
         buf.utf8Write("lsetstat@openssh.com", p += 4, 20);
         writeUInt32BE(buf, pathLen, p += 20);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         writeUInt32BE(buf, flags, p += pathLen);
         if (attrsLen) {
           p += 4;
@@ -20333,13 +20333,13 @@ var require_SFTP = __commonJS({
           this._debug(`SFTP: Outbound: ${status2} lsetstat@openssh.com`);
         }
       }
-      ext_openssh_expandPath(path23, cb) {
+      ext_openssh_expandPath(path24, cb) {
         if (this.server)
           throw new Error("Client-only method called in server mode");
         const ext = this._extensions["expand-path@openssh.com"];
         if (ext !== "1")
           throw new Error("Server does not support this extended request");
-        const pathLen = Buffer.byteLength(path23);
+        const pathLen = Buffer.byteLength(path24);
         let p = 9;
         const buf = Buffer.allocUnsafe(4 + 1 + 4 + 4 + 23 + 4 + pathLen);
         writeUInt32BE(buf, buf.length - 4, 0);
@@ -20349,7 +20349,7 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, 23, p);
         buf.utf8Write("expand-path@openssh.com", p += 4, 23);
         writeUInt32BE(buf, pathLen, p += 20);
-        buf.utf8Write(path23, p += 4, pathLen);
+        buf.utf8Write(path24, p += 4, pathLen);
         this._requests[reqid] = {
           cb: (err, names) => {
             if (typeof cb !== "function")
@@ -21627,12 +21627,12 @@ var require_SFTP = __commonJS({
       [REQUEST.LSTAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed LSTAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received LSTAT (id:${reqID})`);
-        if (!sftp.emit("LSTAT", reqID, path23)) {
+        if (!sftp.emit("LSTAT", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21651,13 +21651,13 @@ var require_SFTP = __commonJS({
       [REQUEST.SETSTAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         const attrs = readAttrs(sftp._biOpt);
         bufferParser.clear();
         if (attrs === void 0)
           return doFatalSFTPError(sftp, "Malformed SETSTAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received SETSTAT (id:${reqID})`);
-        if (!sftp.emit("SETSTAT", reqID, path23, attrs)) {
+        if (!sftp.emit("SETSTAT", reqID, path24, attrs)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21679,12 +21679,12 @@ var require_SFTP = __commonJS({
       [REQUEST.OPENDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed OPENDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received OPENDIR (id:${reqID})`);
-        if (!sftp.emit("OPENDIR", reqID, path23)) {
+        if (!sftp.emit("OPENDIR", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21703,63 +21703,63 @@ var require_SFTP = __commonJS({
       [REQUEST.REMOVE]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed REMOVE packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received REMOVE (id:${reqID})`);
-        if (!sftp.emit("REMOVE", reqID, path23)) {
+        if (!sftp.emit("REMOVE", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.MKDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         const attrs = readAttrs(sftp._biOpt);
         bufferParser.clear();
         if (attrs === void 0)
           return doFatalSFTPError(sftp, "Malformed MKDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received MKDIR (id:${reqID})`);
-        if (!sftp.emit("MKDIR", reqID, path23, attrs)) {
+        if (!sftp.emit("MKDIR", reqID, path24, attrs)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.RMDIR]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed RMDIR packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received RMDIR (id:${reqID})`);
-        if (!sftp.emit("RMDIR", reqID, path23)) {
+        if (!sftp.emit("RMDIR", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.REALPATH]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed REALPATH packet");
         sftp._debug && sftp._debug(
           `SFTP: Inbound: Received REALPATH (id:${reqID})`
         );
-        if (!sftp.emit("REALPATH", reqID, path23)) {
+        if (!sftp.emit("REALPATH", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
       [REQUEST.STAT]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed STAT packet");
         sftp._debug && sftp._debug(`SFTP: Inbound: Received STAT (id:${reqID})`);
-        if (!sftp.emit("STAT", reqID, path23)) {
+        if (!sftp.emit("STAT", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21779,14 +21779,14 @@ var require_SFTP = __commonJS({
       [REQUEST.READLINK]: (sftp, payload) => {
         bufferParser.init(payload, 1);
         const reqID = bufferParser.readUInt32BE();
-        const path23 = bufferParser.readString(true);
+        const path24 = bufferParser.readString(true);
         bufferParser.clear();
-        if (path23 === void 0)
+        if (path24 === void 0)
           return doFatalSFTPError(sftp, "Malformed READLINK packet");
         sftp._debug && sftp._debug(
           `SFTP: Inbound: Received READLINK (id:${reqID})`
         );
-        if (!sftp.emit("READLINK", reqID, path23)) {
+        if (!sftp.emit("READLINK", reqID, path24)) {
           sftp.status(reqID, STATUS_CODE.OP_UNSUPPORTED);
         }
       },
@@ -21857,7 +21857,7 @@ var require_SFTP = __commonJS({
     function roundUpToMultipleOf8(n) {
       return n + 7 & ~7;
     }
-    function ReadStream(sftp, path23, options) {
+    function ReadStream(sftp, path24, options) {
       if (options === void 0)
         options = {};
       else if (typeof options === "string")
@@ -21871,7 +21871,7 @@ var require_SFTP = __commonJS({
       options.emitClose = false;
       options.autoDestroy = false;
       ReadableStream.call(this, options);
-      this.path = path23;
+      this.path = path24;
       this.flags = options.flags === void 0 ? "r" : options.flags;
       this.mode = options.mode === void 0 ? 438 : options.mode;
       this.start = options.start;
@@ -22002,7 +22002,7 @@ var require_SFTP = __commonJS({
       },
       configurable: true
     });
-    function WriteStream(sftp, path23, options) {
+    function WriteStream(sftp, path24, options) {
       if (options === void 0)
         options = {};
       else if (typeof options === "string")
@@ -22014,7 +22014,7 @@ var require_SFTP = __commonJS({
       options.emitClose = false;
       options.autoDestroy = false;
       WritableStream.call(this, options);
-      this.path = path23;
+      this.path = path24;
       this.flags = options.flags === void 0 ? "w" : options.flags;
       this.mode = options.mode === void 0 ? 438 : options.mode;
       this.start = options.start;
@@ -25757,7 +25757,7 @@ var require_keygen = __commonJS({
       generateKeyPair: generateKeyPair_,
       generateKeyPairSync: generateKeyPairSync_,
       getCurves,
-      randomBytes: randomBytes2
+      randomBytes: randomBytes3
     } = __require("crypto");
     var { Ber } = require_lib2();
     var bcrypt_pbkdf = require_bcrypt_pbkdf().pbkdf;
@@ -26021,7 +26021,7 @@ var require_keygen = __commonJS({
                 rounds = opts.rounds;
             }
             const gen = Buffer.allocUnsafe(cipher.keyLen + cipher.ivLen);
-            const salt = randomBytes2(SALT_LEN);
+            const salt = randomBytes3(SALT_LEN);
             const r = bcrypt_pbkdf(
               passphrase,
               passphrase.length,
@@ -26060,7 +26060,7 @@ var require_keygen = __commonJS({
           const kdfOptions = encrypted ? encrypted.kdfOptions : Buffer.alloc(0);
           const blockLen = encrypted ? encrypted.cipher.blockLen : 8;
           const parsed = parseDERs(keyType, pub, priv);
-          const checkInt = randomBytes2(4);
+          const checkInt = randomBytes3(4);
           const commentBin = Buffer.from(comment);
           const privBlobLen = 4 + 4 + parsed.priv.length + 4 + commentBin.length;
           let padding = [];
@@ -29724,7 +29724,7 @@ var require_modem = __commonJS({
     var querystring = __require("querystring");
     var http = require_http();
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var url2 = __require("url");
     var ssh = require_ssh();
     var HttpDuplex = require_http_duplex();
@@ -29773,9 +29773,9 @@ var require_modem = __commonJS({
         }
         opts.host = host.hostname;
         if (process.env.DOCKER_CERT_PATH) {
-          opts.ca = splitca(path23.join(process.env.DOCKER_CERT_PATH, "ca.pem"));
-          opts.cert = fs.readFileSync(path23.join(process.env.DOCKER_CERT_PATH, "cert.pem"));
-          opts.key = fs.readFileSync(path23.join(process.env.DOCKER_CERT_PATH, "key.pem"));
+          opts.ca = splitca(path24.join(process.env.DOCKER_CERT_PATH, "ca.pem"));
+          opts.cert = fs.readFileSync(path24.join(process.env.DOCKER_CERT_PATH, "cert.pem"));
+          opts.key = fs.readFileSync(path24.join(process.env.DOCKER_CERT_PATH, "key.pem"));
         }
         if (process.env.DOCKER_CLIENT_TIMEOUT) {
           opts.timeout = parseInt(process.env.DOCKER_CLIENT_TIMEOUT, 10);
@@ -29785,7 +29785,7 @@ var require_modem = __commonJS({
     };
     var findDefaultUnixSocket = function() {
       return new Promise(function(resolve2) {
-        var userDockerSocket = path23.join(os4.homedir(), ".docker", "run", "docker.sock");
+        var userDockerSocket = path24.join(os4.homedir(), ".docker", "run", "docker.sock");
         fs.access(userDockerSocket, function(err) {
           if (err) resolve2("/var/run/docker.sock");
           else resolve2(userDockerSocket);
@@ -29879,7 +29879,7 @@ var require_modem = __commonJS({
       }
       if (options.file) {
         if (typeof options.file === "string") {
-          data = fs.createReadStream(path23.resolve(options.file));
+          data = fs.createReadStream(path24.resolve(options.file));
         } else {
           data = options.file;
         }
@@ -30197,7 +30197,7 @@ var require_modem = __commonJS({
 var require_ignore = __commonJS({
   "node_modules/@balena/dockerignore/ignore.js"(exports2, module) {
     "use strict";
-    var path23 = __require("path");
+    var path24 = __require("path");
     var factory = (options) => new IgnoreBase(options);
     factory.default = factory;
     module.exports = factory;
@@ -30206,22 +30206,22 @@ var require_ignore = __commonJS({
     }
     var REGEX_TRAILING_SLASH = /(?<=.)\/$/;
     var REGEX_TRAILING_BACKSLASH = /(?<=.)\\$/;
-    var REGEX_TRAILING_PATH_SEP = path23.sep === "\\" ? REGEX_TRAILING_BACKSLASH : REGEX_TRAILING_SLASH;
+    var REGEX_TRAILING_PATH_SEP = path24.sep === "\\" ? REGEX_TRAILING_BACKSLASH : REGEX_TRAILING_SLASH;
     var KEY_IGNORE = typeof Symbol !== "undefined" ? /* @__PURE__ */ Symbol.for("dockerignore") : "dockerignore";
     function cleanPath(file2) {
-      return path23.normalize(file2).replace(REGEX_TRAILING_PATH_SEP, "");
+      return path24.normalize(file2).replace(REGEX_TRAILING_PATH_SEP, "");
     }
     function toSlash(file2) {
-      if (path23.sep === "/") {
+      if (path24.sep === "/") {
         return file2;
       }
       return file2.replace(/\\/g, "/");
     }
     function fromSlash(file2) {
-      if (path23.sep === "/") {
+      if (path24.sep === "/") {
         return file2;
       }
-      return file2.replace(/\//g, path23.sep);
+      return file2.replace(/\//g, path24.sep);
     }
     var IgnoreBase = class {
       constructor({
@@ -30270,13 +30270,13 @@ var require_ignore = __commonJS({
         return pattern && typeof pattern === "string" && pattern.indexOf("#") !== 0 && pattern.trim() !== "";
       }
       filter(paths) {
-        return make_array(paths).filter((path24) => this._filter(path24));
+        return make_array(paths).filter((path25) => this._filter(path25));
       }
       createFilter() {
-        return (path24) => this._filter(path24);
+        return (path25) => this._filter(path25);
       }
-      ignores(path24) {
-        return !this._filter(path24);
+      ignores(path25) {
+        return !this._filter(path25);
       }
       // https://github.com/moby/moby/blob/v19.03.8/builder/dockerignore/dockerignore.go#L41-L53
       // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L29-L55
@@ -30315,36 +30315,36 @@ var require_ignore = __commonJS({
           origin,
           pattern,
           // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L54
-          dirs: pattern.split(path23.sep),
+          dirs: pattern.split(path24.sep),
           negative
         };
       }
       // @returns `Boolean` true if the `path` is NOT ignored
-      _filter(path24) {
-        if (!path24) {
+      _filter(path25) {
+        if (!path25) {
           return false;
         }
-        if (path24 in this._cache) {
-          return this._cache[path24];
+        if (path25 in this._cache) {
+          return this._cache[path25];
         }
-        return this._cache[path24] = this._test(path24);
+        return this._cache[path25] = this._test(path25);
       }
       // @returns {Boolean} true if a file is NOT ignored
       // https://github.com/moby/moby/blob/v19.03.8/pkg/fileutils/fileutils.go#L62
       _test(file2) {
         file2 = fromSlash(file2);
-        const parentPath = cleanPath(path23.dirname(file2));
-        const parentPathDirs = parentPath.split(path23.sep);
+        const parentPath = cleanPath(path24.dirname(file2));
+        const parentPathDirs = parentPath.split(path24.sep);
         let matched = false;
         this._rules.forEach((rule) => {
           let match = this._match(file2, rule);
           if (!match && parentPath !== ".") {
             if (rule.dirs.includes("**")) {
               for (let i = rule.dirs.filter((x) => x !== "**").length; i <= parentPathDirs.length; i++) {
-                match = match || this._match(parentPathDirs.slice(0, i).join(path23.sep), rule);
+                match = match || this._match(parentPathDirs.slice(0, i).join(path24.sep), rule);
               }
             } else if (rule.dirs.length <= parentPathDirs.length) {
-              match = this._match(parentPathDirs.slice(0, rule.dirs.length).join(path23.sep), rule);
+              match = this._match(parentPathDirs.slice(0, rule.dirs.length).join(path24.sep), rule);
             }
           }
           if (match) {
@@ -30363,13 +30363,13 @@ var require_ignore = __commonJS({
           return rule;
         }
         let regStr = "^";
-        let escapedSlash = path23.sep === "\\" ? "\\\\" : path23.sep;
+        let escapedSlash = path24.sep === "\\" ? "\\\\" : path24.sep;
         for (let i = 0; i < rule.pattern.length; i++) {
           const ch = rule.pattern[i];
           if (ch === "*") {
             if (rule.pattern[i + 1] === "*") {
               i++;
-              if (rule.pattern[i + 1] === path23.sep) {
+              if (rule.pattern[i + 1] === path24.sep) {
                 i++;
               }
               if (rule.pattern[i + 1] === void 0) {
@@ -30385,7 +30385,7 @@ var require_ignore = __commonJS({
           } else if (ch === "." || ch === "$") {
             regStr += `\\${ch}`;
           } else if (ch === "\\") {
-            if (path23.sep === "\\") {
+            if (path24.sep === "\\") {
               regStr += escapedSlash;
               continue;
             }
@@ -30412,46 +30412,46 @@ var require_chownr = __commonJS({
   "node_modules/chownr/chownr.js"(exports2, module) {
     "use strict";
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var LCHOWN = fs.lchown ? "lchown" : "chown";
     var LCHOWNSYNC = fs.lchownSync ? "lchownSync" : "chownSync";
     var needEISDIRHandled = fs.lchown && !process.version.match(/v1[1-9]+\./) && !process.version.match(/v10\.[6-9]/);
-    var lchownSync = (path24, uid, gid) => {
+    var lchownSync = (path25, uid, gid) => {
       try {
-        return fs[LCHOWNSYNC](path24, uid, gid);
+        return fs[LCHOWNSYNC](path25, uid, gid);
       } catch (er) {
         if (er.code !== "ENOENT")
           throw er;
       }
     };
-    var chownSync = (path24, uid, gid) => {
+    var chownSync = (path25, uid, gid) => {
       try {
-        return fs.chownSync(path24, uid, gid);
+        return fs.chownSync(path25, uid, gid);
       } catch (er) {
         if (er.code !== "ENOENT")
           throw er;
       }
     };
-    var handleEISDIR = needEISDIRHandled ? (path24, uid, gid, cb) => (er) => {
+    var handleEISDIR = needEISDIRHandled ? (path25, uid, gid, cb) => (er) => {
       if (!er || er.code !== "EISDIR")
         cb(er);
       else
-        fs.chown(path24, uid, gid, cb);
+        fs.chown(path25, uid, gid, cb);
     } : (_, __, ___, cb) => cb;
-    var handleEISDirSync = needEISDIRHandled ? (path24, uid, gid) => {
+    var handleEISDirSync = needEISDIRHandled ? (path25, uid, gid) => {
       try {
-        return lchownSync(path24, uid, gid);
+        return lchownSync(path25, uid, gid);
       } catch (er) {
         if (er.code !== "EISDIR")
           throw er;
-        chownSync(path24, uid, gid);
+        chownSync(path25, uid, gid);
       }
-    } : (path24, uid, gid) => lchownSync(path24, uid, gid);
+    } : (path25, uid, gid) => lchownSync(path25, uid, gid);
     var nodeVersion = process.version;
-    var readdir3 = (path24, options, cb) => fs.readdir(path24, options, cb);
-    var readdirSync3 = (path24, options) => fs.readdirSync(path24, options);
+    var readdir4 = (path25, options, cb) => fs.readdir(path25, options, cb);
+    var readdirSync3 = (path25, options) => fs.readdirSync(path25, options);
     if (/^v4\./.test(nodeVersion))
-      readdir3 = (path24, options, cb) => fs.readdir(path24, cb);
+      readdir4 = (path25, options, cb) => fs.readdir(path25, cb);
     var chown = (cpath, uid, gid, cb) => {
       fs[LCHOWN](cpath, uid, gid, handleEISDIR(cpath, uid, gid, (er) => {
         cb(er && er.code !== "ENOENT" ? er : null);
@@ -30459,26 +30459,26 @@ var require_chownr = __commonJS({
     };
     var chownrKid = (p, child, uid, gid, cb) => {
       if (typeof child === "string")
-        return fs.lstat(path23.resolve(p, child), (er, stats) => {
+        return fs.lstat(path24.resolve(p, child), (er, stats) => {
           if (er)
             return cb(er.code !== "ENOENT" ? er : null);
           stats.name = child;
           chownrKid(p, stats, uid, gid, cb);
         });
       if (child.isDirectory()) {
-        chownr(path23.resolve(p, child.name), uid, gid, (er) => {
+        chownr(path24.resolve(p, child.name), uid, gid, (er) => {
           if (er)
             return cb(er);
-          const cpath = path23.resolve(p, child.name);
+          const cpath = path24.resolve(p, child.name);
           chown(cpath, uid, gid, cb);
         });
       } else {
-        const cpath = path23.resolve(p, child.name);
+        const cpath = path24.resolve(p, child.name);
         chown(cpath, uid, gid, cb);
       }
     };
     var chownr = (p, uid, gid, cb) => {
-      readdir3(p, { withFileTypes: true }, (er, children) => {
+      readdir4(p, { withFileTypes: true }, (er, children) => {
         if (er) {
           if (er.code === "ENOENT")
             return cb();
@@ -30503,7 +30503,7 @@ var require_chownr = __commonJS({
     var chownrKidSync = (p, child, uid, gid) => {
       if (typeof child === "string") {
         try {
-          const stats = fs.lstatSync(path23.resolve(p, child));
+          const stats = fs.lstatSync(path24.resolve(p, child));
           stats.name = child;
           child = stats;
         } catch (er) {
@@ -30514,8 +30514,8 @@ var require_chownr = __commonJS({
         }
       }
       if (child.isDirectory())
-        chownrSync(path23.resolve(p, child.name), uid, gid);
-      handleEISDirSync(path23.resolve(p, child.name), uid, gid);
+        chownrSync(path24.resolve(p, child.name), uid, gid);
+      handleEISDirSync(path24.resolve(p, child.name), uid, gid);
     };
     var chownrSync = (p, uid, gid) => {
       let children;
@@ -31831,7 +31831,7 @@ var require_pump = __commonJS({
 // node_modules/mkdirp-classic/index.js
 var require_mkdirp_classic = __commonJS({
   "node_modules/mkdirp-classic/index.js"(exports2, module) {
-    var path23 = __require("path");
+    var path24 = __require("path");
     var fs = __require("fs");
     var _0777 = parseInt("0777", 8);
     module.exports = mkdirP.mkdirp = mkdirP.mkdirP = mkdirP;
@@ -31850,7 +31850,7 @@ var require_mkdirp_classic = __commonJS({
       if (!made) made = null;
       var cb = f || function() {
       };
-      p = path23.resolve(p);
+      p = path24.resolve(p);
       xfs.mkdir(p, mode, function(er) {
         if (!er) {
           made = made || p;
@@ -31858,7 +31858,7 @@ var require_mkdirp_classic = __commonJS({
         }
         switch (er.code) {
           case "ENOENT":
-            mkdirP(path23.dirname(p), opts, function(er2, made2) {
+            mkdirP(path24.dirname(p), opts, function(er2, made2) {
               if (er2) cb(er2, made2);
               else mkdirP(p, opts, cb, made2);
             });
@@ -31867,8 +31867,8 @@ var require_mkdirp_classic = __commonJS({
           // there already.  If so, then hooray!  If not, then something
           // is borked.
           default:
-            xfs.stat(p, function(er2, stat4) {
-              if (er2 || !stat4.isDirectory()) cb(er, made);
+            xfs.stat(p, function(er2, stat5) {
+              if (er2 || !stat5.isDirectory()) cb(er, made);
               else cb(null, made);
             });
             break;
@@ -31885,27 +31885,27 @@ var require_mkdirp_classic = __commonJS({
         mode = _0777 & ~process.umask();
       }
       if (!made) made = null;
-      p = path23.resolve(p);
+      p = path24.resolve(p);
       try {
         xfs.mkdirSync(p, mode);
         made = made || p;
       } catch (err0) {
         switch (err0.code) {
           case "ENOENT":
-            made = sync(path23.dirname(p), opts, made);
+            made = sync(path24.dirname(p), opts, made);
             sync(p, opts, made);
             break;
           // In the case of any other error, just see if there's a dir
           // there already.  If so, then hooray!  If not, then something
           // is borked.
           default:
-            var stat4;
+            var stat5;
             try {
-              stat4 = xfs.statSync(p);
+              stat5 = xfs.statSync(p);
             } catch (err1) {
               throw err0;
             }
-            if (!stat4.isDirectory()) throw err0;
+            if (!stat5.isDirectory()) throw err0;
             break;
         }
       }
@@ -31922,7 +31922,7 @@ var require_tar_fs = __commonJS({
     var pump = require_pump();
     var mkdirp = require_mkdirp_classic();
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var os4 = __require("os");
     var win32 = os4.platform() === "win32";
     var DOTDOT_LEADING = 1;
@@ -31935,25 +31935,25 @@ var require_tar_fs = __commonJS({
     var normalize = !win32 ? echo : function(name) {
       return name.replace(/\\/g, "/").replace(/[:?<>|]/g, "_");
     };
-    var statAll = function(fs2, stat4, cwd, ignore, entries, sort) {
+    var statAll = function(fs2, stat5, cwd, ignore, entries, sort) {
       var queue = entries || ["."];
       for (var i = 0; i < queue.length; i++) {
-        if (!inCwd(path23.resolve(cwd, queue[i]), cwd)) throw new Error(queue[i] + " is not a valid path");
+        if (!inCwd(path24.resolve(cwd, queue[i]), cwd)) throw new Error(queue[i] + " is not a valid path");
       }
       return function loop(callback) {
         if (!queue.length) return callback();
         var next = queue.shift();
-        var nextAbs = path23.join(cwd, next);
-        stat4.call(fs2, nextAbs, function(err, stat5) {
+        var nextAbs = path24.join(cwd, next);
+        stat5.call(fs2, nextAbs, function(err, stat6) {
           if (err) return callback(err);
-          if (!stat5.isDirectory()) return callback(null, next, stat5);
+          if (!stat6.isDirectory()) return callback(null, next, stat6);
           fs2.readdir(nextAbs, function(err2, files) {
             if (err2) return callback(err2);
             if (sort) files.sort();
             for (var i2 = 0; i2 < files.length; i2++) {
-              if (!ignore(path23.join(cwd, next, files[i2]))) queue.push(path23.join(next, files[i2]));
+              if (!ignore(path24.join(cwd, next, files[i2]))) queue.push(path24.join(next, files[i2]));
             }
-            callback(null, next, stat5);
+            callback(null, next, stat6);
           });
         });
       };
@@ -31962,7 +31962,7 @@ var require_tar_fs = __commonJS({
       return function(header) {
         header.name = header.name.split("/").slice(level).join("/");
         var linkname = header.linkname;
-        if (linkname && (header.type === "link" || path23.isAbsolute(linkname))) {
+        if (linkname && (header.type === "link" || path24.isAbsolute(linkname))) {
           header.linkname = linkname.split("/").slice(level).join("/");
         }
         return map2(header);
@@ -31992,48 +31992,48 @@ var require_tar_fs = __commonJS({
         fmode |= parseInt(222, 8);
       }
       var onsymlink = function(filename, header) {
-        xfs.readlink(path23.join(cwd, filename), function(err, linkname) {
+        xfs.readlink(path24.join(cwd, filename), function(err, linkname) {
           if (err) return pack.destroy(err);
           header.linkname = normalize(linkname);
           pack.entry(header, onnextentry);
         });
       };
-      var onstat = function(err, filename, stat4) {
+      var onstat = function(err, filename, stat5) {
         if (err) return pack.destroy(err);
         if (!filename) {
           if (opts.finalize !== false) pack.finalize();
           return finish(pack);
         }
-        if (stat4.isSocket()) return onnextentry();
+        if (stat5.isSocket()) return onnextentry();
         var header = {
           name: normalize(filename),
-          mode: (stat4.mode | (stat4.isDirectory() ? dmode : fmode)) & umask,
-          mtime: stat4.mtime,
-          size: stat4.size,
+          mode: (stat5.mode | (stat5.isDirectory() ? dmode : fmode)) & umask,
+          mtime: stat5.mtime,
+          size: stat5.size,
           type: "file",
-          uid: stat4.uid,
-          gid: stat4.gid
+          uid: stat5.uid,
+          gid: stat5.gid
         };
-        if (stat4.isDirectory()) {
+        if (stat5.isDirectory()) {
           header.size = 0;
           header.type = "directory";
           header = map2(header) || header;
           return pack.entry(header, onnextentry);
         }
-        if (stat4.isSymbolicLink()) {
+        if (stat5.isSymbolicLink()) {
           header.size = 0;
           header.type = "symlink";
           header = map2(header) || header;
           return onsymlink(filename, header);
         }
         header = map2(header) || header;
-        if (!stat4.isFile()) {
+        if (!stat5.isFile()) {
           if (strict) return pack.destroy(new Error("unsupported type for " + filename));
           return onnextentry();
         }
         var entry = pack.entry(header, onnextentry);
         if (!entry) return;
-        var rs = mapStream(xfs.createReadStream(path23.join(cwd, filename), { start: 0, end: header.size > 0 ? header.size - 1 : header.size }), header);
+        var rs = mapStream(xfs.createReadStream(path24.join(cwd, filename), { start: 0, end: header.size > 0 ? header.size - 1 : header.size }), header);
         rs.on("error", function(err2) {
           entry.destroy(err2);
         });
@@ -32115,7 +32115,7 @@ var require_tar_fs = __commonJS({
       extract.on("entry", function(header, stream, next) {
         header = map2(header) || header;
         header.name = normalize(header.name);
-        var name = path23.join(cwd, path23.join("/", header.name));
+        var name = path24.join(cwd, path24.join("/", header.name));
         if (ignore(name, header)) {
           stream.resume();
           return next();
@@ -32123,8 +32123,8 @@ var require_tar_fs = __commonJS({
         if (!validPath(header.name, DOTDOT_NONE)) {
           return next(new Error(JSON.stringify(header.name) + " is not a valid path"));
         }
-        var isRoot = path23.join(name, ".") === path23.join(cwd, ".");
-        var stat4 = function(err) {
+        var isRoot = path24.join(name, ".") === path24.join(cwd, ".");
+        var stat5 = function(err) {
           if (err) return next(err);
           if (isRoot) return next();
           utimes2(name, header, function(err2) {
@@ -32147,26 +32147,26 @@ var require_tar_fs = __commonJS({
               own: own2,
               uid: header.uid,
               gid: header.gid
-            }, stat4);
+            }, stat5);
           }
         };
         var onsymlink = function() {
           if (win32) return next();
           if (!validPath(header.linkname, DOTDOT_LEADING)) return next(new Error(name + " is not a valid symlink"));
-          var dst = path23.resolve(path23.dirname(name), header.linkname);
+          var dst = path24.resolve(path24.dirname(name), header.linkname);
           if (!inCwd(dst, cwd)) return next(new Error(name + " is not a valid symlink"));
-          validateNotSymlink(xfs, dst, path23.resolve(cwd), function(err, valid) {
+          validateNotSymlink(xfs, dst, path24.resolve(cwd), function(err, valid) {
             if (err) return next(err);
             if (!valid) return next(new Error(name + " is not a valid symlink"));
             xfs.unlink(name, function() {
-              xfs.symlink(header.linkname, name, stat4);
+              xfs.symlink(header.linkname, name, stat5);
             });
           });
         };
         var onlink = function() {
           if (win32) return next();
           if (!validPath(header.linkname, DOTDOT_NONE)) return next(new Error(name + " is not a valid hardlink"));
-          var srcpath = path23.join(cwd, path23.join("/", header.linkname));
+          var srcpath = path24.join(cwd, path24.join("/", header.linkname));
           xfs.realpath(srcpath, function(err, dst) {
             if (err || !inCwd(dst, cwd)) return next(new Error(name + " is not a valid hardlink"));
             xfs.unlink(name, function() {
@@ -32175,7 +32175,7 @@ var require_tar_fs = __commonJS({
                   stream = xfs.createReadStream(srcpath);
                   return onfile();
                 }
-                stat4(err2);
+                stat5(err2);
               });
             });
           });
@@ -32194,12 +32194,12 @@ var require_tar_fs = __commonJS({
             });
             pump(rs, ws, function(err2) {
               if (err2) return next(err2);
-              ws.on("close", stat4);
+              ws.on("close", stat5);
             });
           }
         };
-        var dir = isRoot ? path23.join(cwd, ".") : path23.dirname(name);
-        validate4(xfs, dir, path23.join(cwd, "."), function(err, valid) {
+        var dir = isRoot ? path24.join(cwd, ".") : path24.dirname(name);
+        validate4(xfs, dir, path24.join(cwd, "."), function(err, valid) {
           if (err) return next(err);
           if (!valid) return next(new Error(dir + " is not a valid path"));
           if (header.type === "directory") return ondirectory();
@@ -32231,16 +32231,16 @@ var require_tar_fs = __commonJS({
       if (name === root) return cb(null, true);
       fs2.lstat(name, function(err, st) {
         if (err && err.code !== "ENOENT") return cb(err);
-        if (err || st.isDirectory()) return validate4(fs2, path23.join(name, ".."), root, cb);
+        if (err || st.isDirectory()) return validate4(fs2, path24.join(name, ".."), root, cb);
         cb(null, false);
       });
     }
     function validateNotSymlink(fs2, name, root, cb) {
       if (name === root) return cb(null, true);
-      if (!name.startsWith(root + path23.sep)) return cb(null, false);
+      if (!name.startsWith(root + path24.sep)) return cb(null, false);
       fs2.lstat(name, function(err, st) {
         if (err && err.code !== "ENOENT" && err.code !== "EPERM") return cb(err);
-        if (err || !st.isSymbolicLink()) return validateNotSymlink(fs2, path23.join(name, ".."), root, cb);
+        if (err || !st.isSymbolicLink()) return validateNotSymlink(fs2, path24.join(name, ".."), root, cb);
         cb(null, false);
       });
     }
@@ -32271,8 +32271,8 @@ var require_tar_fs = __commonJS({
       });
     }
     function inCwd(dst, cwd) {
-      cwd = path23.resolve(cwd);
-      return cwd === dst || dst.startsWith(cwd + path23.sep);
+      cwd = path24.resolve(cwd);
+      return cwd === dst || dst.startsWith(cwd + path24.sep);
     }
   }
 });
@@ -32282,7 +32282,7 @@ var require_util2 = __commonJS({
   "node_modules/dockerode/lib/util.js"(exports2, module) {
     var DockerIgnore = require_ignore();
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var tar = require_tar_fs();
     var zlib = __require("zlib");
     var arr = [];
@@ -32334,14 +32334,14 @@ var require_util2 = __commonJS({
     };
     module.exports.prepareBuildContext = function(file2, next) {
       if (file2 && file2.context) {
-        fs.readFile(path23.join(file2.context, ".dockerignore"), (err, data) => {
+        fs.readFile(path24.join(file2.context, ".dockerignore"), (err, data) => {
           let ignoreFn;
           let filterFn;
           if (!err) {
             const dockerIgnore = DockerIgnore({ ignorecase: false }).add(data.toString());
             filterFn = dockerIgnore.createFilter();
-            ignoreFn = (path24) => {
-              return !filterFn(path24);
+            ignoreFn = (path25) => {
+              return !filterFn(path25);
             };
           }
           const entries = file2.src.slice() || [];
@@ -35315,19 +35315,19 @@ var require_uri_parser = __commonJS({
       };
     }
     var NUMBER_REGEX = /^\d+$/;
-    function splitHostPort(path23) {
-      if (path23.startsWith("[")) {
-        const hostEnd = path23.indexOf("]");
+    function splitHostPort(path24) {
+      if (path24.startsWith("[")) {
+        const hostEnd = path24.indexOf("]");
         if (hostEnd === -1) {
           return null;
         }
-        const host = path23.substring(1, hostEnd);
+        const host = path24.substring(1, hostEnd);
         if (host.indexOf(":") === -1) {
           return null;
         }
-        if (path23.length > hostEnd + 1) {
-          if (path23[hostEnd + 1] === ":") {
-            const portString = path23.substring(hostEnd + 2);
+        if (path24.length > hostEnd + 1) {
+          if (path24[hostEnd + 1] === ":") {
+            const portString = path24.substring(hostEnd + 2);
             if (NUMBER_REGEX.test(portString)) {
               return {
                 host,
@@ -35345,7 +35345,7 @@ var require_uri_parser = __commonJS({
           };
         }
       } else {
-        const splitPath = path23.split(":");
+        const splitPath = path24.split(":");
         if (splitPath.length === 2) {
           if (NUMBER_REGEX.test(splitPath[1])) {
             return {
@@ -35357,7 +35357,7 @@ var require_uri_parser = __commonJS({
           }
         } else {
           return {
-            host: path23
+            host: path24
           };
         }
       }
@@ -38393,14 +38393,14 @@ var require_client_interceptors = __commonJS({
       }
     };
     exports2.InterceptingCall = InterceptingCall;
-    function getCall(channel, path23, options) {
+    function getCall(channel, path24, options) {
       var _a3, _b;
       const deadline = (_a3 = options.deadline) !== null && _a3 !== void 0 ? _a3 : Infinity;
       const host = options.host;
       const parent = (_b = options.parent) !== null && _b !== void 0 ? _b : null;
       const propagateFlags = options.propagate_flags;
       const credentials = options.credentials;
-      const call = channel.createCall(path23, deadline, host, parent, propagateFlags);
+      const call = channel.createCall(path24, deadline, host, parent, propagateFlags);
       if (credentials) {
         call.setCredentials(credentials);
       }
@@ -38970,9 +38970,9 @@ var require_make_client = __commonJS({
       ServiceClientImpl.serviceName = serviceName;
       return ServiceClientImpl;
     }
-    function partial2(fn, path23, serialize, deserialize) {
+    function partial2(fn, path24, serialize, deserialize) {
       return function(...args) {
-        return fn.call(this, path23, serialize, deserialize, ...args);
+        return fn.call(this, path24, serialize, deserialize, ...args);
       };
     }
     function isProtobufTypeDefinition(obj) {
@@ -41923,15 +41923,15 @@ var require_fetch = __commonJS({
 var require_path = __commonJS({
   "node_modules/@protobufjs/path/index.js"(exports2) {
     "use strict";
-    var path23 = exports2;
+    var path24 = exports2;
     var isAbsolute = (
       /**
        * Tests if the specified path is absolute.
        * @param {string} path Path to test
        * @returns {boolean} `true` if path is absolute
        */
-      path23.isAbsolute = function isAbsolute2(path24) {
-        return /^(?:\/|\w+:)/.test(path24);
+      path24.isAbsolute = function isAbsolute2(path25) {
+        return /^(?:\/|\w+:)/.test(path25);
       }
     );
     var normalize = (
@@ -41940,9 +41940,9 @@ var require_path = __commonJS({
        * @param {string} path Path to normalize
        * @returns {string} Normalized path
        */
-      path23.normalize = function normalize2(path24) {
-        path24 = path24.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-        var parts = path24.split("/"), absolute = isAbsolute(path24), prefix = "";
+      path24.normalize = function normalize2(path25) {
+        path25 = path25.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+        var parts = path25.split("/"), absolute = isAbsolute(path25), prefix = "";
         if (absolute)
           prefix = parts.shift() + "/";
         for (var i = 0; i < parts.length; ) {
@@ -41961,7 +41961,7 @@ var require_path = __commonJS({
         return prefix + parts.join("/");
       }
     );
-    path23.resolve = function resolve2(originPath, includePath, alreadyNormalized) {
+    path24.resolve = function resolve2(originPath, includePath, alreadyNormalized) {
       if (!alreadyNormalized)
         includePath = normalize(includePath);
       if (isAbsolute(includePath))
@@ -42145,18 +42145,18 @@ var require_namespace = __commonJS({
       object2.onRemove(this);
       return clearCache(this);
     };
-    Namespace.prototype.define = function define2(path23, json2) {
-      if (util.isString(path23))
-        path23 = path23.split(".");
-      else if (!Array.isArray(path23))
+    Namespace.prototype.define = function define2(path24, json2) {
+      if (util.isString(path24))
+        path24 = path24.split(".");
+      else if (!Array.isArray(path24))
         throw TypeError("illegal path");
-      if (path23 && path23.length && path23[0] === "")
+      if (path24 && path24.length && path24[0] === "")
         throw Error("path must be relative");
-      if (path23.length > util.recursionLimit)
+      if (path24.length > util.recursionLimit)
         throw Error("max depth exceeded");
       var ptr = this;
-      while (path23.length > 0) {
-        var part = path23.shift();
+      while (path24.length > 0) {
+        var part = path24.shift();
         if (ptr.nested && ptr.nested[part]) {
           ptr = ptr.nested[part];
           if (!(ptr instanceof Namespace))
@@ -42191,26 +42191,26 @@ var require_namespace = __commonJS({
       });
       return this;
     };
-    Namespace.prototype.lookup = function lookup(path23, filterTypes, parentAlreadyChecked) {
+    Namespace.prototype.lookup = function lookup(path24, filterTypes, parentAlreadyChecked) {
       if (typeof filterTypes === "boolean") {
         parentAlreadyChecked = filterTypes;
         filterTypes = void 0;
       } else if (filterTypes && !Array.isArray(filterTypes))
         filterTypes = [filterTypes];
-      if (util.isString(path23) && path23.length) {
-        if (path23 === ".")
+      if (util.isString(path24) && path24.length) {
+        if (path24 === ".")
           return this.root;
-        path23 = path23.split(".");
-      } else if (!path23.length)
+        path24 = path24.split(".");
+      } else if (!path24.length)
         return this;
-      var flatPath = path23.join(".");
-      if (path23[0] === "")
-        return this.root.lookup(path23.slice(1), filterTypes);
+      var flatPath = path24.join(".");
+      if (path24[0] === "")
+        return this.root.lookup(path24.slice(1), filterTypes);
       var found = this.root._fullyQualifiedObjects && this.root._fullyQualifiedObjects["." + flatPath];
       if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
         return found;
       }
-      found = this._lookupImpl(path23, flatPath);
+      found = this._lookupImpl(path24, flatPath);
       if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
         return found;
       }
@@ -42218,7 +42218,7 @@ var require_namespace = __commonJS({
         return null;
       var current = this;
       while (current.parent) {
-        found = current.parent._lookupImpl(path23, flatPath);
+        found = current.parent._lookupImpl(path24, flatPath);
         if (found && (!filterTypes || filterTypes.indexOf(found.constructor) > -1)) {
           return found;
         }
@@ -42226,22 +42226,22 @@ var require_namespace = __commonJS({
       }
       return null;
     };
-    Namespace.prototype._lookupImpl = function lookup(path23, flatPath) {
+    Namespace.prototype._lookupImpl = function lookup(path24, flatPath) {
       if (Object.prototype.hasOwnProperty.call(this._lookupCache, flatPath)) {
         return this._lookupCache[flatPath];
       }
-      var found = this.get(path23[0]);
+      var found = this.get(path24[0]);
       var exact = null;
       if (found) {
-        if (path23.length === 1) {
+        if (path24.length === 1) {
           exact = found;
         } else if (found instanceof Namespace) {
-          path23 = path23.slice(1);
-          exact = found._lookupImpl(path23, path23.join("."));
+          path24 = path24.slice(1);
+          exact = found._lookupImpl(path24, path24.join("."));
         }
       } else {
         for (var i = 0; i < this.nestedArray.length; ++i)
-          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path23, flatPath))) {
+          if (this._nestedArray[i] instanceof Namespace && (found = this._nestedArray[i]._lookupImpl(path24, flatPath))) {
             exact = found;
             break;
           }
@@ -42249,28 +42249,28 @@ var require_namespace = __commonJS({
       this._lookupCache[flatPath] = exact;
       return exact;
     };
-    Namespace.prototype.lookupType = function lookupType(path23) {
-      var found = this.lookup(path23, [Type]);
+    Namespace.prototype.lookupType = function lookupType(path24) {
+      var found = this.lookup(path24, [Type]);
       if (!found)
-        throw Error("no such type: " + path23);
+        throw Error("no such type: " + path24);
       return found;
     };
-    Namespace.prototype.lookupEnum = function lookupEnum(path23) {
-      var found = this.lookup(path23, [Enum]);
+    Namespace.prototype.lookupEnum = function lookupEnum(path24) {
+      var found = this.lookup(path24, [Enum]);
       if (!found)
-        throw Error("no such Enum '" + path23 + "' in " + this);
+        throw Error("no such Enum '" + path24 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path23) {
-      var found = this.lookup(path23, [Type, Enum]);
+    Namespace.prototype.lookupTypeOrEnum = function lookupTypeOrEnum(path24) {
+      var found = this.lookup(path24, [Type, Enum]);
       if (!found)
-        throw Error("no such Type or Enum '" + path23 + "' in " + this);
+        throw Error("no such Type or Enum '" + path24 + "' in " + this);
       return found;
     };
-    Namespace.prototype.lookupService = function lookupService(path23) {
-      var found = this.lookup(path23, [Service]);
+    Namespace.prototype.lookupService = function lookupService(path24) {
+      var found = this.lookup(path24, [Service]);
       if (!found)
-        throw Error("no such Service '" + path23 + "' in " + this);
+        throw Error("no such Service '" + path24 + "' in " + this);
       return found;
     };
     Namespace._configure = function(Type_, Service_, Enum_) {
@@ -43687,13 +43687,13 @@ var require_util3 = __commonJS({
       Object.defineProperty(object2, "$type", { value: enm, enumerable: false });
       return enm;
     };
-    util.setProperty = function setProperty(dst, path23, value, ifNotSet) {
-      function setProp(dst2, path24, value2) {
-        var part = path24.shift();
+    util.setProperty = function setProperty(dst, path24, value, ifNotSet) {
+      function setProp(dst2, path25, value2) {
+        var part = path25.shift();
         if (util.isUnsafeProperty(part))
           return dst2;
-        if (path24.length > 0) {
-          dst2[part] = setProp(dst2[part] || {}, path24, value2);
+        if (path25.length > 0) {
+          dst2[part] = setProp(dst2[part] || {}, path25, value2);
         } else {
           var prevValue = dst2[part];
           if (prevValue && ifNotSet)
@@ -43706,12 +43706,12 @@ var require_util3 = __commonJS({
       }
       if (typeof dst !== "object")
         throw TypeError("dst must be an object");
-      if (!path23)
+      if (!path24)
         throw TypeError("path must be specified");
-      path23 = path23.split(".");
-      if (path23.length > util.recursionLimit)
+      path24 = path24.split(".");
+      if (path24.length > util.recursionLimit)
         throw Error("max depth exceeded");
-      return setProp(dst, path23, value);
+      return setProp(dst, path24, value);
     };
     Object.defineProperty(util, "decorateRoot", {
       get: function() {
@@ -44257,12 +44257,12 @@ var require_object = __commonJS({
        */
       fullName: {
         get: function() {
-          var path23 = [this.name], ptr = this.parent;
+          var path24 = [this.name], ptr = this.parent;
           while (ptr) {
-            path23.unshift(ptr.name);
+            path24.unshift(ptr.name);
             ptr = ptr.parent;
           }
-          return path23.join(".");
+          return path24.join(".");
         }
       }
     });
@@ -48300,16 +48300,16 @@ var require_util4 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var Protobuf = require_protobufjs();
     function addIncludePathResolver(root, includePaths) {
       const originalResolvePath = root.resolvePath;
       root.resolvePath = (origin, target) => {
-        if (path23.isAbsolute(target)) {
+        if (path24.isAbsolute(target)) {
           return target;
         }
         for (const directory of includePaths) {
-          const fullPath = path23.join(directory, target);
+          const fullPath = path24.join(directory, target);
           try {
             fs.accessSync(fullPath, fs.constants.R_OK);
             return fullPath;
@@ -53922,9 +53922,9 @@ var require_server_call = __commonJS({
       return status2;
     }
     var ServerUnaryCallImpl = class extends events_1.EventEmitter {
-      constructor(path23, call, metadata, request) {
+      constructor(path24, call, metadata, request) {
         super();
-        this.path = path23;
+        this.path = path24;
         this.call = call;
         this.metadata = metadata;
         this.request = request;
@@ -53954,9 +53954,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerUnaryCallImpl = ServerUnaryCallImpl;
     var ServerReadableStreamImpl = class extends stream_1.Readable {
-      constructor(path23, call, metadata) {
+      constructor(path24, call, metadata) {
         super({ objectMode: true });
-        this.path = path23;
+        this.path = path24;
         this.call = call;
         this.metadata = metadata;
         this.cancelled = false;
@@ -53988,9 +53988,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerReadableStreamImpl = ServerReadableStreamImpl;
     var ServerWritableStreamImpl = class extends stream_1.Writable {
-      constructor(path23, call, metadata, request) {
+      constructor(path24, call, metadata, request) {
         super({ objectMode: true });
-        this.path = path23;
+        this.path = path24;
         this.call = call;
         this.metadata = metadata;
         this.request = request;
@@ -54044,9 +54044,9 @@ var require_server_call = __commonJS({
     };
     exports2.ServerWritableStreamImpl = ServerWritableStreamImpl;
     var ServerDuplexStreamImpl = class extends stream_1.Duplex {
-      constructor(path23, call, metadata) {
+      constructor(path24, call, metadata) {
         super({ objectMode: true });
-        this.path = path23;
+        this.path = path24;
         this.call = call;
         this.metadata = metadata;
         this.pendingStatus = {
@@ -56347,11 +56347,11 @@ var require_server2 = __commonJS({
           }
           return true;
         }
-        _retrieveHandler(path23) {
-          serverCallTrace("Received call to method " + path23 + " at address " + this.serverAddressString);
-          const handler = this.handlers.get(path23);
+        _retrieveHandler(path24) {
+          serverCallTrace("Received call to method " + path24 + " at address " + this.serverAddressString);
+          const handler = this.handlers.get(path24);
           if (handler === void 0) {
-            serverCallTrace("No handler registered for method " + path23 + ". Sending UNIMPLEMENTED status.");
+            serverCallTrace("No handler registered for method " + path24 + ". Sending UNIMPLEMENTED status.");
             return null;
           }
           return handler;
@@ -56375,10 +56375,10 @@ var require_server2 = __commonJS({
             channelzSessionInfo === null || channelzSessionInfo === void 0 ? void 0 : channelzSessionInfo.streamTracker.addCallFailed();
             return;
           }
-          const path23 = headers[HTTP2_HEADER_PATH];
-          const handler = this._retrieveHandler(path23);
+          const path24 = headers[HTTP2_HEADER_PATH];
+          const handler = this._retrieveHandler(path24);
           if (!handler) {
-            this._respondWithError(getUnimplementedStatusResponse(path23), stream, channelzSessionInfo);
+            this._respondWithError(getUnimplementedStatusResponse(path24), stream, channelzSessionInfo);
             return;
           }
           const callEventTracker = {
@@ -56428,10 +56428,10 @@ var require_server2 = __commonJS({
           if (this._verifyContentType(stream, headers) !== true) {
             return;
           }
-          const path23 = headers[HTTP2_HEADER_PATH];
-          const handler = this._retrieveHandler(path23);
+          const path24 = headers[HTTP2_HEADER_PATH];
+          const handler = this._retrieveHandler(path24);
           if (!handler) {
-            this._respondWithError(getUnimplementedStatusResponse(path23), stream, null);
+            this._respondWithError(getUnimplementedStatusResponse(path24), stream, null);
             return;
           }
           const call = (0, server_interceptors_1.getServerInterceptingCall)([...extraInterceptors, ...this.interceptors], stream, headers, null, handler, this.options);
@@ -57739,13 +57739,13 @@ var require_resolver_uds = __commonJS({
         this.listener = listener;
         this.hasReturnedResult = false;
         this.endpoints = [];
-        let path23;
+        let path24;
         if (target.authority === "") {
-          path23 = "/" + target.path;
+          path24 = "/" + target.path;
         } else {
-          path23 = target.path;
+          path24 = target.path;
         }
-        this.endpoints = [{ addresses: [{ path: path23 }] }];
+        this.endpoints = [{ addresses: [{ path: path24 }] }];
       }
       updateResolution() {
         if (!this.hasReturnedResult) {
@@ -57805,12 +57805,12 @@ var require_resolver_ip = __commonJS({
           return;
         }
         const pathList = target.path.split(",");
-        for (const path23 of pathList) {
-          const hostPort = (0, uri_parser_1.splitHostPort)(path23);
+        for (const path24 of pathList) {
+          const hostPort = (0, uri_parser_1.splitHostPort)(path24);
           if (hostPort === null) {
             this.error = {
               code: constants_1.Status.UNAVAILABLE,
-              details: `Failed to parse ${target.scheme} address ${path23}`,
+              details: `Failed to parse ${target.scheme} address ${path24}`,
               metadata: new metadata_1.Metadata()
             };
             return;
@@ -57818,7 +57818,7 @@ var require_resolver_ip = __commonJS({
           if (target.scheme === IPV4_SCHEME && !(0, net_1.isIPv4)(hostPort.host) || target.scheme === IPV6_SCHEME && !(0, net_1.isIPv6)(hostPort.host)) {
             this.error = {
               code: constants_1.Status.UNAVAILABLE,
-              details: `Failed to parse ${target.scheme} address ${path23}`,
+              details: `Failed to parse ${target.scheme} address ${path24}`,
               metadata: new metadata_1.Metadata()
             };
             return;
@@ -59174,16 +59174,16 @@ var require_util5 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
     var fs = __require("fs");
-    var path23 = __require("path");
+    var path24 = __require("path");
     var Protobuf = require_protobufjs();
     function addIncludePathResolver(root, includePaths) {
       const originalResolvePath = root.resolvePath;
       root.resolvePath = (origin, target) => {
-        if (path23.isAbsolute(target)) {
+        if (path24.isAbsolute(target)) {
           return target;
         }
         for (const directory of includePaths) {
-          const fullPath = path23.join(directory, target);
+          const fullPath = path24.join(directory, target);
           try {
             fs.accessSync(fullPath, fs.constants.R_OK);
             return fullPath;
@@ -59430,7 +59430,7 @@ var require_session = __commonJS({
   "node_modules/dockerode/lib/session.js"(exports2, module) {
     var grpc = require_src4();
     var protoLoader = require_src5();
-    var path23 = __require("path");
+    var path24 = __require("path");
     var crypto = __require("crypto");
     function withSession(docker, auth, handler) {
       const sessionId = crypto.randomUUID();
@@ -59457,7 +59457,7 @@ var require_session = __commonJS({
         const injector = server.createConnectionInjector(creds);
         injector.injectConnection(socket);
         const pkg = protoLoader.loadSync(
-          path23.resolve(__dirname, "proto", "auth.proto")
+          path24.resolve(__dirname, "proto", "auth.proto")
         );
         const service = grpc.loadPackageDefinition(pkg);
         server.addService(service.moby.filesync.v1.Auth.service, {
@@ -59487,7 +59487,7 @@ var require_session = __commonJS({
 var require_buildkit = __commonJS({
   "node_modules/dockerode/lib/buildkit.js"(exports2, module) {
     var protobuf = require_protobufjs();
-    var path23 = __require("path");
+    var path24 = __require("path");
     var BUILDKIT_TRACE_ID = "moby.buildkit.trace";
     var BUILDKIT_IMAGE_ID = "moby.image.id";
     var PROTO_TYPE = "moby.buildkit.v1.StatusResponse";
@@ -59497,7 +59497,7 @@ var require_buildkit = __commonJS({
     function loadProto() {
       if (StatusResponse) return StatusResponse;
       var root = protobuf.loadSync(
-        path23.resolve(__dirname, "proto", "buildkit_status.proto")
+        path24.resolve(__dirname, "proto", "buildkit_status.proto")
       );
       StatusResponse = root.lookupType(PROTO_TYPE);
       return StatusResponse;
@@ -59678,8 +59678,8 @@ var require_docker = __commonJS({
     var util = require_util2();
     var withSession = require_session();
     var extend2 = util.extend;
-    var Docker3 = function(opts) {
-      if (!(this instanceof Docker3)) return new Docker3(opts);
+    var Docker2 = function(opts) {
+      if (!(this instanceof Docker2)) return new Docker2(opts);
       var plibrary = global.Promise;
       if (opts && opts.Promise) {
         plibrary = opts.Promise;
@@ -59694,7 +59694,7 @@ var require_docker = __commonJS({
       }
       this.modem.Promise = plibrary;
     };
-    Docker3.prototype.createContainer = function(opts, callback) {
+    Docker2.prototype.createContainer = function(opts, callback) {
       var self2 = this;
       var optsf = {
         path: "/containers/create?",
@@ -59729,7 +59729,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createImage = function(auth, opts, callback) {
+    Docker2.prototype.createImage = function(auth, opts, callback) {
       var self2 = this;
       if (!callback && typeof opts === "function") {
         callback = opts;
@@ -59766,7 +59766,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.loadImage = function(file2, opts, callback) {
+    Docker2.prototype.loadImage = function(file2, opts, callback) {
       var self2 = this;
       if (!callback && typeof opts === "function") {
         callback = opts;
@@ -59799,7 +59799,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.importImage = function(file2, opts, callback) {
+    Docker2.prototype.importImage = function(file2, opts, callback) {
       var self2 = this;
       if (!callback && typeof opts === "function") {
         callback = opts;
@@ -59835,7 +59835,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.checkAuth = function(opts, callback) {
+    Docker2.prototype.checkAuth = function(opts, callback) {
       var self2 = this;
       var optsf = {
         path: "/auth",
@@ -59863,7 +59863,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.buildImage = function(file2, opts, callback) {
+    Docker2.prototype.buildImage = function(file2, opts, callback) {
       var self2 = this;
       if (!callback && typeof opts === "function") {
         callback = opts;
@@ -59931,44 +59931,44 @@ var require_docker = __commonJS({
         dialWithSession(callback);
       }
     };
-    Docker3.prototype.followProgress = function(stream, onFinished, onProgress) {
+    Docker2.prototype.followProgress = function(stream, onFinished, onProgress) {
       var buildkit = require_buildkit();
       return buildkit.followProgress(stream, onFinished, onProgress);
     };
-    Docker3.prototype.getContainer = function(id) {
+    Docker2.prototype.getContainer = function(id) {
       return new Container(this.modem, id);
     };
-    Docker3.prototype.getImage = function(name) {
+    Docker2.prototype.getImage = function(name) {
       return new Image(this.modem, name);
     };
-    Docker3.prototype.getVolume = function(name) {
+    Docker2.prototype.getVolume = function(name) {
       return new Volume(this.modem, name);
     };
-    Docker3.prototype.getPlugin = function(name, remote) {
+    Docker2.prototype.getPlugin = function(name, remote) {
       return new Plugin(this.modem, name, remote);
     };
-    Docker3.prototype.getService = function(id) {
+    Docker2.prototype.getService = function(id) {
       return new Service(this.modem, id);
     };
-    Docker3.prototype.getTask = function(id) {
+    Docker2.prototype.getTask = function(id) {
       return new Task(this.modem, id);
     };
-    Docker3.prototype.getNode = function(id) {
+    Docker2.prototype.getNode = function(id) {
       return new Node2(this.modem, id);
     };
-    Docker3.prototype.getNetwork = function(id) {
+    Docker2.prototype.getNetwork = function(id) {
       return new Network(this.modem, id);
     };
-    Docker3.prototype.getSecret = function(id) {
+    Docker2.prototype.getSecret = function(id) {
       return new Secret(this.modem, id);
     };
-    Docker3.prototype.getConfig = function(id) {
+    Docker2.prototype.getConfig = function(id) {
       return new Config(this.modem, id);
     };
-    Docker3.prototype.getExec = function(id) {
+    Docker2.prototype.getExec = function(id) {
       return new Exec(this.modem, id);
     };
-    Docker3.prototype.listContainers = function(opts, callback) {
+    Docker2.prototype.listContainers = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -59997,7 +59997,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listImages = function(opts, callback) {
+    Docker2.prototype.listImages = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60026,7 +60026,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.getImages = function(opts, callback) {
+    Docker2.prototype.getImages = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60056,7 +60056,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listServices = function(opts, callback) {
+    Docker2.prototype.listServices = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60084,7 +60084,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listNodes = function(opts, callback) {
+    Docker2.prototype.listNodes = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60115,7 +60115,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listTasks = function(opts, callback) {
+    Docker2.prototype.listTasks = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60143,7 +60143,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createSecret = function(opts, callback) {
+    Docker2.prototype.createSecret = function(opts, callback) {
       var args = util.processArgs(opts, callback);
       var self2 = this;
       var optsf = {
@@ -60176,7 +60176,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createConfig = function(opts, callback) {
+    Docker2.prototype.createConfig = function(opts, callback) {
       var args = util.processArgs(opts, callback);
       var self2 = this;
       var optsf = {
@@ -60209,7 +60209,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listSecrets = function(opts, callback) {
+    Docker2.prototype.listSecrets = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60237,7 +60237,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listConfigs = function(opts, callback) {
+    Docker2.prototype.listConfigs = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60265,7 +60265,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createPlugin = function(opts, callback) {
+    Docker2.prototype.createPlugin = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60296,7 +60296,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listPlugins = function(opts, callback) {
+    Docker2.prototype.listPlugins = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60324,7 +60324,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pruneImages = function(opts, callback) {
+    Docker2.prototype.pruneImages = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60352,7 +60352,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pruneBuilder = function(opts, callback) {
+    Docker2.prototype.pruneBuilder = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60379,7 +60379,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pruneContainers = function(opts, callback) {
+    Docker2.prototype.pruneContainers = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60407,7 +60407,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pruneVolumes = function(opts, callback) {
+    Docker2.prototype.pruneVolumes = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60435,7 +60435,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pruneNetworks = function(opts, callback) {
+    Docker2.prototype.pruneNetworks = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60463,7 +60463,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createVolume = function(opts, callback) {
+    Docker2.prototype.createVolume = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60495,7 +60495,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createService = function(auth, opts, callback) {
+    Docker2.prototype.createService = function(auth, opts, callback) {
       if (!callback && typeof opts === "function") {
         callback = opts;
         opts = auth;
@@ -60532,7 +60532,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listVolumes = function(opts, callback) {
+    Docker2.prototype.listVolumes = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60561,7 +60561,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.createNetwork = function(opts, callback) {
+    Docker2.prototype.createNetwork = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60593,7 +60593,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.listNetworks = function(opts, callback) {
+    Docker2.prototype.listNetworks = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60622,7 +60622,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.searchImages = function(opts, callback) {
+    Docker2.prototype.searchImages = function(opts, callback) {
       var self2 = this;
       var optsf = {
         path: "/images/search?",
@@ -60650,7 +60650,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.info = function(opts, callback) {
+    Docker2.prototype.info = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var opts = {
@@ -60677,7 +60677,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.version = function(opts, callback) {
+    Docker2.prototype.version = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var opts = {
@@ -60704,7 +60704,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.ping = function(opts, callback) {
+    Docker2.prototype.ping = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60731,7 +60731,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.df = function(opts, callback) {
+    Docker2.prototype.df = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60758,7 +60758,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.getEvents = function(opts, callback) {
+    Docker2.prototype.getEvents = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60787,7 +60787,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.pull = function(repoTag, opts, callback, auth) {
+    Docker2.prototype.pull = function(repoTag, opts, callback, auth) {
       var args = util.processArgs(opts, callback);
       var imageSrc = util.parseRepositoryTag(repoTag);
       args.opts.fromImage = imageSrc.repository;
@@ -60798,7 +60798,7 @@ var require_docker = __commonJS({
       }
       return this.createImage.apply(this, argsf);
     };
-    Docker3.prototype.pullAll = function(repoTag, opts, callback, auth) {
+    Docker2.prototype.pullAll = function(repoTag, opts, callback, auth) {
       var args = util.processArgs(opts, callback);
       var imageSrc = util.parseRepositoryTag(repoTag);
       args.opts.fromImage = imageSrc.repository;
@@ -60808,14 +60808,14 @@ var require_docker = __commonJS({
       }
       return this.createImage.apply(this, argsf);
     };
-    Docker3.prototype.run = function(image, cmd, streamo, createOptions, startOptions, callback) {
+    Docker2.prototype.run = function(image, cmd, streamo, createOptions, startOptions, callback) {
       if (typeof arguments[arguments.length - 1] === "function") {
         return this.runCallback(image, cmd, streamo, createOptions, startOptions, callback);
       } else {
         return this.runPromise(image, cmd, streamo, createOptions, startOptions);
       }
     };
-    Docker3.prototype.runCallback = function(image, cmd, streamo, createOptions, startOptions, callback) {
+    Docker2.prototype.runCallback = function(image, cmd, streamo, createOptions, startOptions, callback) {
       if (!callback && typeof createOptions === "function") {
         callback = createOptions;
         createOptions = {};
@@ -60884,7 +60884,7 @@ var require_docker = __commonJS({
       this.createContainer(optsc, handler);
       return hub;
     };
-    Docker3.prototype.runPromise = function(image, cmd, streamo, createOptions, startOptions) {
+    Docker2.prototype.runPromise = function(image, cmd, streamo, createOptions, startOptions) {
       var self2 = this;
       createOptions = createOptions || {};
       startOptions = startOptions || {};
@@ -60944,7 +60944,7 @@ var require_docker = __commonJS({
         });
       });
     };
-    Docker3.prototype.swarmInit = function(opts, callback) {
+    Docker2.prototype.swarmInit = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -60973,7 +60973,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.swarmJoin = function(opts, callback) {
+    Docker2.prototype.swarmJoin = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -61002,7 +61002,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.swarmLeave = function(opts, callback) {
+    Docker2.prototype.swarmLeave = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -61030,7 +61030,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.swarmUpdate = function(opts, callback) {
+    Docker2.prototype.swarmUpdate = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -61059,7 +61059,7 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.prototype.swarmInspect = function(opts, callback) {
+    Docker2.prototype.swarmInspect = function(opts, callback) {
       var self2 = this;
       var args = util.processArgs(opts, callback);
       var optsf = {
@@ -61087,17 +61087,17 @@ var require_docker = __commonJS({
         });
       }
     };
-    Docker3.Container = Container;
-    Docker3.Image = Image;
-    Docker3.Volume = Volume;
-    Docker3.Network = Network;
-    Docker3.Service = Service;
-    Docker3.Plugin = Plugin;
-    Docker3.Secret = Secret;
-    Docker3.Task = Task;
-    Docker3.Node = Node2;
-    Docker3.Exec = Exec;
-    module.exports = Docker3;
+    Docker2.Container = Container;
+    Docker2.Image = Image;
+    Docker2.Volume = Volume;
+    Docker2.Network = Network;
+    Docker2.Service = Service;
+    Docker2.Plugin = Plugin;
+    Docker2.Secret = Secret;
+    Docker2.Task = Task;
+    Docker2.Node = Node2;
+    Docker2.Exec = Exec;
+    module.exports = Docker2;
   }
 });
 
@@ -61178,17 +61178,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path23) {
-      const ctrl = callVisitor(key, node2, visitor, path23);
+    function visit_(key, node2, visitor, path24) {
+      const ctrl = callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visit_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visit_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path23);
+            const ci = visit_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -61199,13 +61199,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path23);
+          const cv = visit_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -61226,17 +61226,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path23) {
-      const ctrl = await callVisitor(key, node2, visitor, path23);
+    async function visitAsync_(key, node2, visitor, path24) {
+      const ctrl = await callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visitAsync_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visitAsync_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -61247,13 +61247,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path23);
+          const cv = await visitAsync_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -61280,23 +61280,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path23) {
+    function callVisitor(key, node2, visitor, path24) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path23);
+        return visitor(key, node2, path24);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path23);
+        return visitor.Map?.(key, node2, path24);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path23);
+        return visitor.Seq?.(key, node2, path24);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path23);
+        return visitor.Pair?.(key, node2, path24);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path23);
+        return visitor.Scalar?.(key, node2, path24);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path23);
+        return visitor.Alias?.(key, node2, path24);
       return void 0;
     }
-    function replaceNode(key, path23, node2) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key, path24, node2) {
+      const parent = path24[path24.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -61908,10 +61908,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema2, path23, value) {
+    function collectionFromPath(schema2, path24, value) {
       let v = value;
-      for (let i = path23.length - 1; i >= 0; --i) {
-        const k = path23[i];
+      for (let i = path24.length - 1; i >= 0; --i) {
+        const k = path24[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -61930,7 +61930,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
+    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
     var Collection = class extends Node2.NodeBase {
       constructor(type, schema2) {
         super(type);
@@ -61960,11 +61960,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path24, value) {
+        if (isEmptyPath(path24))
           this.add(value);
         else {
-          const [key, ...rest] = path23;
+          const [key, ...rest] = path24;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -61978,8 +61978,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key, ...rest] = path23;
+      deleteIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -61993,8 +61993,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key, ...rest] = path23;
+      getIn(path24, keepScalar) {
+        const [key, ...rest] = path24;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -62012,8 +62012,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key, ...rest] = path23;
+      hasIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -62023,8 +62023,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key, ...rest] = path23;
+      setIn(path24, value) {
+        const [key, ...rest] = path24;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -64539,9 +64539,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path24, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path24, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -64616,14 +64616,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection.isEmptyPath(path23)) {
+      deleteIn(path24) {
+        if (Collection.isEmptyPath(path24)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -64638,10 +64638,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection.isEmptyPath(path23))
+      getIn(path24, keepScalar) {
+        if (Collection.isEmptyPath(path24))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -64652,10 +64652,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection.isEmptyPath(path23))
+      hasIn(path24) {
+        if (Collection.isEmptyPath(path24))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -64672,13 +64672,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection.isEmptyPath(path23)) {
+      setIn(path24, value) {
+        if (Collection.isEmptyPath(path24)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path24), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path24, value);
         }
       }
       /**
@@ -66639,9 +66639,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path23) => {
+    visit2.itemAtPath = (cst, path24) => {
       let item = cst;
-      for (const [field, index] of path23) {
+      for (const [field, index] of path24) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -66650,23 +66650,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path23) => {
-      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
-      const field = path23[path23.length - 1][0];
+    visit2.parentCollection = (cst, path24) => {
+      const parent = visit2.itemAtPath(cst, path24.slice(0, -1));
+      const field = path24[path24.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path24, item, visitor) {
+      let ctrl = visitor(item, path24);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path24.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -66677,10 +66677,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path24);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
     }
     exports2.visit = visit2;
   }
@@ -68832,13 +68832,24 @@ var InfraError = class extends Error {
   details;
   name = "InfraError";
 };
-function formatFieldPath(path23) {
+function formatFieldPath(path24) {
   let out = "";
-  for (const p of path23) {
+  for (const p of path24) {
     if (typeof p === "number") out += `[${p}]`;
     else out += out ? `.${String(p)}` : String(p);
   }
   return out || "(root)";
+}
+function infraInfo(err, target) {
+  if (err instanceof InfraError) {
+    return {
+      kind: err.kind,
+      message: err.message,
+      ...err.details.target ?? target ? { target: err.details.target ?? target } : {},
+      ...err.details.files?.length ? { files: err.details.files } : {}
+    };
+  }
+  return { kind: "engine", message: err.message ?? String(err), ...target ? { target } : {} };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -69658,10 +69669,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema2) {
   return mergeDefs(schema2._zod.def);
 }
-function getElementAtPath(obj, path23) {
-  if (!path23)
+function getElementAtPath(obj, path24) {
+  if (!path24)
     return obj;
-  return path23.reduce((acc, key) => acc?.[key], obj);
+  return path24.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -70001,11 +70012,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path23, issues) {
+function prefixIssues(path24, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path23);
+    iss.path.unshift(path24);
     return iss;
   });
 }
@@ -70467,16 +70478,16 @@ function flattenError(error63, mapper = (issue2) => issue2.message) {
 }
 function formatError(error63, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path23 = []) => {
+  const processError = (error64, path24 = []) => {
     for (const issue2 of error64.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -70515,17 +70526,17 @@ function formatError(error63, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error63, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error64, path23 = []) => {
+  const processError = (error64, path24 = []) => {
     var _a3;
     for (const issue2 of error64.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -70564,8 +70575,8 @@ function treeifyError(error63, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path23) {
+  const path24 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path24) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -87703,13 +87714,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path23 = ref.slice(1).split("/").filter(Boolean);
-  if (path23.length === 0) {
+  const path24 = ref.slice(1).split("/").filter(Boolean);
+  if (path24.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path23[0] === defsKey) {
-    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
+  if (path24[0] === defsKey) {
+    const key = path24[1] === void 0 ? void 0 : decodeJSONPointerSegment(path24[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -89176,39 +89187,39 @@ function describe3(file2, error63) {
   const more = error63.issues.length > 1 ? ` (and ${error63.issues.length - 1} more problems)` : "";
   return new InputError(`${file2}: ${field}: ${issue2.message}${more}`, file2, field);
 }
-function writeJsonReport(path23, report) {
+function writeJsonReport(path24, report) {
   const parsed = reportSchema.safeParse(report);
   if (!parsed.success) {
-    const e = describe3(path23, parsed.error);
+    const e = describe3(path24, parsed.error);
     throw new Error(`refusing to write an invalid report: ${e.message}`);
   }
-  mkdirSync(dirname(path23), { recursive: true });
-  writeFileSync(path23, `${JSON.stringify(parsed.data, null, 2)}
+  mkdirSync(dirname(path24), { recursive: true });
+  writeFileSync(path24, `${JSON.stringify(parsed.data, null, 2)}
 `);
 }
-function readJsonReport(path23) {
+function readJsonReport(path24) {
   let text;
   try {
-    text = readFileSync2(path23, "utf8");
+    text = readFileSync2(path24, "utf8");
   } catch (err) {
-    throw new InputError(`${path23}: cannot read the report: ${err.message}`, path23);
+    throw new InputError(`${path24}: cannot read the report: ${err.message}`, path24);
   }
   let data;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${path23}: not valid JSON: ${err.message}`, path23);
+    throw new InputError(`${path24}: not valid JSON: ${err.message}`, path24);
   }
   const version2 = data?.schemaVersion;
   if (version2 !== void 0 && version2 !== REPORT_SCHEMA_VERSION) {
     throw new InputError(
-      `${path23}: schemaVersion ${JSON.stringify(version2)} is not supported (this Tandem reads ${REPORT_SCHEMA_VERSION})`,
-      path23,
+      `${path24}: schemaVersion ${JSON.stringify(version2)} is not supported (this Tandem reads ${REPORT_SCHEMA_VERSION})`,
+      path24,
       "schemaVersion"
     );
   }
   const parsed = reportSchema.safeParse(data);
-  if (!parsed.success) throw describe3(path23, parsed.error);
+  if (!parsed.success) throw describe3(path24, parsed.error);
   return parsed.data;
 }
 
@@ -89773,7 +89784,7 @@ function redactReport(report, secrets) {
 }
 
 // src/action/steps.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/cli/eval-options.ts
 import { existsSync as existsSync2 } from "node:fs";
@@ -90219,11 +90230,129 @@ function mergeReports(partials) {
   };
 }
 
-// src/engine/docker-network.ts
+// src/engine/docker-client.ts
 var import_dockerode = __toESM(require_docker(), 1);
+var START_ENGINE_HINT = "start one with `bash scripts/start-docker.sh` (npm run docker:start), or set DOCKER_HOST to a running engine";
+function createDockerClient(options) {
+  return new import_dockerode.default(options);
+}
+var UNREACHABLE = /* @__PURE__ */ new Set([
+  "ECONNREFUSED",
+  "ENOENT",
+  "EACCES",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EPIPE"
+]);
+function errorCode(err) {
+  const code = err?.code;
+  return typeof code === "string" ? code : void 0;
+}
+function statusCode(err) {
+  const code = err?.statusCode;
+  return typeof code === "number" ? code : void 0;
+}
+function isUnreachable(err) {
+  const code = errorCode(err);
+  return code !== void 0 && UNREACHABLE.has(code);
+}
+function describeEndpoint(docker) {
+  const modem = docker.modem;
+  if (typeof modem.socketPath === "string") return modem.socketPath;
+  return `${String(modem.host ?? "localhost")}:${String(modem.port ?? "")}`;
+}
+function messageOf(err) {
+  const json2 = err?.json;
+  if (json2 && typeof json2.message === "string") return json2.message;
+  return err instanceof Error ? err.message : String(err);
+}
+function engineError(docker, err, doing, configuration2) {
+  if (err instanceof InfraError) return err;
+  const details = configuration2 ? { configuration: configuration2 } : {};
+  if (isUnreachable(err)) {
+    return new InfraError(
+      "engine",
+      `Docker engine not reachable at ${describeEndpoint(docker)} (${errorCode(err)}) while ${doing}; ${START_ENGINE_HINT}`,
+      details
+    );
+  }
+  return new InfraError("engine", `Docker engine failed while ${doing}: ${messageOf(err)}`, details);
+}
+async function startExec(docker, container, opts, tail2) {
+  const exec2 = await container.exec({
+    Cmd: opts.cmd,
+    Env: opts.env,
+    WorkingDir: opts.workingDir,
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: false,
+    Tty: false
+  });
+  const stream = await exec2.start({ hijack: true, stdin: false });
+  const sink = tail2.writable();
+  docker.modem.demuxStream(stream, sink, sink);
+  const ended = new Promise((resolve2) => {
+    stream.once("end", resolve2);
+    stream.once("close", resolve2);
+    stream.once("error", () => resolve2());
+  });
+  return {
+    ended,
+    detach: () => stream.destroy(),
+    exitCode: async () => {
+      for (let i = 0; i < 40; i++) {
+        const info = await exec2.inspect();
+        if (!info.Running && info.ExitCode !== null) return info.ExitCode;
+        if (!info.Running && i > 2) return null;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return null;
+    }
+  };
+}
+async function execToEnd(docker, container, cmd, tail2) {
+  const run2 = await startExec(docker, container, { cmd }, tail2);
+  await run2.ended;
+  return run2.exitCode();
+}
+async function resolveImageId(docker, image) {
+  const inspect = async () => (await docker.getImage(image).inspect()).Id;
+  try {
+    return await inspect();
+  } catch (err) {
+    if (statusCode(err) !== 404) throw engineError(docker, err, `inspecting image "${image}"`);
+  }
+  if (looksPullable(image)) {
+    try {
+      const stream = await docker.pull(image);
+      await new Promise((resolve2, reject) => {
+        const timer = setTimeout(() => reject(new Error("pull timed out")), PULL_TIMEOUT_MS);
+        docker.modem.followProgress(stream, (err) => {
+          clearTimeout(timer);
+          if (err) reject(err);
+          else resolve2();
+        });
+      });
+      return await inspect();
+    } catch {
+    }
+  }
+  throw missingImageError(image);
+}
+var PULL_TIMEOUT_MS = 3e5;
+function missingImageError(image) {
+  const how = image.startsWith("tandem/sandbox") ? "`bash scripts/build-sandbox-image.sh` (npm run sandbox:image)" : `\`docker build -t ${image} <dir>\` (or \`docker pull ${image}\` where a registry is reachable)`;
+  return new InfraError("image-missing", `image "${image}" is not available locally; build it with ${how}`);
+}
+function looksPullable(image) {
+  return !image.startsWith("tandem/") && !/^(sha256:)?[0-9a-f]{12,64}$/.test(image);
+}
+
+// src/engine/docker-network.ts
 async function detectPrepareNetwork() {
   try {
-    const networks = await new import_dockerode.default().listNetworks();
+    const networks = await createDockerClient().listNetworks();
     return networks.some((n) => n.Name === "bridge") ? "bridge" : "host";
   } catch {
     return "bridge";
@@ -90231,8 +90360,8 @@ async function detectPrepareNetwork() {
 }
 
 // src/engine/evaluate.ts
-import { mkdir as mkdir9, mkdtemp as mkdtemp2 } from "node:fs/promises";
-import path18 from "node:path";
+import { mkdir as mkdir10, mkdtemp as mkdtemp2 } from "node:fs/promises";
+import path19 from "node:path";
 
 // node_modules/yocto-queue/index.js
 var Node = class {
@@ -90405,7 +90534,7 @@ function validateConcurrency(concurrency) {
 
 // src/engine/fs-util.ts
 import { execFile } from "node:child_process";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path4 from "node:path";
 import { promisify } from "node:util";
 var run = promisify(execFile);
@@ -90416,8 +90545,7 @@ async function copyTree(src, dst, exclude = []) {
     return;
   }
   await mkdir(dst, { recursive: true });
-  const { readdir: readdir3 } = await import("node:fs/promises");
-  const entries = (await readdir3(src)).filter((e) => !exclude.includes(e));
+  const entries = (await readdir(src)).filter((e) => !exclude.includes(e));
   if (entries.length > 0) await run("cp", ["-a", ...entries.map((e) => path4.join(src, e)), dst]);
 }
 async function exists(p) {
@@ -90431,37 +90559,76 @@ async function exists(p) {
 async function removeTree(p) {
   await rm(p, { recursive: true, force: true, maxRetries: 3 });
 }
-async function withDirLock(lockDir, fn, staleMs = 30 * 6e4) {
-  const { mkdir: mk, rmdir: rmdir2 } = await import("node:fs/promises");
-  await mkdir(path4.dirname(lockDir), { recursive: true });
-  for (; ; ) {
-    try {
-      await mk(lockDir);
-      break;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-      try {
-        const s = await stat(lockDir);
-        if (Date.now() - s.mtimeMs > staleMs) await rmdir2(lockDir).catch(() => {
-        });
-      } catch {
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await rmdir2(lockDir).catch(() => {
-    });
-  }
-}
 
 // src/engine/git-mirror.ts
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3, rename as rename2, rm as rm3, stat as stat3 } from "node:fs/promises";
+import path6 from "node:path";
+
+// src/engine/dir-lock.ts
+import { randomBytes } from "node:crypto";
 import { mkdir as mkdir2, readFile, rename, rm as rm2, stat as stat2, utimes, writeFile } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import path5 from "node:path";
+async function withDirLock(target, fn, opts = {}) {
+  const lock = `${target}.lock`;
+  const staleMs = opts.staleMs ?? 10 * 6e4;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60 * 6e4);
+  await mkdir2(path5.dirname(lock), { recursive: true });
+  let delay = 25;
+  for (; ; ) {
+    try {
+      await mkdir2(lock);
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      if (await isStale(lock, staleMs)) {
+        const tomb = `${lock}.stale-${randomBytes(4).toString("hex")}`;
+        await rename(lock, tomb).then(
+          () => rm2(tomb, { recursive: true, force: true }),
+          () => void 0
+        );
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw opts.timeoutError?.(lock) ?? new InfraError("engine", `timed out waiting for the lock ${lock}`);
+      }
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 1e3);
+    }
+  }
+  const owner = { pid: process.pid, host: hostname3() };
+  await writeFile(path5.join(lock, "owner"), JSON.stringify(owner));
+  const beat = setInterval(
+    () => {
+      const now = /* @__PURE__ */ new Date();
+      utimes(lock, now, now).catch(() => void 0);
+    },
+    Math.max(1e3, staleMs / 4)
+  );
+  beat.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+    await rm2(lock, { recursive: true, force: true });
+  }
+}
+async function isStale(lock, staleMs) {
+  const info = await stat2(lock).catch(() => void 0);
+  if (!info) return false;
+  const owner = await readFile(path5.join(lock, "owner"), "utf8").then((t2) => JSON.parse(t2)).catch(() => void 0);
+  if (owner && owner.host === hostname3() && owner.pid !== process.pid && !isAlive(owner.pid)) return true;
+  return Date.now() - info.mtimeMs > staleMs;
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
 
 // src/engine/git.ts
 import { execFile as execFile2 } from "node:child_process";
@@ -90595,7 +90762,7 @@ var MirrorCache = class {
     const hash3 = createHash("sha256").update(key).digest("hex").slice(0, 16);
     const last = (key.replace(/\/+$/, "").split(/[/:]/).pop() ?? "repo").replace(/\.git$/, "");
     const name = last.replace(/[^A-Za-z0-9._-]/g, "_") || "repo";
-    return path5.join(path5.resolve(this.cacheDir), "mirrors", `${hash3}-${name}.git`);
+    return path6.join(path6.resolve(this.cacheDir), "mirrors", `${hash3}-${name}.git`);
   }
   /** The bare mirror of `url`, cloned on first use. Concurrent callers share one clone. */
   ensure(url2) {
@@ -90638,16 +90805,16 @@ var MirrorCache = class {
   async cloneIfMissing(url2, key) {
     const dir = this.mirrorPath(url2);
     if (await isMirror(dir)) return dir;
-    await mkdir2(path5.dirname(dir), { recursive: true });
+    await mkdir3(path6.dirname(dir), { recursive: true });
     await withLock(dir, this.options, async () => {
       if (await isMirror(dir)) return;
-      await rm2(dir, { recursive: true, force: true });
-      const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+      await rm3(dir, { recursive: true, force: true });
+      const tmp = `${dir}.tmp-${process.pid}-${randomBytes2(4).toString("hex")}`;
       try {
         await git(["clone", "--mirror", "--quiet", "--", url2, tmp]);
-        await rename(tmp, dir);
+        await rename2(tmp, dir);
       } catch (e) {
-        await rm2(tmp, { recursive: true, force: true });
+        await rm3(tmp, { recursive: true, force: true });
         throw fetchError(url2, "clone", e);
       }
       this.stats.clones++;
@@ -90686,7 +90853,7 @@ function localize(url2) {
   const u = url2.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(u)) return u;
   if (/^[^/]+:/.test(u)) return u;
-  return path5.resolve(u);
+  return path6.resolve(u);
 }
 function mirrorKey(url2) {
   return redactUrl(url2).replace("***@", "").replace(/\/+$/, "");
@@ -90696,7 +90863,7 @@ async function setOrigin(mirror, url2) {
   if (current.stdout.trim() !== url2) await git(["config", "remote.origin.url", url2], { cwd: mirror });
 }
 async function isMirror(dir) {
-  return stat2(path5.join(dir, "HEAD")).then(
+  return stat3(path6.join(dir, "HEAD")).then(
     () => true,
     () => false
   );
@@ -90714,77 +90881,27 @@ async function mirrorOriginUrl(mirror) {
   const url2 = await gitOut(["config", "--get", "remote.origin.url"], { cwd: mirror }).catch(() => "");
   return url2 ? mirrorKey(url2) : void 0;
 }
-async function withLock(target, opts, fn) {
-  const lock = `${target}.lock`;
-  const staleMs = opts.staleLockMs ?? 10 * 6e4;
-  const deadline = Date.now() + (opts.lockTimeoutMs ?? 60 * 6e4);
-  let delay = 25;
-  for (; ; ) {
-    try {
-      await mkdir2(lock);
-      break;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-      if (await isStale(lock, staleMs)) {
-        const tomb = `${lock}.stale-${randomBytes(4).toString("hex")}`;
-        await rename(lock, tomb).then(
-          () => rm2(tomb, { recursive: true, force: true }),
-          () => void 0
-        );
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new InfraError("fetch", `timed out waiting for the mirror lock ${lock}`);
-      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
-      delay = Math.min(delay * 2, 1e3);
-    }
-  }
-  const owner = { pid: process.pid, host: hostname3() };
-  await writeFile(path5.join(lock, "owner"), JSON.stringify(owner));
-  const beat = setInterval(
-    () => {
-      const now = /* @__PURE__ */ new Date();
-      utimes(lock, now, now).catch(() => void 0);
-    },
-    Math.max(1e3, staleMs / 4)
-  );
-  beat.unref();
-  try {
-    return await fn();
-  } finally {
-    clearInterval(beat);
-    await rm2(lock, { recursive: true, force: true });
-  }
-}
-async function isStale(lock, staleMs) {
-  const info = await stat2(lock).catch(() => void 0);
-  if (!info) return false;
-  const owner = await readFile(path5.join(lock, "owner"), "utf8").then((t2) => JSON.parse(t2)).catch(() => void 0);
-  if (owner && owner.host === hostname3() && owner.pid !== process.pid && !isAlive(owner.pid)) return true;
-  return Date.now() - info.mtimeMs > staleMs;
-}
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
+function withLock(target, opts, fn) {
+  return withDirLock(target, fn, {
+    ...opts.staleLockMs !== void 0 ? { staleMs: opts.staleLockMs } : {},
+    ...opts.lockTimeoutMs !== void 0 ? { timeoutMs: opts.lockTimeoutMs } : {},
+    timeoutError: (lock) => new InfraError("fetch", `timed out waiting for the mirror lock ${lock}`)
+  });
 }
 
 // src/engine/hidden-files.ts
 import { createHash as createHash2 } from "node:crypto";
-import { cp, mkdir as mkdir3, readdir, readFile as readFile2, stat as stat3 } from "node:fs/promises";
-import path6 from "node:path";
+import { cp, mkdir as mkdir4, readdir as readdir2, readFile as readFile2, stat as stat4 } from "node:fs/promises";
+import path7 from "node:path";
 async function stageHiddenFiles(suite, suiteDir, root) {
   const dirs = /* @__PURE__ */ new Map();
   for (const [i, group] of suite.tests.entries()) {
-    const dir = path6.join(root, group.name);
-    await mkdir3(dir, { recursive: true });
+    const dir = path7.join(root, group.name);
+    await mkdir4(dir, { recursive: true });
     const names = /* @__PURE__ */ new Set();
     for (const [j, rel] of group.files.entries()) {
-      const src = path6.resolve(suiteDir, rel);
-      const name = path6.basename(src);
+      const src = path7.resolve(suiteDir, rel);
+      const name = path7.basename(src);
       if (names.has(name)) {
         throw new InputError(
           `suite "${suite.name}": field "tests[${i}].files[${j}]": two hidden files would both be named "${name}"`
@@ -90792,7 +90909,7 @@ async function stageHiddenFiles(suite, suiteDir, root) {
       }
       names.add(name);
       try {
-        await cp(src, path6.join(dir, name), { recursive: true });
+        await cp(src, path7.join(dir, name), { recursive: true });
       } catch {
         throw new InputError(
           `suite "${suite.name}": field "tests[${i}].files[${j}]": cannot read hidden file "${rel}" (relative to ${suiteDir})`
@@ -90808,26 +90925,26 @@ async function suiteHash(suite, suiteDir) {
   const walk2 = async (p, label2) => {
     let s;
     try {
-      s = await stat3(p);
+      s = await stat4(p);
     } catch {
       h.update(`missing:${label2}`);
       return;
     }
     if (s.isDirectory()) {
-      for (const e of (await readdir(p)).sort()) await walk2(path6.join(p, e), `${label2}/${e}`);
+      for (const e of (await readdir2(p)).sort()) await walk2(path7.join(p, e), `${label2}/${e}`);
     } else {
       h.update(`file:${label2}:`).update(await readFile2(p));
     }
   };
   for (const g of suite.tests)
-    for (const f of g.files) await walk2(path6.resolve(suiteDir, f), `${g.name}:${f}`);
+    for (const f of g.files) await walk2(path7.resolve(suiteDir, f), `${g.name}:${f}`);
   return h.digest("hex");
 }
 
 // src/engine/prepare-cache.ts
 import { createHash as createHash3 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
-import path7 from "node:path";
+import { mkdir as mkdir5, readFile as readFile3, rename as rename3, writeFile as writeFile2 } from "node:fs/promises";
+import path8 from "node:path";
 async function prepareKey(req) {
   const h = createHash3("sha256").update(
     JSON.stringify({ run: commandList(req.spec.run), outputs: req.spec.outputs, imageId: req.imageId })
@@ -90836,7 +90953,7 @@ async function prepareKey(req) {
     for (const f of req.spec.key_files) {
       h.update(`\0${f}\0`);
       try {
-        h.update(await readFile3(path7.join(req.stateDir, f)));
+        h.update(await readFile3(path8.join(req.stateDir, f)));
       } catch {
         h.update("(absent)");
       }
@@ -90857,18 +90974,18 @@ function prepareDeps(req, ctx) {
   });
 }
 async function runPrepare(key, req, ctx) {
-  const dir = path7.join(ctx.cacheDir, "deps", key);
+  const dir = path8.join(ctx.cacheDir, "deps", key);
   const mounts = () => req.spec.outputs.map((o) => ({
-    hostPath: path7.join(dir, o),
-    workspacePath: path7.posix.join(req.name, o)
+    hostPath: path8.join(dir, o),
+    workspacePath: path8.posix.join(req.name, o)
   }));
   const started = Date.now();
-  if (await exists(path7.join(dir, ".complete")))
+  if (await exists(path8.join(dir, ".complete")))
     return { key, mounts: mounts(), reused: true, durationMs: 0 };
-  return withDirLock(`${dir}.lock`, async () => {
-    if (await exists(path7.join(dir, ".complete")))
+  return withDirLock(dir, async () => {
+    if (await exists(path8.join(dir, ".complete")))
       return { key, mounts: mounts(), reused: true, durationMs: 0 };
-    const scratch = path7.join(ctx.cacheDir, "tmp", `prepare-${key}-${process.pid}`);
+    const scratch = path8.join(ctx.cacheDir, "tmp", `prepare-${key}-${process.pid}`);
     await removeTree(scratch);
     await copyTree(req.stateDir, scratch);
     try {
@@ -90892,13 +91009,13 @@ ${out.outputTail.slice(-2e3)}`, {
         });
       }
       await removeTree(dir);
-      await mkdir4(dir, { recursive: true });
+      await mkdir5(dir, { recursive: true });
       for (const o of req.spec.outputs) {
-        const src = path7.join(scratch, o);
-        if (await exists(src)) await rename2(src, path7.join(dir, o));
-        else await mkdir4(path7.join(dir, o), { recursive: true });
+        const src = path8.join(scratch, o);
+        if (await exists(src)) await rename3(src, path8.join(dir, o));
+        else await mkdir5(path8.join(dir, o), { recursive: true });
       }
-      await writeFile2(path7.join(dir, ".complete"), (/* @__PURE__ */ new Date()).toISOString());
+      await writeFile2(path8.join(dir, ".complete"), (/* @__PURE__ */ new Date()).toISOString());
       return { key, mounts: mounts(), reused: false, durationMs: Date.now() - started };
     } finally {
       await removeTree(scratch);
@@ -90908,8 +91025,8 @@ ${out.outputTail.slice(-2e3)}`, {
 
 // src/engine/result-cache.ts
 import { createHash as createHash4 } from "node:crypto";
-import { mkdir as mkdir5, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
-import path8 from "node:path";
+import { mkdir as mkdir6, readFile as readFile4, rename as rename4, writeFile as writeFile3 } from "node:fs/promises";
+import path9 from "node:path";
 function resultKey(parts) {
   const canonical = JSON.stringify({
     ...parts,
@@ -90923,7 +91040,7 @@ var ResultCache = class {
   }
   dir;
   file(key) {
-    return path8.join(this.dir, key.slice(0, 2), `${key}.json`);
+    return path9.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
   async get(key) {
     let text;
@@ -90939,20 +91056,20 @@ var ResultCache = class {
   async put(key, run2) {
     if (run2.infraError) return;
     const file2 = this.file(key);
-    await mkdir5(path8.dirname(file2), { recursive: true });
+    await mkdir6(path9.dirname(file2), { recursive: true });
     const tmp = `${file2}.${process.pid}.${Date.now()}.tmp`;
     await writeFile3(tmp, JSON.stringify({ ...run2, cached: false }));
-    await rename3(tmp, file2);
+    await rename4(tmp, file2);
   }
 };
 
 // src/engine/run-configuration.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path14 from "node:path";
+import path12 from "node:path";
 
 // src/engine/collect-results.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/engine/parsers/parser.ts
 var ResultParseError = class extends Error {
@@ -91144,11 +91261,11 @@ function parseJestShape(text, group, format) {
   const relative = relativeFiles(report.testResults.map((f) => f.name));
   const tests = [];
   for (const file2 of report.testResults) {
-    const path23 = relative(file2.name);
+    const path24 = relative(file2.name);
     if (file2.assertionResults.length === 0 && file2.status === "failed") {
       const message3 = cleanMessage(file2.message);
       tests.push({
-        classname: path23,
+        classname: path24,
         name: FILE_LOAD_FAILURE,
         status: "failed",
         ...message3 ? { message: message3 } : {}
@@ -91159,7 +91276,7 @@ function parseJestShape(text, group, format) {
       const status2 = Object.hasOwn(STATUS, a.status) ? STATUS[a.status] : "error";
       const message3 = status2 === "passed" ? void 0 : status2 === "error" ? cleanMessage(`unknown test status "${a.status}"`, ...a.failureMessages ?? []) : cleanMessage(...a.failureMessages ?? []);
       tests.push({
-        classname: [path23, ...a.ancestorTitles].join(" > "),
+        classname: [path24, ...a.ancestorTitles].join(" > "),
         name: a.title,
         status: status2,
         ...message3 === void 0 ? {} : { message: message3 },
@@ -93297,16 +93414,16 @@ var MatcherView = class {
    * @returns {string|undefined}
    */
   getCurrentTag() {
-    const path23 = this._matcher.path;
-    return path23.length > 0 ? path23[path23.length - 1].tag : void 0;
+    const path24 = this._matcher.path;
+    return path24.length > 0 ? path24[path24.length - 1].tag : void 0;
   }
   /**
    * Get current namespace.
    * @returns {string|undefined}
    */
   getCurrentNamespace() {
-    const path23 = this._matcher.path;
-    return path23.length > 0 ? path23[path23.length - 1].namespace : void 0;
+    const path24 = this._matcher.path;
+    return path24.length > 0 ? path24[path24.length - 1].namespace : void 0;
   }
   /**
    * Get current node's attribute value.
@@ -93314,9 +93431,9 @@ var MatcherView = class {
    * @returns {*}
    */
   getAttrValue(attrName) {
-    const path23 = this._matcher.path;
-    if (path23.length === 0) return void 0;
-    return path23[path23.length - 1].values?.[attrName];
+    const path24 = this._matcher.path;
+    if (path24.length === 0) return void 0;
+    return path24[path24.length - 1].values?.[attrName];
   }
   /**
    * Check if current node has an attribute.
@@ -93324,9 +93441,9 @@ var MatcherView = class {
    * @returns {boolean}
    */
   hasAttr(attrName) {
-    const path23 = this._matcher.path;
-    if (path23.length === 0) return false;
-    const current = path23[path23.length - 1];
+    const path24 = this._matcher.path;
+    if (path24.length === 0) return false;
+    const current = path24[path24.length - 1];
     return current.values !== void 0 && attrName in current.values;
   }
   /**
@@ -93352,18 +93469,18 @@ var MatcherView = class {
    * @returns {number}
    */
   getPosition() {
-    const path23 = this._matcher.path;
-    if (path23.length === 0) return -1;
-    return path23[path23.length - 1].position ?? 0;
+    const path24 = this._matcher.path;
+    if (path24.length === 0) return -1;
+    return path24[path24.length - 1].position ?? 0;
   }
   /**
    * Get current node's repeat counter (occurrence count of this tag name).
    * @returns {number}
    */
   getCounter() {
-    const path23 = this._matcher.path;
-    if (path23.length === 0) return -1;
-    return path23[path23.length - 1].counter ?? 0;
+    const path24 = this._matcher.path;
+    if (path24.length === 0) return -1;
+    return path24[path24.length - 1].counter ?? 0;
   }
   /**
    * Get current node's sibling index (alias for getPosition).
@@ -96505,7 +96622,7 @@ function duration3(r) {
   if (typeof ms === "number" && Number.isFinite(ms)) return ms;
   return typeof r.time === "number" && Number.isFinite(r.time) ? r.time : void 0;
 }
-function path9(parser) {
+function path10(parser) {
   const names = [];
   for (let p = parser; p?.parent; p = p.parent) {
     names.unshift(p.name.trim() || p.closingTestPoint?.name.trim() || "(unnamed)");
@@ -96545,7 +96662,7 @@ function parseTap(text, group) {
     const msg = message2(result, s);
     const ms = duration3(result);
     return {
-      classname: path9(parser).join(" > "),
+      classname: path10(parser).join(" > "),
       name: result.name.trim() || `(unnamed #${result.id})`,
       status: s,
       ...msg === void 0 ? {} : { message: msg },
@@ -96608,8 +96725,8 @@ async function collectGroups(groups, outcome2, resultsDir, configurationId2) {
       out.push({ ...common, status: "oom", reason: "killed for exceeding the memory limit" });
       continue;
     }
-    const file2 = path10.resolve(resultsDir, group.results.path);
-    if (!file2.startsWith(path10.resolve(resultsDir) + path10.sep)) {
+    const file2 = path11.resolve(resultsDir, group.results.path);
+    if (!file2.startsWith(path11.resolve(resultsDir) + path11.sep)) {
       throw new InfraError(
         "result-unparseable",
         `results.path of group "${group.name}" leaves $TANDEM_RESULTS`,
@@ -96660,315 +96777,6 @@ function describeExit(s) {
   return s.exitCode === null ? "killed" : `exit ${s.exitCode}`;
 }
 
-// src/engine/workspace-states.ts
-import { createHash as createHash5 } from "node:crypto";
-import { readFile as readFile6, rename as rename4, writeFile as writeFile5 } from "node:fs/promises";
-import path13 from "node:path";
-
-// src/engine/repo-state.ts
-import { mkdir as mkdir6, rm as rm4 } from "node:fs/promises";
-import path12 from "node:path";
-
-// src/engine/patch-apply.ts
-import { mkdtemp, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import path11 from "node:path";
-var ATTEMPTS = [
-  { method: "git apply", run: (cwd, f) => git(["apply", "--verbose", f], { cwd, allowFailure: true }) },
-  {
-    method: "git apply --3way",
-    run: (cwd, f) => git(["apply", "--verbose", "--3way", f], { cwd, allowFailure: true })
-  },
-  {
-    method: "git apply --reject",
-    run: (cwd, f) => git(["apply", "--verbose", "--reject", f], { cwd, allowFailure: true })
-  },
-  {
-    method: "patch --fuzz=5",
-    // --no-backup-if-mismatch: fuzzed hunks must not leave `.orig` files in the committed tree.
-    run: (cwd, f) => exec("patch", ["--batch", "--forward", "--fuzz=5", "-p1", "--no-backup-if-mismatch", "-i", f], {
-      cwd,
-      allowFailure: true
-    })
-  }
-];
-async function applyPatch(dir, patchText, opts = {}) {
-  const target = opts.target ?? path11.basename(dir);
-  const tmp = await mkdtemp(path11.join(tmpdir2(), "tandem-patch-"));
-  const file2 = path11.join(tmp, "change.patch");
-  await writeFile4(file2, patchText.endsWith("\n") ? patchText : `${patchText}
-`);
-  const failures = [];
-  try {
-    for (const attempt of ATTEMPTS) {
-      await cleanTree(dir);
-      let res;
-      try {
-        res = await attempt.run(dir, file2);
-      } catch (e) {
-        if (!isMissingBinary(e)) throw e;
-        failures.push({
-          method: attempt.method,
-          output: "GNU patch is not installed (`patch` not found on PATH)"
-        });
-        continue;
-      }
-      const rejects = await rejectFiles(dir);
-      if (res.code === 0 && rejects.length === 0) return { method: attempt.method };
-      failures.push({ method: attempt.method, output: `${res.stdout}
-${res.stderr}` });
-    }
-  } finally {
-    await rm3(tmp, { recursive: true, force: true });
-  }
-  await cleanTree(dir);
-  const files = failedFiles(failures.map((f) => f.output).join("\n"));
-  const detail = describe4(failures);
-  throw new InfraError(
-    "patch-failed",
-    `patch for ${target} does not apply (tried ${ATTEMPTS.map((a) => a.method).join(", ")})${files.length ? ` — failed files: ${files.join(", ")}` : ""}${detail ? `. ${detail}` : ""}`,
-    { target, files }
-  );
-}
-async function cleanTree(dir) {
-  await git(["reset", "--hard", "--quiet"], { cwd: dir });
-  await git(["clean", "-fdxq"], { cwd: dir });
-}
-async function rejectFiles(dir) {
-  const res = await git(["ls-files", "--others", "-z"], { cwd: dir });
-  return res.stdout.split("\0").filter((f) => f.endsWith(".rej"));
-}
-function failedFiles(output2) {
-  const seen = /* @__PURE__ */ new Set();
-  const patterns = [
-    /^error: patch failed: (.+):\d+$/gm,
-    /^error: (.+?): (?:patch does not apply|No such file or directory|already exists in (?:working directory|index)|does not exist in index|does not match index|wrong type)$/gm,
-    /^Applying patch (.+?) with \d+ rejects?\.\.\.$/gm,
-    /saving rejects to file (.+?)\.rej$/gm
-  ];
-  for (const re of patterns) for (const m of output2.matchAll(re)) if (m[1]) seen.add(m[1].trim());
-  for (const m of output2.matchAll(/^\+\+\+ b\/(\S+).*\n(?:.*\n)*?can't find file to patch/gm)) {
-    if (m[1]) seen.add(m[1]);
-  }
-  return [...seen];
-}
-function describe4(failures) {
-  const parts = [];
-  for (const f of failures) {
-    if (f.method === "git apply --reject") {
-      const hunks = [];
-      let current = "";
-      for (const line of f.output.split("\n")) {
-        const applying = /^Applying patch (.+?) with \d+ rejects?\.\.\.$/.exec(line);
-        if (applying?.[1]) current = applying[1];
-        const rejected = /^Rejected hunk #(\d+)\.$/.exec(line);
-        if (rejected?.[1]) hunks.push(`${current} hunk #${rejected[1]}`);
-      }
-      if (hunks.length) {
-        parts.push(`${f.method}: rejected ${hunks.join(", ")}`);
-        continue;
-      }
-    }
-    if (f.method === "patch --fuzz=5") {
-      const lines = f.output.split("\n").filter((l) => /FAILED|can't find|not installed|Reversed|malformed|Only garbage/.test(l));
-      if (lines.length) {
-        parts.push(`${f.method}: ${summarizeStderr(lines.join("\n"), 6)}`);
-        continue;
-      }
-    }
-    const summary = summarizeStderr(f.output.replace(/^(Checking|Applied|Applying) patch .*$/gm, ""), 2, 200);
-    if (summary) parts.push(`${f.method}: ${summary}`);
-  }
-  return parts.join("; ");
-}
-
-// src/engine/repo-state.ts
-async function materializeCheckout(mirror, sha, dir, opts = {}) {
-  const target = opts.target ?? path12.basename(dir);
-  if (!await hasCommit(mirror, sha)) {
-    throw new InfraError("unknown-ref", `commit ${sha} of ${target} is not in its mirror`, { target });
-  }
-  await rm4(dir, { recursive: true, force: true });
-  await mkdir6(path12.dirname(dir), { recursive: true });
-  await git(["clone", "--no-checkout", "--quiet", "--", mirror, dir]);
-  await git(["checkout", "--quiet", "--detach", sha], { cwd: dir });
-  const origin = opts.originUrl ? redactUrl(opts.originUrl).replace("***@", "") : await mirrorOriginUrl(mirror);
-  if (origin) await git(["remote", "set-url", "origin", origin], { cwd: dir });
-  return describeState(dir);
-}
-async function headFromMerge(mirror, baseSha, headSha, dir, opts = {}) {
-  const target = opts.target ?? path12.basename(dir);
-  if (!await hasCommit(mirror, headSha)) {
-    throw new InfraError("unknown-ref", `head commit ${headSha} of ${target} is not in its mirror`, {
-      target
-    });
-  }
-  await materializeCheckout(mirror, baseSha, dir, opts);
-  const res = await git(
-    ["merge", "--no-ff", "--no-edit", "--quiet", "-m", `Merge ${headSha} into ${baseSha}`, headSha],
-    { cwd: dir, env: TANDEM_COMMIT_ENV, allowFailure: true }
-  );
-  if (res.code !== 0) {
-    const unmerged = await gitOut(["diff", "--name-only", "--diff-filter=U", "-z"], { cwd: dir });
-    const files = unmerged.split("\0").filter(Boolean);
-    await git(["merge", "--abort"], { cwd: dir, allowFailure: true });
-    const why = files.length ? `conflicts in ${files.join(", ")}` : summarizeStderr(`${res.stdout}
-${res.stderr}`) || "git merge failed";
-    throw new InfraError(
-      "merge-conflict",
-      `head ${headSha.slice(0, 12)} of ${target} does not merge onto base ${baseSha.slice(0, 12)}: ${why}`,
-      { target, files }
-    );
-  }
-  return describeState(dir);
-}
-async function headFromPatch(mirror, baseSha, patchText, dir, opts = {}) {
-  const target = opts.target ?? path12.basename(dir);
-  await materializeCheckout(mirror, baseSha, dir, opts);
-  const { method } = await applyPatch(dir, patchText, { target });
-  await git(["add", "--all", "--force"], { cwd: dir });
-  await git(["commit", "--quiet", "--no-verify", "--allow-empty", "-m", `Apply patch to ${target}`], {
-    cwd: dir,
-    env: TANDEM_COMMIT_ENV
-  });
-  return { ...await describeState(dir), method };
-}
-async function describeState(dir) {
-  const [commitSha, treeSha] = (await gitOut(["rev-parse", "HEAD", "HEAD^{tree}"], { cwd: dir })).split("\n");
-  return { dir, commitSha: commitSha.trim(), treeSha: treeSha.trim() };
-}
-
-// src/engine/workspace-states.ts
-function toInfo(err, target) {
-  if (err instanceof InfraError) {
-    return {
-      kind: err.kind,
-      message: err.message,
-      ...err.details.target ?? target ? { target: err.details.target ?? target } : {},
-      ...err.details.files?.length ? { files: err.details.files } : {}
-    };
-  }
-  return { kind: "engine", message: err.message ?? String(err), ...target ? { target } : {} };
-}
-function hash2(...parts) {
-  return createHash5("sha256").update(parts.join("\0")).digest("hex").slice(0, 20);
-}
-async function persistent(root, key, make) {
-  const dir = path13.join(root, key);
-  if (await exists(path13.join(dir, ".git"))) return describeState(dir);
-  return withDirLock(`${dir}.lock`, async () => {
-    if (await exists(path13.join(dir, ".git"))) return describeState(dir);
-    const tmp = `${dir}.tmp-${process.pid}`;
-    try {
-      await make(tmp);
-      await rename4(tmp, dir);
-    } finally {
-      await removeTree(tmp);
-    }
-    return describeState(dir);
-  });
-}
-async function materializeRepos(c, caseDir, mirrors, cacheDir2, onReady) {
-  const root = path13.join(cacheDir2, "states");
-  const targets = await Promise.all(
-    c.targets.map((t2) => materializeTarget(t2, caseDir, mirrors, root, onReady))
-  );
-  const context = await Promise.all(
-    c.context.map(async (r) => {
-      const name = workspaceName(r.repo);
-      const report = { repo: r.repo, url: r.url, base: { ref: r.ref, sha: "" } };
-      try {
-        const mirror = await mirrors.ensure(r.url);
-        const sha = await mirrors.resolve(r.url, r.ref);
-        const base = await persistent(
-          root,
-          `${hash2(r.url)}-${name}/c-${sha}`,
-          (d) => materializeCheckout(mirror, sha, d, { target: r.repo, originUrl: r.url })
-        );
-        onReady(r.repo, "context", sha);
-        return {
-          repo: r.repo,
-          name,
-          base,
-          report: { ...report, base: { ref: r.ref, sha, tree: base.treeSha } }
-        };
-      } catch (err) {
-        const error63 = toInfo(err, r.repo);
-        return { repo: r.repo, name, error: error63, report: { ...report, error: error63 } };
-      }
-    })
-  );
-  return { targets, context };
-}
-async function materializeTarget(t2, caseDir, mirrors, root, onReady) {
-  const name = workspaceName(t2.repo);
-  const opts = { target: t2.repo, originUrl: t2.url };
-  const prefix = `${hash2(t2.url)}-${name}`;
-  const report = { repo: t2.repo, url: t2.url, base: { ref: t2.base, sha: "" } };
-  let mirror;
-  let baseSha;
-  let base;
-  try {
-    mirror = await mirrors.ensure(t2.url);
-    baseSha = await mirrors.resolve(t2.url, t2.base);
-    base = await persistent(
-      root,
-      `${prefix}/b-${baseSha}`,
-      (d) => materializeCheckout(mirror, baseSha, d, opts)
-    );
-    onReady(t2.repo, "base", baseSha);
-  } catch (err) {
-    const error63 = toInfo(err, t2.repo);
-    return { repo: t2.repo, name, error: error63, report: { ...report, error: error63 } };
-  }
-  report.base = { ref: t2.base, sha: baseSha, tree: base.treeSha };
-  try {
-    if (isPatchTarget(t2)) {
-      const file2 = path13.resolve(caseDir, t2.patch);
-      const text = await readFile6(file2, "utf8");
-      const head2 = await persistent(root, `${prefix}/p-${baseSha}-${hash2(text)}`, async (d) => {
-        const s = await headFromPatch(mirror, baseSha, text, d, opts);
-        await writeFile5(path13.join(d, ".git", "tandem-patch-method"), s.method);
-        return s;
-      });
-      const method = await readFile6(path13.join(head2.dir, ".git", "tandem-patch-method"), "utf8").catch(
-        () => "unknown"
-      );
-      onReady(t2.repo, "head", head2.commitSha);
-      const headReport = { sha: head2.commitSha, tree: head2.treeSha, kind: "patch" };
-      return {
-        repo: t2.repo,
-        name,
-        base,
-        head: head2,
-        report: { ...report, head: { ...headReport, patch: { file: t2.patch, method } } }
-      };
-    }
-    const headSha = await mirrors.resolve(t2.url, t2.head);
-    const head = t2.merge ? await persistent(
-      root,
-      `${prefix}/m-${baseSha}-${headSha}`,
-      (d) => headFromMerge(mirror, baseSha, headSha, d, opts)
-    ) : await persistent(
-      root,
-      `${prefix}/b-${headSha}`,
-      (d) => materializeCheckout(mirror, headSha, d, opts)
-    );
-    onReady(t2.repo, "head", head.commitSha);
-    const kind = t2.merge ? "merge" : "branch";
-    return {
-      repo: t2.repo,
-      name,
-      base,
-      head,
-      report: { ...report, head: { ref: t2.head, sha: head.commitSha, tree: head.treeSha, kind } }
-    };
-  } catch (err) {
-    const error63 = toInfo(err, t2.repo);
-    return { repo: t2.repo, name, base, error: error63, report: { ...report, error: error63 } };
-  }
-}
-
 // src/engine/run-configuration.ts
 async function runConfiguration(job, ctx) {
   const { planned, attempt } = job;
@@ -96988,9 +96796,9 @@ async function runConfiguration(job, ctx) {
   const hit = await ctx.cache?.get(key);
   if (hit) return { ...hit, cached: true, cacheKey: key };
   const started = Date.now();
-  const dir = path14.join(ctx.runDir, `${planned.id}.${attempt}`);
-  const workspaceDir = path14.join(dir, "workspace");
-  const resultsDir = path14.join(dir, "results");
+  const dir = path12.join(ctx.runDir, `${planned.id}.${attempt}`);
+  const workspaceDir = path12.join(dir, "workspace");
+  const resultsDir = path12.join(dir, "results");
   try {
     await mkdir7(resultsDir, { recursive: true });
     await mkdir7(workspaceDir, { recursive: true });
@@ -96998,9 +96806,9 @@ async function runConfiguration(job, ctx) {
       repos.map(
         (r) => copyTree(
           r.dir,
-          path14.join(workspaceDir, r.name),
+          path12.join(workspaceDir, r.name),
           // Declared dependency folders come from the prepared cache, never from the tree.
-          (r.deps?.mounts ?? []).map((m) => path14.posix.basename(m.workspacePath))
+          (r.deps?.mounts ?? []).map((m) => path12.posix.basename(m.workspacePath))
         )
       )
     );
@@ -97039,130 +96847,11 @@ async function runConfiguration(job, ctx) {
     return {
       ...base,
       durationMs: Date.now() - started,
-      infraError: { ...toInfo(err), configuration: planned.id }
+      infraError: { ...infraInfo(err), configuration: planned.id }
     };
   } finally {
     await removeTree(dir);
   }
-}
-
-// src/engine/docker-client.ts
-var import_dockerode2 = __toESM(require_docker(), 1);
-var START_ENGINE_HINT = "start one with `bash scripts/start-docker.sh` (npm run docker:start), or set DOCKER_HOST to a running engine";
-function createDockerClient(options) {
-  return new import_dockerode2.default(options);
-}
-var UNREACHABLE = /* @__PURE__ */ new Set([
-  "ECONNREFUSED",
-  "ENOENT",
-  "EACCES",
-  "EHOSTUNREACH",
-  "ETIMEDOUT",
-  "ECONNRESET",
-  "EPIPE"
-]);
-function errorCode(err) {
-  const code = err?.code;
-  return typeof code === "string" ? code : void 0;
-}
-function statusCode(err) {
-  const code = err?.statusCode;
-  return typeof code === "number" ? code : void 0;
-}
-function isUnreachable(err) {
-  const code = errorCode(err);
-  return code !== void 0 && UNREACHABLE.has(code);
-}
-function describeEndpoint(docker) {
-  const modem = docker.modem;
-  if (typeof modem.socketPath === "string") return modem.socketPath;
-  return `${String(modem.host ?? "localhost")}:${String(modem.port ?? "")}`;
-}
-function messageOf(err) {
-  const json2 = err?.json;
-  if (json2 && typeof json2.message === "string") return json2.message;
-  return err instanceof Error ? err.message : String(err);
-}
-function engineError(docker, err, doing, configuration2) {
-  if (err instanceof InfraError) return err;
-  const details = configuration2 ? { configuration: configuration2 } : {};
-  if (isUnreachable(err)) {
-    return new InfraError(
-      "engine",
-      `Docker engine not reachable at ${describeEndpoint(docker)} (${errorCode(err)}) while ${doing}; ${START_ENGINE_HINT}`,
-      details
-    );
-  }
-  return new InfraError("engine", `Docker engine failed while ${doing}: ${messageOf(err)}`, details);
-}
-async function startExec(docker, container, opts, tail2) {
-  const exec2 = await container.exec({
-    Cmd: opts.cmd,
-    Env: opts.env,
-    WorkingDir: opts.workingDir,
-    AttachStdout: true,
-    AttachStderr: true,
-    AttachStdin: false,
-    Tty: false
-  });
-  const stream = await exec2.start({ hijack: true, stdin: false });
-  const sink = tail2.writable();
-  docker.modem.demuxStream(stream, sink, sink);
-  const ended = new Promise((resolve2) => {
-    stream.once("end", resolve2);
-    stream.once("close", resolve2);
-    stream.once("error", () => resolve2());
-  });
-  return {
-    ended,
-    detach: () => stream.destroy(),
-    exitCode: async () => {
-      for (let i = 0; i < 40; i++) {
-        const info = await exec2.inspect();
-        if (!info.Running && info.ExitCode !== null) return info.ExitCode;
-        if (!info.Running && i > 2) return null;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      return null;
-    }
-  };
-}
-async function execToEnd(docker, container, cmd, tail2) {
-  const run2 = await startExec(docker, container, { cmd }, tail2);
-  await run2.ended;
-  return run2.exitCode();
-}
-async function resolveImageId(docker, image) {
-  const inspect = async () => (await docker.getImage(image).inspect()).Id;
-  try {
-    return await inspect();
-  } catch (err) {
-    if (statusCode(err) !== 404) throw engineError(docker, err, `inspecting image "${image}"`);
-  }
-  if (looksPullable(image)) {
-    try {
-      const stream = await docker.pull(image);
-      await new Promise((resolve2, reject) => {
-        const timer = setTimeout(() => reject(new Error("pull timed out")), PULL_TIMEOUT_MS);
-        docker.modem.followProgress(stream, (err) => {
-          clearTimeout(timer);
-          if (err) reject(err);
-          else resolve2();
-        });
-      });
-      return await inspect();
-    } catch {
-    }
-  }
-  throw missingImageError(image);
-}
-var PULL_TIMEOUT_MS = 3e5;
-function missingImageError(image) {
-  const how = image.startsWith("tandem/sandbox") ? "`bash scripts/build-sandbox-image.sh` (npm run sandbox:image)" : `\`docker build -t ${image} <dir>\` (or \`docker pull ${image}\` where a registry is reachable)`;
-  return new InfraError("image-missing", `image "${image}" is not available locally; build it with ${how}`);
-}
-function looksPullable(image) {
-  return !image.startsWith("tandem/") && !/^(sha256:)?[0-9a-f]{12,64}$/.test(image);
 }
 
 // src/engine/run-guard.ts
@@ -97491,7 +97180,7 @@ var ContainerExec = class {
 };
 
 // src/engine/docker-layout.ts
-import path15 from "node:path";
+import path13 from "node:path";
 var WORKSPACE = "/tandem/workspace";
 var HIDDEN = "/tandem/hidden";
 var RESULTS = "/tandem/results";
@@ -97552,10 +97241,10 @@ function prepareContainer(spec) {
   };
 }
 function bind(source, target, readOnly) {
-  return { Type: "bind", Source: path15.resolve(source), Target: target, ReadOnly: readOnly };
+  return { Type: "bind", Source: path13.resolve(source), Target: target, ReadOnly: readOnly };
 }
 function insidePath(rel) {
-  const norm = path15.posix.normalize(rel.split(path15.sep).join("/")).replace(/^\/+|\/+$/g, "");
+  const norm = path13.posix.normalize(rel.split(path13.sep).join("/")).replace(/^\/+|\/+$/g, "");
   if (norm === "" || norm === "." || norm.startsWith(".."))
     throw new Error(`path "${rel}" escapes the workspace`);
   return norm;
@@ -97569,21 +97258,21 @@ function limitsConfig(limits) {
   };
 }
 function hiddenLayout(spec) {
-  const root = path15.resolve(spec.hiddenRoot);
+  const root = path13.resolve(spec.hiddenRoot);
   const extra = /* @__PURE__ */ new Map();
   const extraMounts = [];
   const forStep = (step) => {
     if (!step.hiddenDir) return HIDDEN;
-    const dir = path15.resolve(step.hiddenDir);
-    const rel = path15.relative(root, dir);
+    const dir = path13.resolve(step.hiddenDir);
+    const rel = path13.relative(root, dir);
     if (rel === "") return HIDDEN;
-    if (!rel.startsWith("..") && !path15.isAbsolute(rel)) return `${HIDDEN}/${rel.split(path15.sep).join("/")}`;
+    if (!rel.startsWith("..") && !path13.isAbsolute(rel)) return `${HIDDEN}/${rel.split(path13.sep).join("/")}`;
     return extra.get(dir) ?? "";
   };
   for (const step of [...spec.setup, ...spec.tests]) {
     if (!step.hiddenDir || forStep(step) !== "") continue;
     const target = `/tandem/hidden-extra/${extra.size}`;
-    extra.set(path15.resolve(step.hiddenDir), target);
+    extra.set(path13.resolve(step.hiddenDir), target);
     extraMounts.push(bind(step.hiddenDir, target, true));
   }
   return { forStep, extraMounts };
@@ -97668,9 +97357,9 @@ var DockerSandbox = class {
 
 // src/engine/process-sandbox.ts
 import { spawn } from "node:child_process";
-import { lstat, mkdir as mkdir8, readdir as readdir2, rm as rm5, rmdir, symlink } from "node:fs/promises";
+import { lstat, mkdir as mkdir8, readdir as readdir3, rm as rm4, rmdir, symlink } from "node:fs/promises";
 import { constants } from "node:os";
-import path16 from "node:path";
+import path14 from "node:path";
 var ProcessSandbox = class {
   kind = "process";
   /** Process groups of every command started and not yet cleaned up. */
@@ -97703,17 +97392,17 @@ var ProcessSandbox = class {
       );
     } finally {
       this.end(run2);
-      await Promise.all(links.map((l) => rm5(l, { force: true })));
+      await Promise.all(links.map((l) => rm4(l, { force: true })));
     }
   }
   async prepare(spec) {
     const run2 = this.begin(spec.timeoutSec, spec.signal);
     const env4 = {
       ...process.env,
-      TANDEM_WORKSPACE: path16.dirname(path16.resolve(spec.repoDir))
+      TANDEM_WORKSPACE: path14.dirname(path14.resolve(spec.repoDir))
     };
     if (spec.caBundle) {
-      const ca = path16.resolve(spec.caBundle);
+      const ca = path14.resolve(spec.caBundle);
       for (const name of CA_BUNDLE_VARIABLES) env4[name] = ca;
     }
     const started = Date.now();
@@ -97824,17 +97513,17 @@ function killGroup(pgid) {
 }
 async function linkMounts(spec) {
   const links = [];
-  const root = path16.resolve(spec.workspaceDir);
+  const root = path14.resolve(spec.workspaceDir);
   for (const m of spec.readonlyMounts) {
-    const link = path16.resolve(root, m.workspacePath);
-    if (!link.startsWith(root + path16.sep)) throw new Error(`path "${m.workspacePath}" escapes the workspace`);
-    await mkdir8(path16.dirname(link), { recursive: true });
+    const link = path14.resolve(root, m.workspacePath);
+    if (!link.startsWith(root + path14.sep)) throw new Error(`path "${m.workspacePath}" escapes the workspace`);
+    await mkdir8(path14.dirname(link), { recursive: true });
     const existing = await lstat(link).catch(() => null);
-    if (existing?.isSymbolicLink()) await rm5(link);
-    else if (existing?.isDirectory() && (await readdir2(link)).length === 0) await rmdir(link);
+    if (existing?.isSymbolicLink()) await rm4(link);
+    else if (existing?.isDirectory() && (await readdir3(link)).length === 0) await rmdir(link);
     else if (existing)
       throw new InfraError("engine", `cannot place ${m.workspacePath}: it already exists in the workspace`);
-    await symlink(path16.resolve(m.hostPath), link, "dir");
+    await symlink(path14.resolve(m.hostPath), link, "dir");
     links.push(link);
   }
   return links;
@@ -97848,22 +97537,22 @@ function createSandbox(kind) {
 // src/engine/scratch-dir.ts
 import { accessSync, constants as constants2, statfsSync } from "node:fs";
 import os3 from "node:os";
-import path17 from "node:path";
+import path15 from "node:path";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultScratchDir(cacheDir2) {
   const fromEnv = process.env.TANDEM_WORK_DIR;
-  if (fromEnv) return path17.resolve(fromEnv);
+  if (fromEnv) return path15.resolve(fromEnv);
   const shm = "/dev/shm";
   try {
     accessSync(shm, constants2.W_OK);
     const fs = statfsSync(shm);
     if (fs.bavail * fs.bsize >= MIN_FREE_BYTES) {
       const uid = typeof process.getuid === "function" ? process.getuid() : os3.userInfo().username;
-      return path17.join(shm, `tandem-${uid}`);
+      return path15.join(shm, `tandem-${uid}`);
     }
   } catch {
   }
-  return path17.join(cacheDir2, "tmp");
+  return path15.join(cacheDir2, "tmp");
 }
 
 // src/engine/version.ts
@@ -97879,6 +97568,304 @@ function readVersion() {
 }
 var TOOL_VERSION = readVersion();
 
+// src/engine/workspace-states.ts
+import { createHash as createHash5 } from "node:crypto";
+import { readFile as readFile6, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
+import path18 from "node:path";
+
+// src/engine/repo-state.ts
+import { mkdir as mkdir9, rm as rm6 } from "node:fs/promises";
+import path17 from "node:path";
+
+// src/engine/patch-apply.ts
+import { mkdtemp, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import path16 from "node:path";
+var ATTEMPTS = [
+  { method: "git apply", run: (cwd, f) => git(["apply", "--verbose", f], { cwd, allowFailure: true }) },
+  {
+    method: "git apply --3way",
+    run: (cwd, f) => git(["apply", "--verbose", "--3way", f], { cwd, allowFailure: true })
+  },
+  {
+    method: "git apply --reject",
+    run: (cwd, f) => git(["apply", "--verbose", "--reject", f], { cwd, allowFailure: true })
+  },
+  {
+    method: "patch --fuzz=5",
+    // --no-backup-if-mismatch: fuzzed hunks must not leave `.orig` files in the committed tree.
+    run: (cwd, f) => exec("patch", ["--batch", "--forward", "--fuzz=5", "-p1", "--no-backup-if-mismatch", "-i", f], {
+      cwd,
+      allowFailure: true
+    })
+  }
+];
+async function applyPatch(dir, patchText, opts = {}) {
+  const target = opts.target ?? path16.basename(dir);
+  const tmp = await mkdtemp(path16.join(tmpdir2(), "tandem-patch-"));
+  const file2 = path16.join(tmp, "change.patch");
+  await writeFile4(file2, patchText.endsWith("\n") ? patchText : `${patchText}
+`);
+  const failures = [];
+  try {
+    for (const attempt of ATTEMPTS) {
+      await cleanTree(dir);
+      let res;
+      try {
+        res = await attempt.run(dir, file2);
+      } catch (e) {
+        if (!isMissingBinary(e)) throw e;
+        failures.push({
+          method: attempt.method,
+          output: "GNU patch is not installed (`patch` not found on PATH)"
+        });
+        continue;
+      }
+      const rejects = await rejectFiles(dir);
+      if (res.code === 0 && rejects.length === 0) return { method: attempt.method };
+      failures.push({ method: attempt.method, output: `${res.stdout}
+${res.stderr}` });
+    }
+  } finally {
+    await rm5(tmp, { recursive: true, force: true });
+  }
+  await cleanTree(dir);
+  const files = failedFiles(failures.map((f) => f.output).join("\n"));
+  const detail = describe4(failures);
+  throw new InfraError(
+    "patch-failed",
+    `patch for ${target} does not apply (tried ${ATTEMPTS.map((a) => a.method).join(", ")})${files.length ? ` — failed files: ${files.join(", ")}` : ""}${detail ? `. ${detail}` : ""}`,
+    { target, files }
+  );
+}
+async function cleanTree(dir) {
+  await git(["reset", "--hard", "--quiet"], { cwd: dir });
+  await git(["clean", "-fdxq"], { cwd: dir });
+}
+async function rejectFiles(dir) {
+  const res = await git(["ls-files", "--others", "-z"], { cwd: dir });
+  return res.stdout.split("\0").filter((f) => f.endsWith(".rej"));
+}
+function failedFiles(output2) {
+  const seen = /* @__PURE__ */ new Set();
+  const patterns = [
+    /^error: patch failed: (.+):\d+$/gm,
+    /^error: (.+?): (?:patch does not apply|No such file or directory|already exists in (?:working directory|index)|does not exist in index|does not match index|wrong type)$/gm,
+    /^Applying patch (.+?) with \d+ rejects?\.\.\.$/gm,
+    /saving rejects to file (.+?)\.rej$/gm
+  ];
+  for (const re of patterns) for (const m of output2.matchAll(re)) if (m[1]) seen.add(m[1].trim());
+  for (const m of output2.matchAll(/^\+\+\+ b\/(\S+).*\n(?:.*\n)*?can't find file to patch/gm)) {
+    if (m[1]) seen.add(m[1]);
+  }
+  return [...seen];
+}
+function describe4(failures) {
+  const parts = [];
+  for (const f of failures) {
+    if (f.method === "git apply --reject") {
+      const hunks = [];
+      let current = "";
+      for (const line of f.output.split("\n")) {
+        const applying = /^Applying patch (.+?) with \d+ rejects?\.\.\.$/.exec(line);
+        if (applying?.[1]) current = applying[1];
+        const rejected = /^Rejected hunk #(\d+)\.$/.exec(line);
+        if (rejected?.[1]) hunks.push(`${current} hunk #${rejected[1]}`);
+      }
+      if (hunks.length) {
+        parts.push(`${f.method}: rejected ${hunks.join(", ")}`);
+        continue;
+      }
+    }
+    if (f.method === "patch --fuzz=5") {
+      const lines = f.output.split("\n").filter((l) => /FAILED|can't find|not installed|Reversed|malformed|Only garbage/.test(l));
+      if (lines.length) {
+        parts.push(`${f.method}: ${summarizeStderr(lines.join("\n"), 6)}`);
+        continue;
+      }
+    }
+    const summary = summarizeStderr(f.output.replace(/^(Checking|Applied|Applying) patch .*$/gm, ""), 2, 200);
+    if (summary) parts.push(`${f.method}: ${summary}`);
+  }
+  return parts.join("; ");
+}
+
+// src/engine/repo-state.ts
+async function materializeCheckout(mirror, sha, dir, opts = {}) {
+  const target = opts.target ?? path17.basename(dir);
+  if (!await hasCommit(mirror, sha)) {
+    throw new InfraError("unknown-ref", `commit ${sha} of ${target} is not in its mirror`, { target });
+  }
+  await rm6(dir, { recursive: true, force: true });
+  await mkdir9(path17.dirname(dir), { recursive: true });
+  await git(["clone", "--no-checkout", "--quiet", "--", mirror, dir]);
+  await git(["checkout", "--quiet", "--detach", sha], { cwd: dir });
+  const origin = opts.originUrl ? redactUrl(opts.originUrl).replace("***@", "") : await mirrorOriginUrl(mirror);
+  if (origin) await git(["remote", "set-url", "origin", origin], { cwd: dir });
+  return describeState(dir);
+}
+async function headFromMerge(mirror, baseSha, headSha, dir, opts = {}) {
+  const target = opts.target ?? path17.basename(dir);
+  if (!await hasCommit(mirror, headSha)) {
+    throw new InfraError("unknown-ref", `head commit ${headSha} of ${target} is not in its mirror`, {
+      target
+    });
+  }
+  await materializeCheckout(mirror, baseSha, dir, opts);
+  const res = await git(
+    ["merge", "--no-ff", "--no-edit", "--quiet", "-m", `Merge ${headSha} into ${baseSha}`, headSha],
+    { cwd: dir, env: TANDEM_COMMIT_ENV, allowFailure: true }
+  );
+  if (res.code !== 0) {
+    const unmerged = await gitOut(["diff", "--name-only", "--diff-filter=U", "-z"], { cwd: dir });
+    const files = unmerged.split("\0").filter(Boolean);
+    await git(["merge", "--abort"], { cwd: dir, allowFailure: true });
+    const why = files.length ? `conflicts in ${files.join(", ")}` : summarizeStderr(`${res.stdout}
+${res.stderr}`) || "git merge failed";
+    throw new InfraError(
+      "merge-conflict",
+      `head ${headSha.slice(0, 12)} of ${target} does not merge onto base ${baseSha.slice(0, 12)}: ${why}`,
+      { target, files }
+    );
+  }
+  return describeState(dir);
+}
+async function headFromPatch(mirror, baseSha, patchText, dir, opts = {}) {
+  const target = opts.target ?? path17.basename(dir);
+  await materializeCheckout(mirror, baseSha, dir, opts);
+  const { method } = await applyPatch(dir, patchText, { target });
+  await git(["add", "--all", "--force"], { cwd: dir });
+  await git(["commit", "--quiet", "--no-verify", "--allow-empty", "-m", `Apply patch to ${target}`], {
+    cwd: dir,
+    env: TANDEM_COMMIT_ENV
+  });
+  return { ...await describeState(dir), method };
+}
+async function describeState(dir) {
+  const [commitSha, treeSha] = (await gitOut(["rev-parse", "HEAD", "HEAD^{tree}"], { cwd: dir })).split("\n");
+  return { dir, commitSha: commitSha.trim(), treeSha: treeSha.trim() };
+}
+
+// src/engine/workspace-states.ts
+function hash2(...parts) {
+  return createHash5("sha256").update(parts.join("\0")).digest("hex").slice(0, 20);
+}
+async function persistent(root, key, make) {
+  const dir = path18.join(root, key);
+  if (await exists(path18.join(dir, ".git"))) return describeState(dir);
+  return withDirLock(dir, async () => {
+    if (await exists(path18.join(dir, ".git"))) return describeState(dir);
+    const tmp = `${dir}.tmp-${process.pid}`;
+    try {
+      await make(tmp);
+      await rename5(tmp, dir);
+    } finally {
+      await removeTree(tmp);
+    }
+    return describeState(dir);
+  });
+}
+async function materializeRepos(c, caseDir, mirrors, cacheDir2, onReady) {
+  const root = path18.join(cacheDir2, "states");
+  const targets = await Promise.all(
+    c.targets.map((t2) => materializeTarget(t2, caseDir, mirrors, root, onReady))
+  );
+  const context = await Promise.all(
+    c.context.map(async (r) => {
+      const name = workspaceName(r.repo);
+      const report = { repo: r.repo, url: r.url, base: { ref: r.ref, sha: "" } };
+      try {
+        const mirror = await mirrors.ensure(r.url);
+        const sha = await mirrors.resolve(r.url, r.ref);
+        const base = await persistent(
+          root,
+          `${hash2(r.url)}-${name}/c-${sha}`,
+          (d) => materializeCheckout(mirror, sha, d, { target: r.repo, originUrl: r.url })
+        );
+        onReady(r.repo, "context", sha);
+        return {
+          repo: r.repo,
+          name,
+          base,
+          report: { ...report, base: { ref: r.ref, sha, tree: base.treeSha } }
+        };
+      } catch (err) {
+        const error63 = infraInfo(err, r.repo);
+        return { repo: r.repo, name, error: error63, report: { ...report, error: error63 } };
+      }
+    })
+  );
+  return { targets, context };
+}
+async function materializeTarget(t2, caseDir, mirrors, root, onReady) {
+  const name = workspaceName(t2.repo);
+  const opts = { target: t2.repo, originUrl: t2.url };
+  const prefix = `${hash2(t2.url)}-${name}`;
+  const report = { repo: t2.repo, url: t2.url, base: { ref: t2.base, sha: "" } };
+  let mirror;
+  let baseSha;
+  let base;
+  try {
+    mirror = await mirrors.ensure(t2.url);
+    baseSha = await mirrors.resolve(t2.url, t2.base);
+    base = await persistent(
+      root,
+      `${prefix}/b-${baseSha}`,
+      (d) => materializeCheckout(mirror, baseSha, d, opts)
+    );
+    onReady(t2.repo, "base", baseSha);
+  } catch (err) {
+    const error63 = infraInfo(err, t2.repo);
+    return { repo: t2.repo, name, error: error63, report: { ...report, error: error63 } };
+  }
+  report.base = { ref: t2.base, sha: baseSha, tree: base.treeSha };
+  try {
+    if (isPatchTarget(t2)) {
+      const file2 = path18.resolve(caseDir, t2.patch);
+      const text = await readFile6(file2, "utf8");
+      const head2 = await persistent(root, `${prefix}/p-${baseSha}-${hash2(text)}`, async (d) => {
+        const s = await headFromPatch(mirror, baseSha, text, d, opts);
+        await writeFile5(path18.join(d, ".git", "tandem-patch-method"), s.method);
+        return s;
+      });
+      const method = await readFile6(path18.join(head2.dir, ".git", "tandem-patch-method"), "utf8").catch(
+        () => "unknown"
+      );
+      onReady(t2.repo, "head", head2.commitSha);
+      const headReport = { sha: head2.commitSha, tree: head2.treeSha, kind: "patch" };
+      return {
+        repo: t2.repo,
+        name,
+        base,
+        head: head2,
+        report: { ...report, head: { ...headReport, patch: { file: t2.patch, method } } }
+      };
+    }
+    const headSha = await mirrors.resolve(t2.url, t2.head);
+    const head = t2.merge ? await persistent(
+      root,
+      `${prefix}/m-${baseSha}-${headSha}`,
+      (d) => headFromMerge(mirror, baseSha, headSha, d, opts)
+    ) : await persistent(
+      root,
+      `${prefix}/b-${headSha}`,
+      (d) => materializeCheckout(mirror, headSha, d, opts)
+    );
+    onReady(t2.repo, "head", head.commitSha);
+    const kind = t2.merge ? "merge" : "branch";
+    return {
+      repo: t2.repo,
+      name,
+      base,
+      head,
+      report: { ...report, head: { ref: t2.head, sha: head.commitSha, tree: head.treeSha, kind } }
+    };
+  } catch (err) {
+    const error63 = infraInfo(err, t2.repo);
+    return { repo: t2.repo, name, base, error: error63, report: { ...report, error: error63 } };
+  }
+}
+
 // src/engine/evaluate.ts
 async function evaluate(input2, options) {
   const started = Date.now();
@@ -97891,10 +97878,10 @@ async function evaluate(input2, options) {
     cpus: suite.limits.cpus,
     pids: suite.limits.pids
   };
-  const cacheDir2 = path18.resolve(options.cacheDir);
-  const scratch = options.workDir ? path18.resolve(options.workDir) : defaultScratchDir(cacheDir2);
-  await mkdir9(scratch, { recursive: true });
-  const runDir = await mkdtemp2(path18.join(scratch, "eval-"));
+  const cacheDir2 = path19.resolve(options.cacheDir);
+  const scratch = options.workDir ? path19.resolve(options.workDir) : defaultScratchDir(cacheDir2);
+  await mkdir10(scratch, { recursive: true });
+  const runDir = await mkdtemp2(path19.join(scratch, "eval-"));
   const abort = () => void sandbox.dispose();
   options.signal?.addEventListener("abort", abort);
   try {
@@ -97906,7 +97893,7 @@ async function evaluate(input2, options) {
       configurations: wanted.map((c) => ({ id: c.id, applied: c.applied })),
       mode: plan.mode
     });
-    const hiddenRoot = path18.join(runDir, "hidden");
+    const hiddenRoot = path19.join(runDir, "hidden");
     const hiddenDirs = await stageHiddenFiles(suite, input2.suiteDir, hiddenRoot);
     const hash3 = await suiteHash(suite, input2.suiteDir);
     const mirrors = new MirrorCache(cacheDir2);
@@ -97926,7 +97913,7 @@ async function evaluate(input2, options) {
     try {
       imageId = await sandbox.imageId(suite.image);
     } catch (err) {
-      imageError = toInfo(err);
+      imageError = infraInfo(err);
     }
     const prepared = /* @__PURE__ */ new Map();
     const stateFor = (r, which) => {
@@ -97986,10 +97973,10 @@ async function evaluate(input2, options) {
         return { planned, attempt, repos: list };
       } catch (err) {
         if (options.signal?.aborted) throw new InfraError("aborted", "the evaluation was interrupted");
-        return { planned, attempt, repos: toInfo(err) };
+        return { planned, attempt, repos: infraInfo(err) };
       }
     };
-    const cache = options.useResultCache ? new ResultCache(path18.join(cacheDir2, "results")) : void 0;
+    const cache = options.useResultCache ? new ResultCache(path19.join(cacheDir2, "results")) : void 0;
     const ctx = {
       suite,
       suiteHash: hash3,
@@ -98074,12 +98061,12 @@ function doneEvent(run2, f2p, p2p) {
 }
 
 // src/action/change.ts
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/engine/case-loader.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { readFile as readFile7 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 async function readStructured(file2) {
   let text;
   try {
@@ -98147,8 +98134,8 @@ function crossCheck(c, suite, caseFile) {
   });
 }
 async function loadCase(caseFile) {
-  const abs = path19.resolve(caseFile);
-  const caseDir = path19.dirname(abs);
+  const abs = path20.resolve(caseFile);
+  const caseDir = path20.dirname(abs);
   const raw = await readStructured(abs);
   const inline = isRecord(raw) && isRecord(raw.suite) ? validate3(suiteSchema, raw.suite, caseFile, "suite") : void 0;
   const parsed = validate3(caseFileSchema, inline ? { ...raw, suite: "inline" } : raw, caseFile);
@@ -98158,9 +98145,9 @@ async function loadCase(caseFile) {
     suite = inline;
     suiteDir = caseDir;
   } else if (typeof parsed.suite === "string") {
-    const suitePath = path19.resolve(caseDir, parsed.suite);
+    const suitePath = path20.resolve(caseDir, parsed.suite);
     suite = await loadSuiteFile(suitePath);
-    suiteDir = path19.dirname(suitePath);
+    suiteDir = path20.dirname(suitePath);
   } else {
     suite = parsed.suite;
     suiteDir = caseDir;
@@ -98175,7 +98162,7 @@ async function loadCase(caseFile) {
   crossCheck(caseSpec, suite, caseFile);
   for (const [i, t2] of caseSpec.targets.entries()) {
     if (isPatchTarget(t2)) {
-      const p = path19.resolve(caseDir, t2.patch);
+      const p = path20.resolve(caseDir, t2.patch);
       try {
         await readFile7(p);
       } catch {
@@ -98191,7 +98178,7 @@ async function loadCase(caseFile) {
 }
 function resolveUrl(url2, base) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url2) || /^[^/]+@[^/]+:/.test(url2)) return url2;
-  return path19.resolve(base, url2);
+  return path20.resolve(base, url2);
 }
 function isRecord(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -98343,9 +98330,9 @@ async function contextRepos(api, refs, targetRepos) {
 
 // src/action/change.ts
 async function loadChange(source, suite, ctx) {
-  if (source.kind === "case") return loadCase(path20.resolve(ctx.workspace, source.file));
+  if (source.kind === "case") return loadCase(path21.resolve(ctx.workspace, source.file));
   if (!suite) throw new InputError('input "suite": required with "pull-requests"', void 0, "suite");
-  const suitePath = path20.resolve(ctx.workspace, suite);
+  const suitePath = path21.resolve(ctx.workspace, suite);
   const loaded = await loadSuiteFile(suitePath).catch((err) => {
     throw err instanceof InputError ? new InputError(`input "suite": ${err.message}`, err.file, "suite") : err;
   });
@@ -98358,19 +98345,19 @@ async function loadChange(source, suite, ctx) {
   return {
     caseFile: { name: linkedChangeName(source.pulls), targets, context },
     suite: loaded,
-    suiteDir: path20.dirname(suitePath),
+    suiteDir: path21.dirname(suitePath),
     caseDir: ctx.workspace
   };
 }
 async function targetNames(source, workspace) {
   if (source.kind === "pull-requests") return source.pulls.map((p) => `${p.owner}/${p.repo}`);
-  const input2 = await loadCase(path20.resolve(workspace, source.file));
+  const input2 = await loadCase(path21.resolve(workspace, source.file));
   return input2.caseFile.targets.map((t2) => t2.repo);
 }
 
 // src/action/glob.ts
 import { readdirSync as readdirSync2 } from "node:fs";
-import path21 from "node:path";
+import path22 from "node:path";
 function toRegExp(pattern) {
   let re = "";
   for (let i = 0; i < pattern.length; i++) {
@@ -98394,7 +98381,7 @@ function walk(dir, rel, out) {
   }
   for (const e of entries) {
     const childRel = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) walk(path21.join(dir, e.name), childRel, out);
+    if (e.isDirectory()) walk(path22.join(dir, e.name), childRel, out);
     else if (e.isFile()) out.push(childRel);
   }
 }
@@ -98402,18 +98389,18 @@ function expandGlobs(patterns, cwd) {
   const found = /* @__PURE__ */ new Set();
   for (const raw of patterns) {
     const pattern = raw.replaceAll("\\", "/");
-    const abs = path21.isAbsolute(pattern);
+    const abs = path22.isAbsolute(pattern);
     const segments = pattern.split("/");
     const firstGlob = segments.findIndex((s) => /[*?]/.test(s));
     if (firstGlob < 0) {
-      found.add(path21.resolve(cwd, pattern));
+      found.add(path22.resolve(cwd, pattern));
       continue;
     }
-    const root = path21.resolve(cwd, segments.slice(0, firstGlob).join("/") || (abs ? "/" : "."));
+    const root = path22.resolve(cwd, segments.slice(0, firstGlob).join("/") || (abs ? "/" : "."));
     const re = toRegExp(segments.slice(firstGlob).join("/"));
     const files = [];
     walk(root, "", files);
-    for (const f of files) if (re.test(f)) found.add(path21.join(root, f));
+    for (const f of files) if (re.test(f)) found.add(path22.join(root, f));
   }
   return [...found].sort();
 }
@@ -98432,7 +98419,7 @@ function progress(runner2) {
 }
 function cacheDir(env4) {
   if (env4.TANDEM_CACHE_DIR) return env4.TANDEM_CACHE_DIR;
-  if (env4.RUNNER_TEMP) return path22.join(env4.RUNNER_TEMP, "tandem-cache");
+  if (env4.RUNNER_TEMP) return path23.join(env4.RUNNER_TEMP, "tandem-cache");
   return defaultCacheDir();
 }
 async function evaluateStep(inputs, ctx) {
@@ -98463,7 +98450,7 @@ async function evaluateStep(inputs, ctx) {
   const files = new Map(
     input2.suite.tests.map((g) => [
       g.name,
-      g.files.length === 1 ? path22.join(input2.suiteDir, g.files[0]) : void 0
+      g.files.length === 1 ? path23.join(input2.suiteDir, g.files[0]) : void 0
     ])
   );
   publishReport(runner2, report, {
@@ -98471,7 +98458,7 @@ async function evaluateStep(inputs, ctx) {
     workspace: ctx.workspace,
     fileOf: (group) => {
       const f = files.get(group);
-      return f ? path22.relative(ctx.workspace, f) : void 0;
+      return f ? path23.relative(ctx.workspace, f) : void 0;
     }
   });
   return report;
@@ -98501,7 +98488,7 @@ async function mergeStep(inputs, ctx) {
   }
   ctx.runner.info(`tandem: merging ${files.length} shard report(s)`);
   const partials = files.map((file2) => ({
-    file: path22.relative(ctx.workspace, file2),
+    file: path23.relative(ctx.workspace, file2),
     report: readJsonReport(file2)
   }));
   let report;

@@ -1,3 +1,5 @@
+import type { InfraErrorInfo, InfraErrorKind } from './run.schema.ts';
+
 /** Bad input from the user: a case, suite, config or flag. CLI exit code 2. */
 export class InputError extends Error {
   override readonly name = 'InputError';
@@ -16,7 +18,7 @@ export class InputError extends Error {
 export class InfraError extends Error {
   override readonly name = 'InfraError';
   constructor(
-    readonly kind: import('./run.schema.ts').InfraErrorKind,
+    readonly kind: InfraErrorKind,
     message: string,
     readonly details: { target?: string; files?: string[]; configuration?: string } = {},
   ) {
@@ -32,4 +34,17 @@ export function formatFieldPath(path: ReadonlyArray<PropertyKey>): string {
     else out += out ? `.${String(p)}` : String(p);
   }
   return out || '(root)';
+}
+
+/** Any thrown error as a report's infrastructure error: what the machinery could not do. */
+export function infraInfo(err: unknown, target?: string): InfraErrorInfo {
+  if (err instanceof InfraError) {
+    return {
+      kind: err.kind,
+      message: err.message,
+      ...((err.details.target ?? target) ? { target: err.details.target ?? target } : {}),
+      ...(err.details.files?.length ? { files: err.details.files } : {}),
+    };
+  }
+  return { kind: 'engine', message: (err as Error).message ?? String(err), ...(target ? { target } : {}) };
 }

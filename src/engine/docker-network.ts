@@ -1,4 +1,4 @@
-import Docker from 'dockerode';
+import { createDockerClient } from './docker-client.ts';
 
 /**
  * The network `prepare` containers use: `bridge` where the engine has one, else `host` (an engine
@@ -6,7 +6,7 @@ import Docker from 'dockerode';
  */
 export async function detectPrepareNetwork(): Promise<string> {
   try {
-    const networks = await new Docker().listNetworks();
+    const networks = await createDockerClient().listNetworks();
     return networks.some((n) => n.Name === 'bridge') ? 'bridge' : 'host';
   } catch {
     return 'bridge';

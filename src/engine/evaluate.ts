@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { InfraError } from '../core/errors.ts';
+import { InfraError, infraInfo } from '../core/errors.ts';
 import { grade } from '../core/grading.ts';
 import { type PlannedConfiguration, planMatrix } from '../core/matrix-plan.ts';
 import { observe } from '../core/observed-tests.ts';
@@ -23,7 +23,7 @@ import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './r
 import { createSandbox } from './sandbox-factory.ts';
 import { defaultScratchDir } from './scratch-dir.ts';
 import { TOOL_VERSION } from './version.ts';
-import { type MaterializedRepo, materializeRepos, toInfo } from './workspace-states.ts';
+import { type MaterializedRepo, materializeRepos } from './workspace-states.ts';
 
 export async function evaluate(input: EvaluationInput, options: EvaluationOptions): Promise<Report> {
   const started = Date.now();
@@ -71,7 +71,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     try {
       imageId = await sandbox.imageId(suite.image);
     } catch (err) {
-      imageError = toInfo(err);
+      imageError = infraInfo(err);
     }
 
     // Each (repository, state) is prepared once, lazily, and shared by every configuration.
@@ -134,7 +134,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
         return { planned, attempt, repos: list };
       } catch (err) {
         if (options.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
-        return { planned, attempt, repos: toInfo(err) };
+        return { planned, attempt, repos: infraInfo(err) };
       }
     };
 

@@ -4,10 +4,10 @@
  * nothing, a branch or tag name costs one `fetch --prune` per MirrorCache instance and URL.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
+import { withDirLock } from './dir-lock.ts';
 import { GitError, git, gitOut, isFullSha, redactUrl, summarizeStderr } from './git.ts';
 
 export interface MirrorCacheOptions {
@@ -176,73 +176,11 @@ export async function mirrorOriginUrl(mirror: string): Promise<string | undefine
   return url ? mirrorKey(url) : undefined;
 }
 
-// --- cross-process lock: `mkdir <target>.lock` is atomic on every local filesystem ---
-
-interface LockOwner {
-  pid: number;
-  host: string;
-}
-
-async function withLock<T>(target: string, opts: MirrorCacheOptions, fn: () => Promise<T>): Promise<T> {
-  const lock = `${target}.lock`;
-  const staleMs = opts.staleLockMs ?? 10 * 60_000;
-  const deadline = Date.now() + (opts.lockTimeoutMs ?? 60 * 60_000);
-  let delay = 25;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (await isStale(lock, staleMs)) {
-        // Rename first so two waiters that both saw it stale do not both delete a fresh lock.
-        const tomb = `${lock}.stale-${randomBytes(4).toString('hex')}`;
-        await rename(lock, tomb).then(
-          () => rm(tomb, { recursive: true, force: true }),
-          () => undefined,
-        );
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new InfraError('fetch', `timed out waiting for the mirror lock ${lock}`);
-      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
-      delay = Math.min(delay * 2, 1000);
-    }
-  }
-  const owner: LockOwner = { pid: process.pid, host: hostname() };
-  await writeFile(path.join(lock, 'owner'), JSON.stringify(owner));
-  // Heartbeat: a long clone keeps its lock fresh, so only abandoned locks go stale.
-  const beat = setInterval(
-    () => {
-      const now = new Date();
-      utimes(lock, now, now).catch(() => undefined);
-    },
-    Math.max(1000, staleMs / 4),
-  );
-  beat.unref();
-  try {
-    return await fn();
-  } finally {
-    clearInterval(beat);
-    await rm(lock, { recursive: true, force: true });
-  }
-}
-
-async function isStale(lock: string, staleMs: number): Promise<boolean> {
-  const info = await stat(lock).catch(() => undefined);
-  if (!info) return false; // released meanwhile; the next mkdir will tell
-  const owner = await readFile(path.join(lock, 'owner'), 'utf8')
-    .then((t) => JSON.parse(t) as LockOwner)
-    .catch(() => undefined);
-  if (owner && owner.host === hostname() && owner.pid !== process.pid && !isAlive(owner.pid)) return true;
-  return Date.now() - info.mtimeMs > staleMs;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The mirror's cross-process lock; waiting past the timeout is a fetch failure. */
+function withLock<T>(target: string, opts: MirrorCacheOptions, fn: () => Promise<T>): Promise<T> {
+  return withDirLock(target, fn, {
+    ...(opts.staleLockMs !== undefined ? { staleMs: opts.staleLockMs } : {}),
+    ...(opts.lockTimeoutMs !== undefined ? { timeoutMs: opts.lockTimeoutMs } : {}),
+    timeoutError: (lock) => new InfraError('fetch', `timed out waiting for the mirror lock ${lock}`),
+  });
 }

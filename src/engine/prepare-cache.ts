@@ -10,7 +10,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import { commandList, type PrepareSpec as SuitePrepare } from '../core/suite.schema.ts';
-import { copyTree, exists, removeTree, withDirLock } from './fs-util.ts';
+import { withDirLock } from './dir-lock.ts';
+import { copyTree, exists, removeTree } from './fs-util.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
 
 export interface PreparedDeps {
@@ -83,7 +84,7 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
   const started = Date.now();
   if (await exists(path.join(dir, '.complete')))
     return { key, mounts: mounts(), reused: true, durationMs: 0 };
-  return withDirLock(`${dir}.lock`, async () => {
+  return withDirLock(dir, async () => {
     if (await exists(path.join(dir, '.complete')))
       return { key, mounts: mounts(), reused: true, durationMs: 0 };
     const scratch = path.join(ctx.cacheDir, 'tmp', `prepare-${key}-${process.pid}`);

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { InfraError } from '../core/errors.ts';
+import { InfraError, infraInfo } from '../core/errors.ts';
 import type { PlannedConfiguration } from '../core/matrix-plan.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
@@ -14,7 +14,6 @@ import { copyTree, removeTree } from './fs-util.ts';
 import type { ResultCache } from './result-cache.ts';
 import { resultKey } from './result-cache.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
-import { toInfo } from './workspace-states.ts';
 
 /** One repository as it enters a configuration. */
 export interface WorkspaceRepo {
@@ -115,7 +114,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
     return {
       ...base,
       durationMs: Date.now() - started,
-      infraError: { ...toInfo(err), configuration: planned.id },
+      infraError: { ...infraInfo(err), configuration: planned.id },
     };
   } finally {
     await removeTree(dir);

@@ -8,10 +8,11 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CaseFile, isPatchTarget, type Target, workspaceName } from '../core/case.schema.ts';
-import { InfraError } from '../core/errors.ts';
+import { infraInfo } from '../core/errors.ts';
 import type { ReportTarget } from '../core/report.schema.ts';
 import type { InfraErrorInfo } from '../core/run.schema.ts';
-import { exists, removeTree, withDirLock } from './fs-util.ts';
+import { withDirLock } from './dir-lock.ts';
+import { exists, removeTree } from './fs-util.ts';
 import type { MirrorCache } from './git-mirror.ts';
 import {
   describeState,
@@ -31,18 +32,6 @@ export interface MaterializedRepo {
   report: ReportTarget;
 }
 
-export function toInfo(err: unknown, target?: string): InfraErrorInfo {
-  if (err instanceof InfraError) {
-    return {
-      kind: err.kind,
-      message: err.message,
-      ...((err.details.target ?? target) ? { target: err.details.target ?? target } : {}),
-      ...(err.details.files?.length ? { files: err.details.files } : {}),
-    };
-  }
-  return { kind: 'engine', message: (err as Error).message ?? String(err), ...(target ? { target } : {}) };
-}
-
 function hash(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 20);
 }
@@ -55,7 +44,7 @@ async function persistent(
 ): Promise<RepoState> {
   const dir = path.join(root, key);
   if (await exists(path.join(dir, '.git'))) return describeState(dir);
-  return withDirLock(`${dir}.lock`, async () => {
+  return withDirLock(dir, async () => {
     if (await exists(path.join(dir, '.git'))) return describeState(dir);
     const tmp = `${dir}.tmp-${process.pid}`;
     try {
@@ -97,7 +86,7 @@ export async function materializeRepos(
           report: { ...report, base: { ref: r.ref, sha, tree: base.treeSha } },
         };
       } catch (err) {
-        const error = toInfo(err, r.repo);
+        const error = infraInfo(err, r.repo);
         return { repo: r.repo, name, error, report: { ...report, error } };
       }
     }),
@@ -127,7 +116,7 @@ async function materializeTarget(
     );
     onReady(t.repo, 'base', baseSha);
   } catch (err) {
-    const error = toInfo(err, t.repo);
+    const error = infraInfo(err, t.repo);
     return { repo: t.repo, name, error, report: { ...report, error } };
   }
   report.base = { ref: t.base, sha: baseSha, tree: base.treeSha };
@@ -172,7 +161,7 @@ async function materializeTarget(
       report: { ...report, head: { ref: t.head, sha: head.commitSha, tree: head.treeSha, kind } },
     };
   } catch (err) {
-    const error = toInfo(err, t.repo);
+    const error = infraInfo(err, t.repo);
     return { repo: t.repo, name, base, error, report: { ...report, error } };
   }
 }
