@@ -3,7 +3,7 @@
  * checked the signature. Anything that calls GitHub runs in the service's background.
  */
 import type { Probot } from 'probot';
-import { type PullPayload, pullInfoOf } from '../github/pull-requests.ts';
+import { pullInfoOf } from '../github/pull-requests.ts';
 import { handleCommandComment } from './commands.ts';
 import type { TandemService } from './service.ts';
 
@@ -32,7 +32,7 @@ export function registerHandlers(app: Probot, tandem: TandemService): void {
       const changes = payload.changes as Record<string, unknown>;
       if (!changes.body && !changes.title && !changes.base) return;
     }
-    await tandem.onPull(pullInfoOf(payload.pull_request as unknown as PullPayload), installationId);
+    await tandem.onPull(pullInfoOf(payload.pull_request), installationId);
   });
 
   app.on('issue_comment.created', async (context) => {

@@ -4,7 +4,7 @@
  * evaluations the App is not waiting for are ignored.
  */
 import type { Probot } from 'probot';
-import { type WorkflowRunPayload, workflowRunInfo } from '../github/actions.ts';
+import { workflowRunInfo } from '../github/actions.ts';
 import type { ActionsExecutor } from './actions-executor.ts';
 import type { TandemService } from './service.ts';
 
@@ -18,7 +18,7 @@ export function registerWorkflowRunHandler(
     async (context) => {
       if (!tandem.claimDelivery(context.id, context.name)) return;
       const { payload } = context;
-      const run = workflowRunInfo(payload.workflow_run as unknown as WorkflowRunPayload);
+      const run = workflowRunInfo(payload.workflow_run);
       const repo = payload.repository.full_name;
       tandem.background(async () => {
         const ours = await actions.observeRun(repo, run);

@@ -2,6 +2,7 @@
  * The GitHub Actions side of the App hand-off: dispatch the evaluator repository's workflow, read
  * its runs, fetch a run's report artifact, and point a check run at the run.
  */
+import { z } from 'zod';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
 /** The artifact the evaluator workflow uploads with the merged report (examples/workflows). */
@@ -21,18 +22,21 @@ export interface WorkflowRunInfo {
 }
 
 /** The fields we read of a REST or webhook `workflow_run`. */
-export interface WorkflowRunPayload {
-  id: number;
-  display_title?: string | null;
-  name?: string | null;
-  path?: string | null;
-  html_url: string;
-  status?: string | null;
-  conclusion?: string | null;
-  created_at: string;
-}
+/** The fields of a workflow run we rely on, from a `workflow_run` webhook or the REST API. */
+export const workflowRunPayloadSchema = z.object({
+  id: z.number().int(),
+  display_title: z.string().nullish(),
+  name: z.string().nullish(),
+  path: z.string().nullish(),
+  html_url: z.string(),
+  status: z.string().nullish(),
+  conclusion: z.string().nullish(),
+  created_at: z.string(),
+});
+export type WorkflowRunPayload = z.infer<typeof workflowRunPayloadSchema>;
 
-export function workflowRunInfo(run: WorkflowRunPayload): WorkflowRunInfo {
+export function workflowRunInfo(payload: unknown): WorkflowRunInfo {
+  const run = workflowRunPayloadSchema.parse(payload);
   return {
     id: run.id,
     title: run.display_title ?? run.name ?? '',
@@ -62,7 +66,7 @@ export async function getWorkflowRun(
 ): Promise<WorkflowRunInfo | undefined> {
   try {
     const { data } = await gh.rest.actions.getWorkflowRun({ ...repo, run_id: id });
-    return workflowRunInfo(data as WorkflowRunPayload);
+    return workflowRunInfo(data);
   } catch (e) {
     if (httpStatus(e) === 404) return undefined;
     throw e;
@@ -83,7 +87,7 @@ export async function recentWorkflowRuns(
     created: `>=${since.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
     per_page: 100,
   });
-  return data.workflow_runs.map((r) => workflowRunInfo(r as WorkflowRunPayload));
+  return data.workflow_runs.map((r) => workflowRunInfo(r));
 }
 
 /** The zip of a run's artifact, or undefined when the run uploaded none (or it expired). */

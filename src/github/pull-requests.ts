@@ -1,6 +1,7 @@
 /**
  * Pull requests, branches and repositories as the linked-change resolver needs them.
  */
+import { z } from 'zod';
 import type { PullRef } from '../core/link-parser.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
@@ -17,20 +18,26 @@ export interface PullInfo {
   cloneUrl: string;
 }
 
-/** The REST shape fields we read, from a webhook payload or `pulls.get`. */
-export interface PullPayload {
-  number: number;
-  state: string;
-  merged?: boolean | null;
-  merged_at?: string | null;
-  title: string;
-  body?: string | null;
-  html_url: string;
-  head: { sha: string; ref: string };
-  base: { ref: string; repo: { name: string; owner: { login: string }; clone_url: string } };
-}
+/** The REST shape fields we read, from a webhook payload or `pulls.get`: checked, not assumed. */
+export const pullPayloadSchema = z.object({
+  number: z.number().int(),
+  state: z.string(),
+  merged: z.boolean().nullish(),
+  merged_at: z.string().nullish(),
+  title: z.string(),
+  body: z.string().nullish(),
+  html_url: z.string(),
+  head: z.object({ sha: z.string(), ref: z.string() }),
+  base: z.object({
+    ref: z.string(),
+    repo: z.object({ name: z.string(), owner: z.object({ login: z.string() }), clone_url: z.string() }),
+  }),
+});
+export type PullPayload = z.infer<typeof pullPayloadSchema>;
 
-export function pullInfoOf(p: PullPayload): PullInfo {
+/** Throws a ZodError naming the field when GitHub sent something else than a pull request. */
+export function pullInfoOf(payload: unknown): PullInfo {
+  const p = pullPayloadSchema.parse(payload);
   const merged = Boolean(p.merged || p.merged_at);
   return {
     ref: { owner: p.base.repo.owner.login, repo: p.base.repo.name, number: p.number },
@@ -49,7 +56,7 @@ export function pullInfoOf(p: PullPayload): PullInfo {
 export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | undefined> {
   try {
     const { data } = await gh.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: ref.number });
-    return pullInfoOf(data as unknown as PullPayload);
+    return pullInfoOf(data);
   } catch (e) {
     const s = httpStatus(e);
     if (s === 404 || s === 403) return undefined;
@@ -74,7 +81,7 @@ export async function getRepo(
 /** Open PRs of a repository whose head branch has this name (opt-in grouping by branch). */
 export async function openPullsWithHead(gh: GitHub, repo: RepoId, headRef: string): Promise<PullInfo[]> {
   const { data } = await gh.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${headRef}` });
-  return data.map((p) => pullInfoOf(p as unknown as PullPayload)).filter((p) => p.headRef === headRef);
+  return data.map((p) => pullInfoOf(p)).filter((p) => p.headRef === headRef);
 }
 
 /**
