@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validationProblems } from '../../src/cli/commands/validate.ts';
+import { validationProblems } from '../../src/cli/run/validate.ts';
 import { planMatrix } from '../../src/core/matrix-plan.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
 import { API, WEB } from '../helpers/repos.ts';

@@ -7,8 +7,16 @@ import { evaluate } from '../../engine/evaluate.ts';
 import { writeJsonReport } from '../../report/json-report.ts';
 import { renderMarkdown } from '../../report/markdown-report.ts';
 import { summaryTable } from '../../report/summary-table.ts';
-import { type EvalFlags, engineOptions } from '../eval-options.ts';
+import { type EvalFlags, engineOptions, parseEvalFlags } from '../eval-options.ts';
+import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { createProgress } from '../progress.ts';
+
+/** `tandem eval`: the exit code of the verdict; a shard's partial report exits 0 unless infrastructure failed. */
+export async function evalCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
+  const report = await runEval(caseFile, parseEvalFlags(raw), signal);
+  if (report.partial) return report.infraErrors.length ? EXIT.infra : EXIT.resolved;
+  return exitCodeFor(report);
+}
 
 /** Loads the case, runs the engine with progress on stderr, writes the requested reports. */
 export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortSignal): Promise<Report> {

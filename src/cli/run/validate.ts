@@ -1,4 +1,19 @@
 import type { Report } from '../../core/report.schema.ts';
+import { parseEvalFlags } from '../eval-options.ts';
+import { EXIT } from '../exit-codes.ts';
+import { runEval } from './eval.ts';
+
+/** `tandem validate`: prints valid/invalid with the problems on stdout; the exit code. */
+export async function validateCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
+  const report = await runEval(caseFile, parseEvalFlags(raw), signal);
+  const problems = validationProblems(report);
+  if (problems.length === 0) {
+    process.stdout.write(`valid: ${report.name} is resolved and jointly necessary\n`);
+    return EXIT.resolved;
+  }
+  process.stdout.write(`invalid: ${report.name}\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+  return report.outcome === 'error' ? EXIT.infra : EXIT.unresolved;
+}
 
 /**
  * `tandem validate` checks a gold change: resolved and jointly necessary on the full matrix,

@@ -1,0 +1,30 @@
+/**
+ * The flags of `eval` and `validate`, declared for commander only. Parsing and validation live
+ * with the implementation (`../eval-options.ts`), loaded when a command runs, so `--help` and
+ * `--version` load neither zod nor the engine.
+ */
+import type { Command } from 'commander';
+
+export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?: string } = {}): Command {
+  return cmd
+    .option(
+      '--matrix <mode>',
+      'full | leave-one-out | auto (full up to 4 targets)',
+      defaults.matrix ?? 'auto',
+    )
+    .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0')
+    .option('--jobs <n>', 'configurations run at once (default: from CPUs and memory)')
+    .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
+    .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
+    .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
+    .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
+    .option(
+      '--prepare-network <mode>',
+      'Docker network for prepare steps (default: bridge, or host without one)',
+    )
+    .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
+    .option('--json <file>', 'write the JSON report here')
+    .option('--markdown <file>', 'write the Markdown report here')
+    .option('--shard <i/n>', 'run only share i of n of the configurations (partial report)')
+    .option('--quiet', 'no progress output');
+}
