@@ -23,6 +23,8 @@ export interface EvaluationOptions {
   reruns: number;
   /** Configurations run at once. */
   jobs: number;
+  /** Shared concurrency slots (a p-limit function); when given, `jobs` is not used. */
+  slots?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Mirror, state, prepared-dependency and result caches live here. */
   cacheDir: string;
   /** Where per-configuration workspaces are assembled (default: a tmpfs when there is one). */

@@ -154,7 +154,10 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     const attempts = wanted.flatMap((c) =>
       Array.from({ length: c.role === 'full' ? 1 + options.reruns : 1 }, (_, attempt) => ({ c, attempt })),
     );
-    const limit = pLimit(Math.max(1, options.jobs));
+    // A batch caller (benchmark mode) hands in its own slots so configurations of many
+    // evaluations share one `--jobs` budget.
+    const own = options.slots ? undefined : pLimit(Math.max(1, options.jobs));
+    const limit = options.slots ?? (<T>(fn: () => Promise<T>) => own!(fn));
     const runs: ConfigurationRun[] = await Promise.all(
       attempts.map(({ c, attempt }) =>
         limit(async () => {
