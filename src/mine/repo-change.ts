@@ -1,0 +1,173 @@
+/**
+ * One repository's side of a linked set, from its commits: base (the parent of the earliest),
+ * head, and the diff split into the gold `patch` (non-test files) and `test_patch` (test files).
+ *
+ * When the side's commits are not one unbroken run of the branch (unrelated commits landed in
+ * between), they are replayed onto the base in a scratch repository that borrows the mirror's
+ * objects; a commit that does not apply there is a merge conflict between the set's commits.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { git, gitOut, summarizeStderr } from '../engine/git.ts';
+import { type FileKind, fileKind } from './file-kinds.ts';
+import type { ChangedFile } from './screening.ts';
+
+export interface RepoChange {
+  repo: string;
+  url: string;
+  base: string;
+  /** The last commit, or a tree built by replaying the commits when they were not contiguous. */
+  head: string;
+  headIsReplay: boolean;
+  commits: string[];
+  patch: string;
+  testPatch: string;
+  files: ChangedFile[];
+  /** The repository folder the revisions can be read from (`git show <rev>:<path>`). */
+  gitDir: string;
+}
+
+export class ReplayConflict extends Error {
+  override readonly name = 'ReplayConflict';
+}
+
+/** A diff per file, in `git diff --no-renames` order, keyed by the `diff --git` chunk. */
+function splitDiff(diff: string): string[] {
+  const chunks: string[] = [];
+  for (const part of diff.split(/^(?=diff --git )/m)) if (part.startsWith('diff --git ')) chunks.push(part);
+  return chunks;
+}
+
+function changedLines(chunk: string): { added: number; removed: number; lines: string[] } {
+  let added = 0;
+  let removed = 0;
+  const lines: string[] = [];
+  let inHunk = false;
+  for (const line of chunk.split('\n')) {
+    if (line.startsWith('@@')) inHunk = true;
+    else if (!inHunk) continue;
+    else if (line.startsWith('+')) {
+      added++;
+      lines.push(line.slice(1));
+    } else if (line.startsWith('-')) {
+      removed++;
+      lines.push(line.slice(1));
+    }
+  }
+  return { added, removed, lines };
+}
+
+/** The gold and test diffs between two revisions, with per-file kinds and line counts. */
+export async function splitChange(
+  gitDir: string,
+  base: string,
+  head: string,
+  testGlobs?: readonly string[],
+): Promise<{ patch: string; testPatch: string; files: ChangedFile[] }> {
+  const common = ['--no-renames', '--no-color', '--no-ext-diff', base, head, '--'];
+  const names = (await git(['diff', '--name-only', '-z', ...common], { cwd: gitDir })).stdout
+    .split('\0')
+    .filter(Boolean);
+  const chunks = splitDiff(
+    (await git(['diff', '--binary', '--full-index', ...common], { cwd: gitDir })).stdout,
+  );
+  if (chunks.length !== names.length)
+    throw new Error(`diff of ${base}..${head}: ${chunks.length} chunks for ${names.length} files`);
+  const files: ChangedFile[] = [];
+  let patch = '';
+  let testPatch = '';
+  names.forEach((name, i) => {
+    const chunk = chunks[i]!;
+    const { added, removed, lines } = changedLines(chunk);
+    const kind: FileKind = fileKind(name, lines, testGlobs);
+    files.push({ path: name, kind, added, removed });
+    if (kind === 'test') testPatch += chunk;
+    else patch += chunk;
+  });
+  return { patch, testPatch, files };
+}
+
+/**
+ * The side of `repo` made of `commits` (first-parent commits of `history`, any order).
+ * `scratchRoot` holds the replay repository when one is needed; the caller removes it.
+ */
+export async function repoChange(input: {
+  repo: string;
+  url: string;
+  mirror: string;
+  /** Every first-parent commit read, oldest first: tells whether `commits` are one run. */
+  history: readonly { sha: string; parents: string[] }[];
+  commits: readonly string[];
+  scratchRoot: string;
+  testGlobs?: readonly string[];
+}): Promise<RepoChange> {
+  const order = new Map(input.history.map((c, i) => [c.sha, i]));
+  const sorted = [...input.commits].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  const first = input.history[order.get(sorted[0]!) ?? 0]!;
+  const base = first.parents[0];
+  if (!base) throw new ReplayConflict(`${input.repo}: ${first.sha} is a root commit (no base to start from)`);
+  const positions = sorted.map((s) => order.get(s) ?? 0);
+  const contiguous = positions.every((p, i) => i === 0 || p === positions[i - 1]! + 1);
+
+  let gitDir = input.mirror;
+  let head = sorted.at(-1)!;
+  if (!contiguous) {
+    gitDir = path.join(
+      input.scratchRoot,
+      `${input.repo.replace('/', '__')}-${randomBytes(4).toString('hex')}.git`,
+    );
+    await mkdir(input.scratchRoot, { recursive: true });
+    await git(['clone', '--bare', '--shared', '--quiet', input.mirror, gitDir]);
+    head = await replay(gitDir, base, sorted, input.history, order, input.repo);
+  }
+  const split = await splitChange(gitDir, base, head, input.testGlobs);
+  return {
+    repo: input.repo,
+    url: input.url,
+    base,
+    head,
+    headIsReplay: !contiguous,
+    commits: sorted,
+    gitDir,
+    ...split,
+  };
+}
+
+/** Applies each commit's own diff (against its first parent) onto `base` in an index; a tree. */
+async function replay(
+  gitDir: string,
+  base: string,
+  commits: readonly string[],
+  history: readonly { sha: string; parents: string[] }[],
+  order: Map<string, number>,
+  repo: string,
+): Promise<string> {
+  const env = { GIT_INDEX_FILE: path.join(gitDir, 'tandem-mine-index') };
+  const patchFile = path.join(gitDir, 'tandem-mine.patch');
+  await git(['read-tree', base], { cwd: gitDir, env });
+  try {
+    for (const sha of commits) {
+      const parent = history[order.get(sha) ?? 0]?.parents[0] ?? `${sha}^`;
+      const { stdout } = await git(['diff', '--binary', '--full-index', '--no-renames', parent, sha, '--'], {
+        cwd: gitDir,
+      });
+      if (!stdout) continue;
+      await writeFile(patchFile, stdout);
+      const res = await git(['apply', '--cached', '--3way', patchFile], {
+        cwd: gitDir,
+        env,
+        allowFailure: true,
+      });
+      if (res.code !== 0) {
+        const why = summarizeStderr(res.stderr, 2, 200);
+        throw new ReplayConflict(
+          `${repo}: ${sha.slice(0, 12)} does not apply after the set's earlier commits${why ? ` (${why})` : ''}`,
+        );
+      }
+    }
+    return await gitOut(['write-tree'], { cwd: gitDir, env });
+  } finally {
+    await rm(patchFile, { force: true });
+  }
+}
