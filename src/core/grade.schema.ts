@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolvedMatrixModeSchema } from './matrix-mode.ts';
 import { infraErrorSchema } from './run.schema.ts';
 
 /** A test's status in a graded configuration: `missing` (never reported) grades as failed. */
@@ -55,7 +56,7 @@ export const verdictSchema = z.object({
   /** null when an infrastructure error left a needed configuration without an outcome. */
   jointlyNecessary: z.boolean().nullable(),
   /** `leave-one-out`: judged on base, full and full-minus-each only. */
-  jointlyNecessaryBasis: z.enum(['full', 'leave-one-out']),
+  jointlyNecessaryBasis: resolvedMatrixModeSchema,
   unnecessary: z.array(z.string()),
   fixRate: z.number().min(0).max(1),
 });

@@ -1,12 +1,8 @@
-import { z } from 'zod';
 import { workspaceName } from './case.schema.ts';
+import { type MatrixMode, type ResolvedMatrixMode, resolveMatrixMode } from './matrix-mode.ts';
 
-export const matrixModeSchema = z.enum(['full', 'leave-one-out', 'auto']);
-export type MatrixMode = z.infer<typeof matrixModeSchema>;
-export type ResolvedMatrixMode = Exclude<MatrixMode, 'auto'>;
-
-/** `auto` runs every subset up to this many targets (16 configurations), else leave-one-out. */
-export const AUTO_FULL_CAP = 4;
+// The literals moved to matrix-mode.ts; re-exported until every face imports them from there.
+export { AUTO_FULL_CAP, type MatrixMode, matrixModeSchema, type ResolvedMatrixMode } from './matrix-mode.ts';
 
 export type ConfigurationRole = 'base' | 'partial' | 'full';
 
@@ -45,8 +41,7 @@ function configuration(applied: string[], targets: readonly string[]): PlannedCo
 export function planMatrix(targets: readonly string[], requested: MatrixMode): MatrixPlan {
   if (targets.length === 0) throw new Error('a matrix needs at least one target');
   if (new Set(targets).size !== targets.length) throw new Error('targets must be distinct');
-  const mode: ResolvedMatrixMode =
-    requested === 'auto' ? (targets.length <= AUTO_FULL_CAP ? 'full' : 'leave-one-out') : requested;
+  const mode = resolveMatrixMode(requested, targets.length);
   const subsets: string[][] = [];
   if (mode === 'full') {
     const n = targets.length;
@@ -80,17 +75,5 @@ export function withoutTarget(plan: MatrixPlan, target: string): PlannedConfigur
   );
 }
 
-export const shardSchema = z
-  .string()
-  .regex(/^\d+\/\d+$/, 'expected a shard like "1/3"')
-  .transform((s) => {
-    const [i, n] = s.split('/').map(Number) as [number, number];
-    return { index: i, count: n };
-  })
-  .refine((s) => s.count >= 1 && s.index >= 1 && s.index <= s.count, 'expected 1 <= i <= n in "i/n"');
-export type Shard = z.output<typeof shardSchema>;
-
-/** Round-robin share of the configurations for shard i of n (1-based); deterministic. */
-export function shardConfigurations(plan: MatrixPlan, shard: Shard): PlannedConfiguration[] {
-  return plan.configurations.filter((_, k) => k % shard.count === shard.index - 1);
-}
+// Shards moved to shard-plan.ts; re-exported until every face imports them from there.
+export { type Shard, shardConfigurations, shardSchema } from './shard-plan.ts';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { formatFieldPath } from './errors.ts';
-import { matrixModeSchema } from './matrix-plan.ts';
+import { matrixModeSchema } from './matrix-mode.ts';
 
 const repoFullName = z
   .string()

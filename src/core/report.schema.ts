@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gradeSchema } from './grade.schema.ts';
+import { matrixModeSchema, resolvedMatrixModeSchema } from './matrix-mode.ts';
 import { configurationRunSchema, infraErrorSchema } from './run.schema.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -35,8 +36,8 @@ export const reportSchema = gradeSchema.extend({
   sandbox: z.enum(['docker', 'process']),
   suite: z.object({ name: z.string(), hash: z.string(), image: z.string(), imageId: z.string() }),
   matrix: z.object({
-    requested: z.enum(['full', 'leave-one-out', 'auto']),
-    mode: z.enum(['full', 'leave-one-out']),
+    requested: matrixModeSchema,
+    mode: resolvedMatrixModeSchema,
     reruns: z.number().int().nonnegative(),
     /** Configuration ids of the plan; a sharded (partial) report ran only some of them. */
     planned: z.array(z.string()),

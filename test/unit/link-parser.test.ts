@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parseCommands,
-  parseLinks,
-  parsePullKey,
-  parsePullRef,
-  pullKey,
-} from '../../src/core/link-parser.ts';
+import { parseCommands, parseLinks } from '../../src/core/link-parser.ts';
+import { MAX_MARKDOWN_CHARS } from '../../src/core/markdown-prose.ts';
+import { pullKey } from '../../src/core/pull-ref.ts';
 
 const self = { owner: 'acme', repo: 'api', number: 7 };
 
@@ -46,18 +42,84 @@ describe('parseLinks', () => {
     expect(parseLinks('', body, self).map(pullKey)).toEqual(['acme/web#3']);
   });
 
-  it('handles enterprise hosts and URLs with suffixes', () => {
-    expect(parsePullRef('https://ghe.acme.io/acme/schema/pull/4/files', self)).toEqual({
-      owner: 'acme',
-      repo: 'schema',
-      number: 4,
-    });
-    expect(parsePullRef('<http://127.0.0.1:9/acme/web/pull/5>', self)).toEqual({
-      owner: 'acme',
-      repo: 'web',
-      number: 5,
-    });
-    expect(parsePullRef('https://github.com/acme/web/issues/5', self)).toBeUndefined();
+  it('creates no link from code, HTML comments or raw HTML', () => {
+    const body = [
+      '<!-- PR template: write one line per linked PR, like',
+      'Depends-On: acme/template#1',
+      '-->',
+      '',
+      '    Depends-On: acme/indented#2',
+      '',
+      '````md',
+      '```',
+      'Depends-On: acme/nested#3',
+      '```',
+      'Depends-On: acme/still-fenced#4',
+      '````',
+      '',
+      'Depends-On: `acme/inline#5` acme/real#6',
+      'Text <!-- Depends-On: acme/inline-comment#7 --> more',
+      '',
+      '<details>',
+      'Depends-On: acme/html#8',
+      '</details>',
+    ].join('\n');
+    expect(parseLinks('', body, self).map(pullKey)).toEqual(['acme/real#6']);
+  });
+
+  it('reads links in lists, quotes, emphasis and Markdown links', () => {
+    const body = [
+      '> Depends-On: acme/quoted#1',
+      '',
+      '* Depends-On: **acme/strong#2**',
+      '',
+      'Depends-On: [the schema change](https://github.com/acme/schema/pull/3)',
+      'Depends-On: <https://github.com/acme/auto/pull/4>',
+    ].join('\n');
+    expect(parseLinks('', body, self).map(pullKey)).toEqual([
+      'acme/quoted#1',
+      'acme/strong#2',
+      'acme/schema#3',
+      'acme/auto#4',
+    ]);
+  });
+
+  it('ignores inline code in the title', () => {
+    expect(parseLinks('`Depends-On: acme/x#1`', null, self)).toEqual([]);
+  });
+});
+
+describe('adversarial bodies', () => {
+  const near = (unit: string) => unit.repeat(Math.ceil(70_000 / unit.length));
+
+  it.each([
+    ['near-miss keys', 'Depends-On acme/web#1 depends-on; '],
+    ['refs without a key', 'acme/web#1 '],
+    ['open comments', '<!-- Depends-On: acme/web#1 '],
+    ['open backticks', 'x`Depends-On: acme/web#1 '],
+    ['open brackets', '[Depends-On: acme/web#1]('],
+    ['emphasis runs', '*_Depends-On:_* '],
+    ['spaces then a word', `Depends-On:${' '.repeat(1000)}x`],
+  ])('%s: no link and no blow-up', (_name, unit) => {
+    expect(parseLinks('', near(unit), self)).toEqual([]);
+  });
+
+  it('shorter fences inside one long open fence: no link', () => {
+    expect(parseLinks('', `\`\`\`\`\n${near('```\nDepends-On: acme/web#1\n')}`, self)).toEqual([]);
+  });
+
+  it('many valid lines yield each reference once', () => {
+    const body = near('Depends-On: acme/web#1, acme/ops#2\n');
+    expect(body.length).toBeGreaterThan(MAX_MARKDOWN_CHARS);
+    expect(parseLinks('', body, self).map(pullKey)).toEqual(['acme/web#1', 'acme/ops#2']);
+  });
+
+  it('reads only the first 64 KiB of a body', () => {
+    const body = `${'x'.repeat(MAX_MARKDOWN_CHARS)}\n\nDepends-On: acme/late#1`;
+    expect(parseLinks('', body, self)).toEqual([]);
+    expect(parseLinks('', `Depends-On: acme/early#1\n\n${body}`, self).map(pullKey)).toEqual([
+      'acme/early#1',
+    ]);
   });
 });
 
@@ -79,11 +141,8 @@ describe('parseCommands', () => {
       parseCommands('```\n/tandem run\n```\n> /tandem run\n/tandem dance\n/tandem matrix huge', self),
     ).toEqual([]);
   });
-});
 
-describe('pull keys', () => {
-  it('round-trips and lowercases', () => {
-    expect(pullKey({ owner: 'Acme', repo: 'API', number: 3 })).toBe('acme/api#3');
-    expect(parsePullKey('acme/api#3')).toEqual({ owner: 'acme', repo: 'api', number: 3 });
+  it('ignores commands in HTML comments, indented code and inline code', () => {
+    expect(parseCommands('<!-- /tandem run -->\n\n    /tandem run\n\n`/tandem run`', self)).toEqual([]);
   });
 });

@@ -4,8 +4,6 @@ import {
   configurationId,
   type MatrixPlan,
   planMatrix,
-  shardConfigurations,
-  shardSchema,
   withoutTarget,
 } from '../../src/core/matrix-plan.ts';
 
@@ -157,60 +155,5 @@ describe('withoutTarget', () => {
   it('for a target not in the plan matches the full configuration', () => {
     // Every target is kept, so the match is the full configuration itself.
     expect(withoutTarget(planMatrix([A, W], 'full'), 'acme/other')?.id).toBe('full');
-  });
-});
-
-describe('shards', () => {
-  it('parses i/n', () => {
-    expect(shardSchema.parse('1/3')).toEqual({ index: 1, count: 3 });
-    expect(shardSchema.parse('3/3')).toEqual({ index: 3, count: 3 });
-    expect(shardSchema.parse('1/1')).toEqual({ index: 1, count: 1 });
-  });
-
-  it.each(['0/3', '4/3', '1/0', '0/0'])('rejects out-of-range %s', (s) => {
-    const r = shardSchema.safeParse(s);
-    expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.message).toMatch(/1 <= i <= n/);
-  });
-
-  it.each(['', '1', '1/', '/2', 'a/b', '1/2/3', '-1/2', '1.5/2', ' 1/2'])('rejects malformed %j', (s) => {
-    const r = shardSchema.safeParse(s);
-    expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.message).toMatch(/shard like "1\/3"/);
-  });
-
-  it.each([
-    [3, 'full', 1],
-    [3, 'full', 2],
-    [3, 'full', 3],
-    [3, 'full', 5],
-    [3, 'full', 8],
-    [3, 'full', 10],
-    [6, 'leave-one-out', 4],
-    [4, 'auto', 7],
-  ] as const)('%i targets (%s) in %i shards cover every configuration exactly once', (n, mode, count) => {
-    const p = planMatrix(targetsOf(n), mode);
-    const shares = Array.from({ length: count }, (_, i) => shardConfigurations(p, { index: i + 1, count }));
-    const all = shares.flat().map((c) => c.id);
-    expect(all.sort()).toEqual(ids(p).sort());
-    // Round-robin keeps shares within one of each other.
-    const sizes = shares.map((s) => s.length);
-    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-  });
-
-  it('is deterministic and keeps plan order within a shard', () => {
-    const p = planMatrix([A, W, C], 'full');
-    expect(shardConfigurations(p, { index: 1, count: 3 }).map((c) => c.id)).toEqual([
-      'base',
-      'cli',
-      'web+cli',
-    ]);
-    expect(shardConfigurations(p, { index: 2, count: 3 }).map((c) => c.id)).toEqual([
-      'api',
-      'api+web',
-      'full',
-    ]);
-    expect(shardConfigurations(p, { index: 3, count: 3 }).map((c) => c.id)).toEqual(['web', 'api+cli']);
-    expect(shardConfigurations(p, { index: 1, count: 1 }).map((c) => c.id)).toEqual(ids(p));
   });
 });

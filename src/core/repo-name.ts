@@ -1,0 +1,86 @@
+/**
+ * Repository names compare without case: GitHub treats `Acme/API` and `acme/api` as one
+ * repository, and users, payloads and case files spell them either way. Every comparison of
+ * `owner/name` strings goes through here instead of ad-hoc `toLowerCase()` calls. Pure.
+ */
+
+/** A repository as its two parts (a PR reference, a `RepoId` for Octokit). */
+export interface RepoParts {
+  owner: string;
+  repo: string;
+}
+
+/** `owner/name` as written, from its parts. */
+export function repoFullName(r: RepoParts): string {
+  return `${r.owner}/${r.repo}`;
+}
+
+/** The comparison key of a repository name (`owner/name`, or one part of it). */
+export function repoKey(name: string | RepoParts): string {
+  return (typeof name === 'string' ? name : repoFullName(name)).toLowerCase();
+}
+
+/** Whether two names (or parts) denote the same repository. */
+export function sameRepo(a: string | RepoParts, b: string | RepoParts): boolean {
+  return repoKey(a) === repoKey(b);
+}
+
+/** Splits `owner/name`; undefined when the text is not exactly two non-empty parts. */
+export function splitRepo(name: string): RepoParts | undefined {
+  const i = name.indexOf('/');
+  if (i <= 0 || i === name.length - 1 || name.indexOf('/', i + 1) !== -1) return undefined;
+  return { owner: name.slice(0, i), repo: name.slice(i + 1) };
+}
+
+/**
+ * A set of repository names that answers `has` without case. Keeps the first spelling seen, so
+ * messages can quote a name as the user wrote it.
+ */
+export class RepoSet implements Iterable<string> {
+  readonly #names = new Map<string, string>();
+
+  constructor(names: Iterable<string | RepoParts> = []) {
+    for (const n of names) this.add(n);
+  }
+
+  add(name: string | RepoParts): this {
+    const key = repoKey(name);
+    if (!this.#names.has(key)) this.#names.set(key, typeof name === 'string' ? name : repoFullName(name));
+    return this;
+  }
+
+  has(name: string | RepoParts): boolean {
+    return this.#names.has(repoKey(name));
+  }
+
+  /** The spelling first added for this repository, if any. */
+  get(name: string | RepoParts): string | undefined {
+    return this.#names.get(repoKey(name));
+  }
+
+  get size(): number {
+    return this.#names.size;
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.#names.values();
+  }
+}
+
+/** A map keyed by repository name without case. */
+export class RepoMap<V> {
+  readonly #entries = new Map<string, V>();
+
+  set(name: string | RepoParts, value: V): this {
+    this.#entries.set(repoKey(name), value);
+    return this;
+  }
+
+  get(name: string | RepoParts): V | undefined {
+    return this.#entries.get(repoKey(name));
+  }
+
+  has(name: string | RepoParts): boolean {
+    return this.#entries.has(repoKey(name));
+  }
+}
