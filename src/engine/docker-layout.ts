@@ -14,6 +14,17 @@ const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
 /** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
 const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
 
+/**
+ * Defence in depth for untrusted code (configurations and prepares alike): no privilege gain, and
+ * only the capabilities a run plausibly needs as root on its own files (no raw sockets, mknod,
+ * chroot…).
+ */
+const UNTRUSTED_PRIVILEGES = {
+  SecurityOpt: ['no-new-privileges'],
+  CapDrop: ['ALL'],
+  CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'],
+} satisfies Docker.HostConfig;
+
 export interface ConfigurationContainer {
   options: Docker.ContainerCreateOptions;
   /** $TANDEM_HIDDEN inside the container for this step. */
@@ -26,6 +37,10 @@ export function configurationContainer(spec: ConfigurationRunSpec): Configuratio
   const mounts: Docker.MountSettings[] = [
     bind(spec.workspaceDir, WORKSPACE, false),
     ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
+    // Docker orders mounts parent-first, so a link inside a prepared folder lands on top of it.
+    ...(spec.links ?? []).map((l) =>
+      bind(path.join(spec.workspaceDir, insidePath(l.source)), `${WORKSPACE}/${insidePath(l.target)}`, false),
+    ),
     bind(spec.hiddenRoot, HIDDEN, true),
     ...hidden.extraMounts,
     bind(spec.resultsDir, RESULTS, false),
@@ -41,6 +56,9 @@ export function configurationContainer(spec: ConfigurationRunSpec): Configuratio
       `TANDEM_HIDDEN=${HIDDEN}`,
       `TANDEM_RESULTS=${RESULTS}`,
       `TANDEM_CONFIGURATION=${configuration}`,
+      ...Object.entries(spec.workspaceEnv ?? {}).map(
+        ([name, paths]) => `${name}=${paths.map((p) => `${WORKSPACE}/${insidePath(p)}`).join(':')}`,
+      ),
     ],
     // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
     NetworkDisabled: true,
@@ -48,11 +66,7 @@ export function configurationContainer(spec: ConfigurationRunSpec): Configuratio
       NetworkMode: 'none',
       Mounts: mounts,
       ...limitsConfig(spec.limits),
-      // Defence in depth for untrusted code: no privilege gain, and only the capabilities a
-      // test run plausibly needs as root on its own files (no raw sockets, mknod, chroot…).
-      SecurityOpt: ['no-new-privileges'],
-      CapDrop: ['ALL'],
-      CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'],
+      ...UNTRUSTED_PRIVILEGES,
     },
   };
   return { options, hiddenFor: hidden.forStep };
@@ -72,7 +86,13 @@ export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptio
     Labels: { tandem: '1', 'tandem.prepare': spec.repoName },
     WorkingDir: repoPath,
     Env: env,
-    HostConfig: { NetworkMode: spec.network, Mounts: mounts, ...limitsConfig(spec.limits) },
+    // PR install scripts run here (with network): the same confinement as a configuration.
+    HostConfig: {
+      NetworkMode: spec.network,
+      Mounts: mounts,
+      ...limitsConfig(spec.limits),
+      ...UNTRUSTED_PRIVILEGES,
+    },
   };
 }
 

@@ -23,6 +23,7 @@ import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './r
 import { createSandbox } from './sandbox-factory.ts';
 import { defaultScratchDir } from './scratch-dir.ts';
 import { TOOL_VERSION } from './version.ts';
+import { wiringTarget } from './wiring-layout.ts';
 import { type MaterializedRepo, materializeRepos } from './workspace-states.ts';
 
 export async function evaluate(input: EvaluationInput, options: EvaluationOptions): Promise<Report> {
@@ -96,9 +97,13 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
           name: r.name,
           stateDir: state.dir,
           stateTree: state.treeSha,
+          state: which,
           spec,
           image: suite.image,
           imageId,
+          mountpoints: suite.wiring
+            .filter((w) => w.into === r.repo || w.into === r.name)
+            .flatMap((w) => wiringTarget(w) ?? []),
         },
         {
           cacheDir,

@@ -2,16 +2,25 @@
  * Dependency preparation, once per repository state and cached across evaluations. The suite's
  * `prepare` commands run in a scratch copy of the state (with network); the folders they create
  * (`outputs`, e.g. node_modules) move into `<cache>/deps/<key>/` and are mounted read-only into
- * every configuration. With `key_files`, the key is their content, so base and head usually
- * share one prepared folder; without, it is the state's whole tree.
+ * every configuration.
+ *
+ * Who may share a prepared folder (the cache-poisoning rule): an install runs the state's own
+ * scripts (postinstall, a `prep.sh`), so its output is only as trustworthy as the whole tree it
+ * ran on. A base state (reviewed code) is keyed by `key_files` when the suite names them, else by
+ * its tree; a PR head is always keyed by its whole tree, so it never shares a folder with base or
+ * with another PR unless their trees are identical. Every output must end up a real folder inside
+ * the cache: a link (a PR committing `node_modules -> /`) fails the prepare instead of mounting
+ * the host.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import { commandList, type PrepareSpec as SuitePrepare } from '../core/suite.schema.ts';
+import { assertConfined, isWithin, UnconfinedPathError } from './confined-path.ts';
 import { withDirLock } from './dir-lock.ts';
 import { copyTree, exists, removeTree } from './fs-util.ts';
+import { prepareMountpoints } from './mountpoints.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
 
 export interface PreparedDeps {
@@ -27,9 +36,13 @@ export interface PrepareRequest {
   name: string;
   stateDir: string;
   stateTree: string;
+  /** `head`: a PR's state (untrusted scripts), keyed by its whole tree whatever `key_files` say. */
+  state: 'base' | 'head';
   spec: SuitePrepare;
   image: string;
   imageId: string;
+  /** Wiring mount points (relative to the repository) the prepared folders must contain. */
+  mountpoints?: string[];
 }
 
 export interface PrepareContext {
@@ -45,19 +58,31 @@ export async function prepareKey(req: PrepareRequest): Promise<string> {
   const h = createHash('sha256').update(
     JSON.stringify({ run: commandList(req.spec.run), outputs: req.spec.outputs, imageId: req.imageId }),
   );
-  if (req.spec.key_files) {
-    for (const f of req.spec.key_files) {
-      h.update(`\0${f}\0`);
-      try {
-        h.update(await readFile(path.join(req.stateDir, f)));
-      } catch {
-        h.update('(absent)');
-      }
-    }
+  // Only with wiring, so prepared folders of suites without it keep their keys.
+  if (req.mountpoints?.length) h.update(`mountpoints:${JSON.stringify(req.mountpoints)}`);
+  if (req.spec.key_files && req.state === 'base') {
+    for (const f of req.spec.key_files) h.update(`\0${f}\0`).update(await keyFileContent(req.stateDir, f));
   } else {
     h.update(`tree:${req.stateTree}`);
   }
   return h.digest('hex').slice(0, 32);
+}
+
+/** A key file's bytes, read only when it is a regular file reached without links (never /dev/zero). */
+async function keyFileContent(stateDir: string, rel: string): Promise<Buffer | string> {
+  const file = path.resolve(stateDir, rel);
+  try {
+    await assertConfined(stateDir, file, 'file', rel);
+  } catch (err) {
+    if (!(err instanceof UnconfinedPathError)) throw err;
+    try {
+      const st = await lstat(file);
+      return `(not a regular file: mode ${st.mode})`;
+    } catch {
+      return '(absent)';
+    }
+  }
+  return readFile(file);
 }
 
 const inFlight = new Map<string, Promise<PreparedDeps>>();
@@ -76,17 +101,21 @@ export function prepareDeps(req: PrepareRequest, ctx: PrepareContext): Promise<P
 
 async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext): Promise<PreparedDeps> {
   const dir = path.join(ctx.cacheDir, 'deps', key);
-  const mounts = (): ReadonlyMount[] =>
-    req.spec.outputs.map((o) => ({
-      hostPath: path.join(dir, o),
-      workspacePath: path.posix.join(req.name, o),
-    }));
+  // Checked on every use, reused or fresh: a mount source must be a real folder in the cache.
+  const mounts = async (): Promise<ReadonlyMount[]> =>
+    Promise.all(
+      req.spec.outputs.map(async (o) => {
+        const hostPath = path.join(dir, o);
+        await confinedOutput(dir, hostPath, req.repo, o);
+        return { hostPath, workspacePath: path.posix.join(req.name, o) };
+      }),
+    );
   const started = Date.now();
   if (await exists(path.join(dir, '.complete')))
-    return { key, mounts: mounts(), reused: true, durationMs: 0 };
+    return { key, mounts: await mounts(), reused: true, durationMs: 0 };
   return withDirLock(dir, async () => {
     if (await exists(path.join(dir, '.complete')))
-      return { key, mounts: mounts(), reused: true, durationMs: 0 };
+      return { key, mounts: await mounts(), reused: true, durationMs: 0 };
     const scratch = path.join(ctx.cacheDir, 'tmp', `prepare-${key}-${process.pid}`);
     await removeTree(scratch);
     await copyTree(req.stateDir, scratch);
@@ -118,13 +147,48 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
       for (const o of req.spec.outputs) {
         const src = path.join(scratch, o);
         // A declared output the install did not create is mounted as an empty folder.
-        if (await exists(src)) await rename(src, path.join(dir, o));
-        else await mkdir(path.join(dir, o), { recursive: true });
+        if (!(await present(src))) {
+          await mkdir(path.join(dir, o), { recursive: true });
+          continue;
+        }
+        // Before moving: `rename` through a linked parent would move a host folder into the cache.
+        await confinedOutput(scratch, src, req.repo, o);
+        await mkdir(path.dirname(path.join(dir, o)), { recursive: true });
+        await rename(src, path.join(dir, o));
       }
+      await prepareMountpoints(dir, req.spec.outputs, req.mountpoints ?? []);
       await writeFile(path.join(dir, '.complete'), new Date().toISOString());
-      return { key, mounts: mounts(), reused: false, durationMs: Date.now() - started };
+      return { key, mounts: await mounts(), reused: false, durationMs: Date.now() - started };
     } finally {
       await removeTree(scratch);
     }
   });
+}
+
+/** Present at all, a link included (`exists` follows links and would call a dangling one absent). */
+async function present(p: string): Promise<boolean> {
+  try {
+    await lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function confinedOutput(root: string, p: string, repo: string, output: string): Promise<void> {
+  if (!isWithin(root, p) || path.resolve(root) === path.resolve(p)) {
+    throw new InfraError('prepare', `prepare output "${output}" of ${repo} leaves the repository`, {
+      target: repo,
+    });
+  }
+  try {
+    await assertConfined(root, p, 'directory', `prepare output "${output}"`);
+  } catch (err) {
+    if (!(err instanceof UnconfinedPathError)) throw err;
+    throw new InfraError(
+      'prepare',
+      `${err.message} for ${repo}: outputs must be real folders (a symbolic link is never mounted)`,
+      { target: repo },
+    );
+  }
 }
