@@ -6,9 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { scrubCredentials, urlWithoutCredentials } from '../core/credentials.ts';
 import { InfraError } from '../core/errors.ts';
 import { withDirLock } from './dir-lock.ts';
-import { GitError, git, gitOut, isFullSha, redactUrl, summarizeStderr } from './git.ts';
+import { GitError, git, gitOut, isFullSha, summarizeStderr } from './git.ts';
 
 export interface MirrorCacheOptions {
   /** How long to wait for another process holding a mirror's lock. */
@@ -57,7 +58,7 @@ export class MirrorCache {
     const unknown = () =>
       new InfraError(
         'unknown-ref',
-        `unknown ref '${ref}' in ${redactUrl(fetchUrl)}: no such branch, tag or commit`,
+        `unknown ref '${ref}' in ${scrubCredentials(fetchUrl)}: no such branch, tag or commit`,
       );
     // A leading dash would be read as an option; whitespace is never part of a ref.
     if (!ref || ref.startsWith('-') || /\s/.test(ref)) throw unknown();
@@ -143,7 +144,7 @@ function localize(url: string): string {
 
 /** What names a mirror: the URL without credentials (tokens rotate; the repository does not). */
 function mirrorKey(url: string): string {
-  return redactUrl(url).replace('***@', '').replace(/\/+$/, '');
+  return urlWithoutCredentials(url).replace(/\/+$/, '');
 }
 
 async function setOrigin(mirror: string, url: string): Promise<void> {
@@ -167,7 +168,7 @@ export async function hasCommit(repo: string, sha: string): Promise<boolean> {
 function fetchError(url: string, op: 'clone' | 'fetch', e: unknown): InfraError {
   if (e instanceof InfraError) return e;
   const why = e instanceof GitError ? summarizeStderr(e.stderr) : String(e);
-  return new InfraError('fetch', `could not ${op} ${redactUrl(url)}: ${why || 'git failed'}`);
+  return new InfraError('fetch', `could not ${op} ${scrubCredentials(url)}: ${why || 'git failed'}`);
 }
 
 /** The mirror's original URL without credentials (what checkouts record as their origin). */

@@ -4,6 +4,7 @@
  * on a credential prompt.
  */
 import { execFile } from 'node:child_process';
+import { scrubCredentials } from '../core/credentials.ts';
 
 export interface ExecResult {
   stdout: string;
@@ -99,14 +100,9 @@ function baseEnv(extra: ExecOptions['env']): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Removes `user:password@` from URLs so tokens never reach a message or a log. */
-export function redactUrl(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
-}
-
 /** The last few meaningful stderr lines, one line, capped: enough to say what went wrong. */
 export function summarizeStderr(stderr: string, maxLines = 3, maxChars = 400): string {
-  const lines = redactUrl(stderr)
+  const lines = scrubCredentials(stderr)
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !/^(hint|remote: (Counting|Compressing|Enumerating|Total))/i.test(l));
@@ -116,7 +112,7 @@ export function summarizeStderr(stderr: string, maxLines = 3, maxChars = 400): s
 
 /** Runs any binary; rejects with GitError on a non-zero exit unless `allowFailure`. */
 export function exec(file: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  const command = redactUrl([file, ...args].join(' '));
+  const command = scrubCredentials([file, ...args].join(' '));
   return new Promise((resolve, reject) => {
     execFile(
       file,
@@ -148,7 +144,7 @@ export function git(args: string[], opts: ExecOptions = {}): Promise<ExecResult>
   return exec('git', [...GIT_CONFIG_ARGS, ...args], opts).catch((e: unknown) => {
     // Report the command as the caller wrote it, without our `-c` prefix.
     if (e instanceof GitError)
-      throw new GitError(redactUrl(`git ${args.join(' ')}`), e.stderr, e.code, e.cwd);
+      throw new GitError(scrubCredentials(`git ${args.join(' ')}`), e.stderr, e.code, e.cwd);
     throw e;
   });
 }

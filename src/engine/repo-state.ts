@@ -5,8 +5,9 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { urlWithoutCredentials } from '../core/credentials.ts';
 import { InfraError } from '../core/errors.ts';
-import { git, gitOut, redactUrl, summarizeStderr, TANDEM_COMMIT_ENV } from './git.ts';
+import { git, gitOut, summarizeStderr, TANDEM_COMMIT_ENV } from './git.ts';
 import { hasCommit, mirrorOriginUrl } from './git-mirror.ts';
 import { applyPatch, type PatchMethod } from './patch-apply.ts';
 
@@ -45,9 +46,7 @@ export async function materializeCheckout(
   // fall back to copying when the cache and the state folder are on different filesystems.
   await git(['clone', '--no-checkout', '--quiet', '--', mirror, dir]);
   await git(['checkout', '--quiet', '--detach', sha], { cwd: dir });
-  const origin = opts.originUrl
-    ? redactUrl(opts.originUrl).replace('***@', '')
-    : await mirrorOriginUrl(mirror);
+  const origin = opts.originUrl ? urlWithoutCredentials(opts.originUrl) : await mirrorOriginUrl(mirror);
   if (origin) await git(['remote', 'set-url', 'origin', origin], { cwd: dir });
   return describeState(dir);
 }

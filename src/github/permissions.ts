@@ -1,6 +1,7 @@
 /**
  * Who may command Tandem (write access or more) and the reaction that acknowledges a command.
  */
+import { cloneUrlWithToken } from '../core/credentials.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
 const WRITERS = new Set(['admin', 'maintain', 'write']);
@@ -28,10 +29,5 @@ export async function reactToComment(
 /** An installation token for cloning: `http(s)://x-access-token:TOKEN@host/owner/name.git`. */
 export async function authenticatedCloneUrl(gh: GitHub, cloneUrl: string): Promise<string> {
   const auth = (await gh.auth({ type: 'installation' })) as { token?: string };
-  const url = new URL(cloneUrl);
-  if (auth.token && (url.protocol === 'https:' || url.protocol === 'http:')) {
-    url.username = 'x-access-token';
-    url.password = auth.token;
-  }
-  return url.toString();
+  return cloneUrlWithToken(cloneUrl, auth.token);
 }
