@@ -1,0 +1,116 @@
+/**
+ * Compiles the CLI (src/cli/main.ts and everything it imports) into build/ with tsc
+ * (tsconfig.build.json: `.ts` imports rewritten to `.js`, same folder depth as src/ so
+ * `templates/` and `package.json` resolve from both layouts).
+ *
+ *   node scripts/build-cli.js             type-checked build (`npm run build`, `prepare`)
+ *   node scripts/build-cli.js --no-check  transpile only (what bin/tandem.js runs in a checkout)
+ *
+ * Plain JavaScript on purpose: bin/tandem.js imports it in a checkout before anything is compiled.
+ * A stamp file records when the sources were compiled, so a checkout can tell a stale build
+ * from a current one by modification times alone (a few milliseconds, no TypeScript loaded).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STAMP = path.join(ROOT, 'build', '.sources-compiled');
+const LOCK = path.join(ROOT, 'build.lock');
+/** A lock older than this was left by a killed build (a build takes seconds). */
+const STALE_LOCK_MS = 5 * 60_000;
+/** Inputs besides src/ whose change changes the output. */
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+
+function mtimeMs(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The newest modification time among the sources and the compiler configuration. */
+function newestInputMs() {
+  let newest = Math.max(...CONFIGS.map((c) => mtimeMs(path.join(ROOT, c))));
+  const src = path.join(ROOT, 'src');
+  for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) {
+      newest = Math.max(newest, mtimeMs(path.join(entry.parentPath ?? entry.path, entry.name)));
+    }
+  }
+  return newest;
+}
+
+/** True when build/ was compiled from the sources as they are now. */
+export function buildIsCurrent() {
+  const compiledAt = mtimeMs(STAMP);
+  return compiledAt > 0 && newestInputMs() <= compiledAt;
+}
+
+/** Runs tsc; returns its exit status. The stamp carries the time the compile started. */
+export function compile({ check }) {
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  if (!existsSync(tsc)) {
+    process.stderr.write('tandem: TypeScript is not installed here; run `npm ci` first.\n');
+    return 3;
+  }
+  const started = new Date();
+  const args = [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), ...(check ? [] : ['--noCheck'])];
+  // tsc prints diagnostics on stdout; send them to stderr so a command's stdout stays its result.
+  const run = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  const status = run.status ?? 3;
+  if (status === 0) {
+    writeFileSync(STAMP, 'Modification time = when build/ was compiled from src/ (scripts/build-cli.js).\n');
+    utimesSync(STAMP, started, started);
+  }
+  return status;
+}
+
+/** Sleeps without an event loop (bin/tandem.js has not started one yet). */
+function pause(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Holds `build.lock` (mkdir is atomic) while `fn` runs, so parallel CLI runs in one checkout
+ * (the test suite starts several) compile once instead of writing build/ all at the same time.
+ */
+function withBuildLock(fn) {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      if (Date.now() - mtimeMs(LOCK) > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      else pause(100);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/**
+ * For bin/tandem.js in a checkout: compiles (transpile only) when build/ is missing or older than
+ * the sources, saying so on stderr. Returns false when the compile failed.
+ */
+export function ensureCurrentBuild() {
+  if (buildIsCurrent()) return true;
+  return withBuildLock(() => {
+    if (buildIsCurrent()) return true; // another process compiled while we waited
+    process.stderr.write(
+      'tandem: compiling the CLI from src/ (this checkout has changed since its last build)…\n',
+    );
+    return compile({ check: false }) === 0;
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const check = !process.argv.includes('--no-check');
+  process.exitCode = withBuildLock(() => compile({ check }));
+}
