@@ -15,10 +15,11 @@ export interface InterfaceEntry {
   change: 'added' | 'changed';
 }
 
-type Ts = typeof TS;
+const load = () => import('typescript').then((m) => m.default);
+type Ts = Awaited<ReturnType<typeof load>>;
 let loaded: Promise<Ts> | undefined;
 function typescript(): Promise<Ts> {
-  loaded ??= import('typescript').then((m) => ((m as { default?: Ts }).default ?? m) as Ts);
+  loaded ??= load();
   return loaded;
 }
 
@@ -33,7 +34,10 @@ function signatureOf(ts: Ts, node: TS.Node, sf: TS.SourceFile): string {
   if (ts.isClassDeclaration(node)) {
     const open = node.members.pos;
     const members = node.members
-      .filter((m) => !m.modifiers?.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword))
+      .filter(
+        (m) =>
+          !(ts.getModifiers(m as TS.HasModifiers) ?? []).some((x) => x.kind === ts.SyntaxKind.PrivateKeyword),
+      )
       .filter((m) => !(m.name && ts.isPrivateIdentifier(m.name)))
       .map((m) => {
         if ((ts.isMethodDeclaration(m) || ts.isConstructorDeclaration(m)) && m.body)
