@@ -41,6 +41,64 @@ export const testGroupSchema = z
   })
   .strict();
 
+/** A workspace-relative subfolder: no absolute paths, no `..`. */
+const subfolderSchema = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').some((part) => part === '..'),
+    'expected a relative path inside the repository (no leading "/", no "..")',
+  );
+
+const wiringCommon = {
+  /** The consumer: the repository (owner/name as in the case) that uses the producer. */
+  into: z.string().min(1),
+  /** The producer, whose checkout in the configuration's state is what the consumer sees. */
+  repo: z.string().min(1),
+  /** Subfolder of the producer to wire (a package inside a monorepo); default its root. */
+  from: subfolderSchema.optional(),
+};
+
+/** `node_modules/<name>` (under `path` of the consumer) is the producer's checkout. */
+const nodeWiringSchema = z
+  .object({
+    ...wiringCommon,
+    as: z.literal('node'),
+    name: z
+      .string()
+      .regex(
+        /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/,
+        'expected an npm package name like "@acme/schema"',
+      ),
+    /** The consumer's package folder holding node_modules (monorepo), default its root. */
+    path: subfolderSchema.optional(),
+  })
+  .strict();
+
+/** The producer's folder is on PYTHONPATH, so its package imports from its checkout. */
+const pythonWiringSchema = z.object({ ...wiringCommon, as: z.literal('python') }).strict();
+
+/** A go.work beside the checkouts uses the consumer's module and the producer's. */
+const goWiringSchema = z
+  .object({
+    ...wiringCommon,
+    as: z.literal('go'),
+    /** The producer's module path, as the consumer imports it. */
+    name: z.string().min(1),
+    /** The consumer's module folder (where its go.mod is), default its root. */
+    path: subfolderSchema.optional(),
+  })
+  .strict();
+
+/** The producer's checkout is mounted at `path` inside the consumer. */
+const pathWiringSchema = z.object({ ...wiringCommon, as: z.literal('path'), path: subfolderSchema }).strict();
+
+export const wiringSchema = z.discriminatedUnion(
+  'as',
+  [nodeWiringSchema, pythonWiringSchema, goWiringSchema, pathWiringSchema],
+  { error: 'expected "as" to be one of node, python, go, path' },
+);
+
 export const limitsSchema = z
   .object({
     memory: z
@@ -68,6 +126,11 @@ export const suiteSchema = z
     limits: limitsSchema.default({ memory: '1g', cpus: 1, pids: 512, configuration_timeout: 1800 }),
     /** Producer-before-consumer order of repositories; the App prints it as a merge-order note. */
     merge_order: z.array(z.string().min(1)).optional(),
+    /**
+     * Repositories that use each other's checkouts: in every configuration the consumer sees the
+     * producer in that configuration's state (base or head), not a published package.
+     */
+    wiring: z.array(wiringSchema).default([]),
   })
   .strict()
   .superRefine((suite, ctx) => {
@@ -82,7 +145,27 @@ export const suiteSchema = z
       }
       seen.add(g.name);
     });
+    const cycle = wiringCycle(suite.wiring);
+    if (cycle !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['wiring', cycle],
+        message: `wiring "${suite.wiring[cycle]!.into}" ← "${suite.wiring[cycle]!.repo}" closes a cycle (a repository would contain itself)`,
+      });
+    }
   });
+
+/** The index of an entry that closes a cycle of consumers and producers, if any. */
+function wiringCycle(wiring: Array<{ into: string; repo: string }>): number | undefined {
+  const producers = (into: string) => wiring.filter((w) => w.into === into).map((w) => w.repo);
+  const reaches = (from: string, to: string, seen: Set<string>): boolean => {
+    if (from === to) return true;
+    seen.add(from);
+    return producers(from).some((p) => !seen.has(p) && reaches(p, to, seen));
+  };
+  const i = wiring.findIndex((w) => reaches(w.repo, w.into, new Set()));
+  return i === -1 ? undefined : i;
+}
 
 export type Suite = z.infer<typeof suiteSchema>;
 export type SuiteInput = z.input<typeof suiteSchema>;
@@ -90,6 +173,7 @@ export type TestGroup = z.infer<typeof testGroupSchema>;
 export type PrepareSpec = z.infer<typeof prepareSchema>;
 export type ResultFormat = z.infer<typeof resultFormatSchema>;
 export type Limits = z.infer<typeof limitsSchema>;
+export type Wiring = z.infer<typeof wiringSchema>;
 
 export function commandList(cmd: string | string[]): string[] {
   return Array.isArray(cmd) ? cmd : [cmd];

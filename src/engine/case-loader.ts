@@ -76,6 +76,16 @@ function crossCheck(c: Omit<CaseFile, 'suite'>, suite: Suite, caseFile: string):
       );
     }
   }
+  suite.wiring.forEach((w, i) => {
+    for (const field of ['into', 'repo'] as const) {
+      if (known(w[field])) continue;
+      throw new InputError(
+        `suite "${suite.name}": field "wiring[${i}].${field}": no repository "${w[field]}" in the case (have: ${all.join(', ')})`,
+        caseFile,
+        `wiring[${i}].${field}`,
+      );
+    }
+  });
   suite.tests.forEach((g, i) => {
     if (g.repo && !known(g.repo)) {
       throw new InputError(

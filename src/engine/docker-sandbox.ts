@@ -4,6 +4,7 @@ import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
 import { ContainerExec } from './docker-exec.ts';
 import { configurationContainer, prepareContainer } from './docker-layout.ts';
+import { ensureMountpoint, isUnder } from './mountpoints.ts';
 import type {
   ConfigurationRunOutcome,
   ConfigurationRunSpec,
@@ -74,6 +75,7 @@ export class DockerSandbox implements Sandbox {
   private async runConfigurationNow(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
     const configuration = spec.configurationId;
     this.containers.checkOpen(spec.signal, configuration);
+    await linkMountpoints(spec);
     const layout = configurationContainer(spec);
     const container = await this.containers.start(layout.options, spec.image, configuration);
     const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
@@ -108,5 +110,18 @@ export class DockerSandbox implements Sandbox {
     } finally {
       await this.containers.release(container, guard);
     }
+  }
+}
+
+/**
+ * Link targets in the workspace itself get their mount point here, on the host, so no link in
+ * the tree is followed; those inside a prepared folder have one from the prepare, and those
+ * inside another link are made by Docker in the (writable) producer folder it shows.
+ */
+async function linkMountpoints(spec: ConfigurationRunSpec): Promise<void> {
+  const links = spec.links ?? [];
+  const mounted = [...spec.readonlyMounts.map((m) => m.workspacePath), ...links.map((l) => l.target)];
+  for (const l of links) {
+    if (!mounted.some((m) => isUnder(m, l.target))) await ensureMountpoint(spec.workspaceDir, l.target);
   }
 }

@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import type { OutputTail } from './output-tail.ts';
+import { linkWiring, workspaceVariables } from './process-links.ts';
 import { RunGuard } from './run-guard.ts';
 import type { ConfigurationRunSpec, PrepareSpec, Sandbox } from './sandbox.ts';
 import {
@@ -53,9 +54,11 @@ export class ProcessSandbox implements Sandbox {
       TANDEM_WORKSPACE: spec.workspaceDir,
       TANDEM_RESULTS: spec.resultsDir,
       TANDEM_CONFIGURATION: configuration,
+      ...workspaceVariables(spec),
     };
     try {
       links = await linkMounts(spec);
+      links.push(...(await linkWiring(spec)));
       return await runSteps(
         spec,
         () => run.guard.reason,

@@ -14,6 +14,7 @@ import { copyTree, removeTree } from './fs-util.ts';
 import type { ResultCache } from './result-cache.ts';
 import { resultKey } from './result-cache.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
+import { wireWorkspace } from './wiring-workspace.ts';
 
 /** One repository as it enters a configuration. */
 export interface WorkspaceRepo {
@@ -74,17 +75,28 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
         copyTree(
           r.dir,
           path.join(workspaceDir, r.name),
-          // Declared dependency folders come from the prepared cache, never from the tree.
-          (r.deps?.mounts ?? []).map((m) => path.posix.basename(m.workspacePath)),
+          // Declared dependency folders come from the prepared cache, never from the tree
+          // (top-level ones are skipped here; deeper ones are simply mounted over).
+          (r.deps?.mounts ?? [])
+            .map((m) => path.posix.relative(r.name, m.workspacePath))
+            .filter((rel) => !rel.includes('/')),
         ),
       ),
     );
     const s = ctx.suite;
+    const wired = await wireWorkspace(
+      s.wiring,
+      repos.map((r) => ({ repo: r.repo, name: r.name, mounts: r.deps?.mounts ?? [] })),
+      workspaceDir,
+      ctx.sandbox.kind === 'docker',
+    );
     const outcome = await ctx.sandbox.runConfiguration({
       configurationId: planned.id,
       image: s.image,
       workspaceDir,
-      readonlyMounts: repos.flatMap((r) => r.deps?.mounts ?? []),
+      readonlyMounts: [...repos.flatMap((r) => r.deps?.mounts ?? []), ...wired.readonlyMounts],
+      links: wired.links,
+      workspaceEnv: wired.workspaceEnv,
       hiddenRoot: ctx.hiddenRoot,
       resultsDir,
       setup: s.setup.map((st, i) => ({ name: `setup:${i + 1}`, run: st.run, timeoutSec: st.timeout })),
@@ -99,7 +111,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
       outputCapBytes: 64 * 1024,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    const groups = await collectGroups(s.tests, outcome, resultsDir, planned.id);
+    const groups = await collectGroups(s.tests, outcome, resultsDir);
     const run: ConfigurationRun = {
       ...base,
       setup: outcome.setup.filter((x) => !x.notRun).map(toStepRun),

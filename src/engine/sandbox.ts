@@ -16,6 +16,18 @@ export interface ReadonlyMount {
   workspacePath: string;
 }
 
+/**
+ * A folder of the workspace that also appears at a second place in it (suite `wiring`): the
+ * producer's checkout inside the consumer. A bind mount in Docker (so it works inside read-only
+ * prepared folders, whose mount point the prepare left), a symlink in the process sandbox.
+ */
+export interface WorkspaceLink {
+  /** Relative to the workspace root, e.g. `schema` or `schema/packages/core`. */
+  source: string;
+  /** Relative to the workspace root, e.g. `api/node_modules/@acme/schema`. */
+  target: string;
+}
+
 export interface SandboxLimits {
   memoryBytes: number;
   cpus: number;
@@ -37,6 +49,10 @@ export interface ConfigurationRunSpec {
   /** Host folder, writable, private to this configuration. */
   workspaceDir: string;
   readonlyMounts: ReadonlyMount[];
+  /** Wired folders, applied after the read-only mounts they may lie in. */
+  links?: WorkspaceLink[];
+  /** Variables whose value is a `:`-list of workspace-relative paths (PYTHONPATH, GOWORK). */
+  workspaceEnv?: Record<string, string[]>;
   /** Host folder holding every group's hidden folder; $TANDEM_HIDDEN for setup steps. */
   hiddenRoot: string;
   /** Host folder, empty and writable: $TANDEM_RESULTS. */
