@@ -3,8 +3,8 @@
  * convention): where the hidden suites live and which repositories each suite covers.
  */
 import { z } from 'zod';
-import { formatFieldPath } from './errors.ts';
 import { matrixModeSchema } from './matrix-mode.ts';
+import { describeIssues } from './zod-issues.ts';
 
 const repoFullName = z
   .string()
@@ -73,8 +73,8 @@ export type OrgConfigResult = { ok: true; config: OrgConfig } | { ok: false; fie
 export function validateOrgConfig(raw: unknown): OrgConfigResult {
   const parsed = orgConfigSchema.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
-  const issue = parsed.error.issues[0]!;
-  return { ok: false, field: formatFieldPath(issue.path), message: issue.message };
+  const { field, detail } = describeIssues(parsed.error);
+  return { ok: false, field, message: detail };
 }
 
 /** The suite covering a repository (case-insensitive), the first one listed wins. */

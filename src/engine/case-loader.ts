@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { z } from 'zod';
 import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
-import { formatFieldPath, InputError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
+import { validate } from '../core/zod-issues.ts';
 import type { EvaluationInput } from './evaluate-api.ts';
 
 async function readStructured(file: string): Promise<unknown> {
@@ -28,22 +28,8 @@ async function readStructured(file: string): Promise<unknown> {
   }
 }
 
-export function validate<S extends z.ZodType>(
-  schema: S,
-  data: unknown,
-  file: string,
-  prefix = '',
-): z.output<S> {
-  const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const fieldOf = (i: z.core.$ZodIssue) => formatFieldPath([...(prefix ? [prefix] : []), ...i.path]);
-  const [first, ...rest] = parsed.error.issues.flatMap(explainUnion);
-  const field = fieldOf(first!);
-  // The first issue leads (and names the field); a few more follow so one fix-up pass fixes most.
-  const more = rest.slice(0, 4).map((i) => `\n  field "${fieldOf(i)}": ${i.message}`);
-  if (rest.length > 4) more.push(`\n  (and ${rest.length - 4} more)`);
-  throw new InputError(`${file}: field "${field}": ${first!.message}${more.join('')}`, file, field);
-}
+// Re-exported for the bench readers that validate their own rows the same way.
+export { validate } from '../core/zod-issues.ts';
 
 export async function loadSuiteFile(file: string): Promise<Suite> {
   return validate(suiteSchema, await readStructured(file), file);
@@ -151,19 +137,4 @@ function resolveUrl(url: string, base: string): string {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * A failed union (a target is `{…head}` or `{…patch}`) says only "invalid input"; the issues of
- * the alternative that came closest say what to fix, so those are reported in its place.
- */
-function explainUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
-  const [closest, runnerUp] = [...issue.errors].sort((a, b) => a.length - b.length);
-  // A tie (neither `head` nor `patch` given) or a branch that failed on the input's very type
-  // (not an object at all) is better said by the union's own message.
-  if (!closest || closest.length === runnerUp?.length || closest.every((i) => i.path.length === 0)) {
-    return [issue];
-  }
-  return closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }

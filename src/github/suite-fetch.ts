@@ -6,8 +6,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { parse } from 'yaml';
-import { formatFieldPath, InputError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
+import { validate } from '../core/zod-issues.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
 export interface FetchedSuite {
@@ -62,13 +63,8 @@ export async function fetchSuite(
   } catch {
     throw new InputError(`suite ${suitePath} is not valid YAML`, suitePath);
   }
-  const parsed = suiteSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = formatFieldPath(issue.path);
-    throw new InputError(`suite ${suitePath}: ${field}: ${issue.message}`, suitePath, field);
-  }
-  const suite = parsed.data;
+  // The same detailed message the CLI and the Action give for the same file.
+  const suite = validate(suiteSchema, raw, suitePath);
   await mkdir(join(root, ...posix.dirname(suitePath).split('/')), { recursive: true });
   for (const [i, group] of suite.tests.entries()) {
     for (const [j, rel] of group.files.entries()) {

@@ -5,25 +5,29 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { formatFieldPath, InputError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import { REPORT_SCHEMA_VERSION, type Report, reportSchema } from '../core/report.schema.ts';
+import { inputErrorOf } from '../core/zod-issues.ts';
 
 function describe(file: string, error: z.ZodError): InputError {
-  const issue = error.issues[0]!;
-  const field = formatFieldPath(issue.path);
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problems)` : '';
-  return new InputError(`${file}: ${field}: ${issue.message}${more}`, file, field);
+  return inputErrorOf(error, file, { file });
+}
+
+/** The report as pretty JSON, validated first (a bug must not publish a malformed report). */
+export function jsonReportText(report: Report, where = 'report'): string {
+  const parsed = reportSchema.safeParse(report);
+  if (!parsed.success) {
+    const e = describe(where, parsed.error);
+    throw new Error(`refusing to write an invalid report: ${e.message}`);
+  }
+  return `${JSON.stringify(parsed.data, null, 2)}\n`;
 }
 
 /** Validates, then writes pretty JSON (creating the folder). Throws InputError naming the field. */
 export function writeJsonReport(path: string, report: Report): void {
-  const parsed = reportSchema.safeParse(report);
-  if (!parsed.success) {
-    const e = describe(path, parsed.error);
-    throw new Error(`refusing to write an invalid report: ${e.message}`);
-  }
+  const text = jsonReportText(report, path);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(parsed.data, null, 2)}\n`);
+  writeFileSync(path, text);
 }
 
 /** Reads and validates a report; InputError names the file and the first bad field. */

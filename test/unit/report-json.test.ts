@@ -41,7 +41,7 @@ describe('json report', () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).file).toBe(path);
     expect((error as InputError).field).toBe('verdict.fixRate');
-    expect((error as InputError).message).toContain(`${path}: verdict.fixRate:`);
+    expect((error as InputError).message).toContain(`${path}: field "verdict.fixRate":`);
   });
 
   it('explains unreadable files, bad JSON and an unsupported schemaVersion', () => {
