@@ -12,8 +12,8 @@
  * Issues and pull requests share one number sequence per repository, so both are keyed
  * `owner/name#N` (lower case), the key of `pullKey`.
  */
-import MarkdownIt from 'markdown-it';
 import { parseLinks } from '../core/link-parser.ts';
+import { proseLines, proseOfLine } from '../core/markdown-prose.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { RepoParts } from '../core/repo-name.ts';
 
@@ -40,7 +40,7 @@ const CLOSING = '(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)';
 const CLOSING_RE = new RegExp(`\\b${CLOSING}\\b\\s*:?\\s*$`, 'i');
 /** `Key: value` at the start of a line, the key being any word-ish token (typos included). */
 const TRAILER_RE = /^\s*([A-Za-z][A-Za-z0-9 _-]{0,40}?)\s*:(?!\/\/)\s*\S/;
-/** Markdown-free text gets no more than this: keeps scanning linear on hostile bodies. */
+/** Text read per message: keeps scanning linear on hostile input. */
 const MAX_TEXT = 64 * 1024;
 
 interface Found {
@@ -90,43 +90,12 @@ export function cuesInText(text: string, self: RepoParts): Cue[] {
   return out;
 }
 
-const markdown = new MarkdownIt('commonmark', { html: true });
-
-/**
- * The prose of a Markdown body, one line per source line: text and link targets, without code
- * (fenced, indented, inline) or HTML comments, where examples would create false links.
- */
-export function proseOfMarkdown(body: string): string {
-  const lines: string[] = [];
-  let current = '';
-  const flush = () => {
-    if (current.trim()) lines.push(current);
-    current = '';
-  };
-  for (const token of markdown.parse(body.slice(0, MAX_TEXT), {})) {
-    if (token.type !== 'inline') {
-      if (token.block && token.nesting !== 1) flush();
-      continue;
-    }
-    for (const child of token.children ?? []) {
-      if (child.type === 'text') current += child.content;
-      else if (child.type === 'softbreak' || child.type === 'hardbreak') {
-        flush();
-      } else if (child.type === 'link_open') current += ` ${child.attrGet('href') ?? ''} `;
-    }
-    flush();
-  }
-  flush();
-  return lines.join('\n');
-}
-
-/** Keeps the first cue per (kind, target): provenance wants one line per link, not repeats. */
+/** Keeps the first cue per target: provenance wants one line per link, not repeats. */
 export function uniqueCues(cues: readonly Cue[]): Cue[] {
   const seen = new Set<string>();
   return cues.filter((c) => {
-    const k = `${c.kind} ${c.target}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
+    if (seen.has(c.target)) return false;
+    seen.add(c.target);
     return true;
   });
 }
@@ -148,7 +117,7 @@ export function cuesInPullRequest(
     text: `Depends-On: ${ref.owner}/${ref.repo}#${ref.number}`,
   }));
   // Title and body `Depends-On` lines are the App's parser's alone (its rules, not ours).
-  const described = [pr.title, proseOfMarkdown(pr.body ?? '')]
+  const described = [proseOfLine(pr.title), proseLines(pr.body ?? '').join('\n')]
     .flatMap((t) => cuesInText(t, self))
     .filter((c) => c.kind !== 'depends-on');
   const found = [...described, ...commitMessages.flatMap((t) => cuesInText(t, self))];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cuesInPullRequest, cuesInText, proseOfMarkdown } from '../../src/mine/cues.ts';
+import { cuesInPullRequest, cuesInText } from '../../src/mine/cues.ts';
 import { linkComponents, parseWindow, sameBranchPairs } from '../../src/mine/link-graph.ts';
 
 const api = { owner: 'acme', repo: 'api' };
@@ -59,25 +59,6 @@ describe('cuesInText (commit messages)', () => {
   });
 });
 
-describe('proseOfMarkdown', () => {
-  it('drops code blocks, inline code and HTML comments, keeps text and link targets', () => {
-    const body = [
-      'Needs the [schema change](https://github.com/acme/schema/pull/5).',
-      '',
-      '```',
-      'Fixes acme/web#1',
-      '```',
-      '',
-      '    Fixes acme/web#2 (indented code)',
-      '',
-      'Example: `acme/web#3` <!-- acme/web#4 -->',
-    ].join('\n');
-    const prose = proseOfMarkdown(body);
-    expect(prose).toContain('https://github.com/acme/schema/pull/5');
-    expect(prose).not.toMatch(/acme\/web#[1-4]/);
-  });
-});
-
 describe('cuesInPullRequest', () => {
   it('combines Depends-On (App parser), closing keywords and commit messages; drops self-references', () => {
     const cues = cuesInPullRequest(
@@ -86,19 +67,28 @@ describe('cuesInPullRequest', () => {
         repo: 'web',
         number: 8,
         title: 'Checkout shows currency (#8)',
-        body: 'Depends-On: https://github.com/acme/api/pull/12\n\nCloses acme/tracker#63',
+        body: 'Depends-On: https://github.com/acme/api/pull/12\n\nCloses acme/tracker#63, needs [the schema](https://github.com/acme/schema/pull/5)',
       },
       ['wip\n\nRelated-to: acme/schema#5'],
     );
     expect(cues.map((c) => `${c.kind} ${c.target}`)).toEqual([
       'depends-on acme/api#12',
       'closes acme/tracker#63',
-      'trailer acme/schema#5',
+      'reference acme/schema#5',
     ]);
   });
 
-  it('finds no Depends-On inside a fenced block', () => {
-    const body = '```\nDepends-On: acme/api#12\n```';
+  it('finds nothing inside code blocks, inline code or HTML comments of a body', () => {
+    const body = [
+      '```',
+      'Depends-On: acme/api#12',
+      'Fixes acme/web#1',
+      '```',
+      '',
+      '    Fixes acme/web#2 (indented code)',
+      '',
+      'Example: `acme/web#3` <!-- acme/web#4 -->',
+    ].join('\n');
     expect(targets(cuesInPullRequest({ ...api, number: 1, title: 't', body }))).toEqual([]);
   });
 });
