@@ -1,16 +1,15 @@
 /**
- * Turns what the sandbox saw into group results. A group that ended without its result file
+ * Turns what the sandbox saw into group results. A group that ended without a usable result file
  * crashed (fails as a whole, with exit code and output tail); timeouts and memory kills fail the
- * group with that reason; a result file that exists but cannot be parsed is an infrastructure
- * error for the configuration (the machinery failed, not the code).
+ * group with that reason. Result files are written by the code under test, so one that is
+ * refused (a link, a FIFO, a device, too big) or cannot be parsed fails its group too, with
+ * Tandem's own reason: never an infrastructure error, and never quoting the file's bytes (a PR
+ * could make a parse error spell out a hidden file).
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { InfraError } from '../core/errors.ts';
 import type { GroupRun, StepRun } from '../core/run.schema.ts';
 import type { TestGroup } from '../core/suite.schema.ts';
 import { parseResults } from './parsers/index.ts';
-import { ResultParseError } from './parsers/parser.ts';
+import { RESULT_FILE_MAX_BYTES, type ResultFileLimits, readResultFile } from './result-file.ts';
 import type { ConfigurationRunOutcome, StepOutcome } from './sandbox.ts';
 
 const TAIL_IN_REASON = 1200;
@@ -34,7 +33,7 @@ export async function collectGroups(
   groups: readonly TestGroup[],
   outcome: ConfigurationRunOutcome,
   resultsDir: string,
-  configurationId: string,
+  limits: ResultFileLimits = { maxBytes: RESULT_FILE_MAX_BYTES, deadline: Date.now() + 60_000 },
 ): Promise<GroupRun[]> {
   const failedSetup = outcome.setup.find((s) => s.exitCode !== 0 && !s.notRun);
   const out: GroupRun[] = [];
@@ -65,33 +64,26 @@ export async function collectGroups(
       out.push({ ...common, status: 'oom', reason: 'killed for exceeding the memory limit' });
       continue;
     }
-    const file = path.resolve(resultsDir, group.results.path);
-    if (!file.startsWith(path.resolve(resultsDir) + path.sep)) {
-      throw new InfraError(
-        'result-unparseable',
-        `results.path of group "${group.name}" leaves $TANDEM_RESULTS`,
-        {
-          configuration: configurationId,
-        },
-      );
-    }
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
+    const rel = group.results.path;
+    const read = await readResultFile(resultsDir, rel, limits);
+    if (read.kind === 'missing') {
       out.push({
         ...common,
         status: 'crashed',
-        reason: `ended (${describeExit(step)}) without writing ${group.results.path}: ${tail(step.outputTail)}`,
+        reason: `ended (${describeExit(step)}) without writing ${rel}: ${tail(step.outputTail)}`,
       });
       continue;
     }
-    if (text.trim() === '') {
+    if (read.kind === 'refused') {
+      out.push({ ...common, status: 'crashed', reason: `result file refused: ${read.reason}` });
+      continue;
+    }
+    if (read.text.trim() === '') {
       // An empty file is a runner that died before writing anything: not written, not unreadable.
       out.push({
         ...common,
         status: 'crashed',
-        reason: `ended (${describeExit(step)}) leaving ${group.results.path} empty: ${tail(step.outputTail)}`,
+        reason: `ended (${describeExit(step)}) leaving ${rel} empty: ${tail(step.outputTail)}`,
       });
       continue;
     }
@@ -99,15 +91,15 @@ export async function collectGroups(
       out.push({
         ...common,
         status: 'reported',
-        tests: parseResults(group.results.format, text, group.name),
+        tests: parseResults(group.results.format, read.text, group.name),
       });
-    } catch (err) {
-      if (!(err instanceof ResultParseError)) throw err;
-      throw new InfraError(
-        'result-unparseable',
-        `result file ${group.results.path} of group "${group.name}" is not valid ${group.results.format}: ${err.message}`,
-        { configuration: configurationId },
-      );
+    } catch {
+      // Whatever the parser says quotes the file: Tandem's words only.
+      out.push({
+        ...common,
+        status: 'crashed',
+        reason: `result file ${rel} is not valid ${group.results.format}; Tandem could not read it`,
+      });
     }
   }
   return out;

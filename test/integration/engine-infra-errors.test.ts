@@ -1,7 +1,8 @@
 /**
  * Infrastructure errors through the whole engine: a patch that does not apply (and one that
- * does), an unknown ref, a result file that cannot be parsed. Each is its own outcome — never a
- * pass, never a fail — and only the configurations that need the broken part are affected.
+ * does), an unknown ref. Each is its own outcome — never a pass, never a fail — and only the
+ * configurations that need the broken part are affected. A result file that cannot be parsed is
+ * not one of them: the code under test wrote it, so its group fails.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Report, reportSchema } from '../../src/core/report.schema.ts';
@@ -109,7 +110,7 @@ describe('an unknown ref', () => {
 });
 
 describe('a result file that cannot be parsed', () => {
-  it('makes that configuration an error of kind result-unparseable, not a failure', async () => {
+  it('fails its group in Tandem\'s words: the code under test wrote it, so it is no infrastructure error', async () => {
     const junit =
       '<testsuites><testsuite name="s" tests="1"><testcase classname="c" name="works"/></testsuite></testsuites>';
     const c = await shellCase({
@@ -131,15 +132,13 @@ describe('a result file that cannot be parsed', () => {
     docker.track(c.root);
     const report = await docker.evaluate(c.input);
     expect(byId(report, 'base').outcome).toBe('pass');
-    expect(byId(report, 'full')).toMatchObject({
-      outcome: 'error',
-      error: { kind: 'result-unparseable', configuration: 'full' },
-    });
-    expect(byId(report, 'full').error!.message).toContain('r.xml');
-    expect(report.outcome).toBe('error');
-    expect(report.infraErrors).toEqual([
-      expect.objectContaining({ kind: 'result-unparseable', configuration: 'full' }),
-    ]);
+    const full = byId(report, 'full');
+    expect(full.outcome).toBe('fail');
+    expect(full.error).toBeUndefined();
+    expect(full.groups[0]).toMatchObject({ name: 'xml', status: 'crashed' });
+    expect(full.groups[0]!.reason).toBe('result file r.xml is not valid junit; Tandem could not read it');
+    expect(report.outcome).toBe('unresolved');
+    expect(report.infraErrors).toEqual([]);
     expect(report.patch_successfully_applied).toBe(true);
   });
 });
