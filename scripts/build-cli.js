@@ -11,7 +11,17 @@
  * from a current one by modification times alone (a few milliseconds, no TypeScript loaded).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +59,23 @@ export function buildIsCurrent() {
   return compiledAt > 0 && newestInputMs() <= compiledAt;
 }
 
+/**
+ * Moves every compiled file into build/ by rename, which replaces a file in one step: a CLI
+ * already running from build/ (its commands are imported on use) never reads a half-written file.
+ */
+function publish(fromDir, toDir) {
+  for (const entry of readdirSync(fromDir, { withFileTypes: true })) {
+    const from = path.join(fromDir, entry.name);
+    const to = path.join(toDir, entry.name);
+    if (entry.isDirectory()) {
+      mkdirSync(to, { recursive: true });
+      publish(from, to);
+    } else {
+      renameSync(from, to);
+    }
+  }
+}
+
 /** Runs tsc; returns its exit status. The stamp carries the time the compile started. */
 export function compile({ check }) {
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -57,10 +84,17 @@ export function compile({ check }) {
     return 3;
   }
   const started = new Date();
-  const args = [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), ...(check ? [] : ['--noCheck'])];
+  const out = path.join(ROOT, 'build');
+  mkdirSync(out, { recursive: true });
+  const staging = mkdtempSync(path.join(out, '.staging-'));
+  const args = [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', staging];
+  if (!check) args.push('--noCheck');
   // tsc prints diagnostics on stdout; send them to stderr so a command's stdout stays its result.
   const run = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
   const status = run.status ?? 3;
+  // A type error still emits (noEmitOnError is off): publish, but leave the build unstamped.
+  publish(staging, out);
+  rmSync(staging, { recursive: true, force: true });
   if (status === 0) {
     writeFileSync(STAMP, 'Modification time = when build/ was compiled from src/ (scripts/build-cli.js).\n');
     utimesSync(STAMP, started, started);

@@ -1,18 +1,13 @@
 /**
- * Flags shared by `eval` and `validate` (declared in `commands/eval-flags.ts`), validated with zod
- * so a bad flag names itself, and turned into the engine's options with defaults that fit this
- * machine.
+ * The flags of `eval` and `validate`, validated with zod so a bad flag names itself, and turned
+ * into EvaluationSettings for the engine's one request builder (engine/evaluation-request.ts),
+ * which decides the defaults that fit this machine.
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import envPaths from 'env-paths';
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import { matrixModeSchema, shardSchema } from '../core/matrix-plan.ts';
-import type { Suite } from '../core/suite.schema.ts';
-import type { EvaluationOptions } from '../engine/evaluate-api.ts';
-import { parseMemory } from '../engine/limits.ts';
+import type { EvaluationSettings } from '../core/evaluation-request.schema.ts';
+import { matrixModeSchema } from '../core/matrix-mode.ts';
+import { shardSchema } from '../core/shard-plan.ts';
+import { inputErrorOf } from '../core/zod-issues.ts';
 
 export const evalFlagsSchema = z.object({
   matrix: matrixModeSchema.default('auto'),
@@ -31,12 +26,31 @@ export const evalFlagsSchema = z.object({
 });
 export type EvalFlags = z.infer<typeof evalFlagsSchema>;
 
+/** `cacheDir` → `--cache-dir`: how a setting is named on the command line. */
+export function flagName(setting: string): string {
+  return `option --${setting.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
 export function parseEvalFlags(raw: unknown): EvalFlags {
   const parsed = evalFlagsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  throw new InputError(`option --${flag}: ${issue.message}`);
+  throw inputErrorOf(parsed.error, 'tandem', { label: (p) => flagName(String(p[0] ?? '')) });
+}
+
+/** The engine settings the flags ask for; what they leave out the request builder decides. */
+export function evaluationSettings(flags: EvalFlags): EvaluationSettings {
+  return {
+    matrix: flags.matrix,
+    reruns: flags.reruns,
+    useResultCache: flags.cache,
+    sandbox: flags.sandbox,
+    ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
+    ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+    ...(flags.workDir ? { workDir: flags.workDir } : {}),
+    ...(flags.prepareNetwork ? { prepareNetwork: flags.prepareNetwork } : {}),
+    ...(flags.caBundle ? { caBundle: flags.caBundle } : {}),
+    ...(flags.shard ? { shard: `${flags.shard.index}/${flags.shard.count}` } : {}),
+  };
 }
 
 export function defaultCacheDir(): string {

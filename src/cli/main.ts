@@ -11,6 +11,7 @@ import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerEval } from './commands/eval.ts';
+import { PROGRAM_HELP } from './commands/help-text.ts';
 import { registerMerge } from './commands/merge.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
@@ -31,7 +32,8 @@ const program = new Command('tandem')
   .description('Judge pull requests across several repositories as one change')
   .version(TOOL_VERSION)
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText('after', PROGRAM_HELP);
 const ctx: CliContext = { signal: controller.signal };
 
 registerEval(program, ctx);

@@ -37,6 +37,21 @@ function table(rows: string[][], rightAligned: Set<number>): string {
   return [line(head!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
+function verdictText(view: ReturnType<typeof buildReportView>, paint: ReturnType<typeof painter>): string {
+  const verdict =
+    view.outcome === 'resolved'
+      ? paint('green', 'RESOLVED')
+      : view.outcome === 'unresolved'
+        ? paint('red', 'NOT RESOLVED')
+        : paint('yellow', 'INFRASTRUCTURE ERROR (not a verdict on the code)');
+  return `${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`;
+}
+
+/** The summary's verdict line alone (`Verdict: RESOLVED - …`), for `--quiet`. */
+export function verdictLine(report: Report, options: { color: boolean }): string {
+  return `${verdictText(buildReportView(report, { reveal: 'counts' }), painter(options.color))}\n`;
+}
+
 export function summaryTable(report: Report, options: { color: boolean }): string {
   const paint = painter(options.color);
   const view = buildReportView(report, { reveal: 'counts' });
@@ -52,13 +67,7 @@ export function summaryTable(report: Report, options: { color: boolean }): strin
   const numeric = new Set([header.length - 3, header.length - 2]);
   const out = [table([header, ...rows], numeric), paint('dim', 'H = PR applied (head), B = base'), ''];
 
-  const verdict =
-    view.outcome === 'resolved'
-      ? paint('green', 'RESOLVED')
-      : view.outcome === 'unresolved'
-        ? paint('red', 'NOT RESOLVED')
-        : paint('yellow', 'INFRASTRUCTURE ERROR (not a verdict on the code)');
-  out.push(`${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`);
+  out.push(verdictText(view, paint));
   out.push(
     `Jointly necessary: ${view.jointlyNecessary}${view.leaveOneOut ? ' (judged on leave-one-out configurations)' : ''}`,
   );

@@ -23,8 +23,8 @@ export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?:
       'Docker network for prepare steps (default: bridge, or host without one)',
     )
     .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
-    .option('--json <file>', 'write the JSON report here')
+    .option('--json <file>', 'write the JSON report here (- for stdout, which then carries nothing else)')
     .option('--markdown <file>', 'write the Markdown report here')
     .option('--shard <i/n>', 'run only share i of n of the configurations (partial report)')
-    .option('--quiet', 'no progress output');
+    .option('--quiet', 'no progress or summary: only the verdict line (on stderr)');
 }

@@ -1,15 +1,12 @@
-import { writeFile } from 'node:fs/promises';
 import { planMatrix, shardConfigurations } from '../../core/matrix-plan.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { loadCase } from '../../engine/case-loader.ts';
 import { detectPrepareNetwork } from '../../engine/docker-network.ts';
 import { evaluate } from '../../engine/evaluate.ts';
-import { writeJsonReport } from '../../report/json-report.ts';
-import { renderMarkdown } from '../../report/markdown-report.ts';
-import { summaryTable } from '../../report/summary-table.ts';
 import { type EvalFlags, engineOptions, parseEvalFlags } from '../eval-options.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { createProgress } from '../progress.ts';
+import { printSummary, writeReports } from '../report-output.ts';
 
 /** `tandem eval`: the exit code of the verdict; a shard's partial report exits 0 unless infrastructure failed. */
 export async function evalCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
@@ -46,9 +43,7 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
   } finally {
     progress.stop();
   }
-  if (flags.json) await writeJsonReport(flags.json, report);
-  if (flags.markdown) await writeFile(flags.markdown, renderMarkdown(report, { reveal: 'names' }));
-  if (!flags.quiet)
-    process.stderr.write(`\n${summaryTable(report, { color: process.stderr.isTTY === true })}\n`);
+  await writeReports(report, flags);
+  printSummary(report, flags.quiet);
   return report;
 }

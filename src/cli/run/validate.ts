@@ -1,17 +1,20 @@
 import type { Report } from '../../core/report.schema.ts';
 import { parseEvalFlags } from '../eval-options.ts';
 import { EXIT } from '../exit-codes.ts';
+import { resultStream } from '../report-output.ts';
 import { runEval } from './eval.ts';
 
-/** `tandem validate`: prints valid/invalid with the problems on stdout; the exit code. */
+/** `tandem validate`: prints valid/invalid with the problems (on stdout unless it carries `--json -`); the exit code. */
 export async function validateCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
-  const report = await runEval(caseFile, parseEvalFlags(raw), signal);
+  const flags = parseEvalFlags(raw);
+  const report = await runEval(caseFile, flags, signal);
   const problems = validationProblems(report);
+  const out = resultStream(flags.json);
   if (problems.length === 0) {
-    process.stdout.write(`valid: ${report.name} is resolved and jointly necessary\n`);
+    out.write(`valid: ${report.name} is resolved and jointly necessary\n`);
     return EXIT.resolved;
   }
-  process.stdout.write(`invalid: ${report.name}\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+  out.write(`invalid: ${report.name}\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
   return report.outcome === 'error' ? EXIT.infra : EXIT.unresolved;
 }
 
