@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bundles the Action (src/action/main.ts) into one ESM file for `runs.using: node24`, with the
+# Bundles the Action (src/action/index.ts, which runs src/action/main.ts) into one ESM file for `runs.using: node24`, with the
 # report templates copied next to it (src/report/templates.ts looks in `<bundle dir>/templates`).
 #   bash scripts/build-action.sh [out-dir]     (default: dist)
 # Deterministic: the same sources and node_modules give the same bytes, so CI can rebuild into a
@@ -18,7 +18,7 @@ import { dirname as __tandemDirname } from 'node:path'; \
 const require = __tandemCreateRequire(import.meta.url); \
 const __filename = __tandemFileURLToPath(import.meta.url); \
 const __dirname = __tandemDirname(__filename);"
-"$root/node_modules/.bin/esbuild" src/action/main.ts \
+"$root/node_modules/.bin/esbuild" src/action/index.ts \
   --bundle --platform=node --target=node20 --format=esm \
   --outfile="$out/index.js" \
   --banner:js="$banner" \

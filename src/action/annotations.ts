@@ -5,9 +5,9 @@
  * past that, the last one summarises the rest instead of GitHub dropping them silently.
  */
 
+import type { AnnotationProperties } from '@actions/core';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
-import type { AnnotationProperties } from './runner.ts';
 
 export const MAX_ERROR_ANNOTATIONS = 10;
 

@@ -10,12 +10,14 @@ import { InputError } from '../core/errors.ts';
 import { loadCase, loadSuiteFile } from '../engine/case-loader.ts';
 import type { EvaluationInput } from '../engine/evaluate-api.ts';
 import { contextRepos } from './context-repos.ts';
+import type { GitHubApi } from './github-client.ts';
 import type { ChangeSource } from './inputs.ts';
-import { type GitHubApi, linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
+import { linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
 
 export interface ChangeContext {
   workspace: string;
-  api: GitHubApi;
+  /** Reads the pull requests; needed only for `pull-requests`. */
+  api?: GitHubApi;
 }
 
 export async function loadChange(
@@ -25,15 +27,17 @@ export async function loadChange(
 ): Promise<EvaluationInput> {
   if (source.kind === 'case') return loadCase(path.resolve(ctx.workspace, source.file));
   if (!suite) throw new InputError('input "suite": required with "pull-requests"', undefined, 'suite');
+  if (!ctx.api) throw new InputError('input "token": required with "pull-requests"', undefined, 'token');
   const suitePath = path.resolve(ctx.workspace, suite);
   const loaded = await loadSuiteFile(suitePath).catch((err: unknown) => {
     throw err instanceof InputError
       ? new InputError(`input "suite": ${err.message}`, err.file, 'suite')
       : err;
   });
-  const targets = (await pullRequestTargets(ctx.api, source.pulls)).map((t) => branchTargetSchema.parse(t));
+  const api = ctx.api;
+  const targets = (await pullRequestTargets(api, source.pulls)).map((t) => branchTargetSchema.parse(t));
   const context = await contextRepos(
-    ctx.api,
+    api,
     source.context,
     targets.map((t) => t.repo),
   );

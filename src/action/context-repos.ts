@@ -1,15 +1,15 @@
 /**
  * The `context` input: repositories of the workspace that have no pull request (as the App's
- * local executor adds the suite's other repositories). Each is read with `GET /repos/{o}/{r}`
+ * local executor adds the suite's other repositories). Each is read with `repos.get`
  * for its clone URL (with the token, like the PR targets) and, when the line names no ref, its
  * default branch.
  */
 import { z } from 'zod';
 import type { ContextRepo } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
+import { type GitHubApi, readJson } from './github-client.ts';
 import type { ContextRef } from './inputs.ts';
 import { authenticatedUrl } from './pull-request-case.ts';
-import { type GitHubApi, getJson } from './rest.ts';
 
 const repoSchema = z.object({
   full_name: z.string(),
@@ -37,11 +37,12 @@ export async function contextRepos(
   return Promise.all(
     refs.map(async (r) => {
       const name = `${r.owner}/${r.repo}`;
-      const info = await getJson(api, `/repos/${name}`, repoSchema, {
-        label: name,
-        input: 'context',
-        repo: name,
-      });
+      const info = await readJson(
+        api,
+        { label: name, input: 'context', repo: name },
+        (o) => o.rest.repos.get({ owner: r.owner, repo: r.repo }),
+        repoSchema,
+      );
       return {
         repo: info.full_name,
         url: authenticatedUrl(info.clone_url, api.token),

@@ -4,11 +4,10 @@
  *   string of them), and `client_payload.context` (`owner/repo[@ref]`, list or string);
  * - `workflow_dispatch` (how the App hands an evaluation over): the workflow's `pull-requests`
  *   (or `pull_requests`) and `context` inputs.
- * Anything else, or an unreadable event file, gives nothing: the inputs then ask for `case`.
+ * Anything else gives nothing: the inputs then ask for `case`. The payload is the toolkit's
+ * `github.context.payload` (read from `GITHUB_EVENT_PATH`; `{}` without one).
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Env } from './runner.ts';
 
 const listOrText = z
   .union([z.array(z.string()), z.string()])
@@ -35,16 +34,8 @@ export interface EventChange {
   context?: string;
 }
 
-export function changeFromEvent(env: Env): EventChange | undefined {
-  const file = env.GITHUB_EVENT_PATH;
-  if (!file) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const parsed = eventSchema.safeParse(data);
+export function changeFromEvent(payload: unknown): EventChange | undefined {
+  const parsed = eventSchema.safeParse(payload);
   if (!parsed.success) return undefined;
   const e = parsed.data;
   const pulls = e.client_payload?.pull_requests ?? e.inputs?.['pull-requests'] ?? e.inputs?.pull_requests;

@@ -13,8 +13,14 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { type MatrixMode, matrixModeSchema, type Shard } from '../core/matrix-plan.ts';
 import { changeFromEvent } from './event.ts';
-import type { Env } from './runner.ts';
-import { getInput } from './runner.ts';
+
+/** Where inputs come from: `core.getInput` and `github.context.payload` in a step. */
+export interface InputSource {
+  /** The input's value, trimmed; '' when not given. */
+  input(name: string): string;
+  /** The triggering event, for the linked change when no input names one. */
+  eventPayload?: unknown;
+}
 
 export interface PullRef {
   owner: string;
@@ -158,15 +164,21 @@ function fail(name: InputName, message: string): never {
   throw new InputError(`input "${name}": ${message}`, undefined, name);
 }
 
+/**
+ * A runner evaluates `${{ … }}` in action.yml defaults (`token: ${{ github.token }}`); a local
+ * runner (`@github/local-action`) passes them on verbatim. Such a value was not given.
+ */
+const UNEVALUATED = /^\$\{\{.*\}\}$/s;
+
 /** Reads and validates the inputs; throws InputError naming the input. */
-export function readInputs(env: Env): ActionInputs {
+export function readInputs(from: InputSource): ActionInputs {
   const given: Partial<Record<InputName, string>> = {};
   for (const name of NAMES) {
-    const value = getInput(env, name);
-    if (value !== '') given[name] = value;
+    const value = from.input(name);
+    if (value !== '' && !UNEVALUATED.test(value)) given[name] = value;
   }
   if (given.case === undefined && given['pull-requests'] === undefined && given.merge === undefined) {
-    const fromEvent = changeFromEvent(env);
+    const fromEvent = changeFromEvent(from.eventPayload);
     if (fromEvent) {
       given['pull-requests'] = fromEvent.pullRequests;
       // The context goes with the PRs it was sent with; an explicit input still wins.
@@ -216,6 +228,8 @@ export function readInputs(env: Env): ActionInputs {
       fail('shard', 'cannot be combined with "plan" (the plan job runs no configuration)');
     return { mode: 'plan', source, ...suite, matrix: v.matrix, shards: v.plan };
   }
+  if (source.kind === 'pull-requests' && v.token === undefined)
+    fail('token', 'required with "pull-requests" (it reads the pull requests and clones their repositories)');
   const shard = v.shard;
   return {
     mode: 'evaluate',

@@ -1,20 +1,21 @@
 /**
- * The Tandem Action's entry (bundled to dist/index.js): read the inputs, run the same pipeline as
- * the CLI (evaluate, plan or merge), publish outputs, summary, annotations and the report.
- * Failures without a report set `verdict=error` and say whether the input or the machinery failed.
+ * The Tandem Action's logic: read the settings and inputs, run the same pipeline as the CLI
+ * (evaluate, plan or merge), publish outputs, summary, annotations and the report through
+ * `@actions/core`. Failures without a report set `verdict=error` and say whether the input or the
+ * machinery failed; nothing escapes as a crash.
+ *
+ * `run()` is exported and not called here: `@github/local-action` imports this file and calls
+ * it after loading its `.env` and stubbing the toolkit (`npx @github/local-action run .
+ * src/action/main.ts .env`); the bundle's entry, index.ts, calls it on a runner.
  */
+import * as core from '@actions/core';
+import { context } from '@actions/github';
 import { InfraError, InputError } from '../core/errors.ts';
 import { readInputs } from './inputs.ts';
 import { publishFailure } from './outputs.ts';
 import { redactText } from './redact.ts';
-import { Runner } from './runner.ts';
+import { type ActionSettings, readSettings } from './settings.ts';
 import { evaluateStep, mergeStep, planStep } from './steps.ts';
-
-const env = process.env;
-const runner = new Runner(env);
-const controller = new AbortController();
-// The runner sends SIGINT, then SIGTERM, when a job is cancelled: stop containers cleanly.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
 
 function describe(err: unknown): string {
   if (err instanceof InputError) return `Tandem: bad input, no verdict: ${err.message}`;
@@ -25,16 +26,36 @@ function describe(err: unknown): string {
   return `Tandem: infrastructure error, not a verdict on the code (internal): ${e?.message ?? String(err)}`;
 }
 
-try {
-  const inputs = readInputs(env);
-  const ctx = { runner, env, workspace: env.GITHUB_WORKSPACE ?? process.cwd(), signal: controller.signal };
-  if (inputs.mode === 'merge') await mergeStep(inputs, ctx);
-  else if (inputs.mode === 'plan') await planStep(inputs, ctx);
-  else await evaluateStep(inputs, ctx);
-} catch (err) {
-  const secrets = runner.input('token') ? [runner.input('token')] : [];
-  if (!(err instanceof InputError || err instanceof InfraError)) {
-    runner.info(redactText(String((err as Error)?.stack ?? err), secrets));
+/** Cancelling a job sends SIGINT, then SIGTERM: both stop the containers cleanly. */
+function abortOnSignals(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const s of signals) process.once(s, abort);
+  const dispose = () => {
+    for (const s of signals) process.off(s, abort);
+  };
+  return { signal: controller.signal, dispose };
+}
+
+export async function run(): Promise<void> {
+  const { signal, dispose } = abortOnSignals();
+  let settings: ActionSettings | undefined;
+  try {
+    settings = readSettings(process.env, context, process.cwd());
+    const inputs = readInputs({ input: (name) => core.getInput(name), eventPayload: settings.eventPayload });
+    const ctx = { settings, signal };
+    if (inputs.mode === 'merge') await mergeStep(inputs, ctx);
+    else if (inputs.mode === 'plan') await planStep(inputs, ctx);
+    else await evaluateStep(inputs, ctx);
+  } catch (err) {
+    const token = core.getInput('token');
+    const secrets = token ? [token] : [];
+    if (!(err instanceof InputError || err instanceof InfraError)) {
+      core.info(redactText(String((err as Error)?.stack ?? err), secrets));
+    }
+    await publishFailure(redactText(describe(err), secrets), settings?.hasSummaryFile ?? false);
+  } finally {
+    dispose();
   }
-  publishFailure(runner, redactText(describe(err), secrets));
 }

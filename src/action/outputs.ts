@@ -8,11 +8,11 @@
  * verdict on the code.
  */
 import path from 'node:path';
+import * as core from '@actions/core';
 import type { Report } from '../core/report.schema.ts';
 import { writeJsonReport } from '../report/json-report.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { type AnnotationOptions, reportAnnotations } from './annotations.ts';
-import type { Runner } from './runner.ts';
 import { failureSummary, reportSummary } from './summary.ts';
 
 export type Verdict = 'resolved' | 'unresolved' | 'error';
@@ -27,41 +27,61 @@ export function failureMessage(report: Report): string | undefined {
   return `Tandem: not resolved: ${failing} F2P/P2P test(s) do not pass with every pull request applied (${report.summary})`;
 }
 
+/** Appends Markdown to the job summary; logs it where the runner offers no summary file. */
+export async function appendSummary(markdown: string, hasSummaryFile: boolean): Promise<void> {
+  if (!hasSummaryFile) {
+    core.info(markdown);
+    return;
+  }
+  try {
+    await core.summary.addRaw(markdown, !markdown.endsWith('\n')).write();
+  } catch (err) {
+    // The verdict still stands on the outputs and the report; a summary is a convenience.
+    core.summary.emptyBuffer();
+    core.warning(`Tandem: cannot write the job summary: ${(err as Error).message}`);
+  }
+}
+
 export interface PublishOptions extends AnnotationOptions {
   /** Where the report goes, relative to the workspace. */
   reportPath: string;
   workspace: string;
+  hasSummaryFile: boolean;
 }
 
 /** Writes the report and publishes it; returns the absolute report path. */
-export function publishReport(runner: Runner, report: Report, opts: PublishOptions): string {
+export async function publishReport(report: Report, opts: PublishOptions): Promise<string> {
   const file = path.resolve(opts.workspace, opts.reportPath);
   writeJsonReport(file, report);
-  runner.info(summaryTable(report, { color: false }));
-  runner.setOutput('report-path', file);
-  runner.appendSummary(reportSummary(report, opts.reportPath));
+  core.info(summaryTable(report, { color: false }));
+  core.setOutput('report-path', file);
+  await appendSummary(reportSummary(report, opts.reportPath), opts.hasSummaryFile);
   if (report.partial) {
-    runner.setOutput('partial', 'true');
+    core.setOutput('partial', 'true');
     for (const e of report.infraErrors) {
-      runner.annotate('warning', `${e.message} (the merge job will report it)`, {
+      core.warning(`${e.message} (the merge job will report it)`, {
         title: `Tandem shard ${report.partial.shard}: infrastructure error (${e.kind})`,
       });
     }
     return file;
   }
-  runner.setOutput('partial', 'false');
-  runner.setOutput('resolved', String(report.outcome === 'resolved'));
-  runner.setOutput('verdict', report.outcome satisfies Verdict);
-  for (const a of reportAnnotations(report, opts)) runner.annotate(a.level, a.message, a.properties);
+  core.setOutput('partial', 'false');
+  core.setOutput('resolved', String(report.outcome === 'resolved'));
+  core.setOutput('verdict', report.outcome satisfies Verdict);
+  for (const a of reportAnnotations(report, opts)) {
+    if (a.level === 'error') core.error(a.message, a.properties);
+    else if (a.level === 'warning') core.warning(a.message, a.properties);
+    else core.notice(a.message, a.properties);
+  }
   const failure = failureMessage(report);
-  if (failure) runner.setFailed(failure);
+  if (failure) core.setFailed(failure);
   return file;
 }
 
 /** A step that ended without a verdict: bad input or a failure before any report existed. */
-export function publishFailure(runner: Runner, message: string): void {
-  runner.setOutput('resolved', 'false');
-  runner.setOutput('verdict', 'error' satisfies Verdict);
-  runner.appendSummary(failureSummary(message));
-  runner.setFailed(message);
+export async function publishFailure(message: string, hasSummaryFile: boolean): Promise<void> {
+  core.setOutput('resolved', 'false');
+  core.setOutput('verdict', 'error' satisfies Verdict);
+  await appendSummary(failureSummary(message), hasSummaryFile);
+  core.setFailed(message);
 }

@@ -1,5 +1,5 @@
 /**
- * Builds a case from `pull-requests` lines: each PR is read with `GET /repos/{o}/{r}/pulls/{n}`
+ * Builds a case from `pull-requests` lines: each PR is read with `pulls.get`
  * and becomes a target `{repo, url, base: base.sha, head: head.sha, merge: true}` (the PR merged
  * onto its base, as GitHub's merge ref). The clone URL carries the token as
  * `x-access-token:<token>` so private repositories can be fetched; the caller masks the token and
@@ -8,10 +8,8 @@
 import { z } from 'zod';
 import type { BranchTarget } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
+import { type GitHubApi, readJson } from './github-client.ts';
 import type { PullRef } from './inputs.ts';
-import { type GitHubApi, getJson } from './rest.ts';
-
-export type { GitHubApi } from './rest.ts';
 
 const pullSchema = z.object({
   number: z.number(),
@@ -30,11 +28,12 @@ const label = (p: PullRef) => `${p.owner}/${p.repo}#${p.number}`;
 
 /** One PR; 404/401/403 are input problems (wrong name or a token that cannot read it). */
 export function fetchPullRequest(api: GitHubApi, ref: PullRef): Promise<PullRequestInfo> {
-  return getJson(api, `/repos/${ref.owner}/${ref.repo}/pulls/${ref.number}`, pullSchema, {
-    label: label(ref),
-    input: 'pull-requests',
-    repo: `${ref.owner}/${ref.repo}`,
-  });
+  return readJson(
+    api,
+    { label: label(ref), input: 'pull-requests', repo: `${ref.owner}/${ref.repo}` },
+    (o) => o.rest.pulls.get({ owner: ref.owner, repo: ref.repo, pull_number: ref.number }),
+    pullSchema,
+  );
 }
 
 /** `clone_url` with the token as basic-auth credentials (http(s) only). */

@@ -5,7 +5,8 @@
  * - merge (`tandem merge partial-*.json`): pool the shard reports, grade once, publish.
  */
 import path from 'node:path';
-import { defaultCacheDir, engineOptions, parseEvalFlags } from '../cli/eval-options.ts';
+import * as core from '@actions/core';
+import { engineOptions, parseEvalFlags } from '../cli/eval-options.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import { planMatrix, shardConfigurations } from '../core/matrix-plan.ts';
 import { mergeReports } from '../core/merge-reports.ts';
@@ -15,51 +16,39 @@ import { evaluate } from '../engine/evaluate.ts';
 import type { EvaluationEvent } from '../engine/evaluate-api.ts';
 import { readJsonReport } from '../report/json-report.ts';
 import { loadChange, targetNames } from './change.ts';
-import { expandGlobs } from './glob.ts';
+import { createGitHubApi } from './github-client.ts';
 import type { ActionInputs } from './inputs.ts';
-import { publishReport } from './outputs.ts';
-import type { GitHubApi } from './pull-request-case.ts';
+import { appendSummary, publishReport } from './outputs.ts';
 import { redactReport } from './redact.ts';
-import type { Env, Runner } from './runner.ts';
+import { expandGlobs } from './report-globs.ts';
+import type { ActionSettings } from './settings.ts';
 import { planSummary } from './summary.ts';
 
 export interface StepContext {
-  runner: Runner;
-  env: Env;
-  workspace: string;
+  settings: ActionSettings;
   signal?: AbortSignal;
 }
 
 type Mode<M extends ActionInputs['mode']> = Extract<ActionInputs, { mode: M }>;
 
-function progress(runner: Runner) {
-  return (e: EvaluationEvent) => {
-    if (e.type === 'plan')
-      runner.info(`tandem: ${e.configurations.length} configuration(s), matrix ${e.mode}`);
-    else if (e.type === 'state-ready') runner.info(`  ${e.repo} ${e.state} at ${e.sha.slice(0, 12)}`);
-    else if (e.type === 'configuration-done') {
-      const what = e.outcome === 'error' ? 'infrastructure error' : `${e.outcome} ${e.passed}/${e.total}`;
-      runner.info(`  ${e.id}${e.attempt > 0 ? ` (rerun ${e.attempt})` : ''}: ${what}`);
-    } else if (e.type === 'log') runner.info(`  ${e.level}: ${e.message}`);
-  };
-}
-
-/** Runners have no shared cache; RUNNER_TEMP is wiped per job and sits on the fast disk. */
-function cacheDir(env: Env): string {
-  if (env.TANDEM_CACHE_DIR) return env.TANDEM_CACHE_DIR;
-  if (env.RUNNER_TEMP) return path.join(env.RUNNER_TEMP, 'tandem-cache');
-  return defaultCacheDir();
+function progress(e: EvaluationEvent): void {
+  if (e.type === 'plan') core.info(`tandem: ${e.configurations.length} configuration(s), matrix ${e.mode}`);
+  else if (e.type === 'state-ready') core.info(`  ${e.repo} ${e.state} at ${e.sha.slice(0, 12)}`);
+  else if (e.type === 'configuration-done') {
+    const what = e.outcome === 'error' ? 'infrastructure error' : `${e.outcome} ${e.passed}/${e.total}`;
+    core.info(`  ${e.id}${e.attempt > 0 ? ` (rerun ${e.attempt})` : ''}: ${what}`);
+  } else if (e.type === 'log') core.info(`  ${e.level}: ${e.message}`);
 }
 
 export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): Promise<Report> {
-  const { runner, env } = ctx;
-  if (inputs.token) runner.mask(inputs.token);
-  const api: GitHubApi = {
-    url: env.GITHUB_API_URL ?? 'https://api.github.com',
-    ...(inputs.token ? { token: inputs.token } : {}),
-  };
-  const input = await loadChange(inputs.source, inputs.suite, { workspace: ctx.workspace, api });
-  const flags = parseEvalFlags({ matrix: inputs.matrix, reruns: inputs.reruns, cacheDir: cacheDir(env) });
+  const { settings } = ctx;
+  if (inputs.token) core.setSecret(inputs.token);
+  const api =
+    inputs.source.kind === 'pull-requests' && inputs.token
+      ? createGitHubApi({ token: inputs.token, baseUrl: settings.apiUrl })
+      : undefined;
+  const input = await loadChange(inputs.source, inputs.suite, { workspace: settings.workspace, api });
+  const flags = parseEvalFlags({ matrix: inputs.matrix, reruns: inputs.reruns, cacheDir: settings.cacheDir });
   const options = engineOptions(flags, input.suite, await detectPrepareNetwork());
   let only: string[] | undefined;
   if (inputs.shard) {
@@ -73,7 +62,7 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
     ...options,
     ...(only ? { only, shardLabel: `${inputs.shard!.index}/${inputs.shard!.count}` } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
-    onEvent: progress(runner),
+    onEvent: progress,
   });
   const report = redactReport(raw, inputs.token ? [inputs.token] : []);
   // A test group with a single hidden file: its failures annotate that file in this repository.
@@ -83,36 +72,36 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
       g.files.length === 1 ? path.join(input.suiteDir, g.files[0]!) : undefined,
     ]),
   );
-  publishReport(runner, report, {
+  await publishReport(report, {
     reportPath: inputs.report,
-    workspace: ctx.workspace,
+    workspace: settings.workspace,
+    hasSummaryFile: settings.hasSummaryFile,
     fileOf: (group) => {
       const f = files.get(group);
-      return f ? path.relative(ctx.workspace, f) : undefined;
+      return f ? path.relative(settings.workspace, f) : undefined;
     },
   });
   return report;
 }
 
 export async function planStep(inputs: Mode<'plan'>, ctx: StepContext): Promise<void> {
-  const plan = planMatrix(await targetNames(inputs.source, ctx.workspace), inputs.matrix);
+  const { settings } = ctx;
+  const plan = planMatrix(await targetNames(inputs.source, settings.workspace), inputs.matrix);
   // More shards than configurations would leave shards with nothing to run.
   const count = Math.min(inputs.shards, plan.configurations.length);
   const shards = Array.from({ length: count }, (_, k) => ({
     shard: `${k + 1}/${count}`,
     configurations: shardConfigurations(plan, { index: k + 1, count }).map((c) => c.id),
   }));
-  ctx.runner.setOutput('shards', JSON.stringify(shards.map((s) => s.shard)));
-  ctx.runner.setOutput(
-    'plan',
-    JSON.stringify({ mode: plan.mode, configurations: plan.configurations, shards }),
-  );
-  ctx.runner.appendSummary(planSummary(plan.mode, plan.configurations, shards));
-  ctx.runner.info(`tandem: ${plan.configurations.length} configuration(s) in ${count} shard(s)`);
+  core.setOutput('shards', JSON.stringify(shards.map((s) => s.shard)));
+  core.setOutput('plan', JSON.stringify({ mode: plan.mode, configurations: plan.configurations, shards }));
+  await appendSummary(planSummary(plan.mode, plan.configurations, shards), settings.hasSummaryFile);
+  core.info(`tandem: ${plan.configurations.length} configuration(s) in ${count} shard(s)`);
 }
 
 export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promise<Report> {
-  const files = expandGlobs(inputs.patterns, ctx.workspace);
+  const { workspace, hasSummaryFile } = ctx.settings;
+  const files = expandGlobs(inputs.patterns, workspace);
   if (files.length === 0) {
     // The shard jobs upload these; none means none of them got that far.
     throw new InfraError(
@@ -120,9 +109,9 @@ export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promis
       `no shard reports match ${inputs.patterns.map((p) => `"${p}"`).join(', ')}`,
     );
   }
-  ctx.runner.info(`tandem: merging ${files.length} shard report(s)`);
+  core.info(`tandem: merging ${files.length} shard report(s)`);
   const partials = files.map((file) => ({
-    file: path.relative(ctx.workspace, file),
+    file: path.relative(workspace, file),
     report: readJsonReport(file),
   }));
   let report: Report;
@@ -134,6 +123,6 @@ export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promis
       throw new InfraError('engine', err.message);
     throw err;
   }
-  publishReport(ctx.runner, report, { reportPath: inputs.report, workspace: ctx.workspace });
+  await publishReport(report, { reportPath: inputs.report, workspace, hasSummaryFile });
   return report;
 }

@@ -1,11 +1,11 @@
-/** Annotations within GitHub's limits, the failure messages, the merge glob and token redaction. */
+/** Annotations within GitHub's limits, the failure messages, the merge globs and token redaction. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERROR_ANNOTATIONS, reportAnnotations } from '../../src/action/annotations.ts';
-import { expandGlobs } from '../../src/action/glob.ts';
 import { failureMessage } from '../../src/action/outputs.ts';
 import { redactReport, redactText } from '../../src/action/redact.ts';
+import { expandGlobs } from '../../src/action/report-globs.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
@@ -107,26 +107,51 @@ describe('failureMessage', () => {
 });
 
 describe('expandGlobs', () => {
-  it('matches * within a folder and ** across folders, sorted and absolute', () => {
+  const at = (...files: string[]) => files.map((f) => path.join(dir, f));
+  beforeAll(() => {
     for (const f of [
       'p/tandem-partial-2-of-2.json',
       'p/tandem-partial-1-of-2.json',
       'p/x.txt',
+      'q/tandem-partial-3-of-3.json',
       'deep/a/b/r.json',
+      '.hidden/h.json',
     ]) {
       mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       writeFileSync(path.join(dir, f), '{}');
     }
-    expect(expandGlobs(['p/tandem-partial-*.json'], dir)).toEqual([
-      path.join(dir, 'p/tandem-partial-1-of-2.json'),
-      path.join(dir, 'p/tandem-partial-2-of-2.json'),
-    ]);
-    expect(expandGlobs(['**/*.json'], dir)).toHaveLength(3);
-    expect(expandGlobs(['deep/**/r.json', 'p/x.txt'], dir)).toEqual([
-      path.join(dir, 'deep/a/b/r.json'),
-      path.join(dir, 'p/x.txt'),
-    ]);
-    expect(expandGlobs(['none/*.json'], dir)).toEqual([]);
+  });
+
+  it('matches * within a folder and ** across folders, sorted and absolute', () => {
+    expect(expandGlobs(['p/tandem-partial-*.json'], dir)).toEqual(
+      at('p/tandem-partial-1-of-2.json', 'p/tandem-partial-2-of-2.json'),
+    );
+    // Dot folders only when named.
+    expect(expandGlobs(['**/*.json'], dir)).toHaveLength(4);
+    expect(expandGlobs(['.hidden/*.json'], dir)).toEqual(at('.hidden/h.json'));
+    expect(expandGlobs(['deep/**/r.json', 'p/x.txt'], dir)).toEqual(at('deep/a/b/r.json', 'p/x.txt'));
+    expect(expandGlobs(['none/*.json', 'p/absent.json'], dir)).toEqual([]);
+  });
+
+  it('has the usual syntax: {a,b}, [...], ! exclusions, absolute patterns, one match per file', () => {
+    expect(expandGlobs(['{p,q}/tandem-partial-*.json'], dir)).toEqual(
+      at('p/tandem-partial-1-of-2.json', 'p/tandem-partial-2-of-2.json', 'q/tandem-partial-3-of-3.json'),
+    );
+    expect(expandGlobs(['p/tandem-partial-[13]-of-*.json', 'q/*-[!3]-*.json'], dir)).toEqual(
+      at('p/tandem-partial-1-of-2.json'),
+    );
+    // A `!` line drops its matches from the others', wherever it stands.
+    expect(expandGlobs(['!**/*-2-of-2.json', '**/tandem-partial-*.json', '!q/**'], dir)).toEqual(
+      at('p/tandem-partial-1-of-2.json'),
+    );
+    expect(expandGlobs([`${dir}/p/*.txt`, 'p/x.*'], dir)).toEqual(at('p/x.txt'));
+  });
+
+  it('treats the workspace path literally, even with glob characters in it', () => {
+    const odd = path.join(dir, 'ws [1] {a,b}');
+    mkdirSync(path.join(odd, 'p'), { recursive: true });
+    writeFileSync(path.join(odd, 'p', 'r.json'), '{}');
+    expect(expandGlobs(['p/*.json'], odd)).toEqual([path.join(odd, 'p', 'r.json')]);
   });
 });
 

@@ -1,14 +1,12 @@
 /** Action inputs: modes, defaults, the event fallback, and errors that name the input. */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseContextRef, parsePullRef, readInputs } from '../../src/action/inputs.ts';
+import { describe, expect, it } from 'vitest';
+import { type InputSource, parseContextRef, parsePullRef, readInputs } from '../../src/action/inputs.ts';
 import { InputError } from '../../src/core/errors.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
-const env = (inputs: Record<string, string>, extra: Record<string, string> = {}) => ({
-  ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-  ...extra,
+/** Inputs by name, as `core.getInput` gives them (trimmed, '' when absent), and an event payload. */
+const env = (inputs: Record<string, string>, eventPayload: unknown = {}): InputSource => ({
+  input: (name) => (inputs[name] ?? '').trim(),
+  eventPayload,
 });
 
 function errorOf(inputs: Record<string, string>): string {
@@ -20,14 +18,6 @@ function errorOf(inputs: Record<string, string>): string {
   }
   throw new Error('expected an InputError');
 }
-
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('tandem-inputs-');
-});
-afterAll(async () => {
-  await removeTempDir(dir);
-});
 
 describe('readInputs', () => {
   it('evaluates a case with defaults; a shard gets a distinct report name', () => {
@@ -54,6 +44,7 @@ describe('readInputs', () => {
       env({
         'pull-requests': 'acme/api#12\n acme/web#7, https://github.com/acme/schema/pull/3\nacme/api#12',
         suite: 'suites/s.yml',
+        token: 't',
       }),
     );
     expect(inputs).toMatchObject({
@@ -77,6 +68,7 @@ describe('readInputs', () => {
         'pull-requests': 'acme/api#12',
         context: 'acme/web\nacme/docs@release/2.x, acme/lib@0123abc',
         suite: 's.yml',
+        token: 't',
       }),
     );
     expect(inputs).toMatchObject({
@@ -89,7 +81,7 @@ describe('readInputs', () => {
         ],
       },
     });
-    expect(readInputs(env({ 'pull-requests': 'acme/api#1', suite: 's' }))).toMatchObject({
+    expect(readInputs(env({ 'pull-requests': 'acme/api#1', suite: 's', token: 't' }))).toMatchObject({
       source: { kind: 'pull-requests', context: [] },
     });
     // A ref that git would read as an option is refused.
@@ -158,15 +150,10 @@ describe('readInputs', () => {
   });
 
   it('takes the linked change from the event when no input names one', () => {
-    const dispatch = path.join(dir, 'dispatch.json');
-    writeFileSync(
-      dispatch,
-      JSON.stringify({ client_payload: { pull_requests: ['acme/api#1', 'acme/web#2'] } }),
-    );
-    const manual = path.join(dir, 'manual.json');
-    writeFileSync(manual, JSON.stringify({ inputs: { 'pull-requests': 'acme/api#5 acme/web#6' } }));
-    const pulls = (file: string) => {
-      const i = readInputs(env({ suite: 's.yml' }, { GITHUB_EVENT_PATH: file }));
+    const dispatch = { client_payload: { pull_requests: ['acme/api#1', 'acme/web#2'] } };
+    const manual = { inputs: { 'pull-requests': 'acme/api#5 acme/web#6' } };
+    const pulls = (payload: unknown) => {
+      const i = readInputs(env({ suite: 's.yml', token: 't' }, payload));
       return i.mode === 'evaluate' && i.source.kind === 'pull-requests'
         ? i.source.pulls.map((p) => p.number)
         : [];
@@ -174,31 +161,36 @@ describe('readInputs', () => {
     expect(pulls(dispatch)).toEqual([1, 2]);
     expect(pulls(manual)).toEqual([5, 6]);
     // The context travels with the pull requests: the App's dispatch input, a script's payload.
-    const context = (file: string, inputs: Record<string, string> = {}) => {
-      const i = readInputs(env({ suite: 's.yml', ...inputs }, { GITHUB_EVENT_PATH: file }));
+    const context = (payload: unknown, inputs: Record<string, string> = {}) => {
+      const i = readInputs(env({ suite: 's.yml', token: 't', ...inputs }, payload));
       return i.mode === 'evaluate' && i.source.kind === 'pull-requests'
         ? i.source.context.map((c) => `${c.repo}@${c.ref ?? ''}`)
         : [];
     };
-    const app = path.join(dir, 'app.json');
-    writeFileSync(
-      app,
-      JSON.stringify({ inputs: { 'pull-requests': 'acme/api#5', context: 'acme/web@main acme/docs' } }),
-    );
-    const script = path.join(dir, 'script.json');
-    writeFileSync(
-      script,
-      JSON.stringify({ client_payload: { pull_requests: ['acme/api#1'], context: ['acme/web@v2'] } }),
-    );
+    const app = { inputs: { 'pull-requests': 'acme/api#5', context: 'acme/web@main acme/docs' } };
+    const script = { client_payload: { pull_requests: ['acme/api#1'], context: ['acme/web@v2'] } };
     expect(context(app)).toEqual(['web@main', 'docs@']);
     expect(context(script)).toEqual(['web@v2']);
     expect(context(manual)).toEqual([]);
     expect(context(app, { context: 'acme/lib' })).toEqual(['lib@']);
     // PRs named by the step do not borrow the event's context.
     expect(context(app, { 'pull-requests': 'acme/api#9' })).toEqual([]);
-    // An explicit case wins over the event.
-    expect(readInputs(env({ case: 'a.yml' }, { GITHUB_EVENT_PATH: dispatch }))).toMatchObject({
-      source: { kind: 'case' },
+    // An explicit case wins over the event; an event of another shape names nothing.
+    expect(readInputs(env({ case: 'a.yml' }, dispatch))).toMatchObject({ source: { kind: 'case' } });
+    expect(() => readInputs(env({ suite: 's.yml' }, { client_payload: { pull_requests: 7 } }))).toThrow(
+      /^input "case": give "case"/,
+    );
+  });
+
+  it('needs a token to read pull requests; an unevaluated expression default counts as not given', () => {
+    // `@github/local-action` hands action.yml's `${{ github.token }}` default over verbatim.
+    const unevaluated = ['$', '{{ github.token }}'].join('');
+    expect(errorOf({ 'pull-requests': 'acme/api#1', suite: 's', token: unevaluated })).toMatch(
+      /^input "token": required with "pull-requests"/,
+    );
+    // Planning reads nothing remote: no token needed.
+    expect(readInputs(env({ 'pull-requests': 'acme/api#1', suite: 's', plan: '2' }))).toMatchObject({
+      mode: 'plan',
     });
   });
 });
