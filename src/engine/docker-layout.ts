@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits, Step } from './sandbox.ts';
+import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from './sandbox.ts';
 import { CA_BUNDLE_VARIABLES } from './step-sequence.ts';
 
 const WORKSPACE = '/tandem/workspace';
@@ -27,22 +27,28 @@ const UNTRUSTED_PRIVILEGES = {
 
 export interface ConfigurationContainer {
   options: Docker.ContainerCreateOptions;
-  /** $TANDEM_HIDDEN inside the container for this step. */
-  hiddenFor(step: Step): string;
+  /** Host folders under the workspace that are mounted elsewhere (checked before mounting). */
+  workspaceSources: string[];
 }
 
-export function configurationContainer(spec: ConfigurationRunSpec): ConfigurationContainer {
+/**
+ * `hiddenStage`: a host folder private to this configuration, mounted read-only at
+ * $TANDEM_HIDDEN; only the running group's files are put in it (hidden-stage.ts).
+ */
+export function configurationContainer(
+  spec: ConfigurationRunSpec,
+  hiddenStage: string,
+): ConfigurationContainer {
   const configuration = spec.configurationId;
-  const hidden = hiddenLayout(spec);
+  const workspaceSources = (spec.links ?? []).map((l) => path.join(spec.workspaceDir, insidePath(l.source)));
   const mounts: Docker.MountSettings[] = [
     bind(spec.workspaceDir, WORKSPACE, false),
     ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
     // Docker orders mounts parent-first, so a link inside a prepared folder lands on top of it.
-    ...(spec.links ?? []).map((l) =>
-      bind(path.join(spec.workspaceDir, insidePath(l.source)), `${WORKSPACE}/${insidePath(l.target)}`, false),
+    ...(spec.links ?? []).map((l, i) =>
+      bind(workspaceSources[i]!, `${WORKSPACE}/${insidePath(l.target)}`, false),
     ),
-    bind(spec.hiddenRoot, HIDDEN, true),
-    ...hidden.extraMounts,
+    bind(hiddenStage, HIDDEN, true),
     bind(spec.resultsDir, RESULTS, false),
   ];
   const options: Docker.ContainerCreateOptions = {
@@ -69,7 +75,7 @@ export function configurationContainer(spec: ConfigurationRunSpec): Configuratio
       ...UNTRUSTED_PRIVILEGES,
     },
   };
-  return { options, hiddenFor: hidden.forStep };
+  return { options, workspaceSources };
 }
 
 export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptions {
@@ -115,26 +121,4 @@ function limitsConfig(limits: SandboxLimits): Docker.HostConfig {
     ...(limits.cpus > 0 ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
     ...(limits.pids > 0 ? { PidsLimit: limits.pids } : {}),
   };
-}
-
-/** Where each step's hidden folder appears: under /tandem/hidden when inside hiddenRoot, else its own mount. */
-function hiddenLayout(spec: ConfigurationRunSpec) {
-  const root = path.resolve(spec.hiddenRoot);
-  const extra = new Map<string, string>();
-  const extraMounts: Docker.MountSettings[] = [];
-  const forStep = (step: Step): string => {
-    if (!step.hiddenDir) return HIDDEN;
-    const dir = path.resolve(step.hiddenDir);
-    const rel = path.relative(root, dir);
-    if (rel === '') return HIDDEN;
-    if (!rel.startsWith('..') && !path.isAbsolute(rel)) return `${HIDDEN}/${rel.split(path.sep).join('/')}`;
-    return extra.get(dir) ?? '';
-  };
-  for (const step of [...spec.setup, ...spec.tests]) {
-    if (!step.hiddenDir || forStep(step) !== '') continue;
-    const target = `/tandem/hidden-extra/${extra.size}`;
-    extra.set(path.resolve(step.hiddenDir), target);
-    extraMounts.push(bind(step.hiddenDir, target, true));
-  }
-  return { forStep, extraMounts };
 }

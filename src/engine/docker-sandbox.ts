@@ -1,9 +1,12 @@
+import path from 'node:path';
 import type Docker from 'dockerode';
 import { InfraError } from '../core/errors.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
 import { ContainerExec } from './docker-exec.ts';
 import { configurationContainer, prepareContainer } from './docker-layout.ts';
+import { HiddenStage } from './hidden-stage.ts';
+import { assertMountSources } from './mount-sources.ts';
 import { ensureMountpoint, isUnder } from './mountpoints.ts';
 import type {
   ConfigurationRunOutcome,
@@ -76,19 +79,26 @@ export class DockerSandbox implements Sandbox {
     const configuration = spec.configurationId;
     this.containers.checkOpen(spec.signal, configuration);
     await linkMountpoints(spec);
-    const layout = configurationContainer(spec);
-    const container = await this.containers.start(layout.options, spec.image, configuration);
-    const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
-    const exec = new ContainerExec(this.docker, container, guard, configuration);
+    const stage = await HiddenStage.create(path.dirname(spec.resultsDir));
     try {
-      return await runSteps(
-        spec,
-        () => guard.reason,
-        (step, tail) =>
-          exec.run(step.run, [`TANDEM_HIDDEN=${layout.hiddenFor(step)}`], step.timeoutSec * 1000, tail),
-      );
+      const layout = configurationContainer(spec, stage.dir);
+      await assertMountSources(spec, layout.workspaceSources, [stage.dir]);
+      const container = await this.containers.start(layout.options, spec.image, configuration);
+      const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
+      const exec = new ContainerExec(this.docker, container, guard, configuration);
+      try {
+        return await runSteps(
+          spec,
+          () => guard.reason,
+          // Only the running group's hidden files are in the stage; setup sees none.
+          (step, tail) =>
+            stage.during(step.hiddenDir, () => exec.run(step.run, [], step.timeoutSec * 1000, tail)),
+        );
+      } finally {
+        await this.containers.release(container, guard, configuration);
+      }
     } finally {
-      await this.containers.release(container, guard, configuration);
+      await stage.remove();
     }
   }
 

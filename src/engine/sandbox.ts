@@ -3,7 +3,8 @@
  * unsandboxed). The engine assembles a per-configuration workspace on the host; the sandbox runs
  * commands against it. Inside, the environment is:
  *   TANDEM_WORKSPACE      workspace root; each repository at $TANDEM_WORKSPACE/<repo name>
- *   TANDEM_HIDDEN         the current test group's hidden files (for setup: the hidden root)
+ *   TANDEM_HIDDEN         the current test group's hidden files only (Docker: setup sees an
+ *                         empty folder; ProcessSandbox, unsandboxed, gives setup the hidden root)
  *   TANDEM_RESULTS        where result files are written
  *   TANDEM_CONFIGURATION  the configuration id
  * Commands run with `sh -c` in $TANDEM_WORKSPACE.
@@ -53,7 +54,7 @@ export interface ConfigurationRunSpec {
   links?: WorkspaceLink[];
   /** Variables whose value is a `:`-list of workspace-relative paths (PYTHONPATH, GOWORK). */
   workspaceEnv?: Record<string, string[]>;
-  /** Host folder holding every group's hidden folder; $TANDEM_HIDDEN for setup steps. */
+  /** Host folder holding every group's hidden folder (never mounted whole by Docker). */
   hiddenRoot: string;
   /** Host folder, empty and writable: $TANDEM_RESULTS. */
   resultsDir: string;

@@ -62,7 +62,8 @@ describe('DockerSandbox', () => {
     expect(deps2?.exitCode).not.toBe(0);
     expect(deps2?.outputTail).toMatch(/Read-only file system/);
     // The engine may deliver stderr ahead of earlier stdout: check the pieces, not their order.
-    expect(hidden?.outputTail).toContain('/tandem/hidden/unit\n');
+    // Only the running group's files, at $TANDEM_HIDDEN itself (hidden-stage.ts).
+    expect(hidden?.outputTail).toContain('/tandem/hidden\n');
     expect(hidden?.outputTail).toContain('hidden test');
     expect(hidden?.exitCode).not.toBe(0);
     expect(hidden?.outputTail).toMatch(/Read-only file system/);

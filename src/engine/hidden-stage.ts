@@ -1,0 +1,45 @@
+/**
+ * Per-step hidden files for the Docker sandbox. A configuration's container mounts one empty
+ * host folder (the stage) read-only at $TANDEM_HIDDEN; before a test group's step the host copies
+ * that group's hidden files into it and empties it after, so a group sees only its own files and
+ * setup sees none. The stage folder itself is never replaced (a bind mount holds its inode), only
+ * its entries. Processes a step leaves running keep running (a suite may start a service in
+ * setup), so a leftover process started by PR code can still read a later group's files while
+ * that group runs: SECURITY.md says so.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export class HiddenStage {
+  private constructor(readonly dir: string) {}
+
+  /** An empty stage folder inside `parent` (a folder private to the configuration). */
+  static async create(parent: string): Promise<HiddenStage> {
+    return new HiddenStage(await mkdtemp(path.join(parent, 'hidden-stage-')));
+  }
+
+  /** Runs `step` with `hiddenDir`'s files (none when undefined) in the stage, then empties it. */
+  async during<T>(hiddenDir: string | undefined, step: () => Promise<T>): Promise<T> {
+    await this.clear();
+    // `cp -a src/. dst` copies the folder's entries (dotfiles too), keeping links as links.
+    if (hiddenDir) await run('cp', ['-a', `${hiddenDir}/.`, this.dir]);
+    try {
+      return await step();
+    } finally {
+      await this.clear();
+    }
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async clear(): Promise<void> {
+    const entries = await readdir(this.dir);
+    await Promise.all(entries.map((e) => rm(path.join(this.dir, e), { recursive: true, force: true })));
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Attack on hidden-test isolation (issue 8, finding 7), with real Docker and git: PR code run in
+ * setup and in one group looks for every group's hidden files. Setup must see none, and a group
+ * only its own — whatever path it tries.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.schema.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
+import { SANDBOX_IMAGE, shellCase, tapScript } from '../helpers/example-cases.ts';
+import { statuses } from './attack-kit.ts';
+
+const docker = dockerSuite('sec-hidden');
+const SECRET_A = 'GROUP-A-HIDDEN-1b2c';
+const SECRET_B = 'GROUP-B-HIDDEN-9e8d';
+
+/** The PR's build step: collects whatever hidden files it can find under /tandem. */
+// The pattern is split so this script does not match itself (it lives under /tandem too).
+const SNOOP = `grep -rl "GROUP-.-HIDD""EN" /tandem/hidden /tandem/hidden-extra "$TANDEM_HIDDEN" "$TANDEM_HIDDEN/.." 2>/dev/null | sort -u`;
+
+describe('attack: reading other groups’ hidden files', () => {
+  let report: Report;
+
+  beforeAll(async () => {
+    const c = await shellCase({
+      name: 'hidden-snoop',
+      repos: [
+        {
+          name: 'app',
+          base: { 'snoop.sh': 'true\n' },
+          head: { 'snoop.sh': `${SNOOP} > "$TANDEM_WORKSPACE/app/seen-by-$1.txt"; true\n` },
+        },
+      ],
+      suite: {
+        name: 'hidden-snoop-suite',
+        image: SANDBOX_IMAGE,
+        setup: [{ run: 'sh app/snoop.sh setup' }],
+        tests: [
+          {
+            name: 'a',
+            files: ['hidden/a.sh', 'hidden/a-secret.txt'],
+            run: 'sh app/snoop.sh a; sh $TANDEM_HIDDEN/a.sh',
+            results: { format: 'tap', path: 'a.tap' },
+          },
+          {
+            name: 'b',
+            files: ['hidden/b.sh', 'hidden/b-secret.txt'],
+            run: 'sh $TANDEM_HIDDEN/b.sh',
+            results: { format: 'tap', path: 'b.tap' },
+          },
+        ],
+      },
+      hidden: {
+        'hidden/a-secret.txt': `${SECRET_A}\n`,
+        'hidden/b-secret.txt': `${SECRET_B}\n`,
+        'hidden/a.sh': tapScript('a.tap', [
+          { name: 'own hidden file visible', cmd: `grep -q ${SECRET_A} "$TANDEM_HIDDEN/a-secret.txt"` },
+          { name: 'setup found no hidden file', cmd: 'test ! -s app/seen-by-setup.txt' },
+          { name: 'group a found only its own', cmd: '! grep -q "b-secret\\|b\\.sh" app/seen-by-a.txt' },
+        ]),
+        'hidden/b.sh': tapScript('b.tap', [
+          { name: 'own hidden file visible', cmd: `grep -q ${SECRET_B} "$TANDEM_HIDDEN/b-secret.txt"` },
+          { name: 'no other group file', cmd: 'test ! -e "$TANDEM_HIDDEN/a-secret.txt"' },
+        ]),
+      },
+    });
+    docker.track(c.root);
+    report = await docker.evaluate(c.input);
+  }, 300_000);
+
+  it('shows setup no hidden file and each group only its own', () => {
+    expect(report.infraErrors).toEqual([]);
+    for (const id of ['base', 'full']) {
+      expect(statuses(report, id).sort()).toEqual([
+        ['group a found only its own', 'passed'],
+        ['no other group file', 'passed'],
+        ['own hidden file visible', 'passed'],
+        ['own hidden file visible', 'passed'],
+        ['setup found no hidden file', 'passed'],
+      ]);
+    }
+  });
+});
