@@ -26,14 +26,15 @@ import { HandoffProgress } from './actions-progress.ts';
 import { readRunReport } from './actions-report.ts';
 import type { ActionsPlacement, Executor, LinkedChangeSpec } from './executor.ts';
 import type { Handoff, HandoffStore } from './handoff-store.ts';
-import { InstallationClients } from './installation-clients.ts';
+import type { InstallationClients } from './installation-clients.ts';
 import type { Store, StoredEvaluation } from './store.ts';
 
 export interface ActionsExecutorOptions {
   store: Store;
   /** Runs evaluations of organizations on `executor: local`. */
   fallback: Executor;
-  auth: (installationId: number) => Promise<GitHub>;
+  /** The process's one client per installation (shared with the service). */
+  clients: InstallationClients;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
   /** How often a waiting evaluation asks GitHub about its run, in case a webhook was lost. */
   pollMs?: number;
@@ -54,15 +55,28 @@ export class ActionsExecutor implements Executor {
   private readonly waiters = new Map<number, () => void>();
   private readonly progress: HandoffProgress;
   private readonly clients: InstallationClients;
+  /** Reads of GitHub in flight (polls, reconciles): `close` waits for them. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(private readonly opts: ActionsExecutorOptions) {
     this.handoffs = opts.store.handoffs;
-    this.clients = new InstallationClients(opts.auth);
+    this.clients = opts.clients;
     this.progress = new HandoffProgress({
       store: opts.store,
       client: (id) => this.clients.get(id),
       log: opts.log,
     });
+  }
+
+  /**
+   * Stops observing runs and resolves once no poll or check-run update is in flight. Waiting
+   * evaluations end by their abort (the service closes first); after this the store may close.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.progress.settled();
   }
 
   async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
@@ -80,6 +94,7 @@ export class ActionsExecutor implements Executor {
    * check runs link to the run, so a completion is published after the link, never before.
    */
   async observeRun(repo: string, run: WorkflowRunInfo): Promise<boolean> {
+    if (this.closed) return false;
     const id = evaluationIdOf(run.title);
     const h = id === undefined ? undefined : this.handoffs.get(id);
     if (!h || h.evaluator.toLowerCase() !== repo.toLowerCase()) return false;
@@ -165,7 +180,9 @@ export class ActionsExecutor implements Executor {
   ): Promise<NonNullable<Handoff['run']>> {
     const id = h.evaluationId;
     return new Promise((resolve, reject) => {
+      let finished = false;
       const finish = (settle: () => void) => {
+        finished = true;
         clearTimeout(timer);
         clearInterval(poll);
         this.waiters.delete(id);
@@ -173,6 +190,7 @@ export class ActionsExecutor implements Executor {
         settle();
       };
       const check = () => {
+        if (finished) return;
         const run = this.handoffs.get(id)?.run;
         if (run?.status === 'completed') finish(() => resolve(run));
       };
@@ -182,20 +200,25 @@ export class ActionsExecutor implements Executor {
         () => finish(() => reject(new Error(`the workflow run did not complete within ${minutes} minutes`))),
         Math.max(0, deadline - Date.now()),
       );
-      const ask = () =>
-        this.reconcile(gh, h).then(check, (e) =>
-          this.opts.log.warn(
-            { err: (e as Error).message, evaluation: id },
-            'reading the workflow run failed',
-          ),
-        );
-      const poll = setInterval(() => void ask(), this.opts.pollMs ?? 5 * 60_000);
+      const ask = () => {
+        if (finished || this.closed) return;
+        const p = this.reconcile(gh, h)
+          .then(check, (e) =>
+            this.opts.log.warn(
+              { err: (e as Error).message, evaluation: id },
+              'reading the workflow run failed',
+            ),
+          )
+          .finally(() => this.inFlight.delete(p));
+        this.inFlight.add(p);
+      };
+      const poll = setInterval(ask, this.opts.pollMs ?? 5 * 60_000);
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiters.set(id, check);
       check();
       // Events may have been missed (the App was down, or the run started before we listened).
-      void ask();
+      ask();
     });
   }
 

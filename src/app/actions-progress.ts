@@ -21,6 +21,11 @@ export class HandoffProgress {
 
   constructor(private readonly opts: HandoffProgressOptions) {}
 
+  /** Resolves once no update is in flight. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending.values()]);
+  }
+
   /** Queues an update of the members' check runs; resolves when it is written (never rejects). */
   show(evaluation: StoredEvaluation): Promise<void> {
     const id = evaluation.id;

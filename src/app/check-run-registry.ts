@@ -44,6 +44,11 @@ export class CheckRunRegistry {
     });
   }
 
+  /** Resolves once no check run is being created (the store may close after). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
   /** Closes check runs on heads the PR has moved away from, so none stays open forever. */
   async closeStale(
     gh: GitHub,

@@ -13,12 +13,12 @@ import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { markInProgress } from '../github/check-runs.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { repoId } from '../github/octokit.ts';
-import { loadOrgConfig } from '../github/org-config.ts';
 import { fetchSuite } from '../github/suite-fetch.ts';
 import { buildChangeSpec } from './change-spec.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { closeRefused, failAll, type Members, publishFailure, publishReport } from './evaluation-publish.ts';
 import type { Executor } from './executor.ts';
+import type { OrgConfigCache } from './org-config-cache.ts';
 import type { SetView } from './publish.ts';
 import { redactSecrets, scrubHidden } from './redact.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
@@ -37,22 +37,28 @@ export interface EvalDeps {
   checks: CheckRunRegistry;
   executor: Executor;
   auth: (installationId: number) => Promise<GitHub>;
+  configs: OrgConfigCache;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
-  onConfig?: (installationId: number, config: Awaited<ReturnType<typeof loadOrgConfig>>) => void;
 }
 
-/** Runs one evaluation; an abort leaves check runs open for the evaluation that supersedes it. */
+/**
+ * Runs one evaluation from `queued` to `published` or `failed` (`store.evaluations` checks each
+ * step). An abort returns with the evaluation still running and its check runs open: the caller
+ * decides whether it was superseded (a newer request owns the check runs) or interrupted by a
+ * shutdown (the restart resumes it).
+ */
 export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: AbortSignal): Promise<void> {
   const { store, checks } = deps;
+  const states = store.evaluations;
+  states.start(item.evaluationId);
   const gh = await deps.auth(item.installationId);
   const org = item.seed.slice(0, item.seed.indexOf('/'));
-  store.evaluations.setState(item.evaluationId, 'running');
 
   // Check runs known for the seed so far (config errors must land somewhere visible).
   const seedPull = store.pulls.get(item.seed);
   const early: Members = [];
-  const cfg = await loadOrgConfig(gh, org);
-  deps.onConfig?.(item.installationId, cfg);
+  // Always read fresh: the cached copy only decides whether a webhook marks a check queued.
+  const cfg = await deps.configs.fresh(gh, item.installationId, org);
   if (cfg.kind !== 'ok') {
     if (seedPull && seedPull.state === 'open' && cfg.kind === 'invalid') {
       const id = await checks.ensure(gh, item.seed, seedPull.headSha, item.evaluationId);
@@ -60,7 +66,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       const summary = `\`.github/tandem.yml\` in \`${org}/.github\` is invalid at \`${cfg.field}\`: ${cfg.message}`;
       await failAll(gh, store, early, `Tandem: invalid configuration (${cfg.field})`, summary, false);
     }
-    store.evaluations.setState(item.evaluationId, 'failed');
+    states.fail(item.evaluationId);
     return;
   }
   const config: OrgConfig = cfg.config;
@@ -73,7 +79,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       undefined,
       `No suite in \`tandem.yml\` covers ${repoOf(item.seed)}.`,
     );
-    store.evaluations.setState(item.evaluationId, 'done');
+    // Nothing to evaluate is the App's answer for this repository: it was published on the check.
+    states.publish(item.evaluationId);
     return;
   }
   // The same set whichever member changed: caps cut a breadth-first walk, so start it from the
@@ -88,7 +95,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   if (signal.aborted) return;
   if (set.members.length === 0) {
     await checks.closeStale(gh, item.seed, undefined, 'The pull request was closed.');
-    store.evaluations.setState(item.evaluationId, 'done');
+    // The set is gone: the seed was closed before its evaluation started.
+    states.supersede(item.evaluationId);
     return;
   }
   await closeRefused(gh, store, set, suiteEntry);
@@ -102,9 +110,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId),
     });
   }
-  store.evaluations.setState(
+  states.setMembers(
     item.evaluationId,
-    'running',
     members.map(({ key, headSha }) => ({ key, headSha })),
   );
   const view: SetView = {
@@ -133,7 +140,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     const report = await deps.executor.run(spec, signal);
     if (signal.aborted) return;
     await publishReport(gh, store, members, view, report, config.reveal);
-    store.evaluations.setState(item.evaluationId, 'done');
+    states.publish(item.evaluationId);
     deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
   } catch (e) {
     if (signal.aborted) return;
@@ -141,7 +148,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     const message = scrubHidden(redactSecrets(raw), workDir, hidden);
     deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
     await publishFailure(gh, store, members, view, e, message);
-    store.evaluations.setState(item.evaluationId, 'failed');
+    states.fail(item.evaluationId);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

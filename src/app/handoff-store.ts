@@ -17,12 +17,6 @@ export interface Handoff {
   run?: { id: number; url: string; status: string; conclusion: string | null };
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS actions_handoffs (
-  evaluation_id INTEGER PRIMARY KEY, evaluator TEXT NOT NULL, workflow TEXT NOT NULL, heads TEXT NOT NULL,
-  dispatched_at INTEGER NOT NULL, run_id INTEGER, run_url TEXT, run_status TEXT, run_conclusion TEXT);
-`;
-
 interface Row {
   evaluation_id: number;
   evaluator: string;
@@ -37,7 +31,6 @@ interface Row {
 
 export class HandoffStore {
   constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
     // Finished hand-offs are kept a while (a late event finds its evaluation done), then dropped.
     db.prepare('DELETE FROM actions_handoffs WHERE dispatched_at < ?').run(Date.now() - 30 * 86400_000);
   }

@@ -1,54 +1,88 @@
 /**
- * The Probot application function. `createTandemApp` wires the store, queue and executor;
- * the default export reads the environment (for `probot run` and the manifest flow).
+ * The Probot application function. `createTandemApp` opens the store and wires one
+ * installation-client cache, one `tandem.yml` cache, the executors and the service into a
+ * `TandemRuntime`, which owns their shutdown. The default export reads the environment when
+ * Probot loads it (for `probot run` and the manifest flow), never at import.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ApplicationFunction, Probot } from 'probot';
+import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
 import type { GitHub } from '../github/octokit.ts';
 import { ActionsExecutor } from './actions-executor.ts';
 import { type Executor, LocalExecutor } from './executor.ts';
 import { registerHandlers } from './handlers.ts';
+import { InstallationClients } from './installation-clients.ts';
+import { OrgConfigCache } from './org-config-cache.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store.ts';
 import { registerWorkflowRunHandler } from './workflow-run-handler.ts';
 
+/** Everything the App started, and the one way to stop it. */
+export interface TandemRuntime {
+  store: Store;
+  service: TandemService;
+  actions: ActionsExecutor;
+  /**
+   * Stops in dependency order and resolves when nothing runs any more: the service (queue,
+   * evaluations, webhook work), then the Actions executor (its polls and check-run updates),
+   * then the store. Nothing touches the database after this.
+   */
+  close(): Promise<void>;
+}
+
 export interface TandemAppOptions {
   settings: Settings;
   /** Defaults to the engine on this host (Docker). */
   executor?: Executor;
-  /** Receives the service once loaded (tests and the server use it to drain and close). */
-  onService?: (service: TandemService) => void;
+  /** Receives the runtime once loaded (the server closes it; tests observe the service). */
+  onRuntime?: (runtime: TandemRuntime) => void;
 }
 
 export function createTandemApp(options: TandemAppOptions): ApplicationFunction {
-  return (app: Probot) => {
+  return async (app: Probot) => {
     const { settings } = options;
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const store = new Store(join(dataDir, 'tandem.db'));
+    const store = await Store.open(join(dataDir, 'tandem.db'));
     store.deliveries.prune(7 * 24 * 3600 * 1000);
     const local =
       options.executor ??
       new LocalExecutor({ cacheDir: join(dataDir, 'cache'), sandbox: settings.sandbox, jobs: settings.jobs });
+    const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
+    const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
-    const auth = async (id: number) => (await app.auth(id)) as unknown as GitHub;
-    const executor = new ActionsExecutor({ store, fallback: local, auth, log: app.log });
+    const actions = new ActionsExecutor({ store, fallback: local, clients, log: app.log });
     const service = new TandemService({
       store,
-      executor,
-      auth,
+      executor: actions,
+      clients,
+      configs,
       log: app.log,
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
     });
     registerHandlers(app, service);
-    registerWorkflowRunHandler(app, service, executor);
+    registerWorkflowRunHandler(app, service, actions);
     const resumed = service.resume();
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
-    options.onService?.(service);
+    let closing: Promise<void> | undefined;
+    options.onRuntime?.({
+      store,
+      service,
+      actions,
+      close: () => {
+        closing ??= (async () => {
+          await service.close();
+          await actions.close();
+          store.close();
+        })();
+        return closing;
+      },
+    });
   };
 }
 
-export default createTandemApp({ settings: settingsFromEnv(process.env) });
+export default function tandemApp(app: Probot, options: ApplicationFunctionOptions): Promise<void> {
+  return Promise.resolve(createTandemApp({ settings: settingsFromEnv(process.env) })(app, options));
+}

@@ -1,12 +1,14 @@
 /**
  * `npm start`: runs the App. Without APP_ID / a private key, Probot's setup flow registers a new
- * App from app.yml (the manifest) and writes the credentials to .env.
+ * App from app.yml (the manifest) and writes the credentials to .env. The environment is read
+ * here, once.
  */
 import { existsSync } from 'node:fs';
 import { run } from 'probot';
 import tandemApp from './index.ts';
-import { TandemOctokit } from './octokit.ts';
+import { tandemOctokit } from './octokit.ts';
 import { startAppServer } from './server.ts';
+import { settingsFromEnv } from './settings.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -15,10 +17,17 @@ if (configured) {
   const app = await startAppServer({ env: process.env });
   console.log(`Tandem listening on ${app.url}/api/github/webhooks`);
   const stop = () => {
-    void app.close().then(() => process.exit(0));
+    void app.close().then(
+      () => process.exit(0),
+      (e) => {
+        console.error('Tandem did not stop cleanly:', e);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  await run(tandemApp, { Octokit: TandemOctokit });
+  const { writeSpacingMs } = settingsFromEnv(process.env);
+  await run(tandemApp, { Octokit: tandemOctokit({ writeSpacingMs }) });
 }

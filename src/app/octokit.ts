@@ -126,27 +126,32 @@ export class RetryScheduler {
   }
 }
 
-const spacing = Number(process.env.TANDEM_WRITE_SPACING_MS ?? 0);
-// Shared by every client in the process, as the plugin's own groups are.
-const gates = {
-  global: new GateGroup(10),
-  auth: new GateGroup(1),
-  search: new GateGroup(1, 2_000),
-  notifications: new GateGroup(1, 3_000),
-  write: new GateGroup(spacing > 0 ? 1 : 8, Math.max(spacing, 0)),
-};
-
-export const TandemOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => {
-  const waitOut: ThrottleCallback = () => true;
-  return {
-    ...options,
-    throttle: {
-      ...(options.throttle as object),
-      ...gates,
-      // Per client: the plugin registers its `failed` listener on it once per client.
-      retryLimiter: new RetryScheduler(),
-      onRateLimit: waitOut,
-      onSecondaryRateLimit: waitOut,
-    },
+/**
+ * The App's Octokit class. Its gates are shared by every client the class builds (one class per
+ * App process, as the plugin's own groups are per process); `writeSpacingMs` is
+ * TANDEM_WRITE_SPACING_MS from the settings.
+ */
+export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOctokit {
+  const spacing = opts.writeSpacingMs;
+  const gates = {
+    global: new GateGroup(10),
+    auth: new GateGroup(1),
+    search: new GateGroup(1, 2_000),
+    notifications: new GateGroup(1, 3_000),
+    write: new GateGroup(spacing > 0 ? 1 : 8, Math.max(spacing, 0)),
   };
-}) as typeof ProbotOctokit;
+  return ProbotOctokit.defaults((options: Record<string, unknown>) => {
+    const waitOut: ThrottleCallback = () => true;
+    return {
+      ...options,
+      throttle: {
+        ...(options.throttle as object),
+        ...gates,
+        // Per client: the plugin registers its `failed` listener on it once per client.
+        retryLimiter: new RetryScheduler(),
+        onRateLimit: waitOut,
+        onSecondaryRateLimit: waitOut,
+      },
+    };
+  }) as typeof ProbotOctokit;
+}

@@ -18,6 +18,8 @@ interface Running<T> {
   key: string;
   item: T;
   controller: AbortController;
+  /** Settles when `run` has returned (never rejects). */
+  done?: Promise<void>;
 }
 
 export class EvaluationQueue<T> {
@@ -67,6 +69,16 @@ export class EvaluationQueue<T> {
     return merged;
   }
 
+  /** Ends every debounce window now: what was waiting for it becomes ready to run. */
+  flush(): void {
+    for (const [key, { item, timer }] of this.debouncing) {
+      clearTimeout(timer);
+      this.ready.push({ key, item });
+    }
+    this.debouncing.clear();
+    this.pump();
+  }
+
   /** Aborts running items the predicate selects; returns how many. */
   abortWhere(pred: (key: string, item: T) => boolean): number {
     let n = 0;
@@ -90,14 +102,18 @@ export class EvaluationQueue<T> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops timers and aborts running items; waiting items are dropped (they stay persisted). */
+  /**
+   * Stops timers and aborts running items, resolving once every run has returned; waiting items
+   * are dropped (they stay persisted). Idle waiters are released.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const { timer } of this.debouncing.values()) clearTimeout(timer);
     this.debouncing.clear();
     this.ready.length = 0;
     this.abortWhere(() => true);
-    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all([...this.running].map((r) => r.done));
+    this.notifyIdle();
   }
 
   private pump(): void {
@@ -105,7 +121,7 @@ export class EvaluationQueue<T> {
       const { key, item } = this.ready.shift()!;
       const r: Running<T> = { key, item, controller: new AbortController() };
       this.running.add(r);
-      this.opts
+      r.done = this.opts
         .run(item, r.controller.signal)
         .catch((e) => this.opts.onError?.(e, item))
         .finally(() => {

@@ -7,13 +7,12 @@ import { pullKey } from '../core/link-parser.ts';
 import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
-import type { GitHub } from '../github/octokit.ts';
-import { loadOrgConfig, type OrgConfigLoad } from '../github/org-config.ts';
 import type { PullInfo } from '../github/pull-requests.ts';
 import { CheckRunRegistry } from './check-run-registry.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
 import type { Executor } from './executor.ts';
-import { InstallationClients } from './installation-clients.ts';
+import type { InstallationClients } from './installation-clients.ts';
+import type { OrgConfigCache } from './org-config-cache.ts';
 import { EvaluationQueue } from './queue.ts';
 import { recordPull } from './resolve-set.ts';
 import type { Store } from './store.ts';
@@ -21,12 +20,13 @@ import type { Store } from './store.ts';
 export interface ServiceOptions {
   store: Store;
   executor: Executor;
-  auth: (installationId: number) => Promise<GitHub>;
+  /** The process's one client per installation (the Actions executor shares it). */
+  clients: InstallationClients;
+  /** The process's one `tandem.yml` cache. */
+  configs: OrgConfigCache;
   log: EvalDeps['log'] & { error: (o: object, m: string) => void };
   debounceMs: number;
   concurrency: number;
-  /** How long a cached org config decides whether to mark a check queued without asking GitHub. */
-  configTtlMs?: number;
   /** How long a webhook answer waits for its `queued` check run (default 3 s; GitHub allows 10 s). */
   ackWaitMs?: number;
 }
@@ -34,45 +34,42 @@ export interface ServiceOptions {
 export class TandemService {
   readonly checks: CheckRunRegistry;
   private readonly queue: EvaluationQueue<EvalItem>;
-  private readonly configs = new Map<number, { load: Promise<OrgConfigLoad>; at: number }>();
-  private readonly clients: InstallationClients;
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly runningMembers = new Map<number, Set<string>>();
-  /** Per installation, from its latest config: open PRs with the same head branch are one set. */
-  private readonly groupByBranch = new Map<number, boolean>();
   private closing = false;
 
   constructor(private readonly opts: ServiceOptions) {
     this.checks = new CheckRunRegistry(opts.store);
-    this.clients = new InstallationClients(opts.auth);
     const deps: EvalDeps = {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      auth: (id) => this.clients.get(id),
+      auth: (id) => opts.clients.get(id),
+      configs: opts.configs,
       log: opts.log,
-      onConfig: (id, load) => {
-        this.configs.set(id, { load: Promise.resolve(load), at: Date.now() });
-        this.groupByBranch.set(id, load.kind === 'ok' && load.config.group_by_branch);
-      },
     };
+    const states = opts.store.evaluations;
     this.queue = new EvaluationQueue<EvalItem>({
       concurrency: opts.concurrency,
       debounceMs: opts.debounceMs,
       merge: (w, n) => ({ ...n, evaluationId: w.evaluationId, matrix: n.matrix ?? w.matrix }),
       run: async (item, signal) => {
-        this.runningMembers.set(item.evaluationId, new Set(this.componentOf(item.seed)));
+        const id = item.evaluationId;
+        this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
         try {
           await runEvaluation(deps, item, signal);
+        } catch (e) {
+          // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
+          if (!signal.aborted && states.stateOf(id) === 'running') states.fail(id);
+          throw e;
         } finally {
-          this.runningMembers.delete(item.evaluationId);
+          this.runningMembers.delete(id);
           // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-          if (signal.aborted && !this.closing)
-            opts.store.evaluations.setState(item.evaluationId, 'cancelled');
+          if (signal.aborted && !this.closing && states.stateOf(id) === 'running') states.supersede(id);
         }
       },
       onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
-      onDrop: (item) => opts.store.evaluations.setState(item.evaluationId, 'cancelled'),
+      onDrop: (item) => states.supersede(item.evaluationId),
     });
   }
 
@@ -103,7 +100,7 @@ export class TandemService {
       return this.within(
         this.background(async () =>
           this.checks.closeStale(
-            await this.clients.get(installationId),
+            await this.opts.clients.get(installationId),
             key,
             undefined,
             'The pull request was closed.',
@@ -139,8 +136,10 @@ export class TandemService {
 
   /** Re-queues what a previous process left queued or running. */
   resume(): number {
-    const unfinished = this.opts.store.evaluations.unfinished();
+    const states = this.opts.store.evaluations;
+    const unfinished = states.unfinished();
     for (const e of unfinished) {
+      if (e.state === 'running') states.requeue(e.id);
       this.queue.push(
         e.setKey,
         {
@@ -156,22 +155,38 @@ export class TandemService {
     return unfinished.length;
   }
 
-  /** Resolves when no evaluation or background task is pending. */
-  async idle(): Promise<void> {
+  /** Starts what is debouncing now instead of at the end of its window. */
+  flush(): void {
+    this.queue.flush();
+  }
+
+  /**
+   * Resolves when no evaluation or background task is pending. With `flush`, debounce windows
+   * end at once, including those that work still pending opens (tests settle a scenario so).
+   */
+  async idle(opts: { flush?: boolean } = {}): Promise<void> {
     while (this.tasks.size > 0 || this.queue.size > 0) {
       await Promise.allSettled([...this.tasks]);
+      if (opts.flush) this.queue.flush();
       await this.queue.idle();
     }
   }
 
+  /**
+   * Stops everything this service started, and resolves once it has stopped: the queue (its
+   * debounce timers; running evaluations are aborted and awaited, and stay `running` for the
+   * restart to resume), then the background tasks (webhook work, which may still be finishing
+   * what a webhook began), then check runs being created. After this the store may close.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.allSettled([...this.tasks]);
     await this.queue.close();
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+    await this.checks.settled();
   }
 
   invalidateConfig(installationId: number): void {
-    this.configs.delete(installationId);
+    this.opts.configs.invalidate(installationId);
   }
 
   /** Runs `fn` in the background (errors logged); the returned promise never rejects. */
@@ -199,25 +214,12 @@ export class TandemService {
   private async markQueued(key: string, installationId: number): Promise<void> {
     const pull = this.opts.store.pulls.get(key);
     if (pull?.state !== 'open') return;
-    const gh = await this.clients.get(installationId);
-    const cfg = await this.config(gh, installationId, pull.owner);
+    const gh = await this.opts.clients.get(installationId);
+    const cfg = await this.opts.configs.recent(gh, installationId, pull.owner);
     if (cfg.kind === 'missing') return;
     // A repository no suite covers gets no check: nothing would ever complete it.
     if (cfg.kind === 'ok' && !suiteFor(cfg.config, `${pull.owner}/${pull.repo}`)) return;
     await this.checks.ensure(gh, key, pull.headSha, null);
-  }
-
-  /** One load per installation at a time: a burst of deliveries shares it. */
-  private config(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
-    const cached = this.configs.get(installationId);
-    if (cached && Date.now() - cached.at < (this.opts.configTtlMs ?? 60_000)) return cached.load;
-    const load = loadOrgConfig(gh, org);
-    this.configs.set(installationId, { load, at: Date.now() });
-    load.then(
-      (l) => this.groupByBranch.set(installationId, l.kind === 'ok' && l.config.group_by_branch),
-      () => this.configs.delete(installationId),
-    );
-    return load;
   }
 
   /** Open PRs connected to `seed` in the link index: enough to name the set for debouncing. */
@@ -228,7 +230,7 @@ export class TandemService {
       const k = todo.pop()!;
       const next = [...this.opts.store.links.from(k).map(pullKey), ...this.opts.store.links.to(k)];
       const pull = this.opts.store.pulls.get(k);
-      if (pull?.state === 'open' && this.groupByBranch.get(pull.installationId))
+      if (pull?.state === 'open' && this.opts.configs.config(pull.installationId)?.group_by_branch)
         for (const p of this.opts.store.pulls.withHeadRef(pull.installationId, pull.headRef))
           next.push(p.key);
       for (const n of next) {

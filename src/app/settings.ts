@@ -1,5 +1,7 @@
 /**
- * Tandem's own environment next to Probot's (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, GHE_HOST, …).
+ * Tandem's own environment next to Probot's (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, GHE_HOST, …),
+ * read once when the App starts (`startAppServer`, `main.ts`) and passed down: no module of the
+ * App reads `process.env` itself.
  */
 import { z } from 'zod';
 
@@ -9,6 +11,8 @@ const envSchema = z.object({
   TANDEM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   TANDEM_SANDBOX: z.enum(['docker', 'process']).default('docker'),
   TANDEM_JOBS: z.coerce.number().int().min(1).default(2),
+  TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
+  TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PORT: z.coerce.number().int().min(0).default(3000),
   HOST: z.string().optional(),
 });
@@ -19,6 +23,10 @@ export type Settings = {
   concurrency: number;
   sandbox: 'docker' | 'process';
   jobs: number;
+  /** Minimum gap between GitHub writes (0: a few at once). */
+  writeSpacingMs: number;
+  /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
+  configTtlMs: number;
   port: number;
   host: string | undefined;
 };
@@ -36,6 +44,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     concurrency: e.TANDEM_CONCURRENCY,
     sandbox: e.TANDEM_SANDBOX,
     jobs: e.TANDEM_JOBS,
+    writeSpacingMs: e.TANDEM_WRITE_SPACING_MS,
+    configTtlMs: e.TANDEM_CONFIG_TTL_MS,
     port: e.PORT,
     host: e.HOST,
   };

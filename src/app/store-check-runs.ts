@@ -12,12 +12,6 @@ export interface StoredCheckRun {
   completed: boolean;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS check_runs (
-  pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, check_run_id INTEGER NOT NULL, evaluation_id INTEGER,
-  completed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (pull_key, head_sha));
-`;
-
 /** Columns under their `StoredCheckRun` names: a row is one but for SQLite's integer boolean. */
 const COLUMNS = `pull_key AS pullKey, head_sha AS headSha, check_run_id AS checkRunId,
   evaluation_id AS evaluationId, completed`;
@@ -30,9 +24,7 @@ const toCheckRun = ({ completed, ...row }: CheckRow): StoredCheckRun => ({
 });
 
 export class CheckRunsTable {
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
-  }
+  constructor(private readonly db: Database.Database) {}
 
   save(c: Omit<StoredCheckRun, 'completed'>): void {
     this.db

@@ -3,14 +3,8 @@
  */
 import type Database from 'better-sqlite3';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
-`;
-
 export class DeliveriesTable {
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
-  }
+  constructor(private readonly db: Database.Database) {}
 
   /** True the first time a delivery id is seen; false for a redelivery. */
   claim(id: string, event: string): boolean {

@@ -1,10 +1,10 @@
 /**
  * Evaluations and their state, with the members (PR and head) they evaluate: a restart
- * re-queues what a previous process left queued or running.
+ * re-queues what a previous process left queued or running. Only `EvaluationStates` writes the
+ * state, through `compareAndSet`.
  */
 import type Database from 'better-sqlite3';
-
-export type EvaluationState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+import type { EvaluationState } from './evaluation-states.ts';
 
 export interface StoredEvaluation {
   id: number;
@@ -15,13 +15,6 @@ export interface StoredEvaluation {
   matrix: string | null;
   members: Array<{ key: string; headSha: string }>;
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS evaluations (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, set_key TEXT NOT NULL, seed TEXT NOT NULL,
-  installation_id INTEGER NOT NULL, state TEXT NOT NULL, matrix TEXT, members TEXT NOT NULL DEFAULT '[]',
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-`;
 
 /** Columns under their `StoredEvaluation` names: a row is one but for the members' JSON. */
 const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
@@ -34,9 +27,7 @@ const toEvaluation = (row: EvalRow): StoredEvaluation => ({
 });
 
 export class EvaluationsTable {
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
-  }
+  constructor(private readonly db: Database.Database) {}
 
   create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
     const now = Date.now();
@@ -49,16 +40,18 @@ export class EvaluationsTable {
     return Number(r.lastInsertRowid);
   }
 
-  setState(id: number, state: EvaluationState, members?: StoredEvaluation['members']): void {
-    if (members) {
-      this.db
-        .prepare('UPDATE evaluations SET state = ?, members = ?, updated_at = ? WHERE id = ?')
-        .run(state, JSON.stringify(members), Date.now(), id);
-    } else {
-      this.db
-        .prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ?')
-        .run(state, Date.now(), id);
-    }
+  /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
+  compareAndSet(id: number, from: EvaluationState, to: EvaluationState): boolean {
+    const r = this.db
+      .prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?')
+      .run(to, Date.now(), id, from);
+    return r.changes === 1;
+  }
+
+  setMembers(id: number, members: StoredEvaluation['members']): void {
+    this.db
+      .prepare('UPDATE evaluations SET members = ?, updated_at = ? WHERE id = ?')
+      .run(JSON.stringify(members), Date.now(), id);
   }
 
   get(id: number): StoredEvaluation | undefined {

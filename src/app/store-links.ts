@@ -6,17 +6,8 @@
 import type Database from 'better-sqlite3';
 import { type PullRef, parsePullKey, pullKey } from '../core/link-parser.ts';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS links (from_key TEXT NOT NULL, to_key TEXT NOT NULL, source TEXT NOT NULL,
-  PRIMARY KEY (from_key, to_key, source));
-CREATE INDEX IF NOT EXISTS links_to ON links (to_key);
-CREATE TABLE IF NOT EXISTS unlinks (pair TEXT PRIMARY KEY);
-`;
-
 export class LinksTable {
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
-  }
+  constructor(private readonly db: Database.Database) {}
 
   /** Replaces the links a PR's title and body make (call inside the PR's upsert transaction). */
   replaceBodyLinks(from: string, links: readonly PullRef[]): void {

@@ -19,13 +19,6 @@ export interface StoredPull {
   links: PullRef[];
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS pulls (
-  key TEXT PRIMARY KEY, owner TEXT NOT NULL, repo TEXT NOT NULL, number INTEGER NOT NULL,
-  installation_id INTEGER NOT NULL, state TEXT NOT NULL, head_sha TEXT NOT NULL, head_ref TEXT NOT NULL,
-  base_ref TEXT NOT NULL, updated_at INTEGER NOT NULL);
-`;
-
 interface PullRow {
   key: string;
   owner: string;
@@ -42,9 +35,7 @@ export class PullsTable {
   constructor(
     private readonly db: Database.Database,
     private readonly links: LinksTable,
-  ) {
-    db.exec(SCHEMA);
-  }
+  ) {}
 
   /** Records a PR and replaces the links its title and body make. */
   upsert(pull: Omit<StoredPull, 'key'>): StoredPull {

@@ -2,45 +2,81 @@
  * The App's memory in one SQLite file, one small repository per table: deliveries seen
  * (redelivery does nothing twice), pull requests and their links (the reverse-lookup index,
  * manual link commands), evaluations (so a restart re-queues what was queued or running), their
- * check runs, and hand-offs to GitHub Actions. Each table creates itself if missing, so an older
- * database just gains the tables added since.
+ * check runs, and hand-offs to GitHub Actions. The schema is versioned and migrated on open
+ * (`store-schema.ts`).
+ *
+ * `better-sqlite3` is a native module only the App needs: it is an optional dependency, loaded
+ * here on first open, so installing the CLI or the Action never compiles it.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { EvaluationStates } from './evaluation-states.ts';
 import { HandoffStore } from './handoff-store.ts';
 import { CheckRunsTable } from './store-check-runs.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { LinksTable } from './store-links.ts';
 import { PullsTable } from './store-pulls.ts';
+import { migrate } from './store-schema.ts';
 
+export type { EvaluationState } from './evaluation-states.ts';
 export type { StoredCheckRun } from './store-check-runs.ts';
-export type { EvaluationState, StoredEvaluation } from './store-evaluations.ts';
+export type { StoredEvaluation } from './store-evaluations.ts';
 export type { StoredPull } from './store-pulls.ts';
 
+type DatabaseConstructor = typeof Database;
+
+/** The driver, or an error that says how to get it (it is optional in package.json). */
+export async function loadSqlite(): Promise<DatabaseConstructor> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch (e) {
+    throw new Error(
+      `the Tandem GitHub App keeps its state in SQLite and needs the optional dependency better-sqlite3, which is not installed or did not build (${(e as Error).message}). Install it with \`npm install better-sqlite3\` (it needs a C++ toolchain when no prebuilt binary fits this platform).`,
+    );
+  }
+}
+
 export class Store {
-  readonly db: Database.Database;
   readonly deliveries: DeliveriesTable;
   readonly links: LinksTable;
   readonly pulls: PullsTable;
-  readonly evaluations: EvaluationsTable;
+  readonly evaluations: EvaluationStates;
   readonly checkRuns: CheckRunsTable;
   readonly handoffs: HandoffStore;
 
-  constructor(file: string) {
-    this.db = new Database(file);
+  /** Opens (creating or migrating) the database file. */
+  static async open(file: string): Promise<Store> {
+    const Sqlite = await loadSqlite();
+    return new Store(new Sqlite(file), file);
+  }
+
+  private constructor(
+    readonly db: Database.Database,
+    file: string,
+  ) {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     // WAL + NORMAL: durable across an App crash (what restarts need), one fsync per checkpoint.
     this.db.pragma('synchronous = NORMAL');
+    try {
+      migrate(this.db, file);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
     this.deliveries = new DeliveriesTable(this.db);
     this.links = new LinksTable(this.db);
     this.pulls = new PullsTable(this.db, this.links);
-    this.evaluations = new EvaluationsTable(this.db);
+    this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
     this.checkRuns = new CheckRunsTable(this.db);
     this.handoffs = new HandoffStore(this.db);
   }
 
+  get open(): boolean {
+    return this.db.open;
+  }
+
   close(): void {
-    this.db.close();
+    if (this.db.open) this.db.close();
   }
 }

@@ -24,6 +24,7 @@ import {
   SCHEMA_OK,
   SUITE,
   sendPull,
+  settle,
   stickyComments,
   tandemChecks,
   until,
@@ -43,13 +44,14 @@ type Run = ReturnType<World['standIn']['addWorkflowRun']>;
 
 /** A world on `executor: actions` with the 2-PR change schema ← api opened; returns the dispatch inputs. */
 async function dispatchedChange(): Promise<{ world: World; inputs: Record<string, string>; id: number }> {
-  const world = await startWorld({ debounceMs: 600 });
+  const world = await startWorld();
   world.standIn.setFile('acme', '.github', '.github/tandem.yml', ACTIONS_CONFIG);
   world.standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN);
   await openPull(world, 'schema', SCHEMA_OK, 'Adds total.');
   await openPull(world, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
   await sendPull(world, 'opened', 'schema', 1);
   await sendPull(world, 'opened', 'api', 1);
+  world.app.service.flush();
   await until(() => world.standIn.dispatches.length > 0, 'the workflow dispatch');
   const d = world.standIn.dispatches[0]!;
   if (d.kind !== 'workflow') throw new Error('expected a workflow_dispatch');
@@ -196,7 +198,7 @@ describe('App: hand-off to GitHub Actions', () => {
     });
     const done = world.standIn.updateWorkflowRun(run.id, { status: 'completed', conclusion: 'success' });
     expect((await sendWorkflowRun(world, 'completed', done)).status).toBe(200);
-    await world.app.service.idle();
+    await settle(world);
 
     for (const [repo, n] of members) {
       const checks = tandemChecks(world, repo);
@@ -218,14 +220,14 @@ describe('App: hand-off to GitHub Actions', () => {
     expect(stickyComments(world, 'schema', 1)[0]!.body).toBe(stickyComments(world, 'api', 1)[0]!.body);
     expect(world.standIn.dispatches).toHaveLength(1);
     const state = world.app.service.store.evaluations.get(id)?.state;
-    expect(state).toBe('done');
+    expect(state).toBe('published');
   });
 
   it('makes a run that fails without a report an infrastructure error on every member', async () => {
     const { world, id } = await dispatchedChange();
     const run = addRun(world, id, { status: 'completed', conclusion: 'failure' });
     expect((await sendWorkflowRun(world, 'completed', run)).status).toBe(200);
-    await world.app.service.idle();
+    await settle(world);
     for (const [repo, n] of members) {
       const c = tandemChecks(world, repo)[0]!;
       expect(c.status).toBe('completed');
@@ -260,7 +262,7 @@ describe('App: hand-off to GitHub Actions', () => {
       zip: zipOf(world, 'tandem-report.json', '{"schemaVersion": 1}'),
     });
     await restartApp(world);
-    await world.app.service.idle();
+    await settle(world);
     expect(world.standIn.dispatches).toHaveLength(1);
     for (const [repo] of members) {
       const checks = tandemChecks(world, repo);

@@ -85,6 +85,10 @@ export interface World {
 
 export interface WorldOptions {
   executor?: Executor;
+  /**
+   * Default: ten minutes, so nothing starts by the clock: a test sends its webhooks, then ends
+   * the debounce window itself (`settle`, `service.flush()`), however slowly they arrived.
+   */
   debounceMs?: number;
   /** `.github/tandem.yml` of the organization (default `orgConfig()`). */
   config?: string;
@@ -121,7 +125,7 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'fatal',
     TANDEM_DATA_DIR: dataDir,
-    TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 150),
+    TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 600_000),
     TANDEM_CONCURRENCY: '2',
   };
   const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
@@ -228,6 +232,15 @@ export function publishBranch(w: World, repo: string, branch: string, sha: strin
   setBranch(w.standIn.state, 'acme', repo, branch, sha);
 }
 
+/** Ends the debounce windows and waits until every evaluation and webhook task has finished. */
+export function settle(w: World): Promise<void> {
+  return w.app.service.idle({ flush: true });
+}
+
+/**
+ * Waits for a condition the stand-in shows (a dispatch, a check's status) where the App has no
+ * event for it; `ms` only bounds a hang, the test never relies on it passing.
+ */
 export async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pred()) {
@@ -252,6 +265,7 @@ export class ObservedExecutor implements Executor {
   readonly runs: ObservedRun[] = [];
   private readonly inner: LocalExecutor;
   private hold: { promise: Promise<void>; release: () => void } | undefined;
+  private readonly startWaiters: Array<{ n: number; resolve: () => void }> = [];
 
   constructor(cacheDir: string, opts: { holdFirst?: boolean } = {}) {
     this.inner = new LocalExecutor({ cacheDir, sandbox: 'docker', jobs: 2 });
@@ -268,9 +282,19 @@ export class ObservedExecutor implements Executor {
     this.hold?.release();
   }
 
+  /** Resolves once `n` evaluations have reached the executor. */
+  started(n: number): Promise<void> {
+    if (this.runs.length >= n) return Promise.resolve();
+    return new Promise((resolve) => this.startWaiters.push({ n, resolve }));
+  }
+
   async run(spec: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
     const run: ObservedRun = { spec, aborted: false };
     this.runs.push(run);
+    for (const w of this.startWaiters.filter((x) => this.runs.length >= x.n)) {
+      this.startWaiters.splice(this.startWaiters.indexOf(w), 1);
+      w.resolve();
+    }
     signal.addEventListener('abort', () => {
       run.aborted = true;
     });

@@ -15,9 +15,9 @@ import {
   publishBranch,
   SCHEMA_OK,
   sendPull,
+  settle,
   stickyComments,
   tandemChecks,
-  until,
   useWorld,
   type World,
 } from './app-harness.ts';
@@ -28,14 +28,10 @@ const WEB_OK = { 'index.js': 'module.exports = { page: 1, total: true };\n' };
 const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out');
 
 /** A world whose App dispatches to an observed real engine. */
-async function observedWorld(config?: string, opts: { holdFirst?: boolean; debounceMs?: number } = {}) {
+async function observedWorld(config?: string, opts: { holdFirst?: boolean } = {}) {
   const { makeTempDir } = await import('../helpers/git-fixtures.ts');
   const executor = new ObservedExecutor(join(await makeTempDir('tandem-observed-'), 'cache'), opts);
-  const world = await startWorld({
-    executor,
-    ...(config ? { config } : {}),
-    ...(opts.debounceMs ? { debounceMs: opts.debounceMs } : {}),
-  });
+  const world = await startWorld({ executor, ...(config ? { config } : {}) });
   return { world, executor };
 }
 
@@ -65,12 +61,12 @@ describe('App: a linked change over its life', () => {
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema', 'acme/web']]);
 
     w.standIn.updatePullRequest('acme', 'web', 1, { state: 'closed' });
     await sendPull(w, 'closed', 'web', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs.map(targetsOf)).toEqual([
       ['acme/api', 'acme/schema', 'acme/web'],
       ['acme/api', 'acme/schema'],
@@ -99,7 +95,7 @@ describe('App: a linked change over its life', () => {
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
     expect(o.executor.runs[0]!.spec.targets.find((t) => t.repo === 'acme/schema')!.base).toBe(release);
 
@@ -107,7 +103,7 @@ describe('App: a linked change over its life', () => {
     publishBranch(w, 'schema', 'release', merged);
     w.standIn.updatePullRequest('acme', 'schema', 1, { merged: true });
     await sendPull(w, 'closed', 'schema', 1);
-    await w.app.service.idle();
+    await settle(w);
 
     expect(o.executor.runs).toHaveLength(2);
     expect(targetsOf(o.executor.runs[1]!)).toEqual(['acme/api']);
@@ -134,7 +130,7 @@ describe('App: a linked change over its life', () => {
     publishBranch(w, 'api', 'main', tip);
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
@@ -158,7 +154,7 @@ describe('App: a linked change over its life', () => {
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'No links either.', 'checkout-total');
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
@@ -173,7 +169,7 @@ describe('App: a linked change over its life', () => {
     await sendPull(w, 'opened', 'schema', 1);
     w.standIn.rateLimitNext(2, 'secondary');
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     const statuses = w.standIn.requests.map((r) => r.status);
     expect(statuses).toContain(403);
     expect(statuses).toContain(429);
@@ -189,7 +185,7 @@ describe('App: a linked change over its life', () => {
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     const web = await openPull(w, 'web', WEB_OK, 'Depends-On: acme/schema#1');
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await w.app.service.idle();
+    await settle(w);
     // The set is walked from its stable name (the smallest key, acme/api#1): web is the third.
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
@@ -210,7 +206,7 @@ describe('App: a linked change over its life', () => {
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     w.standIn.setPermission('acme', 'schema', 'writer', 'write');
     const comment = w.standIn.addComment('acme', 'schema', 1, {
       body: '/tandem matrix full',
@@ -222,7 +218,7 @@ describe('App: a linked change over its life', () => {
       comment: comment as unknown as Record<string, unknown>,
       installationId: w.installationId,
     });
-    await w.app.service.idle();
+    await settle(w);
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
     expect(o.executor.runs.map((r) => r.spec.matrix)).toEqual(['leave-one-out', 'full']);
     expect(o.executor.runs.map((r) => r.report?.verdict.jointlyNecessaryBasis)).toEqual([
@@ -232,13 +228,13 @@ describe('App: a linked change over its life', () => {
   });
 
   it('evaluates three pushes to three members within the debounce window once', async () => {
-    const o = await observedWorld(LEAVE_ONE_OUT, { debounceMs: 800 });
+    const o = await observedWorld(LEAVE_ONE_OUT);
     const w = o.world;
     await openPull(w, 'schema', SCHEMA_OK, '');
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs).toHaveLength(1);
 
     const heads = {
@@ -247,7 +243,7 @@ describe('App: a linked change over its life', () => {
       web: await push(w, 'web', { 'NOTES.md': 'w\n' }),
     };
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'synchronize', r, 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs).toHaveLength(2);
     expect(o.executor.runs[1]!.spec.targets.map((t) => t.head).sort()).toEqual(Object.values(heads).sort());
     for (const [repo, sha] of Object.entries(heads)) {
@@ -256,7 +252,7 @@ describe('App: a linked change over its life', () => {
       const statuses = (checks[0]!.history as Array<{ status?: string }>).map((h) => h.status);
       expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
     }
-    expect(evaluationStates(w).filter((s) => s === 'done')).toHaveLength(2);
+    expect(evaluationStates(w).filter((s) => s === 'published')).toHaveLength(2);
   });
 
   it('cancels an evaluation made stale by a newer push', async () => {
@@ -267,15 +263,16 @@ describe('App: a linked change over its life', () => {
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
     const executor = o.executor;
-    await until(() => executor.runs.length === 1, 'the first evaluation to start');
+    w.app.service.flush();
+    await executor.started(1);
 
     const newer = await push(w, 'api', { 'NOTES.md': 'newer\n' });
     await sendPull(w, 'synchronize', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(o.executor.runs.map((r) => r.aborted)).toEqual([true, false]);
     expect(o.executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!.head).toBe(newer);
     // The first request was folded into the set's (cancelled), then the held run was aborted.
-    expect(evaluationStates(w).slice(-2)).toEqual(['cancelled', 'done']);
+    expect(evaluationStates(w).slice(-2)).toEqual(['superseded', 'published']);
     const [stale] = tandemChecks(w, 'api', api.head.sha);
     expect(stale!.conclusion).toBe('cancelled');
     expect(stale!.output.title).toBe('Tandem: superseded');

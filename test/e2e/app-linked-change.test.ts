@@ -10,6 +10,7 @@ import {
   openPull,
   SCHEMA_OK,
   sendPull,
+  settle,
   stickyComments,
   tandemChecks,
   useWorld,
@@ -26,7 +27,7 @@ describe('App: linked change with the real engine', () => {
     const r1 = await sendPull(w, 'opened', 'schema', schema.number);
     const r2 = await sendPull(w, 'opened', 'api', api.number);
     expect([r1.status, r2.status]).toEqual([200, 200]);
-    await w.app.service.idle();
+    await settle(w);
 
     for (const [repo, pr] of [
       ['schema', schema],
@@ -65,7 +66,7 @@ describe('App: linked change with the real engine', () => {
     const api = await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
     await sendPull(w, 'opened', 'schema', schema.number);
     await sendPull(w, 'opened', 'api', api.number);
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'schema', schema.head.sha)[0]!.conclusion).toBe('failure');
     expect(tandemChecks(w, 'api', api.head.sha)[0]!.conclusion).toBe('failure');
     const failing = stickyComments(w, 'api', 1)[0]!;
@@ -78,7 +79,7 @@ describe('App: linked change with the real engine', () => {
     });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: fixed });
     await sendPull(w, 'synchronize', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'api', fixed)[0]!.conclusion).toBe('success');
     const schemaChecks = tandemChecks(w, 'schema', schema.head.sha);
     expect(schemaChecks).toHaveLength(2);

@@ -11,6 +11,7 @@ import {
   orgConfig,
   SCHEMA_OK,
   sendPull,
+  settle,
   stickyComments,
   tandemChecks,
   useWorld,
@@ -32,7 +33,7 @@ async function linkCommand(w: World, user: string) {
     comment: comment as unknown as Record<string, unknown>,
     installationId: w.installationId,
   });
-  await w.app.service.idle();
+  await settle(w);
   return comment;
 }
 
@@ -53,7 +54,7 @@ describe('App: linking', () => {
       'Depends-On: acme/schema#1',
     );
     for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await w.app.service.idle();
+    await settle(w);
     for (const [r, pr] of [
       ['schema', schema],
       ['api', api],
@@ -70,7 +71,7 @@ describe('App: linking', () => {
     const bad = await commitOn(w.repos.web!, 'feature', { 'index.js': 'module.exports = { page: 2 };\n' });
     w.standIn.updatePullRequest('acme', 'web', 1, { headSha: bad });
     await sendPull(w, 'synchronize', 'web', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'web', bad).map((c) => c.conclusion)).toEqual(['failure']);
     expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual([
       'success',
@@ -85,14 +86,14 @@ describe('App: linking', () => {
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Alone.');
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure']);
 
     w.standIn.updatePullRequest('acme', 'api', 1, {
       body: 'Depends-On: acme/schema#1\nDepends-On: evil/schema#1',
     });
     await sendPull(w, 'edited', 'api', 1, { changes: { body: { from: 'Alone.' } } });
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure', 'success']);
     expect(tandemChecks(w, 'schema', schema.head.sha).at(-1)!.conclusion).toBe('success');
     const body = stickyComments(w, 'schema', 1)[0]!.body!;
@@ -122,7 +123,7 @@ describe('App: linking', () => {
       repository: repoOf(w, 'schema'),
       installationId: w.installationId,
     });
-    await w.app.service.idle();
+    await settle(w);
     expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual([
       'success',
       'success',
@@ -157,7 +158,7 @@ describe('App: linking', () => {
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const res = await sendPull(w, 'opened', 'schema', 1);
     expect(res.status).toBe(200);
-    await w.app.service.idle();
+    await settle(w);
     const [check] = tandemChecks(w, 'schema', schema.head.sha);
     expect(check!.conclusion).toBe('failure');
     expect(check!.output.title).toContain('matrix');

@@ -3,7 +3,7 @@
  * through them against the GitHub stand-in's injected rate limits (real HTTP on loopback).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Gate, RetryScheduler, TandemOctokit } from '../../src/app/octokit.ts';
+import { Gate, RetryScheduler, tandemOctokit } from '../../src/app/octokit.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 let standIn: StandIn | undefined;
@@ -77,7 +77,7 @@ describe('TandemOctokit', () => {
   it('waits out primary and secondary rate limits and returns the real answer', async () => {
     standIn = await startGitHubStandIn();
     standIn.addRepo({ owner: 'acme', name: 'api' });
-    const gh = new TandemOctokit({
+    const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
       auth: { token: standIn.mintToken(standIn.installationId('acme')) },
       baseUrl: standIn.apiUrl,
     });
@@ -98,7 +98,7 @@ describe('TandemOctokit', () => {
   it('still fails fast on errors that are not rate limits', async () => {
     standIn = await startGitHubStandIn();
     standIn.addRepo({ owner: 'acme', name: 'api' });
-    const gh = new TandemOctokit({
+    const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
       auth: { token: standIn.mintToken(standIn.installationId('acme')) },
       baseUrl: standIn.apiUrl,
     });

@@ -1,0 +1,121 @@
+/**
+ * The one owner of an evaluation's state. Every change goes through `move`, which checks it
+ * against the transition table, writes it with a compare-and-set (so a write from a stale view
+ * of the row is refused instead of overwriting a newer state) and announces it: the service
+ * and tests wait on these events instead of polling the database.
+ *
+ *   queued ─→ running ─→ published | superseded | failed
+ *      └──→ superseded       └──→ queued (a restart re-queues what was running)
+ */
+import { EventEmitter, once } from 'node:events';
+import type { EvaluationsTable, StoredEvaluation } from './store-evaluations.ts';
+
+export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
+export type EvaluationState = (typeof EVALUATION_STATES)[number];
+
+const NEXT: Record<EvaluationState, readonly EvaluationState[]> = {
+  // Superseded while waiting: a newer request of the same set (or a set it grew into) took over.
+  queued: ['running', 'superseded'],
+  running: ['published', 'superseded', 'failed', 'queued'],
+  published: [],
+  superseded: [],
+  failed: [],
+};
+
+export function canMove(from: EvaluationState, to: EvaluationState): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function isFinal(state: EvaluationState): boolean {
+  return NEXT[state].length === 0;
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly evaluationId: number,
+    readonly from: EvaluationState | undefined,
+    readonly to: EvaluationState,
+  ) {
+    super(`evaluation ${evaluationId}: ${from ?? 'unknown'} → ${to} is not a legal transition`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export interface Transition {
+  id: number;
+  /** `undefined` for a newly created evaluation. */
+  from: EvaluationState | undefined;
+  to: EvaluationState;
+}
+
+type Events = { transition: [Transition] };
+
+export class EvaluationStates extends EventEmitter<Events> {
+  constructor(private readonly table: EvaluationsTable) {
+    super();
+  }
+
+  create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
+    const id = this.table.create(e);
+    this.emit('transition', { id, from: undefined, to: 'queued' });
+    return id;
+  }
+
+  get(id: number): StoredEvaluation | undefined {
+    return this.table.get(id);
+  }
+
+  stateOf(id: number): EvaluationState | undefined {
+    return this.table.get(id)?.state;
+  }
+
+  /** Evaluations a previous process left queued or running. */
+  unfinished(): StoredEvaluation[] {
+    return this.table.unfinished();
+  }
+
+  start(id: number): void {
+    this.move(id, 'running');
+  }
+
+  publish(id: number): void {
+    this.move(id, 'published');
+  }
+
+  fail(id: number): void {
+    this.move(id, 'failed');
+  }
+
+  supersede(id: number): void {
+    this.move(id, 'superseded');
+  }
+
+  /** A restart found it running: it runs again (its check runs are reused). */
+  requeue(id: number): void {
+    this.move(id, 'queued');
+  }
+
+  /** The members (PR and head) a running evaluation settled on: the Actions hand-off keys on them. */
+  setMembers(id: number, members: StoredEvaluation['members']): void {
+    const state = this.stateOf(id);
+    if (state !== 'running') throw new IllegalTransitionError(id, state, 'running');
+    this.table.setMembers(id, members);
+  }
+
+  /** Resolves with the state once the evaluation has reached one of `states`. */
+  async reached(id: number, states: readonly EvaluationState[] = ['published', 'superseded', 'failed']) {
+    const now = this.stateOf(id);
+    if (now && states.includes(now)) return now;
+    for (;;) {
+      const [t] = (await once(this, 'transition')) as [Transition];
+      if (t.id === id && states.includes(t.to)) return t.to;
+    }
+  }
+
+  private move(id: number, to: EvaluationState): void {
+    const from = this.stateOf(id);
+    if (!from || !canMove(from, to) || !this.table.compareAndSet(id, from, to))
+      throw new IllegalTransitionError(id, from, to);
+    this.emit('transition', { id, from, to });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The store's schema, versioned with SQLite's `PRAGMA user_version`: migration N takes a
+ * database at version N to N+1, inside one transaction with the version bump, so a crash
+ * mid-migration leaves the old version to retry. A database from before versioning is at 0 and
+ * already holds the version-1 tables (hence `IF NOT EXISTS` there). Add a migration, never edit
+ * one that shipped.
+ */
+import type Database from 'better-sqlite3';
+
+const V1_TABLES = `
+CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS links (from_key TEXT NOT NULL, to_key TEXT NOT NULL, source TEXT NOT NULL,
+  PRIMARY KEY (from_key, to_key, source));
+CREATE INDEX IF NOT EXISTS links_to ON links (to_key);
+CREATE TABLE IF NOT EXISTS unlinks (pair TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS pulls (
+  key TEXT PRIMARY KEY, owner TEXT NOT NULL, repo TEXT NOT NULL, number INTEGER NOT NULL,
+  installation_id INTEGER NOT NULL, state TEXT NOT NULL, head_sha TEXT NOT NULL, head_ref TEXT NOT NULL,
+  base_ref TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS evaluations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, set_key TEXT NOT NULL, seed TEXT NOT NULL,
+  installation_id INTEGER NOT NULL, state TEXT NOT NULL, matrix TEXT, members TEXT NOT NULL DEFAULT '[]',
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS check_runs (
+  pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, check_run_id INTEGER NOT NULL, evaluation_id INTEGER,
+  completed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (pull_key, head_sha));
+CREATE TABLE IF NOT EXISTS actions_handoffs (
+  evaluation_id INTEGER PRIMARY KEY, evaluator TEXT NOT NULL, workflow TEXT NOT NULL, heads TEXT NOT NULL,
+  dispatched_at INTEGER NOT NULL, run_id INTEGER, run_url TEXT, run_status TEXT, run_conclusion TEXT);
+`;
+
+/** `MIGRATIONS[n]` takes version n to n + 1. */
+const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
+  (db) => db.exec(V1_TABLES),
+  // The evaluation state machine's names: `done` was published, `cancelled` superseded. The
+  // index serves the restart's scan for unfinished evaluations.
+  (db) =>
+    db.exec(`
+      UPDATE evaluations SET state = CASE state WHEN 'done' THEN 'published' WHEN 'cancelled' THEN 'superseded'
+        ELSE state END;
+      CREATE INDEX evaluations_state ON evaluations (state);
+    `),
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Brings `db` to `SCHEMA_VERSION`; refuses a database a newer Tandem wrote. */
+export function migrate(db: Database.Database, file: string): void {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION)
+    throw new Error(
+      `${file} has schema version ${from}, newer than this Tandem's (${SCHEMA_VERSION}): upgrade Tandem or use another TANDEM_DATA_DIR`,
+    );
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      MIGRATIONS[v]!(db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
