@@ -62,7 +62,7 @@ export async function readHistory(
     'log',
     '--first-parent',
     '--reverse',
-    `--format=%H${FIELD}%P${FIELD}%ct${FIELD}%B${RECORD}`,
+    '--format=%H%x00%P%x00%ct%x00%B%x1e',
     `--since=${range.since.toISOString()}`,
     ...(range.until ? [`--until=${range.until.toISOString()}`] : []),
     tip,
@@ -76,7 +76,7 @@ export async function readHistory(
     if (c.parents.length > 1) {
       // What the merge brought in: its other parents' commits not already on the first parent.
       const { stdout: side } = await git(
-        ['log', `--format=%B${RECORD}`, '-n', '200', ...c.parents.slice(1), `^${c.parents[0]}`, '--'],
+        ['log', '--format=%B%x1e', '-n', '200', ...c.parents.slice(1), `^${c.parents[0]}`, '--'],
         { cwd: repoDir },
       );
       mergedMessages = side

@@ -1,6 +1,7 @@
 /**
  * One repository's side of a linked set, from its commits: base (the parent of the earliest),
  * head, and the diff split into the gold `patch` (non-test files) and `test_patch` (test files).
+ * Tests never count toward the gold patch: the evaluator owns them.
  *
  * When the side's commits are not one unbroken run of the branch (unrelated commits landed in
  * between), they are replayed onto the base in a scratch repository that borrows the mirror's
@@ -30,6 +31,12 @@ export interface RepoChange {
 
 export class ReplayConflict extends Error {
   override readonly name = 'ReplayConflict';
+  constructor(
+    readonly repo: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A diff per file, in `git diff --no-renames` order, keyed by the `diff --git` chunk. */
@@ -88,30 +95,30 @@ export async function splitChange(
   return { patch, testPatch, files };
 }
 
+/** One change of a side: a commit (or a merged PR's head) and what it was made on. */
+export interface ChangeStep {
+  sha: string;
+  parent: string;
+}
+
 /**
- * The side of `repo` made of `commits` (first-parent commits of `history`, any order).
- * `scratchRoot` holds the replay repository when one is needed; the caller removes it.
+ * The side of `repo` made of `steps`, oldest first. When each step sits on the previous one the
+ * head is the last commit; otherwise the steps are replayed in a scratch repository under
+ * `scratchRoot` (the caller removes it).
  */
 export async function repoChange(input: {
   repo: string;
   url: string;
   mirror: string;
-  /** Every first-parent commit read, oldest first: tells whether `commits` are one run. */
-  history: readonly { sha: string; parents: string[] }[];
-  commits: readonly string[];
+  steps: readonly ChangeStep[];
   scratchRoot: string;
   testGlobs?: readonly string[];
 }): Promise<RepoChange> {
-  const order = new Map(input.history.map((c, i) => [c.sha, i]));
-  const sorted = [...input.commits].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-  const first = input.history[order.get(sorted[0]!) ?? 0]!;
-  const base = first.parents[0];
-  if (!base) throw new ReplayConflict(`${input.repo}: ${first.sha} is a root commit (no base to start from)`);
-  const positions = sorted.map((s) => order.get(s) ?? 0);
-  const contiguous = positions.every((p, i) => i === 0 || p === positions[i - 1]! + 1);
-
+  const steps = input.steps;
+  const base = steps[0]!.parent;
+  const contiguous = steps.every((s, i) => i === 0 || s.parent === steps[i - 1]!.sha);
   let gitDir = input.mirror;
-  let head = sorted.at(-1)!;
+  let head = steps.at(-1)!.sha;
   if (!contiguous) {
     gitDir = path.join(
       input.scratchRoot,
@@ -119,7 +126,7 @@ export async function repoChange(input: {
     );
     await mkdir(input.scratchRoot, { recursive: true });
     await git(['clone', '--bare', '--shared', '--quiet', input.mirror, gitDir]);
-    head = await replay(gitDir, base, sorted, input.history, order, input.repo);
+    head = await replay(gitDir, base, steps, input.repo);
   }
   const split = await splitChange(gitDir, base, head, input.testGlobs);
   return {
@@ -128,7 +135,7 @@ export async function repoChange(input: {
     base,
     head,
     headIsReplay: !contiguous,
-    commits: sorted,
+    commits: steps.map((s) => s.sha),
     gitDir,
     ...split,
   };
@@ -138,17 +145,14 @@ export async function repoChange(input: {
 async function replay(
   gitDir: string,
   base: string,
-  commits: readonly string[],
-  history: readonly { sha: string; parents: string[] }[],
-  order: Map<string, number>,
+  steps: readonly ChangeStep[],
   repo: string,
 ): Promise<string> {
   const env = { GIT_INDEX_FILE: path.join(gitDir, 'tandem-mine-index') };
   const patchFile = path.join(gitDir, 'tandem-mine.patch');
   await git(['read-tree', base], { cwd: gitDir, env });
   try {
-    for (const sha of commits) {
-      const parent = history[order.get(sha) ?? 0]?.parents[0] ?? `${sha}^`;
+    for (const { sha, parent } of steps) {
       const { stdout } = await git(['diff', '--binary', '--full-index', '--no-renames', parent, sha, '--'], {
         cwd: gitDir,
       });
@@ -162,6 +166,7 @@ async function replay(
       if (res.code !== 0) {
         const why = summarizeStderr(res.stderr, 2, 200);
         throw new ReplayConflict(
+          repo,
           `${repo}: ${sha.slice(0, 12)} does not apply after the set's earlier commits${why ? ` (${why})` : ''}`,
         );
       }

@@ -1,0 +1,78 @@
+/**
+ * One linked set through the stages every source shares: cap on repositories, each side's change
+ * (a conflict between the set's commits screens it out), screening, then the candidate.
+ */
+import { rm } from 'node:fs/promises';
+import type { Suite } from '../core/suite.schema.ts';
+import { buildCandidate, type SetDescription } from './candidate.ts';
+import type { MineOutput } from './mine-output.ts';
+import { type ChangeStep, ReplayConflict, type RepoChange, repoChange } from './repo-change.ts';
+import { screen } from './screening.ts';
+
+export interface MineSettings {
+  maxRepos: number;
+  maxFiles: number;
+  maxLines: number;
+  testGlobs?: readonly string[];
+  suite: (instanceId: string, repos: string[]) => Suite | string;
+  /** Scratch repositories for replays live here while a set is processed. */
+  scratchRoot: string;
+}
+
+export interface SideInput {
+  repo: string;
+  url: string;
+  mirror: string;
+  steps: ChangeStep[];
+}
+
+export async function processSet(
+  sides: readonly SideInput[],
+  set: SetDescription,
+  changeIds: string[],
+  settings: MineSettings,
+  output: MineOutput,
+): Promise<void> {
+  const repos = sides.map((s) => s.repo);
+  if (sides.length > settings.maxRepos) {
+    output.screened.push({
+      changes: changeIds,
+      repos,
+      reason: {
+        code: 'too-many-repositories',
+        message: `the set spans ${sides.length} repositories (more than --max-repos ${settings.maxRepos})`,
+      },
+    });
+    return;
+  }
+  const changes: RepoChange[] = [];
+  try {
+    for (const side of sides) {
+      changes.push(
+        await repoChange({
+          ...side,
+          scratchRoot: settings.scratchRoot,
+          ...(settings.testGlobs ? { testGlobs: settings.testGlobs } : {}),
+        }),
+      );
+    }
+    const reason = screen(
+      changes.map((c) => ({ repo: c.repo, files: c.files })),
+      settings,
+    );
+    if (reason) {
+      output.screened.push({ changes: changeIds, repos, reason });
+      return;
+    }
+    output.candidates.push(await buildCandidate(changes, set, settings.suite));
+  } catch (e) {
+    if (!(e instanceof ReplayConflict)) throw e;
+    output.screened.push({
+      changes: changeIds,
+      repos,
+      reason: { code: 'conflict', message: e.message, repo: e.repo },
+    });
+  } finally {
+    for (const c of changes) if (c.headIsReplay) await rm(c.gitDir, { recursive: true, force: true });
+  }
+}
