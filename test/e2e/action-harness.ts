@@ -3,12 +3,15 @@
  * process, inputs as `INPUT_*` variables, `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files, the
  * evaluator repository as `GITHUB_WORKSPACE`, and workflow commands read back from stdout.
  */
-import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, execSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateExample } from '../../examples/checkout/generate.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { makeTempDir } from '../helpers/git-fixtures.ts';
+import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
@@ -129,6 +132,41 @@ export async function runAction(opts: {
     summary: readFileSync(summaryFile, 'utf8'),
     commands: parseCommands(stdout),
   };
+}
+
+/**
+ * The checkout example as GitHub would hold it: `acme/{schema,api,web}` served over HTTP by a git
+ * server that needs `token`, each with PR #7 (`multi-currency` onto `main`) in the REST stand-in,
+ * and the evaluator repository (`workspace`) holding only the suite at `suites/checkout/`.
+ */
+export async function startPullRequestWorld(
+  dir: string,
+  workspace: string,
+  token: string,
+): Promise<{ api: StandIn; gitServer: GitHttpServer; gitRoot: string }> {
+  const org = path.join(dir, 'org');
+  generateExample(org);
+  cpSync(path.join(org, 'evaluator'), path.join(workspace, 'suites', 'checkout'), { recursive: true });
+  const gitRoot = path.join(dir, 'git');
+  const gitServer = await startGitHttpServer(gitRoot, { token });
+  const api = await startGitHubStandIn({ tokens: { [token]: 'evaluator-bot' } });
+  for (const name of ['schema', 'api', 'web']) {
+    const bare = path.join(gitRoot, 'acme', `${name}.git`);
+    cpSync(path.join(org, 'remotes', `${name}.git`), bare, { recursive: true });
+    const sha = (ref: string) =>
+      execFileSync('git', ['rev-parse', ref], { cwd: bare, encoding: 'utf8' }).trim();
+    api.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
+    api.addPullRequest({
+      owner: 'acme',
+      repo: name,
+      number: 7,
+      title: 'Prices in several currencies',
+      headRef: 'multi-currency',
+      headSha: sha('multi-currency'),
+      baseSha: sha('main'),
+    });
+  }
+  return { api, gitServer, gitRoot };
 }
 
 export function readReport(file: string): Report {

@@ -6,14 +6,20 @@
  * workspace, at a named ref or at their default branch, as the App's hand-off asks.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateExample } from '../../examples/checkout/generate.ts';
 import { removeTempDir } from '../helpers/git-fixtures.ts';
-import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { type ActionRun, errors, prepareRunner, readReport, runAction } from './action-harness.ts';
+import type { GitHttpServer } from '../support/git-http-server.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
+import {
+  type ActionRun,
+  errors,
+  prepareRunner,
+  readReport,
+  runAction,
+  startPullRequestWorld,
+} from './action-harness.ts';
 
 const TOKEN = 'ghp_actionTestToken123';
 
@@ -33,29 +39,7 @@ const run = (inputs: Record<string, string>, env: Record<string, string> = {}): 
 
 beforeAll(async () => {
   ({ dir, workspace, runnerDir } = await prepareRunner('tandem-action-prs-'));
-  const org = path.join(dir, 'org');
-  generateExample(org);
-  // The evaluator repository holds only the suite and its hidden tests.
-  cpSync(path.join(org, 'evaluator'), path.join(workspace, 'suites', 'checkout'), { recursive: true });
-  const gitRoot = path.join(dir, 'git');
-  gitServer = await startGitHttpServer(gitRoot, { token: TOKEN });
-  api = await startGitHubStandIn({ tokens: { [TOKEN]: 'evaluator-bot' } });
-  for (const name of ['schema', 'api', 'web']) {
-    const bare = path.join(gitRoot, 'acme', `${name}.git`);
-    cpSync(path.join(org, 'remotes', `${name}.git`), bare, { recursive: true });
-    const sha = (ref: string) =>
-      execFileSync('git', ['rev-parse', ref], { cwd: bare, encoding: 'utf8' }).trim();
-    api.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
-    api.addPullRequest({
-      owner: 'acme',
-      repo: name,
-      number: 7,
-      title: 'Prices in several currencies',
-      headRef: 'multi-currency',
-      headSha: sha('multi-currency'),
-      baseSha: sha('main'),
-    });
-  }
+  ({ api, gitServer } = await startPullRequestWorld(dir, workspace, TOKEN));
 }, 600_000);
 
 afterAll(async () => {
@@ -192,6 +176,36 @@ describe('the Action on pull requests', () => {
     expect(errors(r).at(-1)?.message).toMatch(
       /^Tandem: bad input, no verdict: input "pull-requests": acme\/(schema|api)#7: 401 Bad credentials/,
     );
+  });
+
+  it('waits out a secondary rate limit; one that persists is a rate limit, not an unreadable repository', async () => {
+    // One limited answer: waited out, then the run goes on to its (bad) context input.
+    api.rateLimitNext(1, 'secondary');
+    const waited = await run({
+      'pull-requests': 'acme/schema#7',
+      context: 'acme/nowhere',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    expect(waited.stdout).toMatch(
+      /tandem: GitHub secondary rate limit on GET \S+\/repos\/acme\/schema\/pulls\/7; waiting 1 s/,
+    );
+    expect(errors(waited).at(-1)?.message).toMatch(/input "context": acme\/nowhere: 404/);
+
+    api.rateLimitNext(100, 'secondary');
+    const limited = await run({
+      'pull-requests': 'acme/schema#7',
+      suite: 'suites/checkout/suite.yml',
+      token: TOKEN,
+    });
+    api.rateLimitNext(0);
+    expect(limited.code).toBe(1);
+    expect(limited.outputs.verdict).toBe('error');
+    const last = errors(limited).at(-1)?.message;
+    expect(last).toMatch(
+      /^Tandem: infrastructure error, not a verdict on the code \(fetch\): acme\/schema#7: GitHub's secondary rate limit for this token is still exceeded/,
+    );
+    expect(last).not.toContain('does the "token" input read');
   });
 
   it('a PR that does not exist is named; a malformed line is refused before any request', async () => {
