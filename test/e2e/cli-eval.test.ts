@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/core/report.schema.ts';
+import { type Report, reportSchema } from '../../src/core/report.schema.ts';
 import { dockerSuite, readReport } from '../helpers/docker-suite.ts';
 import {
   type CliResult,
@@ -63,6 +63,30 @@ describe('tandem eval', () => {
     expect(md).toMatch(/\| `full` \| ✓ \| ✓ \| ✓ \| ✅ pass \| 6\/6 \|/);
     expect(md).toMatch(/\| `base` \| · \| · \| · \| ❌ fail \| 3\/6 \|/);
     expect(md.match(/^\| `[a-z+]+` \|/gm)).toHaveLength(8);
+  });
+});
+
+describe('tandem eval --json - --quiet', () => {
+  it('puts the report alone on stdout and only the verdict line on stderr', async () => {
+    const r = await runCli([
+      'eval',
+      ex.caseFile,
+      '--matrix',
+      'full',
+      ...docker.cliFlags(),
+      '--json',
+      '-',
+      '--quiet',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const piped = reportSchema.parse(JSON.parse(r.stdout));
+    expect(piped.verdict).toMatchObject(EXAMPLE_VERDICT);
+    expect(outcomes(piped)).toEqual(outcomes(report));
+    const lines = r.stderr
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('tandem: compiling the CLI'));
+    expect(lines).toEqual([expect.stringMatching(/^Verdict: RESOLVED/)]);
   });
 });
 

@@ -312,10 +312,14 @@ export interface CliProcess {
   done: Promise<CliResult>;
 }
 
-export function startCli(args: string[], env: Record<string, string> = {}): CliProcess {
+/** Environment overrides for the CLI; `undefined` removes a variable (e.g. the runner's FORCE_COLOR). */
+export type CliEnv = Record<string, string | undefined>;
+
+export function startCli(args: string[], env: CliEnv = {}): CliProcess {
+  const merged: CliEnv = { ...process.env, NO_COLOR: '1', ...env };
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tandem.js'), ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -333,6 +337,6 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliP
   return { child, done };
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export function runCli(args: string[], env: CliEnv = {}): Promise<CliResult> {
   return startCli(args, env).done;
 }
