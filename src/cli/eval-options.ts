@@ -3,11 +3,19 @@
  * into EvaluationSettings for the engine's one request builder (engine/evaluation-request.ts),
  * which decides the defaults that fit this machine.
  */
+
+// Below: only for the temporary engineOptions shim.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
 import type { EvaluationSettings } from '../core/evaluation-request.schema.ts';
 import { matrixModeSchema } from '../core/matrix-mode.ts';
-import { shardSchema } from '../core/shard-plan.ts';
+import { formatShard, shardSchema } from '../core/shard-plan.ts';
+import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
+import type { EvaluationOptions } from '../engine/evaluate-api.ts';
+import { defaultJobs, hostDefaults } from '../engine/evaluation-request.ts';
 
 export const evalFlagsSchema = z.object({
   matrix: matrixModeSchema.default('auto'),
@@ -49,43 +57,29 @@ export function evaluationSettings(flags: EvalFlags): EvaluationSettings {
     ...(flags.workDir ? { workDir: flags.workDir } : {}),
     ...(flags.prepareNetwork ? { prepareNetwork: flags.prepareNetwork } : {}),
     ...(flags.caBundle ? { caBundle: flags.caBundle } : {}),
-    ...(flags.shard ? { shard: `${flags.shard.index}/${flags.shard.count}` } : {}),
+    ...(flags.shard ? { shard: formatShard(flags.shard) } : {}),
   };
 }
 
-export function defaultCacheDir(): string {
-  return process.env.TANDEM_CACHE_DIR ?? envPaths('tandem', { suffix: '' }).cache;
-}
-
-function hostCaBundle(): string | undefined {
-  const candidates = [
-    process.env.NODE_EXTRA_CA_CERTS,
-    process.env.SSL_CERT_FILE,
-    '/etc/ssl/certs/ca-certificates.crt',
-    '/etc/pki/tls/certs/ca-bundle.crt',
-  ];
-  return candidates.find((c): c is string => !!c && existsSync(c));
-}
-
-/** Parallel configurations: one per CPU, fewer when their memory limits would not fit in RAM. */
-export function defaultJobs(suite: Suite): number {
-  const byMemory = Math.floor((os.totalmem() * 0.75) / parseMemory(suite.limits.memory));
-  return Math.max(1, Math.min(os.availableParallelism(), byMemory));
-}
-
+/**
+ * Temporary, for the Action until it calls buildEvaluationRequest itself (it must not import the
+ * CLI): the old synchronous shape, with every default taken from the engine's builder module.
+ * @deprecated
+ */
 export function engineOptions(
   flags: EvalFlags,
   suite: Suite,
   prepareNetwork: string,
 ): Omit<EvaluationOptions, 'onEvent' | 'signal'> {
-  const ca = flags.caBundle ? path.resolve(flags.caBundle) : hostCaBundle();
+  const host = hostDefaults(process.env);
+  const ca = flags.caBundle ? path.resolve(flags.caBundle) : host.caBundle;
   if (flags.caBundle && !existsSync(ca!))
     throw new InputError(`option --ca-bundle: no such file ${flags.caBundle}`);
   return {
     matrix: flags.matrix,
     reruns: flags.reruns,
     jobs: flags.jobs ?? defaultJobs(suite),
-    cacheDir: path.resolve(flags.cacheDir ?? defaultCacheDir()),
+    cacheDir: path.resolve(flags.cacheDir ?? host.cacheDir),
     ...(flags.workDir ? { workDir: path.resolve(flags.workDir) } : {}),
     useResultCache: flags.cache,
     sandbox: flags.sandbox,

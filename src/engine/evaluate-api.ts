@@ -2,44 +2,17 @@
  * The engine's public entry, shared by the CLI, the App and the Action. Nothing in the engine
  * prints: progress goes out as events.
  */
-import type { CaseFile } from '../core/case.schema.ts';
-import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { ChangeSpec, RequestOptions } from '../core/evaluation-request.schema.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import type { Report } from '../core/report.schema.ts';
-import type { Suite } from '../core/suite.schema.ts';
 
-export interface EvaluationInput {
-  /** The case, validated, with `suite` resolved to a Suite object. */
-  caseFile: Omit<CaseFile, 'suite'>;
-  suite: Suite;
-  /** Folder the suite's hidden `files` are relative to. */
-  suiteDir: string;
-  /** Folder patch paths in the case are relative to. */
-  caseDir: string;
-}
+/** The change to evaluate: the case with its suite resolved (see core/evaluation-request.schema.ts). */
+export type EvaluationInput = ChangeSpec;
 
-export interface EvaluationOptions {
-  matrix: MatrixMode;
-  /** Extra runs of the full configuration (flaky detection). */
-  reruns: number;
-  /** Configurations run at once. */
-  jobs: number;
+/** The request's options, plus what only lives in memory: shared slots, cancellation, events. */
+export interface EvaluationOptions extends RequestOptions {
   /** Shared concurrency slots (a p-limit function); when given, `jobs` is not used. */
   slots?: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** Mirror, state, prepared-dependency and result caches live here. */
-  cacheDir: string;
-  /** Where per-configuration workspaces are assembled (default: a tmpfs when there is one). */
-  workDir?: string;
-  /** false: bypass the result cache (states and mirrors are still reused). */
-  useResultCache: boolean;
-  sandbox: 'docker' | 'process';
-  /** Docker network mode for `prepare` (bridge by default; host where no bridge exists). */
-  prepareNetwork: string;
-  /** Host CA bundle handed to prepare containers. */
-  caBundle?: string;
-  /** Only these configuration ids (a shard); the report is then partial. */
-  only?: string[];
-  /** How a partial report names its share (`2/3`). */
-  shardLabel?: string;
   signal?: AbortSignal;
   onEvent?: (event: EvaluationEvent) => void;
 }

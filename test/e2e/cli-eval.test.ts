@@ -115,6 +115,18 @@ describe('tandem plan and sharded runs', () => {
     for (const s of plan.shards) expect(s.configurations.length).toBeGreaterThan(0);
   });
 
+  it('caps the shards at the number of configurations, as the Action does', async () => {
+    const r = await runCli(['plan', ex.caseFile, '--matrix', 'full', '--shards', '200']);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as {
+      configurations: unknown[];
+      shards: Array<{ shard: string; configurations: string[] }>;
+    };
+    const n = plan.configurations.length;
+    expect(plan.shards.map((s) => s.shard)).toEqual(Array.from({ length: n }, (_, k) => `${k + 1}/${n}`));
+    for (const s of plan.shards) expect(s.configurations).toHaveLength(1);
+  });
+
   it('merges shard reports into the verdict and outcomes of an unsharded run', async () => {
     const shard = (i: number) =>
       runCli([

@@ -1,9 +1,8 @@
-import { planMatrix, shardConfigurations } from '../../core/matrix-plan.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { loadCase } from '../../engine/case-loader.ts';
-import { detectPrepareNetwork } from '../../engine/docker-network.ts';
 import { evaluate } from '../../engine/evaluate.ts';
-import { type EvalFlags, engineOptions, parseEvalFlags } from '../eval-options.ts';
+import { buildEvaluationRequest, hostDefaults } from '../../engine/evaluation-request.ts';
+import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '../eval-options.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { createProgress } from '../progress.ts';
 import { printSummary, writeReports } from '../report-output.ts';
@@ -17,26 +16,19 @@ export async function evalCommand(caseFile: string, raw: unknown, signal: AbortS
 
 /** Loads the case, runs the engine with progress on stderr, writes the requested reports. */
 export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortSignal): Promise<Report> {
-  const input = await loadCase(caseFile);
-  const network = flags.sandbox === 'docker' && !flags.prepareNetwork ? await detectPrepareNetwork() : 'none';
-  const options = engineOptions(flags, input.suite, network);
-  let only: string[] | undefined;
-  if (flags.shard) {
-    const plan = planMatrix(
-      input.caseFile.targets.map((t) => t.repo),
-      flags.matrix,
-    );
-    only = shardConfigurations(plan, flags.shard).map((c) => c.id);
-  }
+  const change = await loadCase(caseFile);
+  const { options } = await buildEvaluationRequest(change, evaluationSettings(flags), {
+    host: hostDefaults(process.env),
+    label: flagName,
+  });
   const progress = createProgress(process.stderr, flags.quiet);
   if (flags.sandbox === 'process' && !flags.quiet) {
     process.stderr.write('tandem: WARNING: --sandbox process runs PR code UNSANDBOXED on this machine\n');
   }
   let report: Report;
   try {
-    report = await evaluate(input, {
+    report = await evaluate(change, {
       ...options,
-      ...(only ? { only, shardLabel: `${flags.shard!.index}/${flags.shard!.count}` } : {}),
       signal,
       onEvent: progress.onEvent,
     });

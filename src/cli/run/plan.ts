@@ -1,5 +1,6 @@
 import { InputError } from '../../core/errors.ts';
-import { planMatrix, shardConfigurations } from '../../core/matrix-plan.ts';
+import { planMatrix } from '../../core/matrix-plan.ts';
+import { MAX_SHARDS, planShards } from '../../core/shard-plan.ts';
 import { loadCase } from '../../engine/case-loader.ts';
 import { parseEvalFlags } from '../eval-options.ts';
 
@@ -10,21 +11,14 @@ export async function planCommand(
 ): Promise<number> {
   const flags = parseEvalFlags({ matrix: raw.matrix });
   const shards = Number(raw.shards);
-  if (!Number.isInteger(shards) || shards < 1)
-    throw new InputError('option --shards: expected a whole number ≥ 1');
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS)
+    throw new InputError(`option --shards: expected a whole number from 1 to ${MAX_SHARDS}`);
   const input = await loadCase(caseFile);
   const plan = planMatrix(
     input.caseFile.targets.map((t) => t.repo),
     flags.matrix,
   );
-  const out = {
-    mode: plan.mode,
-    configurations: plan.configurations,
-    shards: Array.from({ length: shards }, (_, k) => ({
-      shard: `${k + 1}/${shards}`,
-      configurations: shardConfigurations(plan, { index: k + 1, count: shards }).map((c) => c.id),
-    })),
-  };
-  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  // Capped at the number of configurations, as the Action's plan step is: no empty shard.
+  process.stdout.write(`${JSON.stringify(planShards(plan, shards), null, 2)}\n`);
   return 0;
 }

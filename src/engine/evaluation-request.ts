@@ -1,0 +1,113 @@
+/**
+ * The one builder of an EvaluationRequest: a change plus the settings a face was given, with
+ * every default decided here — jobs from this machine's CPUs and memory, the prepare network
+ * (`bridge`, or `host` on an engine without one), the host's CA bundle, the cache folder — and
+ * a shard turned into the configurations it runs. The CLI, the Action and the App's local
+ * executor all call it, so the same change runs the same way from every face.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import envPaths from 'env-paths';
+import { InputError } from '../core/errors.ts';
+import {
+  type ChangeSpec,
+  type EvaluationRequest,
+  type EvaluationSettings,
+  evaluationRequestSchema,
+  evaluationSettingsSchema,
+  MAX_JOBS,
+} from '../core/evaluation-request.schema.ts';
+import { planMatrix } from '../core/matrix-plan.ts';
+import { formatShard, shardConfigurations } from '../core/shard-plan.ts';
+import type { Suite } from '../core/suite.schema.ts';
+import { inputErrorOf } from '../core/zod-issues.ts';
+import { detectPrepareNetwork } from './docker-network.ts';
+import { parseMemory } from './limits.ts';
+
+/** What the host offers, read from the environment once when a face starts (never at import). */
+export interface HostDefaults {
+  /** `TANDEM_CACHE_DIR`, else the user cache folder. */
+  cacheDir: string;
+  /** The host's CA bundle, if it has one. */
+  caBundle?: string;
+}
+
+const SYSTEM_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
+
+/** Reads the variables Tandem's engine defaults depend on. Call once at start with `process.env`. */
+export function hostDefaults(env: NodeJS.ProcessEnv): HostDefaults {
+  const ca = [env.NODE_EXTRA_CA_CERTS, env.SSL_CERT_FILE, ...SYSTEM_CA_BUNDLES].find(
+    (c): c is string => !!c && existsSync(c),
+  );
+  return {
+    cacheDir: path.resolve(env.TANDEM_CACHE_DIR || envPaths('tandem', { suffix: '' }).cache),
+    ...(ca ? { caBundle: ca } : {}),
+  };
+}
+
+/** Parallel configurations: one per CPU, fewer when their memory limits would not fit in RAM. */
+export function defaultJobs(suite: Suite): number {
+  const byMemory = Math.floor((os.totalmem() * 0.75) / parseMemory(suite.limits.memory));
+  return Math.max(1, Math.min(os.availableParallelism(), byMemory, MAX_JOBS));
+}
+
+export interface BuildOptions {
+  host: HostDefaults;
+  /** How a bad setting is named in errors (`option --{name}` for the CLI, `input "{name}"`…). */
+  label?: (setting: string) => string;
+  /** Detects the prepare network; injectable so tests need no Docker. */
+  detectNetwork?: () => Promise<string>;
+}
+
+const defaultLabel = (setting: string) => `setting "${setting}"`;
+
+/** Validates the settings, decides the defaults and returns the request the engine runs. */
+export async function buildEvaluationRequest(
+  change: ChangeSpec,
+  settings: EvaluationSettings,
+  opts: BuildOptions,
+): Promise<EvaluationRequest> {
+  const label = opts.label ?? defaultLabel;
+  const parsed = evaluationSettingsSchema.safeParse(settings);
+  if (!parsed.success)
+    throw inputErrorOf(parsed.error, 'tandem', { label: (p) => label(String(p[0] ?? 'settings')) });
+  const s = parsed.data;
+  const caBundle = s.caBundle ? path.resolve(s.caBundle) : opts.host.caBundle;
+  if (s.caBundle && !existsSync(caBundle!))
+    throw new InputError(`${label('caBundle')}: no such file ${s.caBundle}`, undefined, 'caBundle');
+  const prepareNetwork =
+    s.prepareNetwork ??
+    (s.sandbox === 'docker' ? await (opts.detectNetwork ?? detectPrepareNetwork)() : 'none');
+  let shard: { only: string[]; shardLabel: string } | undefined;
+  if (s.shard) {
+    const plan = planMatrix(
+      change.caseFile.targets.map((t) => t.repo),
+      s.matrix,
+    );
+    const only = shardConfigurations(plan, s.shard).map((c) => c.id);
+    if (only.length === 0)
+      throw new InputError(
+        `${label('shard')}: shard ${formatShard(s.shard)} has no configuration to run (the matrix has ${plan.configurations.length})`,
+        undefined,
+        'shard',
+      );
+    shard = { only, shardLabel: formatShard(s.shard) };
+  }
+  // Validated on the way out too: a request is what every face hands the engine, whatever built it.
+  return evaluationRequestSchema.parse({
+    change,
+    options: {
+      matrix: s.matrix,
+      reruns: s.reruns,
+      jobs: s.jobs ?? defaultJobs(change.suite),
+      cacheDir: path.resolve(s.cacheDir ?? opts.host.cacheDir),
+      ...(s.workDir ? { workDir: path.resolve(s.workDir) } : {}),
+      useResultCache: s.useResultCache,
+      sandbox: s.sandbox,
+      prepareNetwork,
+      ...(caBundle ? { caBundle } : {}),
+      ...(shard ?? {}),
+    },
+  });
+}
