@@ -20,13 +20,18 @@ import { EXIT } from './exit-codes.ts';
 
 const controller = new AbortController();
 let interrupted = false;
-process.on('SIGINT', () => {
-  // First Ctrl-C stops cleanly (containers removed); a second one leaves at once.
-  if (interrupted) process.exit(EXIT.interrupted);
-  interrupted = true;
-  process.stderr.write('\ntandem: interrupted, removing containers…\n');
-  controller.abort();
-});
+// SIGTERM is what CI, systemd and Kubernetes send: handled like Ctrl-C, or containers outlive us.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // The first signal stops cleanly (containers removed); a second one leaves at once.
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    process.stderr.write(
+      `\ntandem: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, removing containers…\n`,
+    );
+    controller.abort();
+  });
+}
 
 const program = new Command('tandem')
   .description('Judge pull requests across several repositories as one change')

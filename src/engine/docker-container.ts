@@ -3,6 +3,7 @@
  * and the bookkeeping that lets `dispose` kill and remove whatever is still running.
  */
 import type Docker from 'dockerode';
+import { ownerLabels } from './container-owner.ts';
 import { engineError, missingImageError, statusCode } from './docker-client.ts';
 import { RunGuard } from './run-guard.ts';
 import { aborted } from './step-sequence.ts';
@@ -26,7 +27,11 @@ export class ContainerTracker {
   ): Promise<Docker.Container> {
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer(options);
+      // Owner labels let a later run remove this container if we die without cleaning up.
+      container = await this.docker.createContainer({
+        ...options,
+        Labels: { ...options.Labels, ...ownerLabels() },
+      });
     } catch (err) {
       if (statusCode(err) === 404 && /no such image/i.test(String((err as Error).message))) {
         throw missingImageError(image);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { InfraError } from '../core/errors.ts';
+import { removeOrphans } from './container-owner.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
 import { ContainerExec } from './docker-exec.ts';
@@ -33,6 +34,7 @@ export class DockerSandbox implements Sandbox {
   private readonly images = new Map<string, Promise<string>>();
   private readonly containers: ContainerTracker;
   private readonly inflight = new Set<Promise<unknown>>();
+  private sweep?: Promise<number>;
 
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker ?? createDockerClient();
@@ -53,11 +55,17 @@ export class DockerSandbox implements Sandbox {
   }
 
   runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
-    return this.track(this.runConfigurationNow(spec));
+    return this.track(this.swept().then(() => this.runConfigurationNow(spec)));
   }
 
   prepare(spec: PrepareSpec): Promise<PrepareOutcome> {
-    return this.track(this.prepareNow(spec));
+    return this.track(this.swept().then(() => this.prepareNow(spec)));
+  }
+
+  /** Before this sandbox's first container: remove containers of owners that died (once). */
+  private swept(): Promise<unknown> {
+    this.sweep ??= removeOrphans(this.docker);
+    return this.sweep;
   }
 
   async dispose(): Promise<void> {
