@@ -18,7 +18,8 @@
  * (also installs the App on `owner`), `addInstallation({account, id?, accountType?})`,
  * `installationId(owner)`, `addPullRequest({...})` and `updatePullRequest(owner, repo, n, patch)`
  * (both return the REST PR object), `pullRequest(owner, repo, n)`, `repository(owner, repo)`,
- * `addComment(owner, repo, n, {body, user})`, `setFile(owner, repo, path, content, ref?)`,
+ * `addComment(owner, repo, n, {body, user})`, `addIssue({owner, repo, title, body?})`,
+ * `crossReference(target, sourcePr)` (timeline events; PR seeds take `mergedAt`, `commits`, `mergeCommitSha`), `setFile(owner, repo, path, content, ref?)`,
  * `setPermission(owner, repo, user, perm)`, `addArtifact({owner, repo, runId, name, zip})`,
  * `addWorkflowRun({owner, repo, workflowId, displayTitle, ...})` and `updateWorkflowRun(id, patch)`
  * (both return the REST run, as `workflow_run` webhooks carry it; the stand-in runs no workflows),
@@ -42,6 +43,7 @@ import * as pulls from './pull-shapes.ts';
 import { actionRoutes, workflowRunShape } from './routes/actions.ts';
 import { appRoutes } from './routes/app.ts';
 import { checkRoutes } from './routes/checks.ts';
+import { historyRoutes } from './routes/history.ts';
 import { issueRoutes } from './routes/issues.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { Pipeline } from './server.ts';
@@ -49,6 +51,7 @@ import * as shape from './shapes.ts';
 import {
   now,
   type Permission,
+  type PullCommitRecord,
   type PullRecord,
   type RepoSeed,
   repoKey,
@@ -86,6 +89,21 @@ export interface PullRequestSeed {
   state?: 'open' | 'closed';
   draft?: boolean;
   merged?: boolean;
+  /** When it was merged (ISO); default now. Mining filters and windows by it. */
+  mergedAt?: string;
+  /** `GET …/pulls/{n}/commits`, oldest first; default the head commit alone. */
+  commits?: PullCommitRecord[];
+  mergeCommitSha?: string;
+}
+
+export interface IssueSeed {
+  owner: string;
+  repo: string;
+  number?: number;
+  title: string;
+  body?: string | null;
+  state?: 'open' | 'closed';
+  user?: string;
 }
 
 export type PullRequestPatch = Partial<
@@ -121,6 +139,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     ...issueRoutes(),
     ...checkRoutes(),
     ...actionRoutes(),
+    ...historyRoutes(),
   ];
   const pipeline = new Pipeline(routes, tokens, state, shapes, {
     rateLimit: { remaining: 0, kind: 'primary' },
@@ -179,6 +198,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
       const at = now();
       const merged = seed.merged ?? false;
+      const mergedAt = merged ? (seed.mergedAt ?? at) : null;
       const rec: PullRecord = {
         id: state.newId(),
         owner: r.owner,
@@ -189,16 +209,18 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
         state: merged ? 'closed' : (seed.state ?? 'open'),
         draft: seed.draft ?? false,
         merged,
-        mergedAt: merged ? at : null,
-        closedAt: merged || seed.state === 'closed' ? at : null,
+        mergedAt,
+        closedAt: mergedAt ?? (seed.state === 'closed' ? at : null),
         headRef: seed.headRef,
         headSha: seed.headSha,
         headRepo: seed.headRepo ?? { owner: r.owner, name: r.name },
         baseRef: seed.baseRef ?? r.defaultBranch,
         baseSha: seed.baseSha,
         user: seed.user ?? 'octocat',
-        createdAt: at,
-        updatedAt: at,
+        createdAt: mergedAt ?? at,
+        updatedAt: mergedAt ?? at,
+        ...(seed.commits ? { commits: seed.commits } : {}),
+        ...(seed.mergeCommitSha ? { mergeCommitSha: seed.mergeCommitSha } : {}),
       };
       if (state.pull(r.owner, r.name, rec.number)) throw new Error(`stand-in: PR #${rec.number} exists`);
       state.pulls.push(rec);
@@ -215,6 +237,34 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     },
     pullRequest: (owner: string, repo: string, n: number) =>
       pulls.pullRequest(shapes, requirePull(owner, repo, n)),
+    /** A plain issue (numbers shared with the repository's PRs). */
+    addIssue(seed: IssueSeed) {
+      const r = state.repo(seed.owner, seed.repo);
+      if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
+      const at = now();
+      const rec = {
+        id: state.newId(),
+        owner: r.owner,
+        repo: r.name,
+        number: seed.number ?? state.nextNumber(r.owner, r.name),
+        title: seed.title,
+        body: seed.body ?? null,
+        state: seed.state ?? 'open',
+        user: seed.user ?? 'octocat',
+        createdAt: at,
+        updatedAt: at,
+        closedAt: seed.state === 'closed' ? at : null,
+      };
+      state.issues.push(rec);
+      return rec;
+    },
+    /** A `cross-referenced` timeline event on `target` from PR `source` (e.g. linked in the sidebar). */
+    crossReference(
+      target: { owner: string; repo: string; number: number },
+      source: { owner: string; repo: string; number: number },
+    ) {
+      state.crossReferences.push({ target, source, createdAt: now() });
+    },
     addComment(
       owner: string,
       repo: string,

@@ -44,6 +44,38 @@ export interface PullRecord {
   user: string;
   createdAt: string;
   updatedAt: string;
+  /** The PR's commits (`GET …/pulls/{n}/commits`), oldest first; default: its head alone. */
+  commits?: PullCommitRecord[];
+  /** The commit the merge made on the base branch (GitHub's `merge_commit_sha`). */
+  mergeCommitSha?: string | null;
+}
+
+export interface PullCommitRecord {
+  sha: string;
+  message: string;
+  parents?: string[];
+}
+
+/** A plain issue (PRs are issues too on GitHub; those stay in `pulls`). */
+export interface IssueRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+/** A mention of an issue or PR from a PR (GitHub's `cross-referenced` timeline event). */
+export interface CrossReferenceRecord {
+  target: { owner: string; repo: string; number: number };
+  source: { owner: string; repo: string; number: number };
+  createdAt: string;
 }
 
 export interface CommentRecord {
@@ -158,6 +190,8 @@ export class StandInState {
   readonly repos = new Map<string, RepoRecord>();
   readonly installations = new Map<number, InstallationRecord>();
   readonly pulls: PullRecord[] = [];
+  readonly issues: IssueRecord[] = [];
+  readonly crossReferences: CrossReferenceRecord[] = [];
   readonly commentList: CommentRecord[] = [];
   readonly checkRunList: CheckRunRecord[] = [];
   readonly reactionList: ReactionRecord[] = [];
@@ -222,8 +256,15 @@ export class StandInState {
   /** Issue and PR numbers share one sequence per repository, as on GitHub. */
   nextNumber(owner: string, repo: string): number {
     const key = repoKey(owner, repo);
-    const used = this.pulls.filter((p) => repoKey(p.owner, p.repo) === key).map((p) => p.number);
+    const used = [...this.pulls, ...this.issues]
+      .filter((p) => repoKey(p.owner, p.repo) === key)
+      .map((p) => p.number);
     return used.length === 0 ? 1 : Math.max(...used) + 1;
+  }
+
+  issue(owner: string, repo: string, number: number): IssueRecord | undefined {
+    const key = repoKey(owner, repo);
+    return this.issues.find((i) => repoKey(i.owner, i.repo) === key && i.number === number);
   }
 
   setFile(owner: string, repo: string, path: string, content: string | Buffer, ref?: string): void {

@@ -120,7 +120,14 @@ export function repoRoutes(): Route[] {
         .filter((p) => state === 'all' || p.state === state)
         .filter((p) => !head || `${p.headRepo.owner}:${p.headRef}`.toLowerCase() === head.toLowerCase())
         .filter((p) => !base || p.baseRef === base)
-        .sort((a, b) => (direction === 'asc' ? a.number - b.number : b.number - a.number));
+        .sort((a, b) => {
+          // `sort=updated` (mining pages back until PRs are older than its window), else by number.
+          const d =
+            ctx.query.get('sort') === 'updated'
+              ? a.updatedAt.localeCompare(b.updatedAt)
+              : a.number - b.number;
+          return direction === 'asc' ? d : -d;
+        });
       const { page, headers } = paginate(ctx, list);
       return { status: 200, body: page.map((p) => pullRequest(ctx.shapes, p)), headers };
     }),
