@@ -1,0 +1,141 @@
+/**
+ * `tandem bench run`: every prediction (of this shard) evaluated, its report written as soon as
+ * it finishes, finished ones skipped on a rerun, then the run summary per model. Configurations
+ * of all predictions share one set of `jobs` slots; states are made once per run (and cached
+ * across runs) whatever the number of predictions that need them.
+ */
+import pLimit from 'p-limit';
+import type { BenchPrediction } from '../core/bench-prediction.schema.ts';
+import type { RunSummary } from '../core/bench-report.schema.ts';
+import { summarizeRun } from '../core/bench-summary.ts';
+import type { Shard } from '../core/matrix-plan.ts';
+import type { EvaluationOptions } from '../engine/evaluate-api.ts';
+import { MirrorCache } from '../engine/git-mirror.ts';
+import { BenchStates } from './bench-states.ts';
+import { diagnose } from './diagnose.ts';
+import { type BenchMatrix, evaluateCandidate } from './evaluate-candidate.ts';
+import { instanceEntry } from './instance-result.ts';
+import { type LoadedInstance, loadInstances } from './instances-file.ts';
+import { type PredictionPatches, predictionPatches } from './prediction-patches.ts';
+import { loadPredictions } from './predictions-file.ts';
+import { RunStore } from './run-store.ts';
+
+export interface BenchRunOptions {
+  instances: string;
+  predictions: string;
+  runId: string;
+  runsDir: string;
+  jobs: number;
+  matrix: BenchMatrix;
+  diagnose: boolean;
+  shard?: Shard;
+  /** Extra attempts after an infrastructure error. */
+  retries: number;
+  engine: Omit<EvaluationOptions, 'matrix' | 'only' | 'jobs' | 'slots' | 'reruns'>;
+  onEvent?: (e: BenchRunEvent) => void;
+}
+
+export type BenchRunEvent =
+  | { type: 'start'; total: number; skipped: number }
+  | { type: 'done'; instanceId: string; model: string; outcome: string };
+
+export interface BenchRunResult {
+  summaries: Array<{ file: string; summary: RunSummary }>;
+  /** Predictions this invocation evaluated (not skipped). */
+  evaluated: number;
+}
+
+interface Work {
+  prediction: BenchPrediction;
+  loaded: LoadedInstance;
+  patches: PredictionPatches;
+}
+
+export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
+  const instances = await loadInstances(opts.instances);
+  const byId = new Map(instances.map((i) => [i.instance.instance_id, i]));
+  const predictions = await loadPredictions(opts.predictions, instances);
+  // Bad patches (a joint diff outside every folder) are input errors: all found before any run.
+  const all: Work[] = predictions
+    .map((prediction) => {
+      const loaded = byId.get(prediction.instance_id)!;
+      return {
+        prediction,
+        loaded,
+        patches: predictionPatches(prediction, loaded.instance, opts.predictions),
+      };
+    })
+    .sort(
+      (a, b) =>
+        a.prediction.model_name_or_path.localeCompare(b.prediction.model_name_or_path) ||
+        a.prediction.instance_id.localeCompare(b.prediction.instance_id),
+    );
+  const mine = opts.shard ? all.filter((_, k) => k % opts.shard!.count === opts.shard!.index - 1) : all;
+  const store = new RunStore(opts.runsDir, opts.runId);
+  const finished = await Promise.all(
+    mine.map((w) => store.isFinished(w.prediction.model_name_or_path, w.prediction.instance_id)),
+  );
+  const todo = mine.filter((_, k) => !finished[k]);
+  opts.onEvent?.({ type: 'start', total: mine.length, skipped: mine.length - todo.length });
+
+  const slots = pLimit(Math.max(1, opts.jobs));
+  const ctx = {
+    states: new BenchStates(opts.engine.cacheDir, new MirrorCache(opts.engine.cacheDir)),
+    engine: { ...opts.engine, jobs: opts.jobs, reruns: 0, slots: <T>(fn: () => Promise<T>) => slots(fn) },
+    retries: opts.retries,
+  };
+  // More predictions in flight than slots, so states are made while others' tests run.
+  const inFlight = pLimit(Math.max(2, opts.jobs * 2));
+  // allSettled: after an interrupt every evaluation finishes its cleanup before this returns.
+  const settled = await Promise.allSettled(
+    todo.map((w) =>
+      inFlight(async () => {
+        if (opts.engine.signal?.aborted) return;
+        const started = Date.now();
+        const model = w.prediction.model_name_or_path;
+        const result = w.patches.patchExists
+          ? await evaluateCandidate(w.loaded, w.patches.patches, opts.matrix, ctx)
+          : undefined;
+        const diagnosis =
+          opts.diagnose && result?.kind === 'ran' && !result.report.resolved
+            ? await diagnose(w.loaded, w.patches.patches, result.report, ctx)
+            : opts.diagnose && result?.kind === 'not-applied'
+              ? { labels: [], swaps: [] }
+              : undefined;
+        if (opts.engine.signal?.aborted) return;
+        const entry = instanceEntry({
+          instance: w.loaded.instance,
+          model,
+          patches: w.patches,
+          ...(result ? { result } : {}),
+          ...(diagnosis ? { diagnosis } : {}),
+          durationMs: Date.now() - started,
+        });
+        await store.write(entry, w.patches.patches, result?.kind === 'ran' ? result.outputs : []);
+        opts.onEvent?.({
+          type: 'done',
+          instanceId: w.prediction.instance_id,
+          model,
+          outcome: entry.tandem.outcome,
+        });
+      }),
+    ),
+  );
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+
+  const instanceIds = instances.map((i) => i.instance.instance_id);
+  const summaries: BenchRunResult['summaries'] = [];
+  for (const model of [...new Set(all.map((w) => w.prediction.model_name_or_path))].sort()) {
+    const summary = summarizeRun(await store.entries(model), {
+      instanceIds,
+      submittedIds: all
+        .filter((w) => w.prediction.model_name_or_path === model)
+        .map((w) => w.prediction.instance_id),
+      model,
+      runId: opts.runId,
+    });
+    summaries.push({ file: await store.writeSummary(summary), summary });
+  }
+  return { summaries, evaluated: todo.length };
+}

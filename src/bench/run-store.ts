@@ -1,0 +1,135 @@
+/**
+ * The on-disk layout of a benchmark run, SWE-bench-like:
+ *   <runs>/<run-id>/<model>/<instance_id>/report.json   (written last: its presence = finished)
+ *   <runs>/<run-id>/<model>/<instance_id>/patch.<repo folder>.diff
+ *   <runs>/<run-id>/<model>/<instance_id>/outputs/<configuration>[.<attempt>]/<group>.txt
+ *   <runs>/<run-id>/<model>.<run-id>.json                (the run summary)
+ * A killed run leaves no report.json for unfinished predictions, so a resumed run redoes them.
+ */
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { modelFolder } from '../core/bench-prediction.schema.ts';
+import {
+  type InstanceReportEntry,
+  instanceReportSchema,
+  type RunSummary,
+  runSummarySchema,
+} from '../core/bench-report.schema.ts';
+import { workspaceName } from '../core/case.schema.ts';
+import { InputError } from '../core/errors.ts';
+import { validate } from '../engine/case-loader.ts';
+import type { GroupOutput } from './evaluate-candidate.ts';
+
+export class RunStore {
+  readonly dir: string;
+
+  constructor(
+    runsDir: string,
+    readonly runId: string,
+  ) {
+    this.dir = path.resolve(runsDir, runId);
+  }
+
+  instanceDir(model: string, instanceId: string): string {
+    return path.join(this.dir, modelFolder(model), instanceId);
+  }
+
+  summaryPath(model: string): string {
+    return path.join(this.dir, `${modelFolder(model)}.${this.runId}.json`);
+  }
+
+  async isFinished(model: string, instanceId: string): Promise<boolean> {
+    try {
+      await readFile(path.join(this.instanceDir(model, instanceId), 'report.json'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Patches and outputs first, report.json last and atomically. */
+  async write(
+    entry: InstanceReportEntry,
+    patches: Record<string, string>,
+    outputs: GroupOutput[],
+  ): Promise<void> {
+    const dir = this.instanceDir(entry.tandem.model_name_or_path, entry.tandem.instance_id);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    for (const [repo, diff] of Object.entries(patches)) {
+      await writeFile(path.join(dir, `patch.${workspaceName(repo)}.diff`), diff);
+    }
+    for (const o of outputs) {
+      const sub = path.join(dir, 'outputs', o.attempt ? `${o.configuration}.${o.attempt}` : o.configuration);
+      await mkdir(sub, { recursive: true });
+      await writeFile(path.join(sub, `${o.group}.txt`), o.output);
+    }
+    await writeJsonAtomic(path.join(dir, 'report.json'), { [entry.tandem.instance_id]: entry });
+  }
+
+  /** Every finished entry of `model` under this run (all shards that wrote here). */
+  async entries(model: string): Promise<InstanceReportEntry[]> {
+    const root = path.join(this.dir, modelFolder(model));
+    let names: string[];
+    try {
+      names = (await readdir(root, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+    } catch {
+      return [];
+    }
+    const out: InstanceReportEntry[] = [];
+    for (const name of names.sort()) {
+      const file = path.join(root, name, 'report.json');
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch {
+        continue;
+      }
+      out.push(...Object.values(parseJson(instanceReportSchema, text, file)));
+    }
+    return out;
+  }
+
+  /** Models with a folder in this run. */
+  async models(): Promise<string[]> {
+    const files = await readdir(this.dir).catch(() => [] as string[]);
+    const suffix = `.${this.runId}.json`;
+    return files.filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length));
+  }
+
+  async writeSummary(summary: RunSummary): Promise<string> {
+    const file = this.summaryPath(summary.model_name_or_path);
+    await writeJsonAtomic(file, summary);
+    return file;
+  }
+}
+
+export async function readSummary(file: string): Promise<RunSummary> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file);
+  }
+  return parseJson(runSummarySchema, text, file);
+}
+
+function parseJson<S extends z.ZodType>(schema: S, text: string, file: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`, file);
+  }
+  return validate(schema, value, file);
+}
+
+export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  await rename(tmp, file);
+}
