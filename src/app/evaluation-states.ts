@@ -7,7 +7,7 @@
  *   queued ─→ running ─→ published | superseded | failed
  *      └──→ superseded       └──→ queued (a restart re-queues what was running)
  */
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import type { EvaluationsTable, StoredEvaluation } from './store-evaluations.ts';
 
 export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
@@ -103,13 +103,21 @@ export class EvaluationStates extends EventEmitter<Events> {
   }
 
   /** Resolves with the state once the evaluation has reached one of `states`. */
-  async reached(id: number, states: readonly EvaluationState[] = ['published', 'superseded', 'failed']) {
+  reached(
+    id: number,
+    states: readonly EvaluationState[] = ['published', 'superseded', 'failed'],
+  ): Promise<EvaluationState> {
     const now = this.stateOf(id);
-    if (now && states.includes(now)) return now;
-    for (;;) {
-      const [t] = (await once(this, 'transition')) as [Transition];
-      if (t.id === id && states.includes(t.to)) return t.to;
-    }
+    if (now && states.includes(now)) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      // One listener for the whole wait: transitions emitted back to back are all seen.
+      const listener = (t: Transition) => {
+        if (t.id !== id || !states.includes(t.to)) return;
+        this.off('transition', listener);
+        resolve(t.to);
+      };
+      this.on('transition', listener);
+    });
   }
 
   private move(id: number, to: EvaluationState): void {

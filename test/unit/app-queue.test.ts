@@ -1,3 +1,8 @@
+/**
+ * The evaluation queue on its own: debounce folding, stale runs aborted, absorbed names, the
+ * concurrency cap, `flush` and `close`. Debounce windows are ended with `flush`, never by
+ * waiting: the default window here is an hour.
+ */
 import { describe, expect, it } from 'vitest';
 import { EvaluationQueue } from '../../src/app/queue.ts';
 
@@ -7,16 +12,21 @@ interface Item {
 }
 
 /** A queue whose runs wait for `finish(id)` (or their abort), recording what ran. */
-function harness(opts: { debounceMs?: number; concurrency?: number } = {}) {
+function harness(opts: { concurrency?: number } = {}) {
   const started: Array<{ item: Item; signal: AbortSignal }> = [];
   const finishers = new Map<string, () => void>();
   const dropped: Item[] = [];
+  const startWaiters: Array<{ n: number; resolve: () => void }> = [];
   const queue = new EvaluationQueue<Item>({
     concurrency: opts.concurrency ?? 2,
-    debounceMs: opts.debounceMs ?? 20,
+    debounceMs: 3_600_000,
     merge: (w, n) => ({ ...n, matrix: n.matrix ?? w.matrix }),
     run: (item, signal) => {
       started.push({ item, signal });
+      for (const w of startWaiters.filter((x) => started.length >= x.n)) {
+        startWaiters.splice(startWaiters.indexOf(w), 1);
+        w.resolve();
+      }
       return new Promise<void>((resolve) => {
         finishers.set(item.id, resolve);
         signal.addEventListener('abort', () => resolve());
@@ -24,9 +34,10 @@ function harness(opts: { debounceMs?: number; concurrency?: number } = {}) {
     },
     onDrop: (item) => dropped.push(item),
   });
-  const waitStarted = async (n: number) => {
-    while (started.length < n) await new Promise((r) => setTimeout(r, 5));
-  };
+  const waitStarted = (n: number) =>
+    started.length >= n
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => startWaiters.push({ n, resolve }));
   return { queue, started, dropped, waitStarted, finish: (id: string) => finishers.get(id)?.() };
 }
 
@@ -36,18 +47,31 @@ describe('EvaluationQueue', () => {
     h.queue.push('set', { id: 'a' });
     h.queue.push('set', { id: 'b', matrix: 'full' });
     h.queue.push('set', { id: 'c' });
+    expect(h.started).toHaveLength(0);
+    h.queue.flush();
     await h.waitStarted(1);
     h.finish('c');
     await h.queue.idle();
     expect(h.started.map((s) => s.item)).toEqual([{ id: 'c', matrix: 'full' }]);
   });
 
+  it('starts an item pushed with no delay without a flush', async () => {
+    const h = harness();
+    h.queue.push('set', { id: 'resumed' }, { delayMs: 0 });
+    await h.waitStarted(1);
+    h.finish('resumed');
+    await h.queue.idle();
+    expect(h.started.map((s) => s.item.id)).toEqual(['resumed']);
+  });
+
   it('aborts a running evaluation when a newer request for its set arrives', async () => {
     const h = harness();
     h.queue.push('set', { id: 'old' });
+    h.queue.flush();
     await h.waitStarted(1);
     h.queue.push('set', { id: 'new' });
     expect(h.started[0]!.signal.aborted).toBe(true);
+    h.queue.flush();
     await h.waitStarted(2);
     h.finish('new');
     await h.queue.idle();
@@ -58,9 +82,10 @@ describe('EvaluationQueue', () => {
   });
 
   it('absorbs a waiting request made under another name of the same set', async () => {
-    const h = harness({ debounceMs: 50 });
+    const h = harness();
     h.queue.push('b', { id: 'first' });
     h.queue.push('a', { id: 'second' }, { absorb: ['a', 'b'] });
+    h.queue.flush();
     await h.waitStarted(1);
     h.finish('second');
     await h.queue.idle();
@@ -72,13 +97,50 @@ describe('EvaluationQueue', () => {
     const h = harness({ concurrency: 1 });
     h.queue.push('x', { id: 'x' });
     h.queue.push('y', { id: 'y' });
+    h.queue.flush();
     await h.waitStarted(1);
-    await new Promise((r) => setTimeout(r, 60));
+    // Both are ready; the second starts only when the first returns.
     expect(h.started).toHaveLength(1);
+    expect(h.queue.size).toBe(2);
     h.finish(h.started[0]!.item.id);
     await h.waitStarted(2);
     h.finish(h.started[1]!.item.id);
     await h.queue.idle();
     expect(h.started.map((s) => s.item.id).sort()).toEqual(['x', 'y']);
+  });
+
+  it('close aborts running items, waits until their runs returned, and drops waiting ones', async () => {
+    const events: string[] = [];
+    let started: () => void = () => {};
+    const aStarted = new Promise<void>((r) => {
+      started = r;
+    });
+    const queue = new EvaluationQueue<string>({
+      concurrency: 1,
+      debounceMs: 3_600_000,
+      run: (item, signal) =>
+        new Promise<void>((resolve) => {
+          events.push(`start ${item}`);
+          started();
+          // The run takes a few turns to wind down after its abort, as a real one does.
+          signal.addEventListener('abort', () =>
+            setImmediate(() => {
+              events.push(`stopped ${item}`);
+              resolve();
+            }),
+          );
+        }),
+    });
+    queue.push('a', 'a', { delayMs: 0 });
+    queue.push('b', 'b');
+    await aStarted;
+    expect(events).toEqual(['start a']);
+    await queue.close();
+    events.push('closed');
+    expect(events).toEqual(['start a', 'stopped a', 'closed']);
+    expect(queue.size).toBe(0);
+    // A closed queue takes nothing new.
+    queue.push('c', 'c', { delayMs: 0 });
+    expect(queue.size).toBe(0);
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * The store's schema migrates: a database file written by the schema before versioning (its
+ * DDL below, as the App shipped it, with `user_version` 0 and the old state names) opens with
+ * its data kept and its evaluations renamed into the state machine's words; a database from a
+ * newer Tandem is refused with a message naming the file.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/app/store.ts';
+import { SCHEMA_VERSION, schemaVersion } from '../../src/app/store-schema.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+/** The unversioned schema each table created for itself before `store-schema.ts`. */
+const PREVIOUS_DDL = `
+CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS links (from_key TEXT NOT NULL, to_key TEXT NOT NULL, source TEXT NOT NULL,
+  PRIMARY KEY (from_key, to_key, source));
+CREATE INDEX IF NOT EXISTS links_to ON links (to_key);
+CREATE TABLE IF NOT EXISTS unlinks (pair TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS pulls (
+  key TEXT PRIMARY KEY, owner TEXT NOT NULL, repo TEXT NOT NULL, number INTEGER NOT NULL,
+  installation_id INTEGER NOT NULL, state TEXT NOT NULL, head_sha TEXT NOT NULL, head_ref TEXT NOT NULL,
+  base_ref TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS evaluations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, set_key TEXT NOT NULL, seed TEXT NOT NULL,
+  installation_id INTEGER NOT NULL, state TEXT NOT NULL, matrix TEXT, members TEXT NOT NULL DEFAULT '[]',
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS check_runs (
+  pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, check_run_id INTEGER NOT NULL, evaluation_id INTEGER,
+  completed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (pull_key, head_sha));
+CREATE TABLE IF NOT EXISTS actions_handoffs (
+  evaluation_id INTEGER PRIMARY KEY, evaluator TEXT NOT NULL, workflow TEXT NOT NULL, heads TEXT NOT NULL,
+  dispatched_at INTEGER NOT NULL, run_id INTEGER, run_url TEXT, run_status TEXT, run_conclusion TEXT);
+`;
+
+const SHA = 'b'.repeat(40);
+let dir: string | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  store?.close();
+  if (dir) await removeTempDir(dir);
+  store = undefined;
+  dir = undefined;
+});
+
+/** A database file as the previous App left it: two finished evaluations and one mid-run. */
+function writePreviousDatabase(file: string): void {
+  const db = new Database(file);
+  db.exec(PREVIOUS_DDL);
+  const now = Date.now();
+  const evaluation = db.prepare(
+    `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, members, created_at, updated_at)
+     VALUES ('acme/api#1', 'acme/api#1', 7, ?, ?, ?, ?, ?)`,
+  );
+  evaluation.run('done', null, '[]', now, now);
+  evaluation.run('cancelled', 'full', '[]', now, now);
+  evaluation.run('running', null, JSON.stringify([{ key: 'acme/api#1', headSha: SHA }]), now, now);
+  db.prepare(
+    `INSERT INTO pulls VALUES ('acme/api#1', 'acme', 'api', 1, 7, 'open', ?, 'feature', 'main', ?)`,
+  ).run(SHA, now);
+  db.prepare(`INSERT INTO links VALUES ('acme/api#1', 'acme/schema#2', 'body')`).run();
+  db.prepare(`INSERT INTO check_runs VALUES ('acme/api#1', ?, 555, 3, 0)`).run(SHA);
+  db.prepare(`INSERT INTO deliveries VALUES ('d-1', 'pull_request', ?)`).run(now);
+  db.close();
+}
+
+describe('store schema', () => {
+  it('migrates a database from before versioning and keeps its data', async () => {
+    dir = await makeTempDir('tandem-migrate-');
+    const file = join(dir, 'tandem.db');
+    writePreviousDatabase(file);
+
+    store = await Store.open(file);
+    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    expect([1, 2, 3].map((id) => store!.evaluations.stateOf(id))).toEqual([
+      'published',
+      'superseded',
+      'running',
+    ]);
+    expect(store.evaluations.get(2)?.matrix).toBe('full');
+    expect(store.evaluations.unfinished().map((e) => [e.id, e.members])).toEqual([
+      [3, [{ key: 'acme/api#1', headSha: SHA }]],
+    ]);
+    expect(store.pulls.get('acme/api#1')).toMatchObject({
+      installationId: 7,
+      headRef: 'feature',
+      links: [{ owner: 'acme', repo: 'schema', number: 2 }],
+    });
+    expect(store.checkRuns.byId(555)).toMatchObject({
+      pullKey: 'acme/api#1',
+      evaluationId: 3,
+      completed: false,
+    });
+    expect(store.deliveries.claim('d-1', 'pull_request')).toBe(false);
+    // The migrated store works under the state machine: the interrupted evaluation resumes.
+    store.evaluations.requeue(3);
+    store.evaluations.start(3);
+    store.evaluations.publish(3);
+    expect(store.evaluations.unfinished()).toEqual([]);
+    store.close();
+
+    // Opening again is a no-op: every migration ran once.
+    store = await Store.open(file);
+    expect(store.evaluations.stateOf(1)).toBe('published');
+    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+  });
+
+  it('creates a new database at the current version', async () => {
+    dir = await makeTempDir('tandem-migrate-');
+    store = await Store.open(join(dir, 'tandem.db'));
+    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    const id = store.evaluations.create({ setKey: 'a/b#1', seed: 'a/b#1', installationId: 1, matrix: null });
+    expect(store.evaluations.stateOf(id)).toBe('queued');
+  });
+
+  it('refuses a database a newer Tandem wrote, naming the file', async () => {
+    dir = await makeTempDir('tandem-migrate-');
+    const file = join(dir, 'tandem.db');
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    await expect(Store.open(file)).rejects.toThrow(
+      `${file} has schema version ${SCHEMA_VERSION + 1}, newer than this Tandem's (${SCHEMA_VERSION})`,
+    );
+  });
+});
