@@ -1,12 +1,12 @@
 /**
  * The `Tandem` check run on a member's head SHA: queued → in_progress → completed. Output is
- * trimmed to GitHub's limits (title 255 characters, summary and text 65,535 each).
+ * trimmed to GitHub's limits (core/github-limits.ts: title 255 characters, summary and text
+ * 65,535 bytes each).
  */
+import { CHECK_RUN_OUTPUT_LIMIT, CHECK_RUN_TITLE_LIMIT, fitText } from '../core/github-limits.ts';
 import type { GitHub, RepoId } from './octokit.ts';
 
 export const CHECK_NAME = 'Tandem';
-/** GitHub rejects summary or text above 65,535 characters. */
-export const CHECK_OUTPUT_LIMIT = 65_535;
 export const INFRA_TITLE = 'Tandem: infrastructure error, not a verdict on the code';
 
 export interface CheckOutput {
@@ -17,15 +17,15 @@ export interface CheckOutput {
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled';
 
-export function trimOutput(s: string, limit = CHECK_OUTPUT_LIMIT): string {
-  if (s.length <= limit) return s;
-  const notice = '\n\n… trimmed to fit GitHub’s size limit; the full report is in the comment.';
-  return s.slice(0, limit - notice.length) + notice;
+const TRIM_NOTICE = '\n\n… trimmed to fit GitHub’s size limit; the full report is in the comment.';
+
+export function trimOutput(s: string): string {
+  return fitText(s, CHECK_RUN_OUTPUT_LIMIT, TRIM_NOTICE);
 }
 
 function output(o: CheckOutput) {
   return {
-    title: o.title.slice(0, 255),
+    title: fitText(o.title, CHECK_RUN_TITLE_LIMIT, '…'),
     summary: trimOutput(o.summary),
     ...(o.text ? { text: trimOutput(o.text) } : {}),
   };

@@ -2,18 +2,15 @@
  * One comment per member PR, found by a hidden marker among the PR's comments written by the App,
  * edited in place and left alone when nothing changed.
  */
+import { COMMENT_LIMIT, fitText } from '../core/github-limits.ts';
 import type { GitHub, RepoId } from './octokit.ts';
 
 export const COMMENT_MARKER = '<!-- tandem:linked-change -->';
-/** GitHub's limit on a comment body. */
-export const COMMENT_LIMIT = 65_536;
 const TRIM_NOTICE = '\n\n> ⚠️ This comment was trimmed to fit GitHub’s 65,536-character limit.\n';
 
 /** Puts the marker first and trims the body under the limit with a notice. */
 export function stickyBody(content: string): string {
-  const body = `${COMMENT_MARKER}\n${content}`;
-  if (body.length < COMMENT_LIMIT) return body;
-  return body.slice(0, COMMENT_LIMIT - TRIM_NOTICE.length - 1) + TRIM_NOTICE;
+  return fitText(`${COMMENT_MARKER}\n${content}`, COMMENT_LIMIT, TRIM_NOTICE);
 }
 
 interface CommentShape {

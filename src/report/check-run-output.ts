@@ -2,12 +2,10 @@
  * The `Tandem` check run's output: a one-line title, the verdict and matrix as the summary, and
  * the details as the text, each within GitHub's limits.
  */
+import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderFitted } from './markdown-report.ts';
 import { buildReportView, type Reveal } from './report-view.ts';
-
-/** GitHub rejects check-run output.summary / output.text longer than this. */
-export const CHECK_RUN_TEXT_LIMIT = 65_535;
 
 export interface CheckRunOutput {
   title: string;
@@ -33,7 +31,7 @@ export function renderCheckRunOutput(report: Report, options: { reveal: Reveal }
   const view = buildReportView(report, { reveal: options.reveal });
   return {
     title: checkRunTitle(report),
-    summary: renderFitted('check-summary.md.hbs', view, CHECK_RUN_TEXT_LIMIT),
-    text: renderFitted('check-text.md.hbs', view, CHECK_RUN_TEXT_LIMIT),
+    summary: renderFitted('check-summary.md.hbs', view, CHECK_RUN_OUTPUT_LIMIT),
+    text: renderFitted('check-text.md.hbs', view, CHECK_RUN_OUTPUT_LIMIT),
   };
 }

@@ -8,12 +8,13 @@
  * backticks inside code spans.
  */
 import Handlebars from 'handlebars';
+import { COMMENT_LIMIT, fitsLimit, fitText, type TextLimit } from '../core/github-limits.ts';
 import type { Report } from '../core/report.schema.ts';
 import { buildReportView, formatDuration, type ReportView, type Reveal } from './report-view.ts';
 import { loadPartials, loadTemplate } from './templates.ts';
 
-/** GitHub caps comment bodies at 65,536 characters; leave room for the sticky-comment marker. */
-export const DEFAULT_MAX_CHARS = 65_000;
+/** Below GitHub's comment limit (COMMENT_LIMIT), leaving room for the sticky-comment marker. */
+export const DEFAULT_MAX_CHARS = COMMENT_LIMIT.max - 536;
 
 export interface MarkdownOptions {
   reveal: Reveal;
@@ -149,23 +150,21 @@ const HARD_CUT_NOTICE =
   '\n\n> ✂️ **Report trimmed**: cut at the size limit. The JSON report has everything.\n';
 
 /**
- * Renders at increasing trimming levels until the text fits `maxChars`; as a last resort
- * cuts the text and appends a notice, so the result never exceeds the limit.
+ * Renders at increasing trimming levels until the text fits `limit` (characters or bytes, as
+ * GitHub counts for that field); as a last resort cuts the text and appends a notice, so the
+ * result never exceeds the limit.
  */
-export function renderFitted(template: string, view: ReportView, maxChars: number): string {
+export function renderFitted(template: string, view: ReportView, limit: TextLimit): string {
   let text = '';
   for (let level = 0; level < TRIM_LEVELS; level++) {
     text = renderTemplate(template, trimView(view, level));
-    if (text.length <= maxChars) return text;
+    if (fitsLimit(text, limit)) return text;
   }
-  let cut = text.slice(0, Math.max(0, maxChars - HARD_CUT_NOTICE.length));
-  // Do not leave half of a surrogate pair at the cut.
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut}${HARD_CUT_NOTICE}`.slice(0, maxChars);
+  return fitText(text, limit, HARD_CUT_NOTICE);
 }
 
 /** The report as Markdown: verdict, matrix, per-repository metrics, failing tests, errors, targets. */
 export function renderMarkdown(report: Report, options: MarkdownOptions): string {
   const view = buildReportView(report, { reveal: options.reveal });
-  return renderFitted('report.md.hbs', view, options.maxChars ?? DEFAULT_MAX_CHARS);
+  return renderFitted('report.md.hbs', view, { max: options.maxChars ?? DEFAULT_MAX_CHARS, unit: 'chars' });
 }

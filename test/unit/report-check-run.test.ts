@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_RUN_TEXT_LIMIT, renderCheckRunOutput } from '../../src/report/check-run-output.ts';
+import { CHECK_RUN_OUTPUT_LIMIT, textSize } from '../../src/core/github-limits.ts';
+import { renderCheckRunOutput } from '../../src/report/check-run-output.ts';
+import { renderFitted } from '../../src/report/markdown-report.ts';
+import { buildReportView } from '../../src/report/report-view.ts';
 import {
   flakyReport,
   infraErrorReport,
@@ -41,7 +44,17 @@ describe('renderCheckRunOutput', () => {
     expect(out.text).toContain('1 F2P failing, 1 P2P regressed.');
   });
 
-  it("keeps summary and text within GitHub's 65,535 characters", () => {
+  it('fits a byte limit, not a character limit, when it has to cut', () => {
+    const view = buildReportView(unresolvedReport(), { reveal: 'names' });
+    const limit = { max: 400, unit: 'bytes' } as const;
+    const text = renderFitted('check-text.md.hbs', view, limit);
+    expect(textSize(text, 'bytes')).toBeLessThanOrEqual(limit.max);
+    // The cut notice itself is multi-byte (✂️): counting characters would overshoot.
+    expect(textSize(text, 'chars')).toBeLessThan(textSize(text, 'bytes'));
+    expect(text).toContain('Report trimmed');
+  });
+
+  it("keeps summary and text within GitHub's 65,535 bytes", () => {
     // 2,000 failing tests with long names: far beyond the limit before trimming.
     const report = manyFailuresReport(2000);
     report.infraErrors = Array.from({ length: 400 }, (_, i) => ({
@@ -49,8 +62,8 @@ describe('renderCheckRunOutput', () => {
       message: `container ${i} vanished ${'y'.repeat(400)}`,
     }));
     const out = renderCheckRunOutput(report, { reveal: 'names' });
-    expect(out.summary.length).toBeLessThanOrEqual(CHECK_RUN_TEXT_LIMIT);
-    expect(out.text.length).toBeLessThanOrEqual(CHECK_RUN_TEXT_LIMIT);
+    expect(textSize(out.summary, 'bytes')).toBeLessThanOrEqual(CHECK_RUN_OUTPUT_LIMIT.max);
+    expect(textSize(out.text, 'bytes')).toBeLessThanOrEqual(CHECK_RUN_OUTPUT_LIMIT.max);
     // Failing-test names go first, then the error list is capped.
     expect(out.text).toContain('failing and flaky test names left out');
     expect(out.text).not.toContain('Bulk::case number');
