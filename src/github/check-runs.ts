@@ -7,7 +7,8 @@ import { CHECK_RUN_OUTPUT_LIMIT, CHECK_RUN_TITLE_LIMIT, fitText } from '../core/
 import type { GitHub, RepoId } from './octokit.ts';
 
 export const CHECK_NAME = 'Tandem';
-export const INFRA_TITLE = 'Tandem: infrastructure error, not a verdict on the code';
+// Re-exported for the App until it imports the wording from core/infra-wording.ts.
+export { INFRA_TITLE } from '../core/infra-wording.ts';
 
 export interface CheckOutput {
   title: string;

@@ -3,6 +3,7 @@
  * the details as the text, each within GitHub's limits.
  */
 import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
+import { INFRA_TITLE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderFitted } from './markdown-report.ts';
 import { buildReportView, type Reveal } from './report-view.ts';
@@ -16,7 +17,7 @@ export interface CheckRunOutput {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function checkRunTitle(report: Report): string {
-  if (report.outcome === 'error') return 'Tandem: infrastructure error, not a verdict on the code';
+  if (report.outcome === 'error') return INFRA_TITLE;
   const view = buildReportView(report, { reveal: 'counts' });
   if (report.outcome === 'resolved') {
     return `Tandem: resolved — ${view.asExpected}/${view.ran} configurations as expected`;

@@ -9,6 +9,7 @@
  */
 import Handlebars from 'handlebars';
 import { COMMENT_LIMIT, fitsLimit, fitText, type TextLimit } from '../core/github-limits.ts';
+import { NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { buildReportView, formatDuration, type ReportView, type Reveal } from './report-view.ts';
 import { loadPartials, loadTemplate } from './templates.ts';
@@ -61,6 +62,8 @@ env.registerHelper('plural', (n: number, one: string, many: string) => (n === 1 
 env.registerHelper('join', (items: unknown[], sep: string) => (Array.isArray(items) ? items.join(sep) : ''));
 env.registerHelper('outcome', (o: string) => OUTCOME_LABEL[o] ?? o);
 env.registerHelper('statuses', (s: string[]) => s.join(' → '));
+// The wording every face uses for infrastructure errors (core/infra-wording.ts).
+env.registerHelper('notAVerdict', () => NOT_A_VERDICT);
 
 const OUTCOME_LABEL: Record<string, string> = {
   pass: '✅ pass',

@@ -3,6 +3,7 @@
  * Target columns use H (PR applied, head) / B (base): ASCII keeps columns aligned in every
  * terminal and log viewer, where ✓ may render double-width.
  */
+import { INFRA_VERDICT_LINE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { buildReportView, formatDuration, type MatrixRowView } from './report-view.ts';
 
@@ -43,7 +44,7 @@ function verdictText(view: ReturnType<typeof buildReportView>, paint: ReturnType
       ? paint('green', 'RESOLVED')
       : view.outcome === 'unresolved'
         ? paint('red', 'NOT RESOLVED')
-        : paint('yellow', 'INFRASTRUCTURE ERROR (not a verdict on the code)');
+        : paint('yellow', INFRA_VERDICT_LINE);
   return `${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`;
 }
 
