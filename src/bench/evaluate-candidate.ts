@@ -8,6 +8,7 @@ import type { RepoApply } from '../core/bench-report.schema.ts';
 import { InfraError } from '../core/errors.ts';
 import { type MatrixMode, planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
+import type { ConfigurationRun } from '../core/run.schema.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import type { EvaluationInput, EvaluationOptions } from '../engine/evaluate-api.ts';
 import type { BenchStates } from './bench-states.ts';
@@ -35,7 +36,15 @@ export type CandidateResult =
   | { kind: 'not-applied'; apply: RepoApply[] }
   | { kind: 'injection-failed'; apply: RepoApply[]; message: string }
   | { kind: 'error'; apply: RepoApply[]; errors: string[]; attempts: number; report?: Report }
-  | { kind: 'ran'; apply: RepoApply[]; report: Report; outputs: GroupOutput[]; attempts: number };
+  | {
+      kind: 'ran';
+      apply: RepoApply[];
+      report: Report;
+      /** The raw runs (every configuration and attempt), for list derivation. */
+      runs: ConfigurationRun[];
+      outputs: GroupOutput[];
+      attempts: number;
+    };
 
 /** `patches[repo]`: the candidate diff for that repository; absent or '' leaves it at base. */
 export async function evaluateCandidate(
@@ -128,6 +137,13 @@ export async function evaluateCandidate(
       })),
     );
     const { partial: _runs, ...rest } = report;
-    return { kind: 'ran', apply, report: rest as Report, outputs, attempts: attempt };
+    return {
+      kind: 'ran',
+      apply,
+      report: rest as Report,
+      runs: report.partial?.runs ?? [],
+      outputs,
+      attempts: attempt,
+    };
   }
 }

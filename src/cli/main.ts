@@ -10,6 +10,7 @@
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
+import { registerBench } from './commands/bench.ts';
 import { registerEval } from './commands/eval.ts';
 import { PROGRAM_HELP } from './commands/help-text.ts';
 import { registerMerge } from './commands/merge.ts';
@@ -41,6 +42,7 @@ const program = new Command('tandem')
   .addHelpText('after', PROGRAM_HELP);
 const ctx: CliContext = { signal: controller.signal };
 
+registerBench(program, ctx);
 registerEval(program, ctx);
 registerValidate(program, ctx);
 registerPlan(program);

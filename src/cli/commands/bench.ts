@@ -1,0 +1,78 @@
+/**
+ * `tandem bench …`: benchmark mode (validate instances, score predictions, merge shards, derive
+ * single-side instances, render reports). Registration only; the implementation is loaded when a
+ * subcommand runs.
+ */
+import type { Command } from 'commander';
+import type { CliContext } from '../context.ts';
+
+function addEngineFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--jobs <n>',
+      'configurations run at once, shared by every instance (default: from CPUs and memory)',
+    )
+    .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
+    .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
+    .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
+    .option(
+      '--prepare-network <mode>',
+      'Docker network for prepare steps (default: bridge, or host without one)',
+    )
+    .option('--retries <n>', 'extra attempts after an infrastructure error', '2')
+    .option('--quiet', 'no progress bar');
+}
+
+export function registerBench(program: Command, ctx: CliContext): void {
+  const bench = program
+    .command('bench')
+    .description('benchmark mode: validate task instances and score agents’ multi-repository patches');
+
+  addEngineFlags(
+    bench
+      .command('run')
+      .requiredOption('--instances <file>', 'instances (JSONL)')
+      .requiredOption(
+        '--predictions <file>',
+        'predictions (JSONL, JSON list or object keyed by id), or "gold"',
+      )
+      .requiredOption('--run-id <id>', 'names the run folder; rerun with the same id to resume')
+      .option('--runs-dir <dir>', 'where run folders go', 'runs')
+      .option('--matrix <mode>', 'none (full configuration only) | leave-one-out | full', 'none')
+      .option('--diagnose', 'classify unresolved predictions by running swap configurations')
+      .option('--shard <i/n>', 'evaluate only share i of n of the predictions'),
+  )
+    .description('score predictions: per-instance report.json and the run summary (resumable)')
+    .action(async (raw: Record<string, unknown>) => {
+      const { benchRunCommand } = await import('../run/bench.ts');
+      process.exitCode = await benchRunCommand(raw, ctx.signal);
+    });
+
+  addEngineFlags(
+    bench
+      .command('validate')
+      .argument('<instances>', 'candidate instances (JSONL)')
+      .requiredOption(
+        '--out <file>',
+        'validated instances (JSONL); rejected ones go to rejected.jsonl beside it',
+      )
+      .option('--runs <n>', 'runs of the gold configuration (flaky detection)', '3')
+      .option('--strict', 'reject an instance with a flaky test instead of dropping the test'),
+  )
+    .description('check instances: gold resolved and jointly necessary, F2P/P2P derived, flaky tests dropped')
+    .action(async (instances: string, raw: Record<string, unknown>) => {
+      const { benchValidateCommand } = await import('../run/bench.ts');
+      process.exitCode = await benchValidateCommand(instances, raw, ctx.signal);
+    });
+
+  bench
+    .command('merge')
+    .argument('<run-dirs...>', 'run folders of the shards (runs/<run-id> each)')
+    .requiredOption('--instances <file>', 'the instances file the shards ran')
+    .requiredOption('--out <dir>', 'the merged run folder (runs/<run-id>)')
+    .description('merge shard run folders into one run and recompute the summaries')
+    .action(async (dirs: string[], raw: Record<string, unknown>) => {
+      const { benchMergeCommand } = await import('../run/bench.ts');
+      process.exitCode = await benchMergeCommand(dirs, raw);
+    });
+}

@@ -1,0 +1,188 @@
+/**
+ * The CLI side of `tandem bench`: flags validated with zod (a bad flag names itself), engine
+ * defaults from this machine, a progress bar with ETA on stderr, exit codes. The work itself is
+ * in src/bench/.
+ */
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { z } from 'zod';
+import { InputError } from '../../core/errors.ts';
+import { shardSchema } from '../../core/shard-plan.ts';
+import { detectPrepareNetwork } from '../../engine/docker-network.ts';
+import { hostDefaults } from '../../engine/evaluation-request.ts';
+import { EXIT } from '../exit-codes.ts';
+
+const engineFlags = {
+  jobs: z.coerce.number().int().min(1).max(64).optional(),
+  cacheDir: z.string().optional(),
+  workDir: z.string().optional(),
+  sandbox: z.enum(['docker', 'process']).default('docker'),
+  prepareNetwork: z.string().optional(),
+  retries: z.coerce.number().int().min(0).max(10).default(2),
+  quiet: z.boolean().default(false),
+};
+
+const runFlagsSchema = z.object({
+  ...engineFlags,
+  instances: z.string().min(1),
+  predictions: z.string().min(1),
+  runId: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, "_", "." or "-"'),
+  runsDir: z.string().default('runs'),
+  matrix: z.enum(['none', 'leave-one-out', 'full']).default('none'),
+  diagnose: z.boolean().default(false),
+  shard: shardSchema.optional(),
+});
+
+const validateFlagsSchema = z.object({
+  ...engineFlags,
+  out: z.string().min(1),
+  runs: z.coerce.number().int().min(1).max(20).default(3),
+  strict: z.boolean().default(false),
+});
+
+function parseFlags<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  throw new InputError(`option --${flag}: ${issue.message}`);
+}
+
+type EngineFlags = z.output<z.ZodObject<typeof engineFlags>>;
+
+async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
+  const host = hostDefaults(process.env);
+  return {
+    cacheDir: path.resolve(flags.cacheDir ?? host.cacheDir),
+    ...(flags.workDir ? { workDir: path.resolve(flags.workDir) } : {}),
+    useResultCache: true,
+    sandbox: flags.sandbox,
+    prepareNetwork:
+      flags.prepareNetwork ?? (flags.sandbox === 'docker' ? await detectPrepareNetwork() : 'none'),
+    ...(host.caBundle ? { caBundle: host.caBundle } : {}),
+    signal,
+  };
+}
+
+/** Ctrl-C (via main.ts) or SIGTERM (a CI runner cancelling the job) stops the run cleanly. */
+function interruptible(signal: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const own = new AbortController();
+  const onTerm = () => {
+    process.stderr.write('\ntandem: terminated, removing containers…\n');
+    own.abort();
+  };
+  process.once('SIGTERM', onTerm);
+  return { signal: AbortSignal.any([signal, own.signal]), dispose: () => process.off('SIGTERM', onTerm) };
+}
+
+function progressBar(quiet: boolean, unit: string) {
+  if (quiet) return { start: (_t: number) => {}, tick: (_l: string) => {}, stop: () => {} };
+  const tty = process.stderr.isTTY === true;
+  let bar: cliProgress.SingleBar | undefined;
+  let done = 0;
+  let total = 0;
+  return {
+    start(t: number) {
+      total = t;
+      if (!tty) return;
+      bar = new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: `  [{bar}] {value}/{total} ${unit}  ETA {eta_formatted}  {last}`,
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(t, 0, { last: '' });
+    },
+    tick(last: string) {
+      done++;
+      if (bar) bar.update(done, { last });
+      else process.stderr.write(`  [${done}/${total}] ${last}\n`);
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+export async function benchRunCommand(raw: unknown, outer: AbortSignal): Promise<number> {
+  const flags = parseFlags(runFlagsSchema, raw);
+  const { runBench } = await import('../../bench/run-bench.ts');
+  const { signal, dispose } = interruptible(outer);
+  const bar = progressBar(flags.quiet, 'predictions');
+  try {
+    const result = await runBench({
+      instances: flags.instances,
+      predictions: flags.predictions,
+      runId: flags.runId,
+      runsDir: flags.runsDir,
+      jobs: flags.jobs ?? Math.max(1, Math.min(4, (await import('node:os')).availableParallelism())),
+      matrix: flags.matrix,
+      diagnose: flags.diagnose,
+      ...(flags.shard ? { shard: flags.shard } : {}),
+      retries: flags.retries,
+      engine: await engineOptions(flags, signal),
+      onEvent: (e) => {
+        if (e.type === 'start') {
+          if (!flags.quiet && e.skipped)
+            process.stderr.write(`tandem: resuming: ${e.skipped} finished prediction(s) skipped\n`);
+          bar.start(e.total - e.skipped);
+        } else bar.tick(`${e.model} ${e.instanceId}: ${e.outcome}`);
+      },
+    });
+    bar.stop();
+    for (const { file, summary } of result.summaries) {
+      process.stdout.write(
+        `${summary.model_name_or_path}: ${summary.resolved_instances}/${summary.total_instances} resolved, ` +
+          `${summary.unresolved_instances} unresolved, ${summary.empty_patch_instances} empty, ` +
+          `${summary.error_instances} error(s) → ${path.relative(process.cwd(), file) || file}\n`,
+      );
+    }
+    return result.summaries.some((s) => s.summary.error_instances > 0) ? EXIT.infra : EXIT.resolved;
+  } finally {
+    bar.stop();
+    dispose();
+  }
+}
+
+export async function benchValidateCommand(
+  instances: string,
+  raw: unknown,
+  outer: AbortSignal,
+): Promise<number> {
+  const flags = parseFlags(validateFlagsSchema, raw);
+  const { validateInstances } = await import('../../bench/validate-instances.ts');
+  const { signal, dispose } = interruptible(outer);
+  const bar = progressBar(flags.quiet, 'instances');
+  try {
+    const result = await validateInstances({
+      instances,
+      out: flags.out,
+      runs: flags.runs,
+      strict: flags.strict,
+      jobs: flags.jobs ?? Math.max(1, Math.min(4, (await import('node:os')).availableParallelism())),
+      retries: flags.retries,
+      engine: await engineOptions(flags, signal),
+      onEvent: (e) => (e.type === 'start' ? bar.start(e.total) : bar.tick(`${e.instanceId}: ${e.verdict}`)),
+    });
+    bar.stop();
+    process.stdout.write(
+      `${result.accepted} valid → ${result.outFile}; ${result.rejected} rejected → ${result.rejectedFile}\n`,
+    );
+    return result.infraErrors > 0 ? EXIT.infra : EXIT.resolved;
+  } finally {
+    bar.stop();
+    dispose();
+  }
+}
+
+export async function benchMergeCommand(dirs: string[], raw: unknown): Promise<number> {
+  const flags = parseFlags(z.object({ instances: z.string().min(1), out: z.string().min(1) }), raw);
+  const { mergeRuns } = await import('../../bench/merge-runs.ts');
+  const summaries = await mergeRuns(dirs, flags.out, flags.instances);
+  for (const { file, summary } of summaries) {
+    process.stdout.write(
+      `${summary.model_name_or_path}: ${summary.resolved_instances}/${summary.total_instances} resolved → ${file}\n`,
+    );
+  }
+  return EXIT.resolved;
+}
