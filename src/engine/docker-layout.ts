@@ -5,12 +5,13 @@
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from './sandbox.ts';
-import { CA_BUNDLE_VARIABLES } from './step-sequence.ts';
+import { CA_BUNDLE_VARIABLES, DOWNLOAD_CACHE_VARIABLES } from './step-sequence.ts';
 
 const WORKSPACE = '/tandem/workspace';
 const HIDDEN = '/tandem/hidden';
 const RESULTS = '/tandem/results';
 const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
+const DOWNLOADS = '/tandem/downloads';
 /** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
 const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
 
@@ -85,6 +86,11 @@ export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptio
   if (spec.caBundle) {
     mounts.push(bind(spec.caBundle, CA_PATH, true));
     for (const name of CA_BUNDLE_VARIABLES) env.push(`${name}=${CA_PATH}`);
+  }
+  if (spec.downloadCache) {
+    mounts.push(bind(spec.downloadCache, DOWNLOADS, false));
+    for (const [name, sub] of Object.entries(DOWNLOAD_CACHE_VARIABLES))
+      env.push(`${name}=${DOWNLOADS}/${sub}`);
   }
   return {
     Image: spec.image,

@@ -17,7 +17,8 @@ import { removeTree } from './fs-util.ts';
 import { MirrorCache } from './git-mirror.ts';
 import { stageHiddenFiles, suiteHash } from './hidden-files.ts';
 import { parseMemory } from './limits.ts';
-import { prepareDeps } from './prepare-cache.ts';
+import { downloadCacheDir, prepareDeps } from './prepare-cache.ts';
+import { settleStates } from './prepare-failure.ts';
 import { ResultCache } from './result-cache.ts';
 import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './run-configuration.ts';
 import { createSandbox } from './sandbox-factory.ts';
@@ -91,6 +92,8 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       const spec = suite.prepare[r.repo] ?? suite.prepare[r.name];
       const wr: WorkspaceRepo = { repo: r.repo, name: r.name, dir: state.dir, tree: state.treeSha };
       if (!spec) return wr;
+      // A head starts from its base's prepared folder (an incremental install) when there is one.
+      const seed = which === 'head' ? await stateFor(r, 'base').catch(() => undefined) : undefined;
       const deps = await prepareDeps(
         {
           repo: r.repo,
@@ -104,12 +107,14 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
           mountpoints: suite.wiring
             .filter((w) => w.into === r.repo || w.into === r.name)
             .flatMap((w) => wiringTarget(w) ?? []),
+          ...(seed?.deps ? { seedKey: seed.deps.key } : {}),
         },
         {
           cacheDir,
           sandbox,
           limits,
           network: options.prepareNetwork,
+          downloadCache: downloadCacheDir(cacheDir, imageId),
           ...(options.caBundle ? { caBundle: options.caBundle } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
         },
@@ -132,11 +137,18 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       ];
       if (broken[0]?.error) return { planned, attempt, repos: broken[0].error };
       try {
-        const list = await Promise.all([
-          ...repos.targets.map((r) => stateFor(r, planned.applied.includes(r.repo) ? 'head' : 'base')),
-          ...repos.context.map((r) => stateFor(r, 'base')),
+        const settled = await settleStates([
+          ...repos.targets.map((r) => {
+            const head = planned.applied.includes(r.repo);
+            return {
+              state: stateFor(r, head ? 'head' : 'base'),
+              base: head ? stateFor(r, 'base') : undefined,
+            };
+          }),
+          ...repos.context.map((r) => ({ state: stateFor(r, 'base') })),
         ]);
-        return { planned, attempt, repos: list };
+        if ('failure' in settled) return { planned, attempt, repos: [], prepareFailure: settled.failure };
+        return { planned, attempt, repos: settled.states };
       } catch (err) {
         if (options.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
         return { planned, attempt, repos: infraInfo(err) };

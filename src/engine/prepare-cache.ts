@@ -21,7 +21,10 @@ import { assertConfined, isWithin, UnconfinedPathError } from './confined-path.t
 import { withDirLock } from './dir-lock.ts';
 import { copyTree, exists, removeTree } from './fs-util.ts';
 import { prepareMountpoints } from './mountpoints.ts';
+import { PrepareFailedError } from './prepare-failure.ts';
+import { seedOutputs } from './prepare-seed.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
+import { DOWNLOAD_CACHE_VARIABLES } from './step-sequence.ts';
 
 export interface PreparedDeps {
   key: string;
@@ -43,6 +46,8 @@ export interface PrepareRequest {
   imageId: string;
   /** Wiring mount points (relative to the repository) the prepared folders must contain. */
   mountpoints?: string[];
+  /** A head's base prepared folder (its key) to start from: an incremental install. */
+  seedKey?: string;
 }
 
 export interface PrepareContext {
@@ -51,6 +56,8 @@ export interface PrepareContext {
   limits: SandboxLimits;
   network: string;
   caBundle?: string;
+  /** Host folder of the package managers' download cache for this image (npm, pip, Go). */
+  downloadCache?: string;
   signal?: AbortSignal;
 }
 
@@ -60,6 +67,8 @@ export async function prepareKey(req: PrepareRequest): Promise<string> {
   );
   // Only with wiring, so prepared folders of suites without it keep their keys.
   if (req.mountpoints?.length) h.update(`mountpoints:${JSON.stringify(req.mountpoints)}`);
+  // A seeded install's output depends on what it started from.
+  if (req.seedKey) h.update(`seed:${req.seedKey}`);
   if (req.spec.key_files && req.state === 'base') {
     for (const f of req.spec.key_files) h.update(`\0${f}\0`).update(await keyFileContent(req.stateDir, f));
   } else {
@@ -83,6 +92,11 @@ async function keyFileContent(stateDir: string, rel: string): Promise<Buffer | s
     }
   }
   return readFile(file);
+}
+
+/** The package managers' download cache for one image, kept across evaluations. */
+export function downloadCacheDir(cacheDir: string, imageId: string): string {
+  return path.join(cacheDir, 'downloads', createHash('sha256').update(imageId).digest('hex').slice(0, 16));
 }
 
 const inFlight = new Map<string, Promise<PreparedDeps>>();
@@ -119,6 +133,12 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
     const scratch = path.join(ctx.cacheDir, 'tmp', `prepare-${key}-${process.pid}`);
     await removeTree(scratch);
     await copyTree(req.stateDir, scratch);
+    if (ctx.downloadCache && req.state === 'base') {
+      for (const sub of Object.values(DOWNLOAD_CACHE_VARIABLES))
+        await mkdir(path.join(ctx.downloadCache, sub), { recursive: true });
+    }
+    if (req.seedKey)
+      await seedOutputs(path.join(ctx.cacheDir, 'deps', req.seedKey), scratch, req.spec.outputs);
     try {
       const out = await ctx.sandbox.prepare({
         image: req.image,
@@ -129,6 +149,8 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
         limits: ctx.limits,
         network: ctx.network,
         ...(ctx.caBundle ? { caBundle: ctx.caBundle } : {}),
+        // Base states (reviewed code) share the download cache; a PR head's install could poison it.
+        ...(ctx.downloadCache && req.state === 'base' ? { downloadCache: ctx.downloadCache } : {}),
         outputCapBytes: 16_384,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
@@ -138,9 +160,7 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
           : out.oomKilled
             ? 'was killed for exceeding its memory limit'
             : `exited with ${out.exitCode}`;
-        throw new InfraError('prepare', `prepare for ${req.repo} ${why}:\n${out.outputTail.slice(-2000)}`, {
-          target: req.repo,
-        });
+        throw new PrepareFailedError(req.repo, why, out);
       }
       await removeTree(dir);
       await mkdir(dir, { recursive: true });

@@ -11,6 +11,7 @@ import {
   aborted,
   CA_BUNDLE_VARIABLES,
   type CommandResult,
+  DOWNLOAD_CACHE_VARIABLES,
   runPrepareCommands,
   runSteps,
 } from './step-sequence.ts';
@@ -82,6 +83,10 @@ export class ProcessSandbox implements Sandbox {
     if (spec.caBundle) {
       const ca = path.resolve(spec.caBundle);
       for (const name of CA_BUNDLE_VARIABLES) env[name] = ca;
+    }
+    if (spec.downloadCache) {
+      for (const [name, sub] of Object.entries(DOWNLOAD_CACHE_VARIABLES))
+        env[name] = path.join(path.resolve(spec.downloadCache), sub);
     }
     const started = Date.now();
     try {

@@ -11,6 +11,7 @@ import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { collectGroups, toStepRun } from './collect-results.ts';
 import { copyTree, removeTree } from './fs-util.ts';
+import { failedPrepareRun, type PrepareFailedError } from './prepare-failure.ts';
 import type { ResultCache } from './result-cache.ts';
 import { resultKey } from './result-cache.ts';
 import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
@@ -30,6 +31,8 @@ export interface ConfigurationJob {
   attempt: number;
   /** The repositories, or the infrastructure error that keeps this configuration from running. */
   repos: WorkspaceRepo[] | InfraErrorInfo;
+  /** A head this configuration applies failed to prepare (its base did not): the run fails. */
+  prepareFailure?: PrepareFailedError;
 }
 
 export interface RunContext {
@@ -48,6 +51,7 @@ export interface RunContext {
 export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): Promise<ConfigurationRun> {
   const { planned, attempt } = job;
   const base = { id: planned.id, applied: planned.applied, attempt, setup: [], groups: [], cached: false };
+  if (job.prepareFailure) return failedPrepareRun(planned, attempt, ctx.suite.tests, job.prepareFailure);
   if (!Array.isArray(job.repos)) {
     return { ...base, durationMs: 0, infraError: { ...job.repos, configuration: planned.id } };
   }
@@ -111,7 +115,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
       outputCapBytes: 64 * 1024,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    const groups = await collectGroups(s.tests, outcome, resultsDir);
+    const groups = await collectGroups(s.tests, outcome, resultsDir, planned.id);
     const run: ConfigurationRun = {
       ...base,
       setup: outcome.setup.filter((x) => !x.notRun).map(toStepRun),

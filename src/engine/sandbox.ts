@@ -101,6 +101,11 @@ export interface PrepareSpec {
   network: string;
   /** Host CA bundle handed to the container (mounted read-only, NODE_EXTRA_CA_CERTS etc.). */
   caBundle?: string;
+  /**
+   * Host folder, writable, kept across evaluations: the package managers' download cache
+   * (npm_config_cache, PIP_CACHE_DIR, GOMODCACHE under it).
+   */
+  downloadCache?: string;
   outputCapBytes: number;
   signal?: AbortSignal;
 }

@@ -96,6 +96,14 @@ export const CA_BUNDLE_VARIABLES = [
   'npm_config_cafile',
 ];
 
+/** Package managers' cache variables, relative to the download cache folder (prepare, both sandboxes). */
+export const DOWNLOAD_CACHE_VARIABLES: Record<string, string> = {
+  npm_config_cache: 'npm',
+  PIP_CACHE_DIR: 'pip',
+  GOMODCACHE: 'go/mod',
+  GOCACHE: 'go/build',
+};
+
 export function aborted(configuration?: string): InfraError {
   return new InfraError('aborted', 'the run was aborted', configuration ? { configuration } : {});
 }
