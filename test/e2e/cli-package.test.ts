@@ -1,0 +1,78 @@
+/**
+ * The published package works where no checkout is: the tarball holds the compiled CLI, the
+ * templates and schemas (no TypeScript), and once installed `tandem` answers --version and
+ * --help and renders a report (templates found from the installed layout).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportSchema } from '../../src/core/report.schema.ts';
+import { REPO_ROOT } from '../helpers/example-cases.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { installOffline, type Packed, packTarball } from '../helpers/package-install.ts';
+import { writeResolvedShard } from '../helpers/shard-report.ts';
+
+const run = promisify(execFile);
+let dir: string;
+let packed: Packed;
+let tandem: string;
+
+/** Runs the installed `tandem` from outside any checkout, as a user's shell would. */
+function installed(args: string[]) {
+  return run(tandem, args, {
+    cwd: dir,
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, NO_COLOR: '1' },
+  });
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('tandem-package-');
+  packed = await packTarball(dir);
+  tandem = await installOffline(packed.tarball, dir);
+}, 300_000);
+afterAll(() => removeTempDir(dir));
+
+describe('npm pack', () => {
+  it('ships the compiled CLI, templates and schemas, and no TypeScript', () => {
+    for (const file of [
+      'bin/tandem.js',
+      'build/cli/main.js',
+      'templates/report.md.hbs',
+      'schema/case.schema.json',
+    ])
+      expect(packed.files).toContain(file);
+    expect(
+      packed.files.filter((f) => f.endsWith('.ts') || f.startsWith('src/') || f.startsWith('test/')),
+    ).toEqual([]);
+    expect(packed.files.filter((f) => f.startsWith('build/.'))).toEqual([]);
+  });
+});
+
+describe('the installed tandem', () => {
+  it('prints its version', async () => {
+    const { version } = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const r = await installed(['--version']);
+    expect(r.stdout).toBe(`${version}\n`);
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the help with its commands, exit codes and environment', async () => {
+    const r = await installed(['--help']);
+    for (const text of ['eval [options] <case>', 'merge [options]', 'Exit codes:', 'TANDEM_CACHE_DIR'])
+      expect(r.stdout).toContain(text);
+  });
+
+  it('runs a command end to end: merge renders Markdown from the packaged templates', async () => {
+    const shard = await writeResolvedShard(dir);
+    const md = path.join(dir, 'report.md');
+    const r = await installed(['merge', shard, '--json', '-', '--markdown', md]);
+    expect(reportSchema.parse(JSON.parse(r.stdout)).outcome).toBe('resolved');
+    expect(await readFile(md, 'utf8')).toContain('#### Matrix (full)');
+    expect(existsSync(path.join(dir, 'node_modules', 'tandem', 'src'))).toBe(false);
+  });
+});
