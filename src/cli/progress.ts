@@ -3,7 +3,8 @@
  * The engine only emits events; this is the CLI's view of them.
  */
 import cliProgress from 'cli-progress';
-import type { EvaluationEvent } from '../engine/evaluate-api.ts';
+import type { EvaluationEvent } from '../core/evaluation-event.ts';
+import { progressLine } from '../core/progress-lines.ts';
 
 export interface Progress {
   onEvent: (e: EvaluationEvent) => void;
@@ -21,35 +22,21 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
   };
   return {
     onEvent(e) {
-      switch (e.type) {
-        case 'plan':
-          stream.write(`tandem: ${e.configurations.length} configuration(s), matrix ${e.mode}\n`);
-          if (tty) {
-            bar = new cliProgress.SingleBar(
-              { stream, format: '  [{bar}] {value}/{total} configurations  {last}', hideCursor: true },
-              cliProgress.Presets.shades_classic,
-            );
-            bar.start(e.configurations.length, 0, { last: '' });
-          }
-          break;
-        case 'prepare-done':
-          if (!bar)
-            line(`  prepared ${e.repo} (${e.reused ? 'reused' : `${(e.durationMs / 1000).toFixed(1)}s`})`);
-          break;
-        case 'configuration-done': {
-          if (e.attempt === 0) done += 1;
-          const what = e.outcome === 'error' ? 'infrastructure error' : `${e.outcome} ${e.passed}/${e.total}`;
-          const rerun = e.attempt > 0 ? ` (rerun ${e.attempt})` : '';
-          const cached = e.cached ? ' cached' : ` ${(e.durationMs / 1000).toFixed(1)}s`;
-          line(`  ${e.id}${rerun}: ${what}${cached}`);
-          break;
+      // Under a bar only configurations update its last-line text; the rest would break the bar.
+      if (e.type === 'configuration-done' && e.attempt === 0) done += 1;
+      const text = progressLine(e);
+      if (text === undefined) return;
+      if (e.type === 'plan') {
+        stream.write(`${text}\n`);
+        if (tty) {
+          bar = new cliProgress.SingleBar(
+            { stream, format: '  [{bar}] {value}/{total} configurations  {last}', hideCursor: true },
+            cliProgress.Presets.shades_classic,
+          );
+          bar.start(e.configurations.length, 0, { last: '' });
         }
-        case 'log':
-          if (!bar) line(`  ${e.level}: ${e.message}`);
-          break;
-        default:
-          break;
-      }
+      } else if (e.type === 'configuration-done') line(text);
+      else if (!bar && (e.type === 'prepare-done' || e.type === 'log')) line(text);
     },
     stop() {
       bar?.stop();

@@ -2,8 +2,9 @@
  * The engine's public entry, shared by the CLI, the App and the Action. Nothing in the engine
  * prints: progress goes out as events.
  */
+
+import type { EvaluationEvent } from '../core/evaluation-event.ts';
 import type { ChangeSpec, RequestOptions } from '../core/evaluation-request.schema.ts';
-import type { MatrixMode } from '../core/matrix-mode.ts';
 import type { Report } from '../core/report.schema.ts';
 
 /** The change to evaluate: the case with its suite resolved (see core/evaluation-request.schema.ts). */
@@ -17,22 +18,7 @@ export interface EvaluationOptions extends RequestOptions {
   onEvent?: (event: EvaluationEvent) => void;
 }
 
-export type EvaluationEvent =
-  | { type: 'resolved-refs'; repos: Array<{ repo: string; base: string; head?: string }> }
-  | { type: 'plan'; configurations: Array<{ id: string; applied: string[] }>; mode: MatrixMode }
-  | { type: 'state-ready'; repo: string; state: 'base' | 'head' | 'context'; sha: string }
-  | { type: 'prepare-done'; repo: string; key: string; reused: boolean; durationMs: number }
-  | { type: 'configuration-start'; id: string; attempt: number }
-  | {
-      type: 'configuration-done';
-      id: string;
-      attempt: number;
-      outcome: 'pass' | 'fail' | 'error';
-      passed: number;
-      total: number;
-      cached: boolean;
-      durationMs: number;
-    }
-  | { type: 'log'; level: 'info' | 'warn'; message: string };
+// The event type lives in core (faces format it with core/progress-lines.ts).
+export type { EvaluationEvent } from '../core/evaluation-event.ts';
 
 export type Evaluate = (input: EvaluationInput, options: EvaluationOptions) => Promise<Report>;
