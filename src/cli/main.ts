@@ -14,6 +14,7 @@ import { registerBench } from './commands/bench.ts';
 import { registerEval } from './commands/eval.ts';
 import { PROGRAM_HELP } from './commands/help-text.ts';
 import { registerMerge } from './commands/merge.ts';
+import { registerMine } from './commands/mine.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
 import type { CliContext } from './context.ts';
@@ -47,6 +48,7 @@ registerEval(program, ctx);
 registerValidate(program, ctx);
 registerPlan(program);
 registerMerge(program);
+registerMine(program);
 
 try {
   await program.parseAsync(process.argv);

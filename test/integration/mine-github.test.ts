@@ -1,0 +1,226 @@
+/**
+ * `tandem mine github` against the GitHub stand-in over HTTP, with real repositories served by
+ * git over HTTP: PR sets linked each way (Depends-On, a shared issue through a closing keyword
+ * and the issue's timeline, same head branch within the window, references across three
+ * repositories), a docs-only side screened out, a rate limit waited out.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
+import { mineGitHub } from '../../src/mine/mine-github.ts';
+import {
+  commitOn,
+  createRepo,
+  type Files,
+  type FixtureRepo,
+  makeTempDir,
+  pushRef,
+  removeTempDir,
+  revParse,
+} from '../helpers/git-fixtures.ts';
+import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+
+const TOKEN = 'mine-token';
+const DAY = 86_400_000;
+let root: string;
+let git: GitHttpServer;
+let gh: StandIn;
+const repos: Record<string, FixtureRepo> = {};
+
+/** Commits `files` on main as a merged PR would land (rebase merge) and records the PR. */
+async function mergedPr(
+  name: string,
+  files: Files,
+  pr: { title: string; body?: string; branch?: string; mergedAt?: number },
+): Promise<number> {
+  const repo = repos[name]!;
+  const parent = await revParse(repo, 'main');
+  const sha = await commitOn(repo, 'main', files, pr.title);
+  const seeded = gh.addPullRequest({
+    owner: 'acme',
+    repo: name,
+    title: pr.title,
+    body: pr.body ?? '',
+    headRef: pr.branch ?? `${name}-${pr.title.toLowerCase().replace(/\W+/g, '-')}`,
+    headSha: sha,
+    baseSha: parent,
+    merged: true,
+    mergedAt: new Date(pr.mergedAt ?? Date.parse('2024-05-01')).toISOString(),
+    mergeCommitSha: sha,
+    commits: [{ sha, message: pr.title, parents: [parent] }],
+  });
+  await pushRef(repo, sha, `refs/pull/${seeded.number}/head`);
+  return seeded.number;
+}
+
+beforeAll(async () => {
+  root = await makeTempDir('tandem-mine-gh-');
+  for (const name of ['api', 'web', 'cli', 'docs', 'ops']) {
+    repos[name] = await createRepo(root, name, {
+      'src/index.ts': 'export const version = 1;\n',
+      'README.md': `# ${name}\n`,
+    });
+  }
+  git = await startGitHttpServer(root);
+  gh = await startGitHubStandIn({ tokens: { [TOKEN]: 'miner' } });
+  for (const name of Object.keys(repos))
+    gh.addRepo({ owner: 'acme', name, cloneUrl: `${git.url}/${name}.git` });
+  gh.addRepo({ owner: 'acme', name: 'tracker' });
+
+  // A: Depends-On, one way.
+  const api1 = await mergedPr(
+    'api',
+    { 'src/money.ts': 'export function money(n: number): string {\n  return `${n}`;\n}\n' },
+    { title: 'Money type' },
+  );
+  await mergedPr(
+    'web',
+    { 'src/price.ts': 'export const price = 1;\n' },
+    { title: 'Show prices', body: `Depends-On: acme/api#${api1}` },
+  );
+  // B: one issue, closed by a cli PR, referenced by an ops PR only through the issue's timeline.
+  const issue = gh.addIssue({
+    owner: 'acme',
+    repo: 'tracker',
+    title: 'Exports time out',
+    body: 'Large exports fail after 30 s.',
+  });
+  await mergedPr(
+    'cli',
+    { 'src/export.ts': 'export const timeout = 60;\n', 'test/export.test.ts': 'test\n' },
+    { title: 'Longer export timeout', body: `Closes acme/tracker#${issue.number}` },
+  );
+  const ops1 = await mergedPr(
+    'ops',
+    { 'src/proxy.ts': 'export const proxyTimeout = 60;\n' },
+    { title: 'Proxy timeout' },
+  );
+  gh.crossReference(
+    { owner: 'acme', repo: 'tracker', number: issue.number },
+    { owner: 'acme', repo: 'ops', number: ops1 },
+  );
+  // C: the same head branch, merged three days apart, no text linking them.
+  await mergedPr(
+    'api',
+    { 'src/rates.ts': 'export const rate = 2;\n' },
+    { title: 'Rates', branch: 'feat/rates', mergedAt: Date.parse('2024-05-02') },
+  );
+  await mergedPr(
+    'web',
+    { 'src/rates.ts': 'export const showRate = true;\n' },
+    { title: 'Rates UI', branch: 'feat/rates', mergedAt: Date.parse('2024-05-05') },
+  );
+  // D: the docs side only touches docs.
+  const cli2 = await mergedPr(
+    'cli',
+    { 'src/flag.ts': 'export const verbose = false;\n' },
+    { title: 'Verbose flag' },
+  );
+  await mergedPr(
+    'docs',
+    { 'README.md': '# docs\n\n--verbose\n' },
+    { title: 'Document the flag', body: `Documents acme/cli#${cli2}` },
+  );
+  // E: three repositories, linked by a URL and a trailer.
+  const api3 = await mergedPr('api', { 'src/tax.ts': 'export const tax = 0.2;\n' }, { title: 'Tax' });
+  const web3 = await mergedPr(
+    'web',
+    { 'src/tax.ts': 'export const showTax = true;\n' },
+    { title: 'Tax UI', body: `Needs https://github.com/acme/api/pull/${api3}` },
+  );
+  await mergedPr(
+    'cli',
+    { 'src/tax.ts': 'export const printTax = true;\n' },
+    { title: 'Tax in the CLI', body: `Related-to: acme/web#${web3}` },
+  );
+  // Outside the date range: never read as a change.
+  await mergedPr(
+    'ops',
+    { 'src/old.ts': 'export const old = 1;\n' },
+    { title: 'Old', body: `Depends-On: acme/api#${api1}`, mergedAt: Date.parse('2019-01-01') },
+  );
+});
+
+afterAll(async () => {
+  await gh?.close();
+  await git?.close();
+  await removeTempDir(root);
+});
+
+describe('tandem mine github', () => {
+  it('finds the linked PR sets of an organization and screens out the docs-only one', async () => {
+    const out = path.join(root, 'out', 'candidates.jsonl');
+    gh.rateLimitNext(1, 'secondary');
+    const result = await mineGitHub({
+      org: 'acme',
+      since: new Date('2024-01-01'),
+      windowMs: 14 * DAY,
+      token: TOKEN,
+      apiUrl: gh.url,
+      cacheDir: path.join(root, 'cache'),
+      out,
+      settings: { maxRepos: 5, maxFiles: 40, maxLines: 1500, suite: () => 'suite.yaml' },
+    });
+    const instances: BenchInstance[] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => benchInstanceSchema.parse(JSON.parse(l)));
+    const sets = instances.map((i) =>
+      i.repos
+        .map((r) => r.repo)
+        .sort()
+        .join(' '),
+    );
+    expect(sets.sort()).toEqual(
+      ['acme/api acme/web', 'acme/api acme/web', 'acme/api acme/cli acme/web', 'acme/cli acme/ops'].sort(),
+    );
+
+    const viaIssue = instances.find((i) => i.repos.some((r) => r.repo === 'acme/ops'))!;
+    expect(viaIssue.problem_statement).toBe('Exports time out\n\nLarge exports fail after 30 s.');
+    expect(viaIssue.metadata.needs_rewrite).toBe(false);
+    expect(viaIssue.repos[0]!.test_patch).toContain('test/export.test.ts');
+    expect(viaIssue.provenance).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\/acme\/tracker\/issues\/\d+$/)]),
+    );
+
+    const viaBranch = instances.find((i) => i.metadata.shared_branches)!;
+    expect(viaBranch.metadata.shared_branches).toEqual(['feat/rates']);
+    expect(viaBranch.repos[0]!.patch).toContain('src/rates.ts');
+
+    const viaDepends = instances.find((i) => i.repos[0]!.patch.includes('src/money.ts'))!;
+    expect(viaDepends.metadata.needs_rewrite).toBe(true);
+    expect(viaDepends.problem_statement).toContain('Money type');
+    expect(viaDepends.metadata.interface).toEqual([
+      {
+        file: 'acme/api:src/money.ts',
+        name: 'money',
+        kind: 'Function',
+        signature: 'export function money(n: number): string',
+        change: 'added',
+      },
+      {
+        file: 'acme/web:src/price.ts',
+        name: 'price',
+        kind: 'Variable',
+        signature: 'const price',
+        change: 'added',
+      },
+    ]);
+    // The base is the commit the PR was merged onto; the URL has no token in it.
+    expect(viaDepends.repos[0]!.url).toBe(`${git.url}/api.git`);
+
+    const screened = (await readFile(path.join(root, 'out', 'screened-out.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(screened).toHaveLength(1);
+    expect(screened[0].reason.code).toBe('not-substantive');
+    expect(screened[0].reason.message).toContain('acme/docs only touches docs or changelogs (README.md)');
+
+    expect(result.pullsScanned).toBe(12); // every merged PR listed, the 2019 one included (it is filtered after)
+    expect(result.rateLimits).toBe(1);
+    expect(result.apiRequests).toBeGreaterThan(0);
+  });
+});
