@@ -1,56 +1,12 @@
 /**
  * Pull requests, branches and repositories as the linked-change resolver needs them.
  */
-import { z } from 'zod';
-import type { PullRef } from '../core/link-parser.ts';
+import type { PullRef } from '../core/pull-ref.ts';
+import { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
-export interface PullInfo {
-  ref: PullRef;
-  state: 'open' | 'closed' | 'merged';
-  title: string;
-  body: string | null;
-  headSha: string;
-  headRef: string;
-  baseRef: string;
-  htmlUrl: string;
-  /** The base repository's clone URL (the head of a same-repository PR lives there too). */
-  cloneUrl: string;
-}
-
-/** The REST shape fields we read, from a webhook payload or `pulls.get`: checked, not assumed. */
-export const pullPayloadSchema = z.object({
-  number: z.number().int(),
-  state: z.string(),
-  merged: z.boolean().nullish(),
-  merged_at: z.string().nullish(),
-  title: z.string(),
-  body: z.string().nullish(),
-  html_url: z.string(),
-  head: z.object({ sha: z.string(), ref: z.string() }),
-  base: z.object({
-    ref: z.string(),
-    repo: z.object({ name: z.string(), owner: z.object({ login: z.string() }), clone_url: z.string() }),
-  }),
-});
-export type PullPayload = z.infer<typeof pullPayloadSchema>;
-
-/** Throws a ZodError naming the field when GitHub sent something else than a pull request. */
-export function pullInfoOf(payload: unknown): PullInfo {
-  const p = pullPayloadSchema.parse(payload);
-  const merged = Boolean(p.merged || p.merged_at);
-  return {
-    ref: { owner: p.base.repo.owner.login, repo: p.base.repo.name, number: p.number },
-    state: p.state === 'open' ? 'open' : merged ? 'merged' : 'closed',
-    title: p.title,
-    body: p.body ?? null,
-    headSha: p.head.sha,
-    headRef: p.head.ref,
-    baseRef: p.base.ref,
-    htmlUrl: p.html_url,
-    cloneUrl: p.base.repo.clone_url,
-  };
-}
+// The REST shape and the domain view live in core; re-exported for the GitHub port's users.
+export { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
 
 /** A PR, or undefined when it does not exist or the installation cannot see it. */
 export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | undefined> {

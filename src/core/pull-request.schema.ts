@@ -1,0 +1,67 @@
+/**
+ * The pull request as GitHub's REST API and webhooks send it: only the fields Tandem relies on,
+ * checked rather than assumed, and the domain view of it (PullInfo). One schema for the GitHub
+ * port (`src/github/pull-requests.ts`, the App's webhooks) and the Action's case builder. Pure.
+ */
+import { z } from 'zod';
+import type { PullRef } from './pull-ref.ts';
+
+export const pullRequestSchema = z.object({
+  number: z.number().int().positive(),
+  state: z.string(),
+  merged: z.boolean().nullish(),
+  merged_at: z.string().nullish(),
+  title: z.string(),
+  body: z.string().nullish(),
+  html_url: z.string(),
+  head: z.object({ sha: z.string(), ref: z.string() }),
+  base: z.object({
+    sha: z.string(),
+    ref: z.string(),
+    repo: z.object({
+      name: z.string(),
+      full_name: z.string(),
+      owner: z.object({ login: z.string() }),
+      clone_url: z.string(),
+    }),
+  }),
+});
+export type PullRequestPayload = z.infer<typeof pullRequestSchema>;
+
+export type PullState = 'open' | 'closed' | 'merged';
+
+export interface PullInfo {
+  ref: PullRef;
+  state: PullState;
+  title: string;
+  body: string | null;
+  headSha: string;
+  headRef: string;
+  /** The base branch's tip when GitHub sent the PR (the Action merges onto this). */
+  baseSha: string;
+  baseRef: string;
+  /** `owner/name` of the base repository, as GitHub spells it. */
+  repo: string;
+  htmlUrl: string;
+  /** The base repository's clone URL (the head of a same-repository PR lives there too). */
+  cloneUrl: string;
+}
+
+/** The domain view of a PR payload; throws a ZodError naming the field when it is something else. */
+export function pullInfoOf(payload: unknown): PullInfo {
+  const p = pullRequestSchema.parse(payload);
+  const merged = Boolean(p.merged || p.merged_at);
+  return {
+    ref: { owner: p.base.repo.owner.login, repo: p.base.repo.name, number: p.number },
+    state: p.state === 'open' ? 'open' : merged ? 'merged' : 'closed',
+    title: p.title,
+    body: p.body ?? null,
+    headSha: p.head.sha,
+    headRef: p.head.ref,
+    baseSha: p.base.sha,
+    baseRef: p.base.ref,
+    repo: p.base.repo.full_name,
+    htmlUrl: p.html_url,
+    cloneUrl: p.base.repo.clone_url,
+  };
+}
