@@ -97,7 +97,7 @@ export async function mineGitHubCommand(raw: unknown, env: NodeJS.ProcessEnv, sa
   const flags = parseGitHub(raw);
   const token = env.GITHUB_TOKEN;
   if (!token)
-    throw new InputError('tandem mine github: set GITHUB_TOKEN (a token that can read the repositories)');
+    throw new InputError('mine github: set GITHUB_TOKEN to a token that can read the repositories');
   const { mineGitHub } = await import('./mine-github.ts');
   const bar = progressBar(say);
   const result = await mineGitHub({

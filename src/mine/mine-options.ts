@@ -101,7 +101,7 @@ export function parseMineFlags<S extends z.ZodType>(schema: S, raw: unknown): z.
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   // Fields are flags here: `maxRepos` is named `--max-repos`.
-  throw inputErrorOf(parsed.error, 'tandem mine', {
+  throw inputErrorOf(parsed.error, 'mine', {
     label: (p) => `--${String(p[0] ?? 'options').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
   });
 }
