@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the evaluation engine against a naive baseline on a generated 3-repository
+ * `npm run bench`: the CLI's start time against `node -e 0`; the evaluation engine against a naive baseline on a generated 3-repository
  * case (8 configurations) served over HTTP, without and with real npm dependencies; then the App
  * scenario when bench/app-bench.ts is present. Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCase } from '../src/engine/case-loader.ts';
 import { detectPrepareNetwork } from '../src/engine/docker-network.ts';
 import { defaultJobs } from '../src/engine/evaluation-request.ts';
+import { printCliStart, runCliStartBench } from './cli-start.ts';
 import { runEngineBench, type TandemRun } from './engine-bench.ts';
 import { type BenchCase, generateBenchCase, type Variant } from './generate-case.ts';
 import { type NaiveRun, runNaiveBaseline } from './naive-baseline.ts';
@@ -125,6 +126,9 @@ function sampleLoad(): { stop(): { mean: number; max: number } } {
 }
 
 async function main(): Promise<void> {
+  // First, while the bench itself puts no load on the machine: it takes a few seconds.
+  log('CLI start time against node -e 0 (bench/cli-start.ts)…');
+  const cliStart = runCliStartBench();
   execFileSync('bash', [path.join(ROOT, 'scripts/start-docker.sh')], { stdio: 'inherit' });
   execFileSync('bash', [path.join(ROOT, 'scripts/build-sandbox-image.sh')], { stdio: 'inherit' });
   const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-'));
@@ -150,6 +154,7 @@ async function main(): Promise<void> {
   const during = sampler.stop();
   const load = { cores: os.availableParallelism(), before: loadBefore, after: os.loadavg(), during };
   printFigures(figs);
+  process.stdout.write(`\n${printCliStart(cliStart)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
     `\nLoad average (1 min) ${load.before[0]!.toFixed(1)} before, ${load.after[0]!.toFixed(1)} after, ` +
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
   const save = (app?: unknown) =>
     writeFile(
       file,
-      `${JSON.stringify({ createdAt: new Date().toISOString(), load, engine: figs, app }, null, 2)}\n`,
+      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, engine: figs, app }, null, 2)}\n`,
     );
   await save();
   const appFigures = await appScenario();
