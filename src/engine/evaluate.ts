@@ -16,6 +16,7 @@ import type { EvaluationInput, EvaluationOptions } from './evaluate-api.ts';
 import { removeTree } from './fs-util.ts';
 import { MirrorCache } from './git-mirror.ts';
 import { stageHiddenFiles, suiteHash } from './hidden-files.ts';
+import { suiteLeakFilter } from './hidden-texts.ts';
 import { parseMemory } from './limits.ts';
 import { downloadCacheDir, prepareDeps } from './prepare-cache.ts';
 import { settleStates } from './prepare-failure.ts';
@@ -57,6 +58,8 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
 
     const hiddenRoot = path.join(runDir, 'hidden');
     const hiddenDirs = await stageHiddenFiles(suite, input.suiteDir, hiddenRoot);
+    // Everything in the report may leave the evaluator: no hidden path or line gets through.
+    const leakFilter = await suiteLeakFilter(suite, input.suiteDir);
     const hash = await suiteHash(suite, input.suiteDir);
 
     const mirrors = new MirrorCache(cacheDir);
@@ -195,7 +198,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     const targetErrors = [...repos.targets, ...repos.context].flatMap((r) => (r.error ? [r.error] : []));
     const graded = grade({ plan, runs, groups, ...lists, infraErrors: targetErrors });
     const isPartial = options.only !== undefined;
-    return {
+    return leakFilter.value<Report>({
       schemaVersion: REPORT_SCHEMA_VERSION,
       tool: { name: 'tandem', version: TOOL_VERSION },
       name: caseFile.name,
@@ -218,7 +221,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       })),
       ...graded,
       ...(isPartial ? { partial: { shard: options.shardLabel ?? 'custom', runs, groups, ...lists } } : {}),
-    };
+    });
   } finally {
     options.signal?.removeEventListener('abort', abort);
     await sandbox.dispose().catch(() => {});

@@ -172,7 +172,14 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
           continue;
         }
         // Before moving: `rename` through a linked parent would move a host folder into the cache.
-        await confinedOutput(scratch, src, req.repo, o);
+        // The install's own doing, so on a PR head it fails that head like a failed command.
+        await confinedOutput(scratch, src, req.repo, o).catch((err: unknown) => {
+          if (!(err instanceof InfraError)) throw err;
+          throw new PrepareFailedError(req.repo, `left an unusable output: ${err.message}`, {
+            ...out,
+            outputTail: '',
+          });
+        });
         await mkdir(path.dirname(path.join(dir, o)), { recursive: true });
         await rename(src, path.join(dir, o));
       }

@@ -1,0 +1,68 @@
+/**
+ * The leak filter: every text that leaves the evaluator (comments, check runs, job summaries,
+ * annotations, Markdown and JSON reports) passes through one of these, built from the suite's
+ * hidden files. It removes what would reveal them: their paths (as the suite writes them, and
+ * their file names) and their content — any line of a hidden file long enough to be telling,
+ * verbatim or hex-encoded (a PR can make its own output quote what it read from $TANDEM_HIDDEN).
+ * It cannot catch every encoding a determined PR might invent; SECURITY.md says so. Pure.
+ */
+
+export interface HiddenText {
+  /** The path as the suite names it (`hidden/api.test.js`), or an absolute host path. */
+  path: string;
+  content: string;
+}
+
+/** Lines shorter than this are too common (`});`, `import x`) to mean a hidden file. */
+export const MIN_LEAK_LINE = 16;
+/** File names at least this long are refused (`a.js` would garble ordinary text). */
+const MIN_NAME = 5;
+export const REDACTED = '[hidden]';
+
+export class LeakFilter {
+  /** Longest first, so a line is replaced before a shorter piece of it. */
+  private readonly needles: string[];
+  private readonly shortest: number;
+
+  constructor(files: readonly HiddenText[]) {
+    const set = new Set<string>();
+    for (const f of files) {
+      const p = f.path.replaceAll('\\', '/');
+      if (p.length >= MIN_NAME) set.add(p);
+      // A file's name alone (`api.test.js`), not a folder's (`hidden` is an ordinary word).
+      const name = p.split('/').filter(Boolean).pop();
+      if (name && name.length >= MIN_NAME && name.includes('.') && !p.startsWith('/')) set.add(name);
+      for (const raw of f.content.split(/\r?\n/)) {
+        const line = raw.trim();
+        if (line.length < MIN_LEAK_LINE) continue;
+        set.add(line);
+        set.add(Buffer.from(line).toString('hex'));
+      }
+    }
+    this.needles = [...set].sort((a, b) => b.length - a.length);
+    this.shortest = Math.min(...this.needles.map((n) => n.length), Number.POSITIVE_INFINITY);
+  }
+
+  /** Whether `text` would be changed by the filter. */
+  leaks(text: string): boolean {
+    return text.length >= this.shortest && this.needles.some((n) => text.includes(n));
+  }
+
+  /** `text` with every hidden path and hidden line replaced by `[hidden]`. */
+  text(text: string): string {
+    if (!this.leaks(text)) return text;
+    let out = text;
+    for (const n of this.needles) if (out.includes(n)) out = out.replaceAll(n, REDACTED);
+    return out;
+  }
+
+  /** A JSON value (a report) with every string filtered; keys are kept. */
+  value<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+      typeof v === 'string' ? this.text(v) : v,
+    ) as T;
+  }
+}
+
+/** A filter that changes nothing (no hidden files). */
+export const NO_LEAK_FILTER = new LeakFilter([]);
