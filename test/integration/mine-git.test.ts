@@ -164,4 +164,29 @@ describe('tandem mine git', () => {
     expect(conflict.reason.repo).toBe('acme/web');
     expect(result.summary()).toContain('1 candidate(s)');
   });
+
+  it('screens out a set over --max-repos, naming the cap', async () => {
+    const out = path.join(root, 'capped', 'candidates.jsonl');
+    const result = await mineGit({
+      repos: ['api', 'web', 'cli'].map((n) => ({ repo: `acme/${n}`, url: url(n), ref: 'main' })),
+      since: new Date('2020-01-01'),
+      windowMs: 14 * 86_400_000,
+      cacheDir: path.join(root, 'cache'),
+      out,
+      settings: {
+        maxRepos: 2,
+        maxFiles: 40,
+        maxLines: 1500,
+        testGlobs: ['nothing/**'],
+        suite: () => 'suite.yaml',
+      },
+    });
+    const three = result.screened.find((s) => s.repos.length === 3);
+    expect(three?.reason).toEqual({
+      code: 'too-many-repositories',
+      message: 'the set spans 3 repositories (more than --max-repos 2)',
+    });
+    // The two-repository set (api#80, with web's conflicting commits) is still screened for its conflict.
+    expect(result.screened.map((s) => s.reason.code).sort()).toEqual(['conflict', 'too-many-repositories']);
+  });
 });
