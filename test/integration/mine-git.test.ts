@@ -177,7 +177,6 @@ describe('tandem mine git', () => {
         maxRepos: 2,
         maxFiles: 40,
         maxLines: 1500,
-        testGlobs: ['nothing/**'],
         suite: () => 'suite.yaml',
       },
     });
