@@ -115,7 +115,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
       outputCapBytes: 64 * 1024,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    const groups = await collectGroups(s.tests, outcome, resultsDir, planned.id);
+    const groups = await collectGroups(s.tests, outcome, resultsDir);
     const run: ConfigurationRun = {
       ...base,
       setup: outcome.setup.filter((x) => !x.notRun).map(toStepRun),
