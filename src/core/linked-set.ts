@@ -3,7 +3,8 @@
  * Links count in both directions and cycles are normal. Pure: the caller loads the PRs that
  * `expandLinkedSet` reports as missing and calls it again until nothing is missing.
  */
-import { type PullRef, pullKey } from './link-parser.ts';
+import { type PullRef, pullKey, repoOfPullKey } from './pull-ref.ts';
+import { RepoSet, repoFullName, repoKey } from './repo-name.ts';
 
 export interface LinkNode {
   ref: PullRef;
@@ -46,17 +47,14 @@ export function pairKey(a: string, b: string): string {
   return a < b ? `${a} ${b}` : `${b} ${a}`;
 }
 
-export function repoOf(key: string): string {
-  return key.slice(0, key.indexOf('#'));
-}
+/** The repository of a pull key (`owner/name`); kept under this name for the App's callers. */
+export const repoOf = repoOfPullKey;
 
-function refusalReason(to: PullRef, policy: SetPolicy, repos: Set<string>): string | undefined {
-  const repo = `${to.owner}/${to.repo}`.toLowerCase();
-  if (to.owner.toLowerCase() !== policy.org.toLowerCase()) {
-    return `${to.owner}/${to.repo} is outside the ${policy.org} organization`;
-  }
-  if (!policy.covers(repo)) return `no suite covers ${to.owner}/${to.repo}`;
-  if (!repos.has(repo) && repos.size >= policy.maxRepos) {
+function refusalReason(to: PullRef, policy: SetPolicy, repos: RepoSet): string | undefined {
+  const name = repoFullName(to);
+  if (repoKey(to.owner) !== repoKey(policy.org)) return `${name} is outside the ${policy.org} organization`;
+  if (!policy.covers(repoKey(to))) return `no suite covers ${name}`;
+  if (!repos.has(to) && repos.size >= policy.maxRepos) {
     return `the linked change already spans ${policy.maxRepos} repositories (the limit)`;
   }
   return undefined;
@@ -85,7 +83,7 @@ export function expandLinkedSet(
 
   const result: LinkedSet = { members: [], left: [], refused: [], missing: [] };
   const visited = new Set<string>([seed]);
-  const repos = new Set<string>();
+  const repos = new RepoSet();
   const queue = [seed];
   while (queue.length > 0) {
     const key = queue.shift()!;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { matrixModeSchema } from './matrix-mode.ts';
+import { sameRepo } from './repo-name.ts';
 import { describeIssues } from './zod-issues.ts';
 
 const repoFullName = z
@@ -79,6 +80,5 @@ export function validateOrgConfig(raw: unknown): OrgConfigResult {
 
 /** The suite covering a repository (case-insensitive), the first one listed wins. */
 export function suiteFor(config: OrgConfig, repo: string): OrgSuite | undefined {
-  const r = repo.toLowerCase();
-  return config.suites.find((s) => s.repos.some((x) => x.toLowerCase() === r));
+  return config.suites.find((s) => s.repos.some((x) => sameRepo(x, repo)));
 }
