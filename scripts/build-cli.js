@@ -137,9 +137,8 @@ export function ensureCurrentBuild() {
   if (buildIsCurrent()) return true;
   return withBuildLock(() => {
     if (buildIsCurrent()) return true; // another process compiled while we waited
-    process.stderr.write(
-      'tandem: compiling the CLI from src/ (this checkout has changed since its last build)…\n',
-    );
+    const why = mtimeMs(STAMP) > 0 ? 'the sources changed since the last build' : 'no build yet';
+    process.stderr.write(`tandem: compiling the CLI from src/ (${why})…\n`);
     return compile({ check: false }) === 0;
   });
 }
