@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import type { BenchPrediction } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
+import { InfraError } from '../core/errors.ts';
 import type { Shard } from '../core/matrix-plan.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
@@ -123,6 +124,8 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
   );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
+  if (opts.engine.signal?.aborted)
+    throw new InfraError('aborted', 'the benchmark run was interrupted; rerun to resume');
 
   const instanceIds = instances.map((i) => i.instance.instance_id);
   const summaries: BenchRunResult['summaries'] = [];

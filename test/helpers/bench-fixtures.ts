@@ -78,7 +78,8 @@ export async function benchFixture(root: string, suite: SuiteInput = benchSuite(
     const prefixes = folder ? [`--src-prefix=a/${folder}/`, `--dst-prefix=b/${folder}/`] : [];
     const text = await gitOut(['diff', '--cached', '--no-color', ...prefixes], { cwd: work });
     await git(['reset', '--quiet', '--hard', 'HEAD'], { cwd: work });
-    return text;
+    // gitOut trims; a diff ends with a newline (and joint diffs are concatenations).
+    return text ? `${text}\n` : '';
   };
   const testPatch = await diff('api', { 'tests/allowed': 'amount|total\n' });
   const fixture: BenchFixture = {

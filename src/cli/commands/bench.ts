@@ -14,6 +14,7 @@ function addEngineFlags(cmd: Command): Command {
     )
     .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
     .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
+    .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
     .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
     .option(
       '--prepare-network <mode>',

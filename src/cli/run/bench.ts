@@ -16,6 +16,7 @@ const engineFlags = {
   jobs: z.coerce.number().int().min(1).max(64).optional(),
   cacheDir: z.string().optional(),
   workDir: z.string().optional(),
+  cache: z.boolean().default(true),
   sandbox: z.enum(['docker', 'process']).default('docker'),
   prepareNetwork: z.string().optional(),
   retries: z.coerce.number().int().min(0).max(10).default(2),
@@ -55,7 +56,7 @@ async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
   return {
     cacheDir: path.resolve(flags.cacheDir ?? host.cacheDir),
     ...(flags.workDir ? { workDir: path.resolve(flags.workDir) } : {}),
-    useResultCache: true,
+    useResultCache: flags.cache,
     sandbox: flags.sandbox,
     prepareNetwork:
       flags.prepareNetwork ?? (flags.sandbox === 'docker' ? await detectPrepareNetwork() : 'none'),
