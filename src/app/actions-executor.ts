@@ -12,7 +12,8 @@
  * The change names its evaluation and placement (`LinkedChangeSpec.evaluationId`, `.actions`);
  * changes without a placement (organizations on `executor: local`) go to `fallback`.
  */
-import { repoOf } from '../core/linked-set.ts';
+import { repoOfPullKey } from '../core/pull-ref.ts';
+import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import {
   dispatchWorkflow,
@@ -97,7 +98,7 @@ export class ActionsExecutor implements Executor {
     if (this.closed) return false;
     const id = evaluationIdOf(run.title);
     const h = id === undefined ? undefined : this.handoffs.get(id);
-    if (!h || h.evaluator.toLowerCase() !== repo.toLowerCase()) return false;
+    if (!h || !sameRepo(h.evaluator, repo)) return false;
     if (run.path && run.path.split('/').pop() !== h.workflow) return false;
     if (Date.parse(run.createdAt) < h.dispatchedAt - SKEW_MS) return false;
     const evaluation = this.opts.store.evaluations.get(h.evaluationId);
@@ -131,8 +132,8 @@ export class ActionsExecutor implements Executor {
     if (!h || !resumed) {
       // PR references as the repositories spell them (the store keeps keys lower-case).
       const pulls = evaluation.members.map((m) => {
-        const target = change.targets.find((t) => t.repo.toLowerCase() === repoOf(m.key));
-        return `${target?.repo ?? repoOf(m.key)}${m.key.slice(m.key.indexOf('#'))}`;
+        const target = change.targets.find((t) => sameRepo(t.repo, repoOfPullKey(m.key)));
+        return `${target?.repo ?? repoOfPullKey(m.key)}${m.key.slice(m.key.indexOf('#'))}`;
       });
       const ref = placement.ref ?? (await getRepo(gh, evaluator)).defaultBranch;
       // Stored before dispatching: the run's first webhook can beat the dispatch's answer.

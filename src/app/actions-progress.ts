@@ -4,9 +4,10 @@
  * Updates of one evaluation run one after another and each reads the latest state, so a late
  * "dispatched" never overwrites the link.
  */
-import { repoOf } from '../core/linked-set.ts';
+import { repoOfPullKey } from '../core/pull-ref.ts';
 import { linkCheckRun } from '../github/actions.ts';
 import { type GitHub, repoId } from '../github/octokit.ts';
+import { renderHandoffProgress } from '../report/linked-change.ts';
 import type { Store, StoredEvaluation } from './store.ts';
 
 export interface HandoffProgressOptions {
@@ -45,21 +46,19 @@ export class HandoffProgress {
     const h = this.opts.store.handoffs.get(evaluation.id);
     if (!h) return;
     const gh = await this.opts.client(evaluation.installationId);
-    const members = evaluation.members.map((m) => m.key).join(', ');
-    const link = h.run
-      ? {
-          url: h.run.url,
-          title: 'Tandem: evaluating in GitHub Actions',
-          summary: `Evaluating in GitHub Actions: ${h.run.url}\n\nLinked change: ${members}.`,
-        }
-      : {
-          title: 'Tandem: dispatched to GitHub Actions',
-          summary: `Dispatched to the \`${h.workflow}\` workflow of \`${h.evaluator}\`; waiting for the run to start.\n\nLinked change: ${members}.`,
-        };
+    const link = renderHandoffProgress({
+      workflow: h.workflow,
+      evaluator: h.evaluator,
+      members: evaluation.members.map((m) => m.key),
+      ...(h.run ? { runUrl: h.run.url } : {}),
+    });
     for (const m of evaluation.members) {
       const c = this.opts.store.checkRuns.get(m.key, m.headSha);
       if (!c || c.completed || c.evaluationId !== evaluation.id) continue;
-      await linkCheckRun(gh, repoId(repoOf(m.key)), c.checkRunId, link);
+      await linkCheckRun(gh, repoId(repoOfPullKey(m.key)), c.checkRunId, {
+        ...link,
+        ...(h.run ? { url: h.run.url } : {}),
+      });
     }
   }
 }

@@ -3,8 +3,8 @@
  * validated. Anything short of one complete report is an error whose message says what was
  * wrong and links the run: the caller turns it into an infrastructure error on every member.
  */
-import { formatFieldPath } from '../core/errors.ts';
 import { type Report, reportSchema } from '../core/report.schema.ts';
+import { describeIssues } from '../core/zod-issues.ts';
 import { downloadRunArtifact, REPORT_ARTIFACT } from '../github/actions.ts';
 import type { GitHub, RepoId } from '../github/octokit.ts';
 import { unzip } from '../github/zip.ts';
@@ -39,10 +39,8 @@ export async function readRunReport(
   }
   const parsed = reportSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(
-      `${where}: the \`${REPORT_ARTIFACT}\` artifact is not a Tandem report (${formatFieldPath(issue.path)}: ${issue.message})`,
-    );
+    const { text } = describeIssues(parsed.error);
+    throw new Error(`${where}: the \`${REPORT_ARTIFACT}\` artifact is not a Tandem report (${text})`);
   }
   if (parsed.data.partial)
     throw new Error(

@@ -4,10 +4,10 @@
  * where `tandem.yml` says to run it.
  */
 import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
-import { pullKey } from '../core/link-parser.ts';
-import { repoOf } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
 import type { OrgConfig, OrgSuite } from '../core/org-config.schema.ts';
+import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import { RepoMap, RepoSet } from '../core/repo-name.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { repoId } from '../github/octokit.ts';
@@ -50,11 +50,11 @@ async function workspaceOf(
   suite: OrgSuite,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
-  const memberRepos = new Set(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`.toLowerCase()));
-  const mergedInto = new Map<string, string>();
+  const memberRepos = new RepoSet(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const mergedInto = new RepoMap<string>();
   for (const l of set.left)
-    if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOf(l.key)))
-      mergedInto.set(repoOf(l.key), l.baseRef);
+    if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOfPullKey(l.key)))
+      mergedInto.set(repoOfPullKey(l.key), l.baseRef);
   const targets = await Promise.all(
     set.members.map(async (m) => {
       const repo = `${m.ref.owner}/${m.ref.repo}`;
@@ -64,10 +64,10 @@ async function workspaceOf(
   );
   const context = await Promise.all(
     suite.repos
-      .filter((r) => !memberRepos.has(r.toLowerCase()))
+      .filter((r) => !memberRepos.has(r))
       .map(async (r) => {
         const info = await getRepo(gh, repoId(r));
-        const mergedBase = mergedInto.get(r.toLowerCase());
+        const mergedBase = mergedInto.get(r);
         const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
         return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
       }),

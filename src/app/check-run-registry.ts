@@ -3,7 +3,7 @@
  * and the evaluation (after the debounce) ask for it at the same moment.
  */
 
-import { repoOf } from '../core/linked-set.ts';
+import { repoOfPullKey } from '../core/pull-ref.ts';
 import { completeCheckRun, createQueuedCheckRun } from '../github/check-runs.ts';
 import { type GitHub, repoId } from '../github/octokit.ts';
 import type { Store } from './store.ts';
@@ -25,7 +25,7 @@ export class CheckRunRegistry {
     if (!p) {
       p = createQueuedCheckRun(
         gh,
-        repoId(repoOf(pullKey)),
+        repoId(repoOfPullKey(pullKey)),
         headSha,
         pullKey,
         'Waiting for the linked change to be evaluated.',
@@ -58,7 +58,7 @@ export class CheckRunRegistry {
   ): Promise<void> {
     for (const c of this.store.checkRuns.open(pullKey)) {
       if (c.headSha === currentSha) continue;
-      await completeCheckRun(gh, repoId(repoOf(pullKey)), c.checkRunId, 'cancelled', {
+      await completeCheckRun(gh, repoId(repoOfPullKey(pullKey)), c.checkRunId, 'cancelled', {
         title: 'Tandem: superseded',
         summary: reason,
       });

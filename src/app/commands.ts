@@ -2,8 +2,9 @@
  * `/tandem run | matrix full | link | unlink` from users with write access, acknowledged with a
  * reaction (👍 done, 😕 refused).
  */
-import { parseCommands, pullKey } from '../core/link-parser.ts';
+import { parseCommands } from '../core/link-parser.ts';
 import { pairKey } from '../core/linked-set.ts';
+import { pullKey } from '../core/pull-ref.ts';
 import type { GitHub, RepoId } from '../github/octokit.ts';
 import { canWrite, reactToComment } from '../github/permissions.ts';
 import type { TandemService } from './service.ts';

@@ -1,54 +1,55 @@
 /**
  * What an evaluation leaves on GitHub: the completed `Tandem` check run on every member and the
  * same sticky comment on each — for a report, for a failure before any report existed, and for
- * PRs the caps kept out of the set.
+ * PRs the caps kept out of the set. The words come from `report/linked-change.ts`; this module
+ * decides the conclusions and where each text goes.
  */
 import { InputError } from '../core/errors.ts';
-import { parsePullKey } from '../core/link-parser.ts';
-import { repoOf } from '../core/linked-set.ts';
 import type { OrgSuite } from '../core/org-config.schema.ts';
+import { parsePullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import { RepoSet } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
-import { completeCheckRun } from '../github/check-runs.ts';
+import { type CheckConclusion, completeCheckRun } from '../github/check-runs.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { repoId } from '../github/octokit.ts';
 import { upsertStickyComment } from '../github/sticky-comment.ts';
 import {
-  outcomeOf,
-  type Reveal,
-  renderCheck,
-  renderComment,
-  renderInfraFailure,
-  renderSetSection,
-  type SetView,
-} from './publish.ts';
+  type CheckText,
+  type LinkedChangeView,
+  renderLinkedChangeCheck,
+  renderLinkedChangeComment,
+  renderNoReport,
+  renderRefused,
+} from '../report/linked-change.ts';
+import type { Reveal } from '../report/report-view.ts';
 import type { ResolvedSet } from './resolve-set.ts';
 import type { Store } from './store.ts';
 
 /** The members' check runs this evaluation completes. */
 export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
 
+/** A report's check conclusion, and whether the check offers a re-run (infrastructure errors). */
+export function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
+  if (report.outcome === 'resolved') return { conclusion: 'success', rerun: false };
+  return { conclusion: 'failure', rerun: report.outcome === 'error' };
+}
+
 export async function failAll(
   gh: GitHub,
   store: Store,
   members: Members,
-  title: string,
-  summary: string,
+  output: CheckText,
   rerun: boolean,
 ): Promise<void> {
   for (const m of members) {
-    await completeCheckRun(
-      gh,
-      repoId(m.key.slice(0, m.key.indexOf('#'))),
-      m.checkRunId,
-      'failure',
-      { title, summary },
-      { rerunAction: rerun },
-    );
+    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, 'failure', output, {
+      rerunAction: rerun,
+    });
     store.checkRuns.complete(m.key, m.headSha);
   }
 }
 
-async function commentOnAll(gh: GitHub, view: SetView, body: string): Promise<void> {
+async function commentOnAll(gh: GitHub, view: LinkedChangeView, body: string): Promise<void> {
   for (const m of view.members)
     await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
 }
@@ -58,20 +59,19 @@ export async function publishReport(
   gh: GitHub,
   store: Store,
   members: Members,
-  view: SetView,
+  view: LinkedChangeView,
   report: Report,
   reveal: Reveal,
 ): Promise<void> {
-  const outcome = outcomeOf(report);
-  const check = renderCheck(view, report, reveal);
+  const { conclusion, rerun } = conclusionOf(report);
+  const check = renderLinkedChangeCheck(view, report, reveal);
   for (const m of members) {
-    const repo = repoId(m.key.slice(0, m.key.indexOf('#')));
-    await completeCheckRun(gh, repo, m.checkRunId, outcome.conclusion, check, {
-      rerunAction: outcome.infra,
+    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, conclusion, check, {
+      rerunAction: rerun,
     });
     store.checkRuns.complete(m.key, m.headSha);
   }
-  await commentOnAll(gh, view, renderComment(view, report, reveal));
+  await commentOnAll(gh, view, renderLinkedChangeComment(view, report, reveal));
 }
 
 /**
@@ -82,23 +82,13 @@ export async function publishFailure(
   gh: GitHub,
   store: Store,
   members: Members,
-  view: SetView,
+  view: LinkedChangeView,
   error: unknown,
   message: string,
 ): Promise<void> {
-  const out = renderInfraFailure(view, message);
-  if (error instanceof InputError) {
-    await failAll(
-      gh,
-      store,
-      members,
-      'Tandem: invalid suite',
-      out.check.summary.replace('**Infrastructure error**', '**Suite error**'),
-      false,
-    );
-  } else {
-    await failAll(gh, store, members, out.check.title, out.check.summary, true);
-  }
+  const suite = error instanceof InputError;
+  const out = renderNoReport(view, message, suite ? 'suite' : 'infrastructure');
+  await failAll(gh, store, members, out.check, !suite);
   await commentOnAll(gh, view, out.comment);
 }
 
@@ -112,27 +102,19 @@ export async function closeRefused(
   set: ResolvedSet,
   suite: OrgSuite,
 ): Promise<void> {
-  const view: SetView = { members: set.members, left: set.left, refused: set.refused };
-  const covered = new Set(suite.repos.map((r) => r.toLowerCase()));
+  const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
+  const covered = new RepoSet(suite.repos);
   for (const r of set.refused) {
     // Only the caps refuse a PR of this suite's repositories; others have sets of their own.
-    if (!covered.has(repoOf(r.to))) continue;
+    if (!covered.has(repoOfPullKey(r.to))) continue;
     const open = store.checkRuns.open(r.to);
     if (open.length === 0) continue;
-    const summary = `Not evaluated: ${r.reason}. Unlink pull requests (\`/tandem unlink\`) or raise \`limits\` in \`tandem.yml\`.\n\n${renderSetSection(view)}`;
+    const out = renderRefused(view, r.reason);
     for (const c of open) {
-      await completeCheckRun(gh, repoId(repoOf(r.to)), c.checkRunId, 'failure', {
-        title: 'Tandem: not evaluated (linked change over its limits)',
-        summary,
-      });
+      await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);
       store.checkRuns.complete(r.to, c.headSha);
     }
     const ref = parsePullKey(r.to);
-    await upsertStickyComment(
-      gh,
-      { owner: ref.owner, repo: ref.repo },
-      ref.number,
-      `### Tandem: ⛔ not evaluated\n\n${summary}`,
-    );
+    await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, out.comment);
   }
 }

@@ -5,22 +5,22 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scrubCredentials } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
-import { pullKey } from '../core/link-parser.ts';
-import { repoOf } from '../core/linked-set.ts';
+import { LeakFilter } from '../core/leak-filter.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
+import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { markInProgress } from '../github/check-runs.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { repoId } from '../github/octokit.ts';
 import { fetchSuite } from '../github/suite-fetch.ts';
+import { type LinkedChangeView, renderInvalidConfig } from '../report/linked-change.ts';
 import { buildChangeSpec } from './change-spec.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { closeRefused, failAll, type Members, publishFailure, publishReport } from './evaluation-publish.ts';
 import type { Executor } from './executor.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
-import type { SetView } from './publish.ts';
-import { redactSecrets, scrubHidden } from './redact.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
 import type { Store } from './store.ts';
 
@@ -63,21 +63,20 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     if (seedPull && seedPull.state === 'open' && cfg.kind === 'invalid') {
       const id = await checks.ensure(gh, item.seed, seedPull.headSha, item.evaluationId);
       early.push({ key: item.seed, headSha: seedPull.headSha, checkRunId: id });
-      const summary = `\`.github/tandem.yml\` in \`${org}/.github\` is invalid at \`${cfg.field}\`: ${cfg.message}`;
-      await failAll(gh, store, early, `Tandem: invalid configuration (${cfg.field})`, summary, false);
+      await failAll(gh, store, early, renderInvalidConfig(org, cfg.field, cfg.message), false);
     }
     states.fail(item.evaluationId);
     return;
   }
   const config: OrgConfig = cfg.config;
-  const suiteEntry = suiteFor(config, repoOf(item.seed));
+  const suiteEntry = suiteFor(config, repoOfPullKey(item.seed));
   if (!suiteEntry) {
     // A check left from an earlier configuration would otherwise stay queued forever.
     await checks.closeStale(
       gh,
       item.seed,
       undefined,
-      `No suite in \`tandem.yml\` covers ${repoOf(item.seed)}.`,
+      `No suite in \`tandem.yml\` covers ${repoOfPullKey(item.seed)}.`,
     );
     // Nothing to evaluate is the App's answer for this repository: it was published on the check.
     states.publish(item.evaluationId);
@@ -87,7 +86,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   // set's stable name (its smallest member) when that is an open PR of the same suite.
   const stable = store.pulls.get(item.setKey);
   const seed =
-    stable?.state === 'open' && suiteFor(config, repoOf(item.setKey)) === suiteEntry
+    stable?.state === 'open' && suiteFor(config, repoOfPullKey(item.setKey)) === suiteEntry
       ? item.setKey
       : item.seed;
 
@@ -114,7 +113,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     item.evaluationId,
     members.map(({ key, headSha }) => ({ key, headSha })),
   );
-  const view: SetView = {
+  const view: LinkedChangeView = {
     members: set.members,
     left: set.left,
     refused: set.refused,
@@ -145,7 +144,9 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   } catch (e) {
     if (signal.aborted) return;
     const raw = e instanceof InputError ? e.message : `evaluation failed: ${(e as Error).message}`;
-    const message = scrubHidden(redactSecrets(raw), workDir, hidden);
+    // The suite's folder and hidden file names stay private, as do tokens in clone URLs.
+    const hiddenPaths = [workDir, ...hidden].map((path) => ({ path, content: '' }));
+    const message = new LeakFilter(hiddenPaths).text(scrubCredentials(raw));
     deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
     await publishFailure(gh, store, members, view, e, message);
     states.fail(item.evaluationId);

@@ -1,6 +1,6 @@
 /**
- * Where evaluations run. The App runs them on its own host through the engine (Docker); the
- * Action issue adds an Actions executor behind the same interface.
+ * Where evaluations run: on the App's own host through the engine (Docker), or handed to the
+ * evaluator's GitHub Actions workflow (`actions-executor.ts`) behind the same interface.
  */
 import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
@@ -8,6 +8,7 @@ import type { OrgActions } from '../core/org-config.schema.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import type { Evaluate, EvaluationEvent } from '../engine/evaluate-api.ts';
+import type { HostDefaults } from '../engine/evaluation-request.ts';
 
 /** One linked change, ready to evaluate: members as merge targets, the rest of the suite as context. */
 export interface LinkedChangeSpec {
@@ -36,22 +37,32 @@ export interface Executor {
 }
 
 export interface LocalExecutorOptions {
+  /** Where the engine keeps mirrors, states and results (the App's data directory). */
   cacheDir: string;
-  /** Configurations run at once inside one evaluation. */
-  jobs?: number;
+  /** What the host offers (CA bundle), read once from the environment at start. */
+  host: HostDefaults;
+  /** Configurations run at once inside one evaluation; the builder's default from CPUs and memory when unset. */
+  jobs?: number | undefined;
   sandbox?: 'docker' | 'process';
+  /** Forces the prepare network; detected like the CLI's when unset. */
   prepareNetwork?: string;
   onEvent?: (event: EvaluationEvent) => void;
   /** The engine entry; injected so the App does not load Docker code until it evaluates. */
   evaluate?: Evaluate;
 }
 
+/**
+ * The engine on the App's host. The request is built by the same builder as the CLI's and the
+ * Action's (`engine/evaluation-request.ts`): jobs, prepare network and CA bundle are decided
+ * the same way, so a change evaluates alike from every face.
+ */
 export class LocalExecutor implements Executor {
   constructor(private readonly opts: LocalExecutorOptions) {}
 
   async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
+    const { buildEvaluationRequest } = await import('../engine/evaluation-request.ts');
     const evaluate = this.opts.evaluate ?? (await import('../engine/evaluate.ts')).evaluate;
-    return evaluate(
+    const request = await buildEvaluationRequest(
       {
         caseFile: { name: change.name, targets: change.targets, context: change.context },
         suite: change.suite,
@@ -60,15 +71,17 @@ export class LocalExecutor implements Executor {
       },
       {
         matrix: change.matrix,
-        reruns: 0,
-        jobs: this.opts.jobs ?? 2,
         cacheDir: this.opts.cacheDir,
-        useResultCache: true,
         sandbox: this.opts.sandbox ?? 'docker',
-        prepareNetwork: this.opts.prepareNetwork ?? 'bridge',
-        signal,
-        ...(this.opts.onEvent ? { onEvent: this.opts.onEvent } : {}),
+        ...(this.opts.jobs ? { jobs: this.opts.jobs } : {}),
+        ...(this.opts.prepareNetwork ? { prepareNetwork: this.opts.prepareNetwork } : {}),
       },
+      { host: this.opts.host, label: (setting) => `App setting "${setting}"` },
     );
+    return evaluate(request.change, {
+      ...request.options,
+      signal,
+      ...(this.opts.onEvent ? { onEvent: this.opts.onEvent } : {}),
+    });
   }
 }

@@ -3,6 +3,7 @@
  * checked the signature. Anything that calls GitHub runs in the service's background.
  */
 import type { Probot } from 'probot';
+import { pullKey } from '../core/pull-ref.ts';
 import { pullInfoOf } from '../github/pull-requests.ts';
 import { handleCommandComment } from './commands.ts';
 import type { TandemService } from './service.ts';
@@ -60,7 +61,7 @@ export function registerHandlers(app: Probot, tandem: TandemService): void {
     const seed =
       known?.pullKey ??
       (pr
-        ? `${payload.repository.owner.login}/${payload.repository.name}#${pr.number}`.toLowerCase()
+        ? pullKey({ owner: payload.repository.owner.login, repo: payload.repository.name, number: pr.number })
         : undefined);
     if (seed) tandem.request(seed, payload.installation.id);
   });

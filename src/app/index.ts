@@ -48,7 +48,12 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     store.deliveries.prune(7 * 24 * 3600 * 1000);
     const local =
       options.executor ??
-      new LocalExecutor({ cacheDir: join(dataDir, 'cache'), sandbox: settings.sandbox, jobs: settings.jobs });
+      new LocalExecutor({
+        cacheDir: join(dataDir, 'cache'),
+        host: settings.engineHost,
+        sandbox: settings.sandbox,
+        jobs: settings.jobs,
+      });
     const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.

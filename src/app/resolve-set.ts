@@ -3,19 +3,15 @@
  * keeps the link index current, finds reverse links through the index and search, and lets
  * core/linked-set decide the component, caps and refusals.
  */
-import { parseLinks, parsePullKey, pullKey } from '../core/link-parser.ts';
-import { expandLinkedSet, type LinkNode, type Refusal, repoOf } from '../core/linked-set.ts';
+import { parseLinks } from '../core/link-parser.ts';
+import { expandLinkedSet, type LinkNode, type Refusal } from '../core/linked-set.ts';
 import type { OrgConfig, OrgSuite } from '../core/org-config.schema.ts';
+import { parsePullKey, pullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import { RepoSet, sameRepo } from '../core/repo-name.ts';
 import type { GitHub } from '../github/octokit.ts';
 import { getPull, openPullsWithHead, type PullInfo, searchLinkingPulls } from '../github/pull-requests.ts';
+import type { LeftMember } from '../report/linked-change.ts';
 import type { Store } from './store.ts';
-
-export interface LeftMember {
-  key: string;
-  state: 'closed' | 'merged';
-  /** The branch a merged PR went into: its repository is taken at that branch's new tip. */
-  baseRef?: string;
-}
 
 export interface ResolvedSet {
   members: PullInfo[];
@@ -46,11 +42,11 @@ export async function resolveLinkedSet(
   config: OrgConfig,
   suite: OrgSuite,
 ): Promise<ResolvedSet> {
-  const org = repoOf(seedKey).split('/')[0]!;
-  const covered = new Set(suite.repos.map((r) => r.toLowerCase()));
+  const org = parsePullKey(seedKey).owner;
+  const covered = new RepoSet(suite.repos);
   const policy = {
     org,
-    covers: (repo: string) => covered.has(repo.toLowerCase()),
+    covers: (repo: string) => covered.has(repo),
     maxMembers: config.limits.members,
     maxRepos: config.limits.repos,
     unlinked: store.links.unlinkedPairs(),
@@ -89,7 +85,7 @@ export async function resolveLinkedSet(
         }
       }
     }
-    return [...out].filter((k) => k.startsWith(`${org.toLowerCase()}/`) && policy.covers(repoOf(k)));
+    return [...out].filter((k) => sameRepo(parsePullKey(k).owner, org) && policy.covers(repoOfPullKey(k)));
   };
 
   await load(seedKey);

@@ -3,10 +3,11 @@
  * `queued` right away, debounces and runs evaluations, and resumes them after a restart.
  * Webhook handlers call into it and return at once; slow work runs in `background`.
  */
-import { pullKey } from '../core/link-parser.ts';
+
 import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-plan.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
+import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../github/pull-requests.ts';
 import { CheckRunRegistry } from './check-run-registry.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';

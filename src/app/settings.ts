@@ -4,13 +4,15 @@
  * App reads `process.env` itself.
  */
 import { z } from 'zod';
+import { describeIssues } from '../core/zod-issues.ts';
+import { type HostDefaults, hostDefaults } from '../engine/evaluation-request.ts';
 
 const envSchema = z.object({
   TANDEM_DATA_DIR: z.string().min(1).default('.tandem'),
   TANDEM_DEBOUNCE_MS: z.coerce.number().int().min(0).default(5000),
   TANDEM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   TANDEM_SANDBOX: z.enum(['docker', 'process']).default('docker'),
-  TANDEM_JOBS: z.coerce.number().int().min(1).default(2),
+  TANDEM_JOBS: z.coerce.number().int().min(1).optional(),
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PORT: z.coerce.number().int().min(0).default(3000),
@@ -22,20 +24,25 @@ export type Settings = {
   debounceMs: number;
   concurrency: number;
   sandbox: 'docker' | 'process';
-  jobs: number;
+  /** Unset: the engine's default from CPUs and memory, as the CLI's. */
+  jobs: number | undefined;
   /** Minimum gap between GitHub writes (0: a few at once). */
   writeSpacingMs: number;
   /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
   configTtlMs: number;
   port: number;
   host: string | undefined;
+  /** The engine's host defaults (CA bundle), from the same environment. */
+  engineHost: HostDefaults;
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`environment variable ${String(issue.path[0])}: ${issue.message}`);
+    const { text } = describeIssues(parsed.error, {
+      label: (path) => `environment variable ${String(path[0])}`,
+    });
+    throw new Error(text);
   }
   const e = parsed.data;
   return {
@@ -48,5 +55,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     configTtlMs: e.TANDEM_CONFIG_TTL_MS,
     port: e.PORT,
     host: e.HOST,
+    engineHost: hostDefaults(env),
   };
 }

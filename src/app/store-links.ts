@@ -4,7 +4,7 @@
  * one), and the pairs `/tandem unlink` separated.
  */
 import type Database from 'better-sqlite3';
-import { type PullRef, parsePullKey, pullKey } from '../core/link-parser.ts';
+import { type PullRef, parsePullKey, pullKey } from '../core/pull-ref.ts';
 
 export class LinksTable {
   constructor(private readonly db: Database.Database) {}

@@ -3,7 +3,7 @@
  * links their title and body make kept in the link index in the same transaction.
  */
 import type Database from 'better-sqlite3';
-import { type PullRef, pullKey } from '../core/link-parser.ts';
+import { type PullRef, pullKey } from '../core/pull-ref.ts';
 import type { LinksTable } from './store-links.ts';
 
 export interface StoredPull {

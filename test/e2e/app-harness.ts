@@ -9,6 +9,7 @@ import { afterEach } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
+import { hostDefaults } from '../../src/engine/evaluation-request.ts';
 import { git, gitOut } from '../../src/engine/git.ts';
 import {
   commitOn,
@@ -268,7 +269,7 @@ export class ObservedExecutor implements Executor {
   private readonly startWaiters: Array<{ n: number; resolve: () => void }> = [];
 
   constructor(cacheDir: string, opts: { holdFirst?: boolean } = {}) {
-    this.inner = new LocalExecutor({ cacheDir, sandbox: 'docker', jobs: 2 });
+    this.inner = new LocalExecutor({ cacheDir, host: hostDefaults(process.env), sandbox: 'docker', jobs: 2 });
     if (opts.holdFirst) {
       let release = () => {};
       const promise = new Promise<void>((r) => {

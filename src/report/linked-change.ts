@@ -1,0 +1,168 @@
+/**
+ * What the GitHub App writes about a linked change, as Markdown: the set (members, who left,
+ * refused links, merge order) around the report renderers, for the sticky comment and the
+ * `Tandem` check output, and the App's messages that carry no report (an infrastructure error
+ * or a suite error before any report, members over the caps, an invalid `tandem.yml`, the
+ * hand-off to GitHub Actions). The App composes and publishes; every word is written here.
+ * Hidden file paths never appear; test names only with `reveal: names`.
+ */
+import { COMMENT_LIMIT } from '../core/github-limits.ts';
+import { INFRA_ADVICE, INFRA_TITLE } from '../core/infra-wording.ts';
+import type { Refusal } from '../core/linked-set.ts';
+import type { PullInfo } from '../core/pull-request.schema.ts';
+import { RepoSet } from '../core/repo-name.ts';
+import type { Report } from '../core/report.schema.ts';
+import { renderCheckRunOutput } from './check-run-output.ts';
+import { mdCode, renderMarkdown } from './markdown-report.ts';
+import type { Reveal } from './report-view.ts';
+
+/** A PR that was linked and is no longer open. */
+export interface LeftMember {
+  key: string;
+  state: 'closed' | 'merged';
+  /** The branch a merged PR went into: its repository is taken at that branch's new tip. */
+  baseRef?: string;
+}
+
+export interface LinkedChangeView {
+  members: PullInfo[];
+  left: LeftMember[];
+  refused: Refusal[];
+  /** The suite's `merge_order` (producers first). */
+  mergeOrder?: string[];
+}
+
+export interface CheckText {
+  title: string;
+  summary: string;
+  text?: string;
+}
+
+export function headlineOf(report: Report): string {
+  if (report.outcome === 'resolved') return '✅ resolved';
+  if (report.outcome === 'error') return '⚠️ infrastructure error';
+  return '❌ not resolved';
+}
+
+export function memberLabel(p: PullInfo): string {
+  return `${p.ref.owner}/${p.ref.repo}#${p.ref.number}`;
+}
+
+/** The set, who left it, refused links and the merge-order note. */
+export function renderSetSection(view: LinkedChangeView): string {
+  const lines = ['**Linked change**', ''];
+  for (const m of view.members)
+    lines.push(`- ${memberLabel(m)} at ${mdCode(m.headSha.slice(0, 7))} onto ${mdCode(m.baseRef)}`);
+  for (const l of view.left) {
+    lines.push(
+      l.state === 'merged'
+        ? `- ~~${l.key}~~ merged${l.baseRef ? ` into ${mdCode(l.baseRef)}` : ''}: its repository is taken at its new base`
+        : `- ~~${l.key}~~ closed: left the set`,
+    );
+  }
+  if (view.refused.length > 0) {
+    lines.push('', '**Links not followed**', '');
+    for (const r of view.refused) lines.push(`- ${r.from} → ${r.to}: ${r.reason}`);
+  }
+  const repos = new RepoSet(view.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const order = (view.mergeOrder ?? []).filter((r) => repos.has(r));
+  if (order.length > 1) {
+    lines.push(
+      '',
+      `**Merge order**: ${order.map((r) => mdCode(r)).join(' → ')} (producers before consumers)`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Merge conflicts are named on every member, with the repository they happened in. */
+function conflictNote(report: Report): string {
+  const conflicts = report.infraErrors.filter((e) => e.kind === 'merge-conflict');
+  if (conflicts.length === 0) return '';
+  const repos = [...new Set(conflicts.map((c) => c.target ?? 'a member'))];
+  return `\n\n**Merge conflict** in ${repos.map((r) => mdCode(r)).join(', ')}: the PR does not merge onto the current tip of its base branch.`;
+}
+
+/** The sticky comment: the same on every member. */
+export function renderLinkedChangeComment(view: LinkedChangeView, report: Report, reveal: Reveal): string {
+  const head = [
+    `### Tandem: ${headlineOf(report)}`,
+    '',
+    renderSetSection(view) + conflictNote(report),
+    '',
+  ].join('\n');
+  // The report renderer trims itself; leave it what the set section did not use (and room
+  // for the sticky comment's marker).
+  const room = COMMENT_LIMIT.max - 1_536 - head.length;
+  return `${head}\n${renderMarkdown(report, { reveal, maxChars: Math.max(2_000, room) })}`;
+}
+
+/** The `Tandem` check output of every member. */
+export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, reveal: Reveal): CheckText {
+  const base = renderCheckRunOutput(report, { reveal });
+  return {
+    title: base.title,
+    summary: `${renderSetSection(view)}${conflictNote(report)}\n\n${base.summary}`,
+    ...(base.text ? { text: base.text } : {}),
+  };
+}
+
+/**
+ * No report: an infrastructure error (the App offers a re-run) or a suite the evaluator must
+ * fix (`kind: 'suite'`, nothing to re-run). `message` is already cleaned of secrets and hidden
+ * paths.
+ */
+export function renderNoReport(
+  view: LinkedChangeView,
+  message: string,
+  kind: 'infrastructure' | 'suite',
+): { comment: string; check: CheckText } {
+  if (kind === 'suite') {
+    const body = `${renderSetSection(view)}\n\n**Suite error**: ${message}\n\nThe evaluator's suite must be fixed; nothing was evaluated.`;
+    return {
+      comment: `### Tandem: ⚠️ invalid suite\n\n${body}`,
+      check: { title: 'Tandem: invalid suite', summary: body },
+    };
+  }
+  const body = `${renderSetSection(view)}\n\n**Infrastructure error**: ${message}\n\n${INFRA_ADVICE}`;
+  return {
+    comment: `### Tandem: ⚠️ infrastructure error\n\n${body}`,
+    check: { title: INFRA_TITLE, summary: body },
+  };
+}
+
+/** A PR the caps kept out of the set: its check and its comment say why. */
+export function renderRefused(view: LinkedChangeView, reason: string): { comment: string; check: CheckText } {
+  const summary = `Not evaluated: ${reason}. Unlink pull requests (\`/tandem unlink\`) or raise \`limits\` in \`tandem.yml\`.\n\n${renderSetSection(view)}`;
+  return {
+    comment: `### Tandem: ⛔ not evaluated\n\n${summary}`,
+    check: { title: 'Tandem: not evaluated (linked change over its limits)', summary },
+  };
+}
+
+/** The organization's `tandem.yml` does not validate: the seed's check names the field. */
+export function renderInvalidConfig(org: string, field: string, message: string): CheckText {
+  return {
+    title: `Tandem: invalid configuration (${field})`,
+    summary: `${mdCode('.github/tandem.yml')} in ${mdCode(`${org}/.github`)} is invalid at ${mdCode(field)}: ${message}`,
+  };
+}
+
+/** While the evaluator's workflow has the change: dispatched, then the run once it is known. */
+export function renderHandoffProgress(h: {
+  workflow: string;
+  evaluator: string;
+  runUrl?: string;
+  members: readonly string[];
+}): CheckText {
+  const set = `Linked change: ${h.members.join(', ')}.`;
+  return h.runUrl
+    ? {
+        title: 'Tandem: evaluating in GitHub Actions',
+        summary: `Evaluating in GitHub Actions: ${h.runUrl}\n\n${set}`,
+      }
+    : {
+        title: 'Tandem: dispatched to GitHub Actions',
+        summary: `Dispatched to the ${mdCode(h.workflow)} workflow of ${mdCode(h.evaluator)}; waiting for the run to start.\n\n${set}`,
+      };
+}
