@@ -1,5 +1,5 @@
 /**
- * Grading: raw configuration runs → outcomes and the verdict, exactly as DESIGN.md defines them.
+ * Grading: raw configuration runs → outcomes and the verdict, exactly as docs/design.md defines them.
  * Pure: the engine, `tandem merge` and tests all grade through here.
  */
 import type {

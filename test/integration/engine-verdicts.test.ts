@@ -1,5 +1,5 @@
 /**
- * The whole engine on real git and Docker: the verdicts DESIGN.md defines (jointly necessary,
+ * The whole engine on real git and Docker: the verdicts docs/design.md defines (jointly necessary,
  * unnecessary target, incomplete change, regression) and the result cache across evaluations.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The verdict definitions of DESIGN.md "Verdicts", one test each (or a few), graded through
+ * The verdict definitions of docs/design.md "Verdicts", one test each (or a few), graded through
  * core/grading exactly as the engine and `tandem merge` do.
  */
 import { describe, expect, it } from 'vitest';
@@ -195,7 +195,7 @@ describe('groups that did not report', () => {
   );
 
   it('a group that crashed in full fails full even when no run ever reported its tests', () => {
-    // DESIGN.md: "a group whose command crashed before reporting fails, with the reason".
+    // docs/design.md: "a group whose command crashed before reporting fails, with the reason".
     // Without suite lists the group's tests are unknown, but the group itself still failed.
     const plan = planMatrix([API], 'full');
     const runs = simulate(plan, (_a, c) =>
