@@ -10,6 +10,13 @@ import path from 'node:path';
 
 export class UnconfinedPathError extends Error {
   override readonly name = 'UnconfinedPathError';
+  constructor(
+    message: string,
+    /** What is wrong, for callers that decide by it (never by the message's text). */
+    readonly reason: 'outside' | 'missing' | 'link' | 'not-a-folder' | 'not-a-file' = 'outside',
+  ) {
+    super(message);
+  }
 }
 
 /** Whether `child` is `root` itself or lies under it (lexically, both resolved). */
@@ -39,15 +46,17 @@ export async function assertConfined(
     try {
       st = await lstat(at);
     } catch {
-      throw new UnconfinedPathError(`${label} does not exist`);
+      throw new UnconfinedPathError(`${label} does not exist`, 'missing');
     }
-    if (st.isSymbolicLink()) throw new UnconfinedPathError(`${label} is or passes through a symbolic link`);
+    if (st.isSymbolicLink())
+      throw new UnconfinedPathError(`${label} is or passes through a symbolic link`, 'link');
     const last = i === parts.length - 1;
-    if (!last && !st.isDirectory()) throw new UnconfinedPathError(`${label} passes through a non-folder`);
+    if (!last && !st.isDirectory())
+      throw new UnconfinedPathError(`${label} passes through a non-folder`, 'not-a-folder');
     if (last && kind === 'directory' && !st.isDirectory())
-      throw new UnconfinedPathError(`${label} is not a folder`);
+      throw new UnconfinedPathError(`${label} is not a folder`, 'not-a-folder');
     if (last && kind === 'file' && !st.isFile())
-      throw new UnconfinedPathError(`${label} is not a regular file`);
+      throw new UnconfinedPathError(`${label} is not a regular file`, 'not-a-file');
   }
   // Belt and braces: the root itself may be a link Tandem was given (e.g. /tmp on macOS), so
   // compare resolved paths rather than trusting the lexical check alone.

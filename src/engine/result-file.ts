@@ -41,7 +41,7 @@ export async function readResultFile(
     await assertConfined(resultsDir, path.dirname(file), 'directory', rel);
   } catch (err) {
     if (!(err instanceof UnconfinedPathError)) throw err;
-    return /does not exist/.test(err.message)
+    return err.reason === 'missing'
       ? { kind: 'missing' }
       : { kind: 'refused', reason: `${rel} lies under a symbolic link or a non-folder` };
   }
