@@ -4,7 +4,7 @@
  * absent; flaky tests dropped and recorded (rejected with `strict`). Valid instances go to
  * `out`, rejected ones to `rejected.jsonl` beside it with their reasons.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { deriveLists } from '../core/bench-derive-lists.ts';
@@ -93,6 +93,7 @@ export async function validateInstances(opts: ValidateOptions): Promise<Validate
         JSON.stringify({ instance_id: l.instance.instance_id, source: l.source, reasons: v.reasons }),
       );
   });
+  await mkdir(path.dirname(outFile), { recursive: true });
   await writeFile(outFile, valid.map((l) => `${l}\n`).join(''));
   await writeFile(rejectedFile, rejected.map((l) => `${l}\n`).join(''));
   return {
