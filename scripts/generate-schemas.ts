@@ -8,6 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { benchInstanceSchema } from '../src/core/bench-instance.schema.ts';
+import { benchPredictionSchema } from '../src/core/bench-prediction.schema.ts';
+import { instanceReportSchema, runSummarySchema } from '../src/core/bench-report.schema.ts';
 import { caseFileSchema } from '../src/core/case.schema.ts';
 import { REPORT_SCHEMA_VERSION, reportSchema } from '../src/core/report.schema.ts';
 import { suiteSchema } from '../src/core/suite.schema.ts';
@@ -44,6 +47,36 @@ const specs: SchemaSpec[] = [
     description:
       'The report.json an evaluation writes: verdict, graded configurations, SWE-bench-compatible fields.',
     schema: reportSchema,
+    io: 'output',
+  },
+  {
+    file: 'bench-instance.schema.json',
+    title: 'Tandem benchmark instance (one line of an instances JSONL file)',
+    description:
+      'A multi-repository superset of a SWE-bench row: repositories with base commit, gold patch and test patch, context, suite, optional F2P/P2P lists.',
+    schema: benchInstanceSchema,
+    io: 'input',
+  },
+  {
+    file: 'bench-prediction.schema.json',
+    title: 'Tandem benchmark prediction',
+    description:
+      'SWE-bench prediction: instance_id, model_name_or_path, and model_patches (per repository) or one model_patch over the joint workspace.',
+    schema: benchPredictionSchema,
+    io: 'input',
+  },
+  {
+    file: 'bench-report.schema.json',
+    title: 'Tandem benchmark per-prediction report.json',
+    description: "Keyed by instance id: SWE-bench's fields, Tandem's under `tandem`.",
+    schema: instanceReportSchema,
+    io: 'output',
+  },
+  {
+    file: 'bench-summary.schema.json',
+    title: 'Tandem benchmark run summary (<model>.<run-id>.json)',
+    description: "SWE-bench's run summary fields plus the papers' metrics.",
+    schema: runSummarySchema,
     io: 'output',
   },
 ];

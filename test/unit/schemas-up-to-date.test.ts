@@ -11,6 +11,10 @@ describe('schema/*.json', () => {
 
   it('are up to date with the zod schemas (run `npm run schema` when this fails)', () => {
     expect([...generated.keys()].sort()).toEqual([
+      'bench-instance.schema.json',
+      'bench-prediction.schema.json',
+      'bench-report.schema.json',
+      'bench-summary.schema.json',
       'case.schema.json',
       'report.schema.json',
       'suite.schema.json',
@@ -35,6 +39,17 @@ describe('schema/*.json', () => {
     expect(report.properties.schemaVersion).toMatchObject({ const: 1 });
     expect(report.required).toEqual(
       expect.arrayContaining(['verdict', 'configurations', 'tests_status', 'resolved']),
+    );
+  });
+
+  it('describe benchmark instances and predictions as users write them, and the run summary', () => {
+    const instance = JSON.parse(read('bench-instance.schema.json')) as Json;
+    expect(instance.required).toEqual(['instance_id', 'repos', 'suite']);
+    const prediction = JSON.parse(read('bench-prediction.schema.json')) as Json;
+    expect(prediction.required).toEqual(['instance_id', 'model_name_or_path']);
+    const summary = JSON.parse(read('bench-summary.schema.json')) as Json;
+    expect(summary.required).toEqual(
+      expect.arrayContaining(['total_instances', 'resolved_ids', 'error_ids', 'schema_version', 'metrics']),
     );
   });
 });
