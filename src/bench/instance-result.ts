@@ -30,12 +30,12 @@ export function instanceEntry(args: {
   durationMs: number;
 }): InstanceReportEntry {
   const { instance, patches, result } = args;
-  const languages = instance.metadata.languages;
+  const languages = languagesOf(instance.metadata);
   const base = {
     instance_id: instance.instance_id,
     model_name_or_path: args.model,
     repo_count: instance.repos.length,
-    ...(Array.isArray(languages) ? { languages: languages.map(String) } : {}),
+    ...(languages ? { languages } : {}),
     duration_ms: args.durationMs,
     ...(args.diagnosis ? { diagnosis: args.diagnosis } : {}),
   };
@@ -96,4 +96,17 @@ export function instanceEntry(args: {
       };
     }
   }
+}
+
+/** `metadata.languages`, else the union of `metadata.repositories[].languages` (as `tandem mine` writes). */
+function languagesOf(metadata: Record<string, unknown>): string[] | undefined {
+  if (Array.isArray(metadata.languages)) return metadata.languages.map(String);
+  const repos = metadata.repositories;
+  const list = Array.isArray(repos) ? repos : repos && typeof repos === 'object' ? Object.values(repos) : [];
+  const found = list.flatMap((r) =>
+    r && typeof r === 'object' && Array.isArray((r as { languages?: unknown }).languages)
+      ? (r as { languages: unknown[] }).languages.map(String)
+      : [],
+  );
+  return found.length ? [...new Set(found)].sort() : undefined;
 }
