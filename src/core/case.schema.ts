@@ -4,7 +4,12 @@ import { suiteSchema } from './suite.schema.ts';
 /** `owner/name`, the way cases, reports and the App name repositories. */
 export const repoNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/, 'expected a repository name like "owner/name"');
+  .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/, 'expected a repository name like "owner/name"')
+  // `acme/..` would name a workspace folder outside the workspace (issue 8).
+  .refine(
+    (n) => n.split('/').every((part) => part !== '.' && part !== '..'),
+    'expected a repository name like "owner/name", not "." or ".."',
+  );
 
 const targetCommon = {
   repo: repoNameSchema,

@@ -1,4 +1,15 @@
 import { z } from 'zod';
+import { MEMORY_SIZE, MIN_SANDBOX_MEMORY, parseMemory } from './memory-size.ts';
+
+/**
+ * A path the suite gives relative to a folder Tandem owns (the suite's, a repository's,
+ * $TANDEM_RESULTS): never absolute, never climbing out with `..` (issue 8).
+ */
+const confinedPath = z
+  .string()
+  .min(1)
+  .refine((p) => !/^([/\\]|[A-Za-z]:)/.test(p), 'expected a relative path, not an absolute one')
+  .refine((p) => !p.split(/[/\\]/).includes('..'), 'expected a path that stays inside its folder (no "..")');
 
 const commandSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
   error: 'expected a shell command or a list of them',
@@ -12,9 +23,16 @@ export const prepareSchema = z
      * Files the install depends on (e.g. package.json, package-lock.json). States whose key files
      * are identical share one prepared dependency folder; without them the key is the whole tree.
      */
-    key_files: z.array(z.string().min(1)).optional(),
+    key_files: z.array(confinedPath).optional(),
     /** Folders the install creates; they are shared read-only with every configuration. */
-    outputs: z.array(z.string().min(1)).default(['node_modules']),
+    outputs: z
+      .array(
+        confinedPath.refine(
+          (p) => p.replace(/[/\\.]/g, '') !== '',
+          'expected a folder inside the repository',
+        ),
+      )
+      .default(['node_modules']),
     timeout: z.number().positive().default(900),
   })
   .strict();
@@ -23,17 +41,20 @@ export const resultFormatSchema = z.enum(['junit', 'tap', 'go-test-json', 'jest-
 
 export const testGroupSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected a group name of letters, digits, "_", "." or "-"'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'expected a group name of letters, digits, "_", "." or "-"')
+      .refine((n) => n !== '.' && n !== '..', 'expected a group name, not "." or ".."'),
     /** The repository this group tests (owner/name as in the case); enables per-repo metrics. */
     repo: z.string().min(1).optional(),
     /** Hidden files or folders (relative to the suite file) placed at $TANDEM_HIDDEN. */
-    files: z.array(z.string().min(1)).default([]),
+    files: z.array(confinedPath).default([]),
     run: z.string().min(1),
     results: z
       .object({
         format: resultFormatSchema,
         /** Relative to $TANDEM_RESULTS. */
-        path: z.string().min(1),
+        path: confinedPath,
       })
       .strict(),
     /** Seconds. */
@@ -104,6 +125,10 @@ export const limitsSchema = z
     memory: z
       .string()
       .regex(/^\d+(\.\d+)?[kmg]?$/i, 'expected a size like "512m" or "2g"')
+      .refine(
+        (m) => !MEMORY_SIZE.test(m.trim()) || parseMemory(m) >= MIN_SANDBOX_MEMORY,
+        'expected at least "6m" (the sandbox cannot run in less)',
+      )
       .default('1g'),
     cpus: z.number().positive().default(1),
     pids: z.number().int().positive().default(512),

@@ -3,7 +3,7 @@
  * resolve → plan matrix → prepare states (each once) → run configurations in sandboxes →
  * collect → grade → report model. Nothing here prints; progress goes out as events.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { InfraError, infraInfo } from '../core/errors.ts';
@@ -13,7 +13,7 @@ import { observe } from '../core/observed-tests.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../core/report.schema.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
 import type { EvaluationInput, EvaluationOptions } from './evaluate-api.ts';
-import { removeTree } from './fs-util.ts';
+import { ensureWritableFolder, removeTree } from './fs-util.ts';
 import { MirrorCache } from './git-mirror.ts';
 import { stageHiddenFiles, suiteHash } from './hidden-files.ts';
 import { suiteLeakFilter } from './hidden-texts.ts';
@@ -40,7 +40,8 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
   };
   const cacheDir = path.resolve(options.cacheDir);
   const scratch = options.workDir ? path.resolve(options.workDir) : defaultScratchDir(cacheDir);
-  await mkdir(scratch, { recursive: true });
+  await ensureWritableFolder(cacheDir, 'cache folder');
+  await ensureWritableFolder(scratch, 'work folder');
   const runDir = await mkdtemp(path.join(scratch, 'eval-'));
   const abort = () => void sandbox.dispose();
   options.signal?.addEventListener('abort', abort);

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { InputError } from '../core/errors.ts';
 
 const run = promisify(execFile);
 
@@ -31,4 +33,18 @@ export async function exists(p: string): Promise<boolean> {
 
 export async function removeTree(p: string): Promise<void> {
   await rm(p, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/**
+ * Creates `dir` (with parents) and checks it is writable, or throws InputError naming it: the
+ * cache and work folders are the user's choice, and a bad one is bad input, found before any work.
+ */
+export async function ensureWritableFolder(dir: string, what: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new InputError(`the ${what} ${dir} cannot be created or written (${code})`);
+  }
 }
