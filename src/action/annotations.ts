@@ -6,10 +6,12 @@
  */
 
 import type { AnnotationProperties } from '@actions/core';
+import { ERROR_ANNOTATIONS_PER_STEP } from '../core/github-limits.ts';
+import { NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
 
-export const MAX_ERROR_ANNOTATIONS = 10;
+export const MAX_ERROR_ANNOTATIONS = ERROR_ANNOTATIONS_PER_STEP;
 
 export interface Annotation {
   level: 'error' | 'warning' | 'notice';
@@ -34,7 +36,7 @@ export function reportAnnotations(report: Report, opts: AnnotationOptions = {}):
     errors.push({
       id: `${e.kind}${e.target ? ` (${e.target})` : ''}`,
       level: 'error',
-      message: `${e.message}${e.target ? ` [${e.target}]` : ''}. Infrastructure error, not a verdict on the code.`,
+      message: `${e.message}${e.target ? ` [${e.target}]` : ''}. Infrastructure error, ${NOT_A_VERDICT}.`,
       properties: { title: `Tandem: infrastructure error (${e.kind})` },
     });
   }

@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import type { ContextRepo } from '../core/case.schema.ts';
+import { cloneUrlWithToken } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
+import { RepoSet, repoFullName } from '../core/repo-name.ts';
 import { type GitHubApi, readJson } from './github-client.ts';
-import type { ContextRef } from './inputs.ts';
-import { authenticatedUrl } from './pull-request-case.ts';
+import type { ContextRef } from './input-lists.ts';
 
 const repoSchema = z.object({
   full_name: z.string(),
@@ -23,10 +24,10 @@ export async function contextRepos(
   refs: readonly ContextRef[],
   targetRepos: readonly string[],
 ): Promise<ContextRepo[]> {
-  const targets = new Set(targetRepos.map((r) => r.toLowerCase()));
+  const targets = new RepoSet(targetRepos);
   for (const r of refs) {
-    const name = `${r.owner}/${r.repo}`;
-    if (targets.has(name.toLowerCase())) {
+    const name = repoFullName(r);
+    if (targets.has(name)) {
       throw new InputError(
         `input "context": ${name} has a pull request in "pull-requests"; a repository is either a target or context`,
         undefined,
@@ -36,7 +37,7 @@ export async function contextRepos(
   }
   return Promise.all(
     refs.map(async (r) => {
-      const name = `${r.owner}/${r.repo}`;
+      const name = repoFullName(r);
       const info = await readJson(
         api,
         { label: name, input: 'context', repo: name },
@@ -45,7 +46,7 @@ export async function contextRepos(
       );
       return {
         repo: info.full_name,
-        url: authenticatedUrl(info.clone_url, api.token),
+        url: cloneUrlWithToken(info.clone_url, api.token),
         ref: r.ref ?? info.default_branch,
       };
     }),

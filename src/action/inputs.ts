@@ -11,8 +11,13 @@
  */
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
-import { type MatrixMode, matrixModeSchema, type Shard } from '../core/matrix-plan.ts';
+import { MAX_RERUNS } from '../core/evaluation-request.schema.ts';
+import { type MatrixMode, matrixModeSchema } from '../core/matrix-mode.ts';
+import type { PullRef } from '../core/pull-ref.ts';
+import { MAX_SHARDS, type Shard, shardSchema } from '../core/shard-plan.ts';
+import { describeIssues } from '../core/zod-issues.ts';
 import { changeFromEvent } from './event.ts';
+import { type ContextRef, contextSchema, pullRequestsSchema } from './input-lists.ts';
 
 /** Where inputs come from: `core.getInput` and `github.context.payload` in a step. */
 export interface InputSource {
@@ -20,19 +25,6 @@ export interface InputSource {
   input(name: string): string;
   /** The triggering event, for the linked change when no input names one. */
   eventPayload?: unknown;
-}
-
-export interface PullRef {
-  owner: string;
-  repo: string;
-  number: number;
-}
-
-/** A repository without a PR in the workspace: `owner/repo` (default branch) or `owner/repo@ref`. */
-export interface ContextRef {
-  owner: string;
-  repo: string;
-  ref?: string;
 }
 
 export type ChangeSource =
@@ -68,75 +60,6 @@ const NAMES = [
 ] as const;
 type InputName = (typeof NAMES)[number];
 
-const PULL_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)#([1-9]\d*)$/;
-const PULL_URL = /^https?:\/\/[^/]+\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pulls?\/([1-9]\d*)\/?$/;
-
-/** `owner/repo#N` or a pull request URL; undefined when the text is neither. */
-export function parsePullRef(text: string): PullRef | undefined {
-  const m = PULL_LINE.exec(text) ?? PULL_URL.exec(text);
-  return m ? { owner: m[1]!, repo: m[2]!, number: Number(m[3]) } : undefined;
-}
-
-/** Lines, or words separated by spaces/commas (a `workflow_dispatch` text input is one line). */
-const pullRequestsSchema = z.string().transform((text, ctx) => {
-  const items = text.split(/[\s,]+/).filter(Boolean);
-  const pulls: PullRef[] = [];
-  for (const item of items) {
-    const ref = parsePullRef(item);
-    if (!ref) {
-      ctx.addIssue({ code: 'custom', message: `expected lines of "owner/repo#N", got "${item}"` });
-      return z.NEVER;
-    }
-    if (!pulls.some((p) => p.owner === ref.owner && p.repo === ref.repo && p.number === ref.number))
-      pulls.push(ref);
-  }
-  if (pulls.length === 0) {
-    ctx.addIssue({ code: 'custom', message: 'expected at least one line "owner/repo#N"' });
-    return z.NEVER;
-  }
-  return pulls;
-});
-
-const CONTEXT_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)(?:@(.+))?$/;
-
-/** `owner/repo` or `owner/repo@ref`; undefined when the text is neither (or the ref could be a git option). */
-export function parseContextRef(text: string): ContextRef | undefined {
-  const m = CONTEXT_LINE.exec(text);
-  if (!m || m[3]?.startsWith('-')) return undefined;
-  return { owner: m[1]!, repo: m[2]!, ...(m[3] ? { ref: m[3] } : {}) };
-}
-
-/** Lines or words, like `pull-requests`; one entry per repository. */
-const contextSchema = z.string().transform((text, ctx) => {
-  const refs: ContextRef[] = [];
-  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-    const ref = parseContextRef(item);
-    if (!ref) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected lines of "owner/repo" or "owner/repo@ref", got "${item}"`,
-      });
-      return z.NEVER;
-    }
-    const name = `${ref.owner}/${ref.repo}`.toLowerCase();
-    if (refs.some((r) => `${r.owner}/${r.repo}`.toLowerCase() === name)) {
-      ctx.addIssue({ code: 'custom', message: `${ref.owner}/${ref.repo} is listed more than once` });
-      return z.NEVER;
-    }
-    refs.push(ref);
-  }
-  return refs;
-});
-
-const shardSchema = z
-  .string()
-  .regex(/^\d+\/\d+$/, 'expected "i/n" (share i of n, e.g. "2/3")')
-  .transform((s) => {
-    const [index, count] = s.split('/').map(Number) as [number, number];
-    return { index, count };
-  })
-  .refine((s) => s.count >= 1 && s.index >= 1 && s.index <= s.count, 'expected "i/n" with 1 <= i <= n');
-
 const wholeNumber = (min: number, max: number) =>
   z
     .string()
@@ -155,9 +78,9 @@ const rawSchema = z.object({
     .default('auto'),
   shard: shardSchema.optional(),
   report: z.string().optional(),
-  reruns: wholeNumber(0, 20).optional(),
+  reruns: wholeNumber(0, MAX_RERUNS).optional(),
   merge: z.string().optional(),
-  plan: wholeNumber(1, 256).optional(),
+  plan: wholeNumber(1, MAX_SHARDS).optional(),
 });
 
 function fail(name: InputName, message: string): never {
@@ -187,8 +110,10 @@ export function readInputs(from: InputSource): ActionInputs {
   }
   const parsed = rawSchema.safeParse(given);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    fail(String(issue.path[0] ?? 'case') as InputName, issue.message);
+    const { field, text } = describeIssues(parsed.error, {
+      label: (p) => `input "${String(p[0] ?? 'case')}"`,
+    });
+    throw new InputError(text, undefined, field);
   }
   const v = parsed.data;
 

@@ -10,20 +10,18 @@
  */
 import * as core from '@actions/core';
 import { context } from '@actions/github';
+import { scrubCredentials } from '../core/credentials.ts';
 import { InfraError, InputError } from '../core/errors.ts';
+import { INFRA_TITLE } from '../core/infra-wording.ts';
 import { readInputs } from './inputs.ts';
 import { publishFailure } from './outputs.ts';
-import { redactText } from './redact.ts';
 import { type ActionSettings, readSettings } from './settings.ts';
 import { evaluateStep, mergeStep, planStep } from './steps.ts';
 
 function describe(err: unknown): string {
   if (err instanceof InputError) return `Tandem: bad input, no verdict: ${err.message}`;
-  if (err instanceof InfraError) {
-    return `Tandem: infrastructure error, not a verdict on the code (${err.kind}): ${err.message}`;
-  }
-  const e = err as Error;
-  return `Tandem: infrastructure error, not a verdict on the code (internal): ${e?.message ?? String(err)}`;
+  if (err instanceof InfraError) return `${INFRA_TITLE} (${err.kind}): ${err.message}`;
+  return `${INFRA_TITLE} (internal): ${(err as Error)?.message ?? String(err)}`;
 }
 
 /** Cancelling a job sends SIGINT, then SIGTERM: both stop the containers cleanly. */
@@ -52,9 +50,9 @@ export async function run(): Promise<void> {
     const token = core.getInput('token');
     const secrets = token ? [token] : [];
     if (!(err instanceof InputError || err instanceof InfraError)) {
-      core.info(redactText(String((err as Error)?.stack ?? err), secrets));
+      core.info(scrubCredentials(String((err as Error)?.stack ?? err), secrets));
     }
-    await publishFailure(redactText(describe(err), secrets), settings?.hasSummaryFile ?? false);
+    await publishFailure(scrubCredentials(describe(err), secrets), settings?.hasSummaryFile ?? false);
   } finally {
     dispose();
   }

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import * as core from '@actions/core';
+import { infraHeadline } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { writeJsonReport } from '../report/json-report.ts';
 import { summaryTable } from '../report/summary-table.ts';
@@ -19,9 +20,7 @@ export type Verdict = 'resolved' | 'unresolved' | 'error';
 
 export function failureMessage(report: Report): string | undefined {
   if (report.outcome === 'resolved') return undefined;
-  if (report.outcome === 'error') {
-    return `Tandem: infrastructure error, not a verdict on the code: ${report.summary}`;
-  }
+  if (report.outcome === 'error') return infraHeadline(report.summary);
   const full = report.configurations.find((c) => c.role === 'full');
   const failing = full ? full.tests.filter((t) => t.status !== 'passed').length : 0;
   return `Tandem: not resolved: ${failing} F2P/P2P test(s) do not pass with every pull request applied (${report.summary})`;

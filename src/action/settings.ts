@@ -4,9 +4,9 @@
  * the runner's variables, Tandem's own overrides, and the toolkit's `github.context` (the API URL
  * and the triggering event's payload, which `@actions/github` reads from `GITHUB_EVENT_PATH`).
  */
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type HostDefaults, hostDefaults } from '../engine/evaluation-request.ts';
 
 const envSchema = z.object({
   /** The evaluator repository checkout: case, suite and report paths are relative to it. */
@@ -34,6 +34,8 @@ export interface ActionSettings {
   hasSummaryFile: boolean;
   /** Mirrors, states, prepared dependencies and cached results. */
   cacheDir: string;
+  /** What the engine's defaults depend on (the host's CA bundle, …). */
+  host: HostDefaults;
 }
 
 export function readSettings(
@@ -42,15 +44,17 @@ export function readSettings(
   cwd: string,
 ): ActionSettings {
   const e = envSchema.parse(env);
-  // Runners have no shared cache between jobs; outside one, a folder of its own in the temp dir.
+  const host = hostDefaults(env);
+  // Runners keep no cache between jobs, and RUNNER_TEMP is on their fast disk; elsewhere (a local
+  // run) the user cache, as the CLI's, so repeated runs reuse mirrors and prepared dependencies.
   const cacheDir =
-    e.TANDEM_CACHE_DIR ??
-    (e.RUNNER_TEMP ? path.join(e.RUNNER_TEMP, 'tandem-cache') : path.join(os.tmpdir(), 'tandem-cache'));
+    e.TANDEM_CACHE_DIR ?? (e.RUNNER_TEMP ? path.join(e.RUNNER_TEMP, 'tandem-cache') : host.cacheDir);
   return {
     workspace: path.resolve(cwd, e.GITHUB_WORKSPACE ?? '.'),
     apiUrl: context.apiUrl.replace(/\/$/, ''),
     eventPayload: context.payload,
     hasSummaryFile: e.GITHUB_STEP_SUMMARY !== undefined,
     cacheDir: path.resolve(cwd, cacheDir),
+    host,
   };
 }

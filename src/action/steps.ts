@@ -6,20 +6,21 @@
  */
 import path from 'node:path';
 import * as core from '@actions/core';
-import { engineOptions, parseEvalFlags } from '../cli/eval-options.ts';
+import { scrubCredentialsDeep, urlWithoutCredentials } from '../core/credentials.ts';
 import { InfraError, InputError } from '../core/errors.ts';
-import { planMatrix, shardConfigurations } from '../core/matrix-plan.ts';
-import { mergeReports } from '../core/merge-reports.ts';
+import { planMatrix } from '../core/matrix-plan.ts';
+import { MISSING_SHARD_FIELD, mergeReports } from '../core/merge-reports.ts';
+import { progressLine } from '../core/progress-lines.ts';
 import type { Report } from '../core/report.schema.ts';
-import { detectPrepareNetwork } from '../engine/docker-network.ts';
+import { formatShard, planShards } from '../core/shard-plan.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import type { EvaluationEvent } from '../engine/evaluate-api.ts';
+import { buildEvaluationRequest } from '../engine/evaluation-request.ts';
 import { readJsonReport } from '../report/json-report.ts';
 import { loadChange, targetNames } from './change.ts';
 import { createGitHubApi } from './github-client.ts';
 import type { ActionInputs } from './inputs.ts';
 import { appendSummary, publishReport } from './outputs.ts';
-import { redactReport } from './redact.ts';
 import { expandGlobs } from './report-globs.ts';
 import type { ActionSettings } from './settings.ts';
 import { planSummary } from './summary.ts';
@@ -32,12 +33,8 @@ export interface StepContext {
 type Mode<M extends ActionInputs['mode']> = Extract<ActionInputs, { mode: M }>;
 
 function progress(e: EvaluationEvent): void {
-  if (e.type === 'plan') core.info(`tandem: ${e.configurations.length} configuration(s), matrix ${e.mode}`);
-  else if (e.type === 'state-ready') core.info(`  ${e.repo} ${e.state} at ${e.sha.slice(0, 12)}`);
-  else if (e.type === 'configuration-done') {
-    const what = e.outcome === 'error' ? 'infrastructure error' : `${e.outcome} ${e.passed}/${e.total}`;
-    core.info(`  ${e.id}${e.attempt > 0 ? ` (rerun ${e.attempt})` : ''}: ${what}`);
-  } else if (e.type === 'log') core.info(`  ${e.level}: ${e.message}`);
+  const line = progressLine(e);
+  if (line !== undefined) core.info(line);
 }
 
 export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): Promise<Report> {
@@ -48,23 +45,28 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
       ? createGitHubApi({ token: inputs.token, baseUrl: settings.apiUrl })
       : undefined;
   const input = await loadChange(inputs.source, inputs.suite, { workspace: settings.workspace, api });
-  const flags = parseEvalFlags({ matrix: inputs.matrix, reruns: inputs.reruns, cacheDir: settings.cacheDir });
-  const options = engineOptions(flags, input.suite, await detectPrepareNetwork());
-  let only: string[] | undefined;
-  if (inputs.shard) {
-    const plan = planMatrix(
-      input.caseFile.targets.map((t) => t.repo),
-      inputs.matrix,
-    );
-    only = shardConfigurations(plan, inputs.shard).map((c) => c.id);
-  }
-  const raw = await evaluate(input, {
-    ...options,
-    ...(only ? { only, shardLabel: `${inputs.shard!.index}/${inputs.shard!.count}` } : {}),
+  const request = await buildEvaluationRequest(
+    input,
+    {
+      matrix: inputs.matrix,
+      reruns: inputs.reruns,
+      cacheDir: settings.cacheDir,
+      ...(inputs.shard ? { shard: formatShard(inputs.shard) } : {}),
+    },
+    { host: settings.host, label: (name) => `input "${name}"` },
+  );
+  const raw = await evaluate(request.change, {
+    ...request.options,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onEvent: progress,
   });
-  const report = redactReport(raw, inputs.token ? [inputs.token] : []);
+  // Clone URLs carry the token; the report (an artifact the App reads) keeps them usable, bare.
+  const bare = {
+    ...raw,
+    targets: raw.targets.map((t) => ({ ...t, url: urlWithoutCredentials(t.url) })),
+    context: raw.context.map((c) => ({ ...c, url: urlWithoutCredentials(c.url) })),
+  };
+  const report = scrubCredentialsDeep(bare, inputs.token ? [inputs.token] : []);
   // A test group with a single hidden file: its failures annotate that file in this repository.
   const files = new Map(
     input.suite.tests.map((g) => [
@@ -86,17 +88,15 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
 
 export async function planStep(inputs: Mode<'plan'>, ctx: StepContext): Promise<void> {
   const { settings } = ctx;
-  const plan = planMatrix(await targetNames(inputs.source, settings.workspace), inputs.matrix);
-  // More shards than configurations would leave shards with nothing to run.
-  const count = Math.min(inputs.shards, plan.configurations.length);
-  const shards = Array.from({ length: count }, (_, k) => ({
-    shard: `${k + 1}/${count}`,
-    configurations: shardConfigurations(plan, { index: k + 1, count }).map((c) => c.id),
-  }));
+  const plan = planShards(
+    planMatrix(await targetNames(inputs.source, settings.workspace), inputs.matrix),
+    inputs.shards,
+  );
+  const { shards } = plan;
   core.setOutput('shards', JSON.stringify(shards.map((s) => s.shard)));
   core.setOutput('plan', JSON.stringify({ mode: plan.mode, configurations: plan.configurations, shards }));
   await appendSummary(planSummary(plan.mode, plan.configurations, shards), settings.hasSummaryFile);
-  core.info(`tandem: ${plan.configurations.length} configuration(s) in ${count} shard(s)`);
+  core.info(`tandem: ${plan.configurations.length} configuration(s) in ${shards.length} shard(s)`);
 }
 
 export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promise<Report> {
@@ -119,7 +119,7 @@ export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promis
     report = mergeReports(partials);
   } catch (err) {
     // A missing shard is a failed shard job: no verdict, but not the workflow author's input either.
-    if (err instanceof InputError && /a shard is missing/.test(err.message))
+    if (err instanceof InputError && err.field === MISSING_SHARD_FIELD)
       throw new InfraError('engine', err.message);
     throw err;
   }

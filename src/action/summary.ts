@@ -3,12 +3,13 @@
  * tests, errors), from templates/, plus where the JSON report was written. Shard reports render
  * as partial ("merge the shards for the verdict"); a plan renders as its shard table.
  */
+import { JOB_SUMMARY_LIMIT } from '../core/github-limits.ts';
 import type { PlannedConfiguration } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import { mdCode, mdText, renderMarkdown } from '../report/markdown-report.ts';
 
-/** GitHub accepts up to 1 MiB of summary per step; the report renderer stays far below. */
-const MAX_CHARS = 200_000;
+/** A character is at most 4 bytes of UTF-8: a quarter of GitHub's per-step limit always fits. */
+const MAX_CHARS = Math.floor(JOB_SUMMARY_LIMIT.max / 4) - 1024;
 
 export function reportSummary(report: Report, reportPath: string): string {
   const body = renderMarkdown(report, { reveal: 'names', maxChars: MAX_CHARS });

@@ -9,6 +9,9 @@ import { planMatrix } from './matrix-plan.ts';
 import type { Report } from './report.schema.ts';
 import type { ConfigurationRun } from './run.schema.ts';
 
+/** `InputError.field` when the reports do not cover the matrix: a shard is missing. */
+export const MISSING_SHARD_FIELD = 'shards';
+
 export function mergeReports(partials: ReadonlyArray<{ file: string; report: Report }>): Report {
   const first = partials[0];
   if (!first) throw new InputError('merge needs at least one partial report');
@@ -47,8 +50,11 @@ export function mergeReports(partials: ReadonlyArray<{ file: string; report: Rep
   );
   const missing = plan.configurations.filter((c) => !seen.has(`${c.id}#0`)).map((c) => c.id);
   if (missing.length > 0) {
+    // field `shards`: what is wrong is the set of reports, not one file (the Action calls it infra).
     throw new InputError(
       `the partial reports do not cover configuration(s) ${missing.join(', ')}: a shard is missing`,
+      undefined,
+      MISSING_SHARD_FIELD,
     );
   }
   const graded = grade({

@@ -158,7 +158,8 @@ describe('the Action on a case file', () => {
       {
         command: 'error',
         properties: {},
-        message: 'Tandem: bad input, no verdict: input "shard": expected "i/n" with 1 <= i <= n',
+        message:
+          'Tandem: bad input, no verdict: input "shard": expected "i/n" with 1 <= i <= n (share i of n, e.g. "2/3")',
       },
     ]);
     const missing = await run({ case: 'nope.yml' }, 'bad');

@@ -7,9 +7,10 @@ import { execFileSync, execSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { generateExample } from '../../examples/checkout/generate.ts';
 import type { Report } from '../../src/core/report.schema.ts';
-import { makeTempDir } from '../helpers/git-fixtures.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
@@ -81,6 +82,25 @@ export async function prepareRunner(
   return { dir, workspace: path.join(dir, 'evaluator-repo'), runnerDir };
 }
 
+/** Runs `node <args>` asynchronously (the stand-ins serving it live in this process). */
+export async function runNode(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  return { code, stdout, stderr };
+}
+
 /**
  * Runs the bundle asynchronously (the GitHub stand-in and the git server live in this process).
  * `inputs` are action inputs by name (`pull-requests`), `env` extra variables.
@@ -110,20 +130,7 @@ export async function runAction(opts: {
     RUNNER_TEMP: opts.runnerDir,
     ...opts.env,
   });
-  const child = spawn(process.execPath, [BUNDLE], {
-    cwd: opts.workspace,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString('utf8');
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
-  });
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  const { code, stdout, stderr } = await runNode([BUNDLE], opts.workspace, env);
   return {
     code,
     stdout,
@@ -134,39 +141,56 @@ export async function runAction(opts: {
   };
 }
 
+export interface PullRequestWorld {
+  dir: string;
+  /** The evaluator repository checkout, holding the suite at `suites/checkout/`. */
+  workspace: string;
+  runnerDir: string;
+  api: StandIn;
+  gitServer: GitHttpServer;
+  gitRoot: string;
+}
+
 /**
- * The checkout example as GitHub would hold it: `acme/{schema,api,web}` served over HTTP by a git
- * server that needs `token`, each with PR #7 (`multi-currency` onto `main`) in the REST stand-in,
- * and the evaluator repository (`workspace`) holding only the suite at `suites/checkout/`.
+ * For a test file: the checkout example as GitHub would hold it, set up in `beforeAll` and torn
+ * down in `afterAll`. `acme/{schema,api,web}` are served over HTTP by a git server that needs
+ * `token`, each with PR #7 (`multi-currency` onto `main`) in the REST stand-in; the evaluator
+ * repository holds only the suite. The returned object is filled once `beforeAll` has run.
  */
-export async function startPullRequestWorld(
-  dir: string,
-  workspace: string,
-  token: string,
-): Promise<{ api: StandIn; gitServer: GitHttpServer; gitRoot: string }> {
-  const org = path.join(dir, 'org');
-  generateExample(org);
-  cpSync(path.join(org, 'evaluator'), path.join(workspace, 'suites', 'checkout'), { recursive: true });
-  const gitRoot = path.join(dir, 'git');
-  const gitServer = await startGitHttpServer(gitRoot, { token });
-  const api = await startGitHubStandIn({ tokens: { [token]: 'evaluator-bot' } });
-  for (const name of ['schema', 'api', 'web']) {
-    const bare = path.join(gitRoot, 'acme', `${name}.git`);
-    cpSync(path.join(org, 'remotes', `${name}.git`), bare, { recursive: true });
-    const sha = (ref: string) =>
-      execFileSync('git', ['rev-parse', ref], { cwd: bare, encoding: 'utf8' }).trim();
-    api.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
-    api.addPullRequest({
-      owner: 'acme',
-      repo: name,
-      number: 7,
-      title: 'Prices in several currencies',
-      headRef: 'multi-currency',
-      headSha: sha('multi-currency'),
-      baseSha: sha('main'),
-    });
-  }
-  return { api, gitServer, gitRoot };
+export function usePullRequestWorld(prefix: string, token: string): PullRequestWorld {
+  const world = {} as PullRequestWorld;
+  beforeAll(async () => {
+    const { dir, workspace, runnerDir } = await prepareRunner(prefix);
+    Object.assign(world, { dir, workspace, runnerDir });
+    const org = path.join(dir, 'org');
+    generateExample(org);
+    cpSync(path.join(org, 'evaluator'), path.join(workspace, 'suites', 'checkout'), { recursive: true });
+    world.gitRoot = path.join(dir, 'git');
+    world.gitServer = await startGitHttpServer(world.gitRoot, { token });
+    world.api = await startGitHubStandIn({ tokens: { [token]: 'evaluator-bot' } });
+    for (const name of ['schema', 'api', 'web']) {
+      const bare = path.join(world.gitRoot, 'acme', `${name}.git`);
+      cpSync(path.join(org, 'remotes', `${name}.git`), bare, { recursive: true });
+      const sha = (ref: string) =>
+        execFileSync('git', ['rev-parse', ref], { cwd: bare, encoding: 'utf8' }).trim();
+      world.api.addRepo({ owner: 'acme', name, cloneUrl: `${world.gitServer.url}/acme/${name}.git` });
+      world.api.addPullRequest({
+        owner: 'acme',
+        repo: name,
+        number: 7,
+        title: 'Prices in several currencies',
+        headRef: 'multi-currency',
+        headSha: sha('multi-currency'),
+        baseSha: sha('main'),
+      });
+    }
+  }, 600_000);
+  afterAll(async () => {
+    await world.api?.close();
+    await world.gitServer?.close();
+    if (world.dir) await removeTempDir(world.dir);
+  });
+  return world;
 }
 
 export function readReport(file: string): Report {

@@ -8,49 +8,24 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDir } from '../helpers/git-fixtures.ts';
-import type { GitHttpServer } from '../support/git-http-server.ts';
-import type { StandIn } from '../support/github-standin/index.ts';
-import {
-  type ActionRun,
-  errors,
-  prepareRunner,
-  readReport,
-  runAction,
-  startPullRequestWorld,
-} from './action-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type ActionRun, errors, readReport, runAction, usePullRequestWorld } from './action-harness.ts';
 
 const TOKEN = 'ghp_actionTestToken123';
 
-let dir: string;
-let workspace: string;
-let runnerDir: string;
-let api: StandIn;
-let gitServer: GitHttpServer;
+const world = usePullRequestWorld('tandem-action-prs-', TOKEN);
 
 const run = (inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> =>
   runAction({
-    workspace,
-    runnerDir,
+    workspace: world.workspace,
+    runnerDir: world.runnerDir,
     inputs,
-    env: { GITHUB_API_URL: api.url, TANDEM_CACHE_DIR: path.join(dir, 'cache'), ...env },
+    env: { GITHUB_API_URL: world.api.url, TANDEM_CACHE_DIR: path.join(world.dir, 'cache'), ...env },
   });
-
-beforeAll(async () => {
-  ({ dir, workspace, runnerDir } = await prepareRunner('tandem-action-prs-'));
-  ({ api, gitServer } = await startPullRequestWorld(dir, workspace, TOKEN));
-}, 600_000);
-
-afterAll(async () => {
-  await api?.close();
-  await gitServer?.close();
-  if (dir) await removeTempDir(dir);
-});
 
 describe('the Action on pull requests', () => {
   it('takes the linked change from a repository_dispatch payload and resolves it', async () => {
-    const event = path.join(runnerDir, 'event.json');
+    const event = path.join(world.runnerDir, 'event.json');
     writeFileSync(
       event,
       JSON.stringify({
@@ -66,7 +41,7 @@ describe('the Action on pull requests', () => {
     expect(r.outputs.verdict).toBe('resolved');
     expect(r.outputs.resolved).toBe('true');
     // Every PR was read through the REST API with the token...
-    const reads = api.requests.filter((q) => /^\/repos\/acme\/\w+\/pulls\/7$/.test(q.path));
+    const reads = world.api.requests.filter((q) => /^\/repos\/acme\/\w+\/pulls\/7$/.test(q.path));
     expect(reads.map((q) => q.path).sort()).toEqual([
       '/repos/acme/api/pulls/7',
       '/repos/acme/schema/pulls/7',
@@ -76,17 +51,17 @@ describe('the Action on pull requests', () => {
     // answers 401 and serves only requests carrying the token).
     for (const name of ['schema', 'api', 'web']) {
       expect(
-        gitServer.requests.some((q) => q.path.startsWith(`/acme/${name}.git/`) && q.status === 200),
+        world.gitServer.requests.some((q) => q.path.startsWith(`/acme/${name}.git/`) && q.status === 200),
       ).toBe(true);
     }
-    expect(gitServer.requests.filter((q) => q.status === 200).every((q) => q.authorized)).toBe(true);
+    expect(world.gitServer.requests.filter((q) => q.status === 200).every((q) => q.authorized)).toBe(true);
 
     const reportText = readFileSync(r.outputs['report-path']!, 'utf8');
     const report = readReport(r.outputs['report-path']!);
     expect(report.name).toBe('linked change acme/schema#7 acme/api#7 acme/web#7');
     expect(report.matrix.mode).toBe('leave-one-out');
     expect(report.targets.map((t) => t.head?.kind)).toEqual(['merge', 'merge', 'merge']);
-    expect(report.targets[0]?.url).toBe(`${gitServer.url}/acme/schema.git`);
+    expect(report.targets[0]?.url).toBe(`${world.gitServer.url}/acme/schema.git`);
     // The token is masked in the log and appears nowhere in what the step leaves behind.
     expect(r.commands).toContainEqual({ command: 'add-mask', properties: {}, message: TOKEN });
     expect(reportText).not.toContain(TOKEN);
@@ -96,14 +71,14 @@ describe('the Action on pull requests', () => {
 
   it('puts context repositories into the workspace: at the ref the App dispatched, or their default branch', async () => {
     // What the App dispatches: two PRs, and `acme/web` (no PR) at a pinned ref.
-    const event = path.join(runnerDir, 'dispatch-context.json');
+    const event = path.join(world.runnerDir, 'dispatch-context.json');
     writeFileSync(
       event,
       JSON.stringify({
         inputs: { 'pull-requests': 'acme/schema#7 acme/api#7', context: 'acme/web@multi-currency' },
       }),
     );
-    const before = api.requests.length;
+    const before = world.api.requests.length;
     const pinned = await run(
       { suite: 'suites/checkout/suite.yml', token: TOKEN, matrix: 'full' },
       { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'workflow_dispatch' },
@@ -114,15 +89,15 @@ describe('the Action on pull requests', () => {
     expect(report.targets.map((t) => t.repo)).toEqual(['acme/schema', 'acme/api']);
     expect(report.configurations).toHaveLength(4); // 2 targets: web is no configuration axis
     const webHead = execFileSync('git', ['rev-parse', 'multi-currency'], {
-      cwd: path.join(dir, 'git', 'acme', 'web.git'),
+      cwd: path.join(world.gitRoot, 'acme', 'web.git'),
       encoding: 'utf8',
     }).trim();
     expect(report.context).toEqual([
-      { repo: 'acme/web', url: `${gitServer.url}/acme/web.git`, ref: 'multi-currency', sha: webHead },
+      { repo: 'acme/web', url: `${world.gitServer.url}/acme/web.git`, ref: 'multi-currency', sha: webHead },
     ]);
     expect(readFileSync(pinned.outputs['report-path']!, 'utf8')).not.toContain(TOKEN);
     // The repository was read with the token for its clone URL; web has no PR to read.
-    const reads = api.requests.slice(before).map((q) => q.path);
+    const reads = world.api.requests.slice(before).map((q) => q.path);
     expect(reads).toContain('/repos/acme/web');
     expect(reads).not.toContain('/repos/acme/web/pulls/7');
 
@@ -180,7 +155,7 @@ describe('the Action on pull requests', () => {
 
   it('waits out a secondary rate limit; one that persists is a rate limit, not an unreadable repository', async () => {
     // One limited answer: waited out, then the run goes on to its (bad) context input.
-    api.rateLimitNext(1, 'secondary');
+    world.api.rateLimitNext(1, 'secondary');
     const waited = await run({
       'pull-requests': 'acme/schema#7',
       context: 'acme/nowhere',
@@ -192,13 +167,13 @@ describe('the Action on pull requests', () => {
     );
     expect(errors(waited).at(-1)?.message).toMatch(/input "context": acme\/nowhere: 404/);
 
-    api.rateLimitNext(100, 'secondary');
+    world.api.rateLimitNext(100, 'secondary');
     const limited = await run({
       'pull-requests': 'acme/schema#7',
       suite: 'suites/checkout/suite.yml',
       token: TOKEN,
     });
-    api.rateLimitNext(0);
+    world.api.rateLimitNext(0);
     expect(limited.code).toBe(1);
     expect(limited.outputs.verdict).toBe('error');
     const last = errors(limited).at(-1)?.message;
@@ -215,7 +190,7 @@ describe('the Action on pull requests', () => {
       token: TOKEN,
     });
     expect(errors(missing).at(-1)?.message).toMatch(/input "pull-requests": acme\/schema#99: 404/);
-    const before = api.requests.length;
+    const before = world.api.requests.length;
     const bad = await run({
       'pull-requests': 'acme/schema 7',
       suite: 'suites/checkout/suite.yml',
@@ -224,6 +199,6 @@ describe('the Action on pull requests', () => {
     expect(errors(bad).at(-1)?.message).toBe(
       'Tandem: bad input, no verdict: input "pull-requests": expected lines of "owner/repo#N", got "acme/schema"',
     );
-    expect(api.requests.length).toBe(before);
+    expect(world.api.requests.length).toBe(before);
   });
 });

@@ -1,10 +1,9 @@
-/** Annotations within GitHub's limits, the failure messages, the merge globs and token redaction. */
+/** Annotations within GitHub's limits, the failure messages and the merge globs. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERROR_ANNOTATIONS, reportAnnotations } from '../../src/action/annotations.ts';
 import { failureMessage } from '../../src/action/outputs.ts';
-import { redactReport, redactText } from '../../src/action/redact.ts';
 import { expandGlobs } from '../../src/action/report-globs.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
@@ -152,18 +151,5 @@ describe('expandGlobs', () => {
     mkdirSync(path.join(odd, 'p'), { recursive: true });
     writeFileSync(path.join(odd, 'p', 'r.json'), '{}');
     expect(expandGlobs(['p/*.json'], odd)).toEqual([path.join(odd, 'p', 'r.json')]);
-  });
-});
-
-describe('redaction', () => {
-  it('removes URL credentials and the token from every string of a report', () => {
-    const r = fixture('infra-error');
-    r.targets[0]!.url = 'https://x-access-token:ghs_abcdef123@github.com/acme/web.git';
-    r.infraErrors[0]!.message = 'git fetch failed for token ghs_abcdef123';
-    const clean = redactReport(r, ['ghs_abcdef123']);
-    expect(clean.targets[0]!.url).toBe('https://github.com/acme/web.git');
-    expect(JSON.stringify(clean)).not.toContain('ghs_abcdef123');
-    expect(clean.infraErrors[0]!.message).toBe('git fetch failed for token ***');
-    expect(redactText('http://u:p@h/x and http://h/y', [])).toBe('http://h/x and http://h/y');
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * The list inputs, `pull-requests` and `context`: lines, or words separated by spaces or commas
+ * (a `workflow_dispatch` text input is one line). Pull request references are the core's
+ * (`owner/repo#N` or a PR URL on any host); a context repository is `owner/repo` (at its default
+ * branch) or `owner/repo@ref`.
+ */
+import { z } from 'zod';
+import { type PullRef, parsePullRef, samePull } from '../core/pull-ref.ts';
+import { RepoSet, repoFullName } from '../core/repo-name.ts';
+
+/** A repository without a PR in the workspace: `owner/repo` (default branch) or `owner/repo@ref`. */
+export interface ContextRef {
+  owner: string;
+  repo: string;
+  ref?: string;
+}
+
+const words = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+export const pullRequestsSchema = z.string().transform((text, ctx) => {
+  const pulls: PullRef[] = [];
+  for (const item of words(text)) {
+    const ref = parsePullRef(item);
+    if (!ref) {
+      ctx.addIssue({ code: 'custom', message: `expected lines of "owner/repo#N", got "${item}"` });
+      return z.NEVER;
+    }
+    if (!pulls.some((p) => samePull(p, ref))) pulls.push(ref);
+  }
+  if (pulls.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'expected at least one line "owner/repo#N"' });
+    return z.NEVER;
+  }
+  return pulls;
+});
+
+// GitHub's alphabet for names; `.` and `..` are refused below since the parts go into API paths.
+const CONTEXT_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)(?:@(.+))?$/;
+
+/** `owner/repo` or `owner/repo@ref`; undefined for anything else, or a ref git could read as an option. */
+export function parseContextRef(text: string): ContextRef | undefined {
+  const m = CONTEXT_LINE.exec(text);
+  if (!m || m[3]?.startsWith('-')) return undefined;
+  const [owner, repo] = [m[1]!, m[2]!];
+  if ([owner, repo].some((p) => p === '.' || p === '..')) return undefined;
+  return { owner, repo, ...(m[3] ? { ref: m[3] } : {}) };
+}
+
+/** One entry per repository. */
+export const contextSchema = z.string().transform((text, ctx) => {
+  const refs: ContextRef[] = [];
+  const seen = new RepoSet();
+  for (const item of words(text)) {
+    const ref = parseContextRef(item);
+    if (!ref) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected lines of "owner/repo" or "owner/repo@ref", got "${item}"`,
+      });
+      return z.NEVER;
+    }
+    if (seen.has(ref)) {
+      ctx.addIssue({ code: 'custom', message: `${repoFullName(ref)} is listed more than once` });
+      return z.NEVER;
+    }
+    seen.add(ref);
+    refs.push(ref);
+  }
+  return refs;
+});
