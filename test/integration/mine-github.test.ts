@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
 import { mineGitHub } from '../../src/mine/mine-github.ts';
+import { runCli } from '../helpers/example-cases.ts';
 import {
   commitOn,
   createRepo,
@@ -222,5 +223,38 @@ describe('tandem mine github', () => {
     expect(result.pullsScanned).toBe(12); // every merged PR listed, the 2019 one included (it is filtered after)
     expect(result.rateLimits).toBe(1);
     expect(result.apiRequests).toBeGreaterThan(0);
+  });
+
+  it('runs as `tandem mine github` on chosen repositories, waiting out a primary rate limit', async () => {
+    const out = path.join(root, 'cli-out', 'candidates.jsonl');
+    gh.rateLimitNext(1, 'primary');
+    const result = await runCli(
+      [
+        'mine',
+        'github',
+        '--org',
+        'acme',
+        '--repo',
+        'acme/api',
+        '--repo',
+        'acme/web',
+        '--since',
+        '2024-01-01',
+        '--api-url',
+        gh.url,
+        '--out',
+        out,
+        '--cache-dir',
+        path.join(root, 'cache'),
+      ],
+      { GITHUB_TOKEN: TOKEN },
+    );
+    expect(result.stderr).toContain('6 pull requests scanned');
+    expect(result.stderr).toContain('1 rate limits waited out');
+    expect(result.stderr).toContain('3 candidate(s)');
+    expect(result.code).toBe(0);
+    const lines = (await readFile(out, 'utf8')).trim().split('\n');
+    // Depends-On (A), the shared branch (C), and E without acme/cli, which was not read.
+    expect(lines.map((l) => benchInstanceSchema.parse(JSON.parse(l)).repos.length)).toEqual([2, 2, 2]);
   });
 });
