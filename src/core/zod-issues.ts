@@ -54,14 +54,14 @@ export function describeIssues(error: z.ZodError, options: DescribeOptions = {})
   return { field: formatFieldPath(pathOf(first)), text: `${label(pathOf(first))}: ${detail}`, detail };
 }
 
-/** The InputError for a failed parse of `where` (a file path, or `input "shard"`'s owner). */
+/** The InputError for a failed parse of `where` (a file path; empty when the label says it all). */
 export function inputErrorOf(
   error: z.ZodError,
   where: string,
   options: DescribeOptions & { file?: string } = {},
 ): InputError {
   const { field, text } = describeIssues(error, options);
-  return new InputError(`${where}: ${text}`, options.file, field);
+  return new InputError(where ? `${where}: ${text}` : text, options.file, field);
 }
 
 /** Parses `data` or throws the InputError naming `where` (the file) and the fields at fault. */

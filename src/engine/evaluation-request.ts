@@ -71,7 +71,7 @@ export async function buildEvaluationRequest(
   const label = opts.label ?? defaultLabel;
   const parsed = evaluationSettingsSchema.safeParse(settings);
   if (!parsed.success)
-    throw inputErrorOf(parsed.error, 'tandem', { label: (p) => label(String(p[0] ?? 'settings')) });
+    throw inputErrorOf(parsed.error, '', { label: (p) => label(String(p[0] ?? 'settings')) });
   const s = parsed.data;
   const caBundle = s.caBundle ? path.resolve(s.caBundle) : opts.host.caBundle;
   if (s.caBundle && !existsSync(caBundle!))

@@ -96,6 +96,13 @@ describe('tandem validate', () => {
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toContain('valid: acme-multi-currency is resolved and jointly necessary');
   });
+
+  it('with --json -, stdout is the report and the valid line goes to stderr', async () => {
+    const r = await runCli(['validate', ex.caseFile, ...docker.cliFlags(), '--quiet', '--json', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(reportSchema.parse(JSON.parse(r.stdout)).matrix.reruns).toBe(2);
+    expect(r.stderr).toContain('valid: acme-multi-currency is resolved and jointly necessary');
+  });
 });
 
 describe('tandem plan and sharded runs', () => {
@@ -192,6 +199,6 @@ describe('bad input exits 2', () => {
   it('names a bad flag', async () => {
     const r = await runCli(['eval', ex.caseFile, '--matrix', 'nope', ...docker.cliFlags()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--matrix');
+    expect(r.stderr).toMatch(/^tandem: option --matrix: /m);
   });
 });

@@ -108,7 +108,7 @@ describe('buildEvaluationRequest', () => {
       { host, label: (s) => `option --${s}` },
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toMatch(/^tandem: option --reruns: /);
+    expect((err as InputError).message).toMatch(/^option --reruns: /);
   });
 
   it('takes the host CA bundle unless one is given, and refuses a missing file', async () => {

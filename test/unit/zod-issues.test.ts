@@ -51,6 +51,13 @@ describe('describeIssues', () => {
 });
 
 describe('validate and inputErrorOf', () => {
+  it('leaves the prefix out when the label names the place', () => {
+    const r = z.object({ jobs: z.number() }).safeParse({ jobs: 'x' });
+    const err = inputErrorOf(r.error!, '', { label: (p) => `option --${String(p[0])}` });
+    expect(err.message).toMatch(/^option --jobs: /);
+    expect(err.field).toBe('jobs');
+  });
+
   it('returns the parsed value', () => {
     expect(validate(z.object({ n: z.coerce.number() }), { n: '2' }, 'x.yml')).toEqual({ n: 2 });
   });
