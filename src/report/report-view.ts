@@ -196,7 +196,7 @@ function failing(
 /** Described from the group's status and exit code only: engine reasons may quote test output. */
 function brokenGroups(full: GradedConfiguration | undefined): ReportView['brokenGroups'] {
   const describe: Record<string, string> = {
-    crashed: 'ended without writing its result file',
+    crashed: 'ended without a usable result file',
     timeout: 'timed out',
     oom: 'was killed for exceeding its memory limit',
     'setup-failed': 'did not run: a setup step failed',
