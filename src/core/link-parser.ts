@@ -9,9 +9,6 @@ import { type MatrixMode, matrixModeSchema } from './matrix-mode.ts';
 import { type PullRef, parsePullRef, pullKey } from './pull-ref.ts';
 import type { RepoParts } from './repo-name.ts';
 
-// Moved to pull-ref.ts; re-exported until every face imports them from there.
-export { type PullRef, parsePullKey, parsePullRef, pullKey } from './pull-ref.ts';
-
 export type TandemCommand =
   | { kind: 'run' }
   | { kind: 'matrix'; mode: MatrixMode }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PullRef } from '../../src/core/link-parser.ts';
+import type { PullRef } from '../../src/core/pull-ref.ts';
 import {
   expandLinkedSet,
   type LinkNode,
