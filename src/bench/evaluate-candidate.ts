@@ -6,7 +6,8 @@
 
 import type { RepoApply } from '../core/bench-report.schema.ts';
 import { InfraError } from '../core/errors.ts';
-import { type MatrixMode, planMatrix } from '../core/matrix-plan.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
+import { planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { ConfigurationRun } from '../core/run.schema.ts';
 import { evaluate } from '../engine/evaluate.ts';

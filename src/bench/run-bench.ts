@@ -9,7 +9,7 @@ import type { BenchPrediction } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
 import { InfraError } from '../core/errors.ts';
-import type { Shard } from '../core/matrix-plan.ts';
+import type { Shard } from '../core/shard-plan.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';

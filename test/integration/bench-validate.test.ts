@@ -195,3 +195,48 @@ describe('bench validate: a flaky test', () => {
     ]);
   }, 600_000);
 });
+
+describe('bench derive single-side', () => {
+  it('makes one instance per repository with the others at gold, each valid on its own', async () => {
+    const instances = await fx.writeInstances('two-sided.jsonl', [await fx.instance()]);
+    const out = path.join(fx.root, 'single', 'single.jsonl');
+    const derive = await runCli([
+      'bench',
+      'derive',
+      'single-side',
+      instances,
+      '--out',
+      out,
+      '--cache-dir',
+      docker.cacheDir,
+    ]);
+    expect(derive.code).toBe(0);
+    const rows = await readJsonl(out);
+    expect(
+      rows.map((r) => [
+        r.instance_id,
+        r.repos.map((x: { repo: string }) => x.repo),
+        r.context.map((x: { repo: string }) => x.repo),
+      ]),
+    ).toEqual([
+      ['acme-1.single-api', ['acme/api'], ['acme/web']],
+      ['acme-1.single-web', ['acme/web'], ['acme/api']],
+    ]);
+    const result = await validateInstances({
+      instances: out,
+      out: path.join(fx.root, 'single', 'validated.jsonl'),
+      runs: 1,
+      strict: false,
+      jobs: 2,
+      retries: 0,
+      engine: { cacheDir: docker.cacheDir, useResultCache: true, sandbox: 'docker', prepareNetwork: 'host' },
+    });
+    expect(result).toMatchObject({ accepted: 2, rejected: 0 });
+    const valid = await readJsonl(path.join(fx.root, 'single', 'validated.jsonl'));
+    // With web already at gold, web's check fails on base only because of api: both are F2P of api.
+    expect(valid[0].FAIL_TO_PASS).toEqual([
+      'api::::api emits an allowed new field',
+      'web::::web accepts the api field',
+    ]);
+  }, 600_000);
+});

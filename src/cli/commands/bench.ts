@@ -76,4 +76,16 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchMergeCommand } = await import('../run/bench.ts');
       process.exitCode = await benchMergeCommand(dirs, raw);
     });
+
+  bench
+    .command('derive')
+    .argument('<kind>', 'single-side')
+    .argument('<instances>', 'instances (JSONL)')
+    .requiredOption('--out <file>', 'derived instances (JSONL); gold states go to <out>.repos/ beside it')
+    .option('--cache-dir <dir>', 'mirrors and states (default: user cache dir)')
+    .description('single-side: from each N-repository instance, N instances with the others at gold')
+    .action(async (kind: string, instances: string, raw: Record<string, unknown>) => {
+      const { benchDeriveCommand } = await import('../run/bench.ts');
+      process.exitCode = await benchDeriveCommand(kind, instances, raw);
+    });
 }

@@ -187,3 +187,16 @@ export async function benchMergeCommand(dirs: string[], raw: unknown): Promise<n
   }
   return EXIT.resolved;
 }
+
+export async function benchDeriveCommand(kind: string, instances: string, raw: unknown): Promise<number> {
+  if (kind !== 'single-side')
+    throw new InputError(`bench derive: unknown kind "${kind}" (have: single-side)`);
+  const flags = parseFlags(z.object({ out: z.string().min(1), cacheDir: z.string().optional() }), raw);
+  const { deriveSingleSide } = await import('../../bench/derive-single-side.ts');
+  const cacheDir = path.resolve(flags.cacheDir ?? hostDefaults(process.env).cacheDir);
+  const { derived, skipped } = await deriveSingleSide(instances, flags.out, cacheDir);
+  process.stdout.write(
+    `${derived} single-side instance(s) → ${flags.out}${skipped.length ? `; ${skipped.length} one-repository instance(s) skipped` : ''}\n`,
+  );
+  return EXIT.resolved;
+}
