@@ -4,7 +4,7 @@
  * where `tandem.yml` says to run it.
  */
 import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
-import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import type { OrgConfig, OrgSuite } from '../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { RepoMap, RepoSet } from '../core/repo-name.ts';

@@ -10,7 +10,7 @@ import { canWrite, reactToComment } from '../github/permissions.ts';
 import type { TandemService } from './service.ts';
 
 export async function handleCommandComment(
-  tandem: TandemService,
+  tandem: Pick<TandemService, 'store' | 'request'>,
   gh: GitHub,
   installationId: number,
   repo: RepoId,

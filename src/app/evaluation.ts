@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { scrubCredentials } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
 import { LeakFilter } from '../core/leak-filter.ts';
-import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { markInProgress } from '../github/check-runs.ts';

@@ -3,7 +3,7 @@
  * evaluator's GitHub Actions workflow (`actions-executor.ts`) behind the same interface.
  */
 import type { BranchTarget, ContextRepo } from '../core/case.schema.ts';
-import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import type { OrgActions } from '../core/org-config.schema.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';

@@ -1,69 +1,128 @@
 /**
  * Webhook handlers: verify-once (delivery ids), record, enqueue, return. Probot has already
  * checked the signature. Anything that calls GitHub runs in the service's background.
+ *
+ * Payload types come from `@octokit/webhooks` (what Probot delivers); the parts Tandem acts on
+ * are validated with zod as well (`pullInfoOf`, and the schemas below), so a payload that does
+ * not carry them is ignored with a log line instead of crashing a handler.
  */
+import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webhooks';
 import type { Probot } from 'probot';
+import { z } from 'zod';
 import { pullKey } from '../core/pull-ref.ts';
+import type { GitHub } from '../github/octokit.ts';
 import { pullInfoOf } from '../github/pull-requests.ts';
 import { handleCommandComment } from './commands.ts';
 import type { TandemService } from './service.ts';
 
-const PR_EVENTS: Array<
-  | 'pull_request.opened'
-  | 'pull_request.synchronize'
-  | 'pull_request.edited'
-  | 'pull_request.reopened'
-  | 'pull_request.closed'
-> = [
+type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payload'];
+
+/** What the handlers need of the service (tests pass a recorder). */
+export type WebhookTarget = Pick<
+  TandemService,
+  'claimDelivery' | 'onPull' | 'request' | 'background' | 'invalidateConfig' | 'store'
+>;
+
+const PR_EVENTS = [
   'pull_request.opened',
   'pull_request.synchronize',
   'pull_request.edited',
   'pull_request.reopened',
   'pull_request.closed',
-];
+] as const;
 
-export function registerHandlers(app: Probot, tandem: TandemService): void {
-  app.on(PR_EVENTS, async (context) => {
+/** The comment fields a command needs. */
+const commandCommentSchema = z.object({
+  issue: z.object({ number: z.number().int(), pull_request: z.object({}).passthrough().optional() }),
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string(),
+    user: z.object({ login: z.string(), type: z.string() }).nullable(),
+  }),
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+  installation: z.object({ id: z.number().int() }),
+});
+
+/** The check-run fields a re-run needs. */
+const rerunSchema = z.object({
+  action: z.enum(['rerequested', 'requested_action']),
+  requested_action: z.object({ identifier: z.string() }).nullish(),
+  check_run: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    pull_requests: z.array(z.object({ number: z.number().int() })),
+  }),
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+  installation: z.object({ id: z.number().int() }),
+});
+
+export async function onPullRequest(
+  tandem: WebhookTarget,
+  payload: Payload<(typeof PR_EVENTS)[number]>,
+): Promise<void> {
+  const installationId = payload.installation?.id;
+  if (installationId === undefined) return;
+  // Only edits that can change links or the base matter; a label rename does not.
+  if (payload.action === 'edited') {
+    const { changes } = payload;
+    if (!changes.body && !changes.title && !changes.base) return;
+  }
+  await tandem.onPull(pullInfoOf(payload.pull_request), installationId);
+}
+
+export function onIssueComment(
+  tandem: WebhookTarget,
+  payload: Payload<'issue_comment.created'>,
+  gh: GitHub,
+): void {
+  const parsed = commandCommentSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  if (!p.issue.pull_request || p.comment.user?.type === 'Bot') return;
+  const repo = { owner: p.repository.owner.login, repo: p.repository.name };
+  tandem.background(() =>
+    handleCommandComment(tandem, gh, p.installation.id, repo, p.issue.number, {
+      id: p.comment.id,
+      body: p.comment.body,
+      author: p.comment.user?.login ?? '',
+    }),
+  );
+}
+
+/** "Re-run" on a `Tandem` check (GitHub's button, or the one the infrastructure-error check offers). */
+export function onCheckRunRerun(
+  tandem: WebhookTarget,
+  payload: Payload<'check_run.rerequested' | 'check_run.requested_action'>,
+): void {
+  const parsed = rerunSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  if (p.check_run.name !== 'Tandem') return;
+  if (p.action === 'requested_action' && p.requested_action?.identifier !== 'rerun') return;
+  const known = tandem.store.checkRuns.byId(p.check_run.id);
+  const pr = p.check_run.pull_requests[0];
+  const seed =
+    known?.pullKey ??
+    (pr
+      ? pullKey({ owner: p.repository.owner.login, repo: p.repository.name, number: pr.number })
+      : undefined);
+  if (seed) tandem.request(seed, p.installation.id);
+}
+
+export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
+  app.on([...PR_EVENTS], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name)) return;
-    const { payload } = context;
-    const installationId = payload.installation?.id;
-    if (installationId === undefined) return;
-    // Only edits that can change links or the base matter; a label rename does not.
-    if (payload.action === 'edited') {
-      const changes = payload.changes as Record<string, unknown>;
-      if (!changes.body && !changes.title && !changes.base) return;
-    }
-    await tandem.onPull(pullInfoOf(payload.pull_request), installationId);
+    await onPullRequest(tandem, context.payload);
   });
 
   app.on('issue_comment.created', async (context) => {
     if (!tandem.claimDelivery(context.id, context.name)) return;
-    const { payload } = context;
-    if (!payload.issue.pull_request || payload.comment.user?.type === 'Bot' || !payload.installation) return;
-    const installationId = payload.installation.id;
-    const repo = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    tandem.background(() =>
-      handleCommandComment(tandem, context.octokit, installationId, repo, payload.issue.number, {
-        id: payload.comment.id,
-        body: payload.comment.body,
-        author: payload.comment.user?.login ?? '',
-      }),
-    );
+    onIssueComment(tandem, context.payload, context.octokit as unknown as GitHub);
   });
 
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name)) return;
-    const { payload } = context;
-    if (payload.check_run.name !== 'Tandem' || !payload.installation) return;
-    if (payload.action === 'requested_action' && payload.requested_action?.identifier !== 'rerun') return;
-    const known = tandem.store.checkRuns.byId(payload.check_run.id);
-    const pr = payload.check_run.pull_requests[0];
-    const seed =
-      known?.pullKey ??
-      (pr
-        ? pullKey({ owner: payload.repository.owner.login, repo: payload.repository.name, number: pr.number })
-        : undefined);
-    if (seed) tandem.request(seed, payload.installation.id);
+    onCheckRunRerun(tandem, context.payload);
   });
 
   app.on(['installation', 'installation_repositories'], async (context) => {

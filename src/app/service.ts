@@ -5,13 +5,14 @@
  */
 
 import { setKey } from '../core/linked-set.ts';
-import type { MatrixMode } from '../core/matrix-plan.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../github/pull-requests.ts';
 import { CheckRunRegistry } from './check-run-registry.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
 import type { Executor } from './executor.ts';
+import { indexedSet } from './indexed-set.ts';
 import type { InstallationClients } from './installation-clients.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import { EvaluationQueue } from './queue.ts';
@@ -223,26 +224,11 @@ export class TandemService {
     await this.checks.ensure(gh, key, pull.headSha, null);
   }
 
-  /** Open PRs connected to `seed` in the link index: enough to name the set for debouncing. */
+  /** The set around `seed` as the link index knows it (`indexed-set.ts`): enough to name it. */
   private componentOf(seed: string): string[] {
-    const seen = new Set([seed]);
-    const todo = [seed];
-    while (todo.length > 0 && seen.size < 64) {
-      const k = todo.pop()!;
-      const next = [...this.opts.store.links.from(k).map(pullKey), ...this.opts.store.links.to(k)];
-      const pull = this.opts.store.pulls.get(k);
-      if (pull?.state === 'open' && this.opts.configs.config(pull.installationId)?.group_by_branch)
-        for (const p of this.opts.store.pulls.withHeadRef(pull.installationId, pull.headRef))
-          next.push(p.key);
-      for (const n of next) {
-        // Unknown PRs count (they may be open); known closed or merged ones have left.
-        const state = this.opts.store.pulls.get(n)?.state;
-        if (seen.has(n) || (state !== undefined && state !== 'open')) continue;
-        seen.add(n);
-        todo.push(n);
-      }
-    }
-    return [...seen];
+    const installationId = this.opts.store.pulls.get(seed)?.installationId;
+    const config = installationId === undefined ? undefined : this.opts.configs.config(installationId);
+    return indexedSet(this.opts.store, seed, config);
   }
 
   private abortContaining(key: string): void {

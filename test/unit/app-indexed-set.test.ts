@@ -1,0 +1,112 @@
+/**
+ * The set the link index knows around a PR (the service's debounce name and what a running
+ * evaluation covers), on a real SQLite store: links both ways, unknown PRs counted, closed
+ * ones left, unlinked pairs and other organizations cut, same-branch grouping when configured,
+ * and the same set from whichever member it starts.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { indexedSet } from '../../src/app/indexed-set.ts';
+import { Store } from '../../src/app/store.ts';
+import { setKey } from '../../src/core/linked-set.ts';
+import { validateOrgConfig } from '../../src/core/org-config.schema.ts';
+import type { PullRef } from '../../src/core/pull-ref.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+let dir: string | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  store?.close();
+  if (dir) await removeTempDir(dir);
+  store = undefined;
+  dir = undefined;
+});
+
+async function openStore(): Promise<Store> {
+  dir = await makeTempDir('tandem-indexed-set-');
+  store = await Store.open(join(dir, 'tandem.db'));
+  return store;
+}
+
+const ref = (repo: string, number: number, owner = 'acme'): PullRef => ({ owner, repo, number });
+
+function pull(
+  s: Store,
+  repo: string,
+  number: number,
+  links: PullRef[] = [],
+  opts: { state?: 'open' | 'closed' | 'merged'; headRef?: string } = {},
+) {
+  s.pulls.upsert({
+    ...ref(repo, number),
+    installationId: 1,
+    state: opts.state ?? 'open',
+    headSha: 'a'.repeat(40),
+    headRef: opts.headRef ?? `branch-${repo}-${number}`,
+    baseRef: 'main',
+    links,
+  });
+}
+
+function config(extra: Record<string, unknown> = {}) {
+  const r = validateOrgConfig({
+    evaluator: 'acme/suites',
+    suites: [{ name: 's', repos: ['acme/api', 'acme/schema', 'acme/web'], path: 's.yml' }],
+    ...extra,
+  });
+  if (!r.ok) throw new Error(r.message);
+  return r.config;
+}
+
+describe('indexedSet', () => {
+  it('follows links both ways and names the set alike from every member', async () => {
+    const s = await openStore();
+    pull(s, 'schema', 1);
+    pull(s, 'api', 1, [ref('schema', 1)]);
+    pull(s, 'web', 1, [ref('api', 1)]);
+    const sets = ['acme/schema#1', 'acme/api#1', 'acme/web#1'].map((k) => indexedSet(s, k, config()));
+    for (const set of sets) expect([...set].sort()).toEqual(['acme/api#1', 'acme/schema#1', 'acme/web#1']);
+    expect(new Set(sets.map(setKey))).toEqual(new Set(['acme/api#1']));
+  });
+
+  it('counts a linked PR it has never seen, and leaves closed and merged ones out', async () => {
+    const s = await openStore();
+    pull(s, 'api', 1, [ref('schema', 7), ref('web', 1)]);
+    pull(s, 'web', 1, [], { state: 'merged' });
+    expect(indexedSet(s, 'acme/api#1', config()).sort()).toEqual(['acme/api#1', 'acme/schema#7']);
+    // A seed the index has never seen is a set of its own.
+    expect(indexedSet(s, 'acme/api#9', config())).toEqual(['acme/api#9']);
+  });
+
+  it('cuts unlinked pairs, other organizations and repositories no suite covers', async () => {
+    const s = await openStore();
+    pull(s, 'api', 1, [ref('schema', 1), ref('lib', 1, 'other'), ref('docs', 1)]);
+    pull(s, 'schema', 1);
+    s.links.remove('acme/api#1', 'acme/schema#1', 'acme/api#1 acme/schema#1');
+    expect(indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
+    // Before the config is known nothing is cut for coverage (the evaluation refuses later).
+    expect(indexedSet(s, 'acme/api#1', undefined).sort()).toEqual(['acme/api#1', 'acme/docs#1']);
+  });
+
+  it('joins open PRs with the same head branch only when group_by_branch is on', async () => {
+    const s = await openStore();
+    pull(s, 'api', 1, [], { headRef: 'feature/total' });
+    pull(s, 'schema', 2, [], { headRef: 'feature/total' });
+    pull(s, 'web', 3, [], { headRef: 'feature/total', state: 'closed' });
+    expect(indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
+    expect(indexedSet(s, 'acme/api#1', config({ group_by_branch: true })).sort()).toEqual([
+      'acme/api#1',
+      'acme/schema#2',
+    ]);
+  });
+
+  it('ignores the member caps: a capped walk would name one set differently from each member', async () => {
+    const s = await openStore();
+    pull(s, 'schema', 1);
+    pull(s, 'api', 1, [ref('schema', 1)]);
+    pull(s, 'web', 1, [ref('schema', 1)]);
+    const capped = config({ limits: { members: 2 } });
+    expect(indexedSet(s, 'acme/web#1', capped)).toHaveLength(3);
+    expect(setKey(indexedSet(s, 'acme/web#1', capped))).toBe(setKey(indexedSet(s, 'acme/api#1', capped)));
+  });
+});
