@@ -96,8 +96,7 @@ export async function mineGitCommand(raw: unknown, env: NodeJS.ProcessEnv, say: 
 export async function mineGitHubCommand(raw: unknown, env: NodeJS.ProcessEnv, say: Say): Promise<number> {
   const flags = parseGitHub(raw);
   const token = env.GITHUB_TOKEN;
-  if (!token)
-    throw new InputError('mine github: set GITHUB_TOKEN to a token that can read the repositories');
+  if (!token) throw new InputError('mine github: set GITHUB_TOKEN to a token that can read the repositories');
   const { mineGitHub } = await import('./mine-github.ts');
   const bar = progressBar(say);
   const result = await mineGitHub({

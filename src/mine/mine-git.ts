@@ -4,17 +4,14 @@
  * message (and, for a merge, the merged commits' messages) gives its cues; commits of one
  * repository that share a reference form that repository's side of the set.
  */
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { splitRepo } from '../core/repo-name.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
 import { type Cue, cuesInText } from './cues.ts';
 import { type HistoryCommit, readHistory } from './git-history.ts';
-import { type LinkUnit, linkComponents } from './link-graph.ts';
+import type { LinkUnit } from './link-graph.ts';
 import { MineOutput } from './mine-output.ts';
-import { type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
+import { forEachLinkedSet, type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
 
 export interface GitRepoSource {
   repo: string;
@@ -85,66 +82,54 @@ export async function mineGit(opts: MineGitOptions): Promise<MineOutput> {
   }
   opts.onProgress?.(done, opts.repos.length, 'linking');
 
-  const scratchRoot = path.join(
-    opts.cacheDir,
-    'tmp',
-    `mine-${process.pid}-${randomBytes(4).toString('hex')}`,
-  );
-  const settings: MineSettings = { ...opts.settings, scratchRoot };
-  try {
-    for (const comp of linkComponents(units, { windowMs: opts.windowMs })) {
-      if (comp.repos.length < 2) {
-        if (comp.units.some((u) => (cuesOf.get(u) ?? []).length > 0)) output.singleRepositorySets++;
-        continue;
+  await forEachLinkedSet(units, opts, output, async (comp, settings) => {
+    const sides: SideInput[] = [];
+    const described: SetDescription = {
+      source: 'git',
+      cues: [],
+      sharedBranches: comp.sharedBranches,
+      problemStatement: '',
+      needsRewrite: true,
+      createdAt: '',
+      provenance: [],
+    };
+    let latest = 0;
+    const messages: string[] = [];
+    for (const repo of comp.repos) {
+      const h = histories.get(repo)!;
+      // Branch order, not time: commits of one second (a rebase) keep their order.
+      const order = [...h.commits.keys()];
+      const commits = comp.units
+        .filter((u) => u.startsWith(`${repo}@`))
+        .map((u) => h.commits.get(u.slice(repo.length + 1))!)
+        .sort((a, b) => order.indexOf(a.sha) - order.indexOf(b.sha));
+      sides.push({
+        repo,
+        url: h.source.url,
+        mirror: h.mirror,
+        steps: commits.map((c) => ({ sha: c.sha, parent: c.parents[0] ?? '' })),
+      });
+      for (const c of commits) {
+        latest = Math.max(latest, c.at);
+        messages.push(`${repo}: ${c.message}`);
+        described.provenance.push(commitUrl(h.source, c.sha));
+        for (const cue of cuesOf.get(`${repo}@${c.sha}`) ?? [])
+          described.cues.push({ ...cue, from: `${repo}@${c.sha}` });
       }
-      const sides: SideInput[] = [];
-      const described: SetDescription = {
-        source: 'git',
-        cues: [],
-        sharedBranches: comp.sharedBranches,
-        problemStatement: '',
-        needsRewrite: true,
-        createdAt: '',
-        provenance: [],
-      };
-      let latest = 0;
-      const messages: string[] = [];
-      for (const repo of comp.repos) {
-        const h = histories.get(repo)!;
-        const commits = comp.units
-          .filter((u) => u.startsWith(`${repo}@`))
-          .map((u) => h.commits.get(u.slice(repo.length + 1))!)
-          .sort((a, b) => a.at - b.at);
-        sides.push({
-          repo,
-          url: h.source.url,
-          mirror: h.mirror,
-          steps: commits.map((c) => ({ sha: c.sha, parent: c.parents[0] ?? '' })),
-        });
-        for (const c of commits) {
-          latest = Math.max(latest, c.at);
-          messages.push(`${repo}: ${c.message}`);
-          described.provenance.push(commitUrl(h.source, c.sha));
-          for (const cue of cuesOf.get(`${repo}@${c.sha}`) ?? [])
-            described.cues.push({ ...cue, from: `${repo}@${c.sha}` });
-        }
-      }
-      // Git has no issue text: the commit messages are the statement, and they may give the fix away.
-      described.problemStatement = messages.join('\n\n');
-      described.createdAt = new Date(latest).toISOString();
-      if (sides.some((s) => s.steps.some((st) => !st.parent))) {
-        output.screened.push({
-          changes: comp.units,
-          repos: comp.repos,
-          reason: { code: 'unreadable', message: 'a commit of the set is a root commit: it has no base' },
-        });
-        continue;
-      }
-      await processSet(sides, described, comp.units, settings, output);
     }
-  } finally {
-    await rm(scratchRoot, { recursive: true, force: true });
-  }
+    // Git has no issue text: the commit messages are the statement, and they may give the fix away.
+    described.problemStatement = messages.join('\n\n');
+    described.createdAt = new Date(latest).toISOString();
+    if (sides.some((s) => s.steps.some((st) => !st.parent))) {
+      output.screened.push({
+        changes: comp.units,
+        repos: comp.repos,
+        reason: { code: 'unreadable', message: 'a commit of the set is a root commit: it has no base' },
+      });
+      return;
+    }
+    await processSet(sides, described, comp.units, settings, output);
+  });
   await output.write();
   return output;
 }

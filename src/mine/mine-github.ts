@@ -6,9 +6,6 @@
  * Each side's commits come from the repository's mirror: the merge commit on the base branch
  * when the mirror has it, else the PR head on its merge base.
  */
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import { sameRepo, splitRepo } from '../core/repo-name.ts';
@@ -27,10 +24,10 @@ import {
   referencingPulls,
   repositoryCloneUrl,
 } from './github-reads.ts';
-import { type LinkUnit, linkComponents } from './link-graph.ts';
+import type { LinkUnit } from './link-graph.ts';
 import { MineOutput } from './mine-output.ts';
 import type { ChangeStep } from './repo-change.ts';
-import { type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
+import { forEachLinkedSet, type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
 
 export interface MineGitHubOptions {
   org: string;
@@ -127,36 +124,22 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   }));
   const mirrors = new MirrorCache(opts.cacheDir);
   const cloneUrls = new Map(repos.map((r) => [r.repo.toLowerCase(), r.cloneUrl]));
-  const scratchRoot = path.join(
-    opts.cacheDir,
-    'tmp',
-    `mine-${process.pid}-${randomBytes(4).toString('hex')}`,
-  );
-  const settings: MineSettings = { ...opts.settings, scratchRoot };
-  try {
-    for (const comp of linkComponents(units, { windowMs: opts.windowMs })) {
-      if (comp.repos.length < 2) {
-        if (comp.units.some((u) => (scanned.get(u)?.cues.length ?? 0) > 0)) output.singleRepositorySets++;
-        continue;
-      }
-      const members = comp.units.map((u) => scanned.get(u)!);
-      const sides: SideInput[] = [];
-      for (const repo of comp.repos) {
-        const cloneUrl = cloneUrls.get(repo.toLowerCase())!;
-        const fetchUrl = cloneUrlWithToken(cloneUrl, opts.token);
-        const mirror = await mirrors.ensure(fetchUrl);
-        const pulls = members
-          .filter((m) => sameRepo(m.pull.repo, repo))
-          .sort((a, b) => a.pull.mergedAt - b.pull.mergedAt);
-        const steps: ChangeStep[] = [];
-        for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
-        sides.push({ repo, url: cloneUrl, mirror, steps });
-      }
-      await processSet(sides, describe(members, issues, comp.sharedBranches), comp.units, settings, output);
+  await forEachLinkedSet(units, opts, output, async (comp, settings) => {
+    const members = comp.units.map((u) => scanned.get(u)!);
+    const sides: SideInput[] = [];
+    for (const repo of comp.repos) {
+      const cloneUrl = cloneUrls.get(repo.toLowerCase())!;
+      const fetchUrl = cloneUrlWithToken(cloneUrl, opts.token);
+      const mirror = await mirrors.ensure(fetchUrl);
+      const pulls = members
+        .filter((m) => sameRepo(m.pull.repo, repo))
+        .sort((a, b) => a.pull.mergedAt - b.pull.mergedAt);
+      const steps: ChangeStep[] = [];
+      for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
+      sides.push({ repo, url: cloneUrl, mirror, steps });
     }
-  } finally {
-    await rm(scratchRoot, { recursive: true, force: true });
-  }
+    await processSet(sides, describe(members, issues, comp.sharedBranches), comp.units, settings, output);
+  });
   await output.write();
   return {
     output,

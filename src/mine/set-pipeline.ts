@@ -2,9 +2,12 @@
  * One linked set through the stages every source shares: cap on repositories, each side's change
  * (a conflict between the set's commits screens it out), screening, then the candidate.
  */
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Suite } from '../core/suite.schema.ts';
 import { buildCandidate, type SetDescription } from './candidate.ts';
+import { type LinkedComponent, type LinkUnit, linkComponents } from './link-graph.ts';
 import type { MineOutput } from './mine-output.ts';
 import { type ChangeStep, ReplayConflict, type RepoChange, repoChange } from './repo-change.ts';
 import { screen } from './screening.ts';
@@ -74,5 +77,33 @@ export async function processSet(
     });
   } finally {
     for (const c of changes) if (c.headIsReplay) await rm(c.gitDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every linked set of `units` across two or more repositories, handed to `handle` with settings
+ * whose scratch folder (under `cacheDir/tmp`) is removed afterwards. Sets within one repository
+ * that carry a cue are counted; changes without any link are not sets at all.
+ */
+export async function forEachLinkedSet(
+  units: readonly LinkUnit[],
+  opts: { windowMs: number; cacheDir: string; settings: Omit<MineSettings, 'scratchRoot'> },
+  output: MineOutput,
+  handle: (comp: LinkedComponent, settings: MineSettings) => Promise<void>,
+): Promise<void> {
+  const scratchRoot = path.join(
+    opts.cacheDir,
+    'tmp',
+    `mine-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  const settings: MineSettings = { ...opts.settings, scratchRoot };
+  const cued = new Set(units.filter((u) => u.cues.length > 0).map((u) => u.id));
+  try {
+    for (const comp of linkComponents(units, { windowMs: opts.windowMs })) {
+      if (comp.repos.length >= 2) await handle(comp, settings);
+      else if (comp.units.some((u) => cued.has(u))) output.singleRepositorySets++;
+    }
+  } finally {
+    await rm(scratchRoot, { recursive: true, force: true });
   }
 }
