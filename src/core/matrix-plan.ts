@@ -1,9 +1,6 @@
 import { workspaceName } from './case.schema.ts';
 import { type MatrixMode, type ResolvedMatrixMode, resolveMatrixMode } from './matrix-mode.ts';
 
-// The literals moved to matrix-mode.ts; re-exported until every face imports them from there.
-export { AUTO_FULL_CAP, type MatrixMode, matrixModeSchema, type ResolvedMatrixMode } from './matrix-mode.ts';
-
 export type ConfigurationRole = 'base' | 'partial' | 'full';
 
 export interface PlannedConfiguration {
@@ -74,6 +71,3 @@ export function withoutTarget(plan: MatrixPlan, target: string): PlannedConfigur
     (c) => c.applied.length === want.length && want.every((t) => c.applied.includes(t)),
   );
 }
-
-// Shards moved to shard-plan.ts; re-exported until every face imports them from there.
-export { type Shard, shardConfigurations, shardSchema } from './shard-plan.ts';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import MarkdownIt from 'markdown-it';
+import MarkdownIt, { type Token } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,11 +18,11 @@ const DOCS = [
 
 function links(file: string): string[] {
   const out: string[] = [];
-  const walk = (tokens: ReturnType<MarkdownIt['parse']>) => {
+  const walk = (tokens: Token[]) => {
     for (const t of tokens) {
       if (t.type === 'link_open' || t.type === 'image') {
         const target = t.attrGet(t.type === 'image' ? 'src' : 'href');
-        if (target) out.push(target);
+        if (target) out.push(String(target));
       }
       if (t.children) walk(t.children);
     }

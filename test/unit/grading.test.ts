@@ -5,12 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { type Grade, gradeSchema } from '../../src/core/grade.schema.ts';
 import { type GradingInput, grade } from '../../src/core/grading.ts';
-import {
-  type MatrixMode,
-  type MatrixPlan,
-  type PlannedConfiguration,
-  planMatrix,
-} from '../../src/core/matrix-plan.ts';
+import type { MatrixMode } from '../../src/core/matrix-mode.ts';
+import { type MatrixPlan, type PlannedConfiguration, planMatrix } from '../../src/core/matrix-plan.ts';
 import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
 import { API, CLI, WEB } from '../helpers/repos.ts';
 import {

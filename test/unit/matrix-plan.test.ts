@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AUTO_FULL_CAP,
-  configurationId,
-  type MatrixPlan,
-  planMatrix,
-  withoutTarget,
-} from '../../src/core/matrix-plan.ts';
+import { AUTO_FULL_CAP } from '../../src/core/matrix-mode.ts';
+import { configurationId, type MatrixPlan, planMatrix, withoutTarget } from '../../src/core/matrix-plan.ts';
 
 const A = 'acme/api';
 const W = 'acme/web';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.ts';
 import { grade } from '../../src/core/grading.ts';
-import { planMatrix, shardConfigurations } from '../../src/core/matrix-plan.ts';
+import { planMatrix } from '../../src/core/matrix-plan.ts';
 import { mergeReports } from '../../src/core/merge-reports.ts';
 import { type Report, reportSchema } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
+import { shardConfigurations } from '../../src/core/shard-plan.ts';
 import { API, CLI, WEB } from '../helpers/repos.ts';
 import { config, groupsOf, id, needs, type ReportInput, reportFrom, run, simulate } from '../helpers/runs.ts';
 

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { grade } from '../../src/core/grading.ts';
-import { type MatrixMode, planMatrix } from '../../src/core/matrix-plan.ts';
+import type { MatrixMode } from '../../src/core/matrix-mode.ts';
+import { planMatrix } from '../../src/core/matrix-plan.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun, InfraErrorInfo, TestStatus } from '../../src/core/run.schema.ts';
 import { API, CLI, WEB } from '../helpers/repos.ts';
