@@ -11,6 +11,7 @@ import { aborted } from './step-sequence.ts';
 export class ContainerTracker {
   private readonly live = new Map<string, Docker.Container>();
   private readonly guards = new Set<RunGuard>();
+  private readonly removals = new Set<Promise<void>>();
   private disposed = false;
 
   constructor(private readonly docker: Docker) {}
@@ -21,6 +22,15 @@ export class ContainerTracker {
   }
 
   async start(
+    options: Docker.ContainerCreateOptions,
+    image: string,
+    configuration?: string,
+  ): Promise<Docker.Container> {
+    return this.startCreated(await this.create(options, image, configuration), configuration);
+  }
+
+  /** Creates the container without starting it: done ahead, while the run waits for a slot. */
+  async create(
     options: Docker.ContainerCreateOptions,
     image: string,
     configuration?: string,
@@ -39,6 +49,11 @@ export class ContainerTracker {
       throw engineError(this.docker, err, 'creating a container', configuration);
     }
     this.live.set(container.id, container);
+    return container;
+  }
+
+  /** Starts a created container; on failure it is removed. */
+  async startCreated(container: Docker.Container, configuration?: string): Promise<Docker.Container> {
     try {
       if (this.disposed) throw aborted(configuration);
       await container.start();
@@ -57,11 +72,39 @@ export class ContainerTracker {
     return guard;
   }
 
-  /** Ends a run: its guard stops ticking and its container goes. */
+  /**
+   * Ends a run: its guard stops ticking and its container is killed (nothing it started writes
+   * on once this returns); the removal itself, slower, happens off the run's critical path.
+   */
   async release(container: Docker.Container, guard: RunGuard, configuration?: string): Promise<void> {
     guard.close();
     this.guards.delete(guard);
-    await this.remove(container, configuration);
+    try {
+      await container.kill();
+      await container.wait();
+    } catch (err) {
+      // 404: gone; 409: not running (it exited, or a removal is already under way).
+      const status = statusCode(err);
+      if (status !== 404 && status !== 409)
+        throw engineError(this.docker, err, 'stopping a container', configuration);
+    }
+    this.removing(this.remove(container, configuration));
+  }
+
+  /** Resolves once every removal started so far has ended. */
+  async removalsSettled(): Promise<void> {
+    await Promise.all([...this.removals]);
+  }
+
+  /** Called with a removal left running: dispose awaits it; an orphan is swept by a later run. */
+  discard(container: Docker.Container): void {
+    this.removing(this.remove(container));
+  }
+
+  private removing(removal: Promise<void>): void {
+    const settled = removal.catch(() => {});
+    this.removals.add(settled);
+    void settled.then(() => this.removals.delete(settled));
   }
 
   /** Stops every guarded run (they end as aborted, not as engine failures) and removes every container. */
@@ -70,6 +113,7 @@ export class ContainerTracker {
     for (const guard of this.guards) guard.stop('abort');
     // Runs still creating a container remove it themselves once they see `disposed`.
     await Promise.all([...this.live.values()].map((c) => this.remove(c).catch(() => {})));
+    await Promise.all([...this.removals]);
   }
 
   private async remove(container: Docker.Container, configuration?: string): Promise<void> {

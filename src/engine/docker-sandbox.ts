@@ -16,7 +16,7 @@ import type {
   PrepareSpec,
   Sandbox,
 } from './sandbox.ts';
-import { runPrepareCommands, runSteps } from './step-sequence.ts';
+import { aborted, runPrepareCommands, runSteps } from './step-sequence.ts';
 
 export interface DockerSandboxOptions {
   docker?: Docker;
@@ -35,6 +35,7 @@ export class DockerSandbox implements Sandbox {
   private readonly containers: ContainerTracker;
   private readonly inflight = new Set<Promise<unknown>>();
   private sweep?: Promise<number>;
+  private readonly disposal = new AbortController();
 
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker ?? createDockerClient();
@@ -68,7 +69,29 @@ export class DockerSandbox implements Sandbox {
     return this.sweep;
   }
 
+  /** Resolves once the containers of finished runs (removed off their critical path) are gone. */
+  removalsSettled(): Promise<void> {
+    return this.containers.removalsSettled();
+  }
+
+  /** Resolves when the run may start (`startGate`); rejects as aborted on abort or dispose. */
+  private slotFree(spec: ConfigurationRunSpec): Promise<void> {
+    if (!spec.startGate) return Promise.resolve();
+    const signals = [this.disposal.signal, ...(spec.signal ? [spec.signal] : [])];
+    const stop = AbortSignal.any(signals);
+    if (stop.aborted) return Promise.reject(aborted(spec.configurationId));
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(aborted(spec.configurationId));
+      stop.addEventListener('abort', onAbort, { once: true });
+      spec.startGate!.then(() => {
+        stop.removeEventListener('abort', onAbort);
+        resolve();
+      }, reject);
+    });
+  }
+
   async dispose(): Promise<void> {
+    this.disposal.abort();
     await this.containers.dispose();
     // Runs still creating a container remove it themselves once they see the tracker disposed.
     await Promise.allSettled([...this.inflight]);
@@ -91,7 +114,13 @@ export class DockerSandbox implements Sandbox {
     try {
       const layout = configurationContainer(spec, stage.dir);
       await assertMountSources(spec, layout.workspaceSources, [stage.dir]);
-      const container = await this.containers.start(layout.options, spec.image, configuration);
+      // Created ahead (while another configuration holds the slot), started once the slot frees.
+      const created = await this.containers.create(layout.options, spec.image, configuration);
+      await this.slotFree(spec).catch((err: unknown) => {
+        this.containers.discard(created);
+        throw err;
+      });
+      const container = await this.containers.startCreated(created, configuration);
       const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
       const exec = new ContainerExec(this.docker, container, guard, configuration);
       try {

@@ -22,6 +22,7 @@ import { downloadCacheDir, prepareDeps } from './prepare-cache.ts';
 import { settleStates } from './prepare-failure.ts';
 import { ResultCache } from './result-cache.ts';
 import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './run-configuration.ts';
+import { holdSlot, readyAhead } from './run-slots.ts';
 import { createSandbox } from './sandbox-factory.ts';
 import { defaultScratchDir } from './scratch-dir.ts';
 import { TOOL_VERSION } from './version.ts';
@@ -98,30 +99,33 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       if (!spec) return wr;
       // A head starts from its base's prepared folder (an incremental install) when there is one.
       const seed = which === 'head' ? await stateFor(r, 'base').catch(() => undefined) : undefined;
-      const deps = await prepareDeps(
-        {
-          repo: r.repo,
-          name: r.name,
-          stateDir: state.dir,
-          stateTree: state.treeSha,
-          state: which,
-          spec,
-          image: suite.image,
-          imageId,
-          mountpoints: suite.wiring
-            .filter((w) => w.into === r.repo || w.into === r.name)
-            .flatMap((w) => wiringTarget(w) ?? []),
-          ...(seed?.deps ? { seedKey: seed.deps.key } : {}),
-        },
-        {
-          cacheDir,
-          sandbox,
-          limits,
-          network: options.prepareNetwork,
-          downloadCache: downloadCacheDir(cacheDir, imageId),
-          ...(options.caBundle ? { caBundle: options.caBundle } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
+      // Prepares take run slots too: configurations getting ready ahead hold none.
+      const deps = await limit(() =>
+        prepareDeps(
+          {
+            repo: r.repo,
+            name: r.name,
+            stateDir: state.dir,
+            stateTree: state.treeSha,
+            state: which,
+            spec,
+            image: suite.image,
+            imageId,
+            mountpoints: suite.wiring
+              .filter((w) => w.into === r.repo || w.into === r.name)
+              .flatMap((w) => wiringTarget(w) ?? []),
+            ...(seed?.deps ? { seedKey: seed.deps.key } : {}),
+          },
+          {
+            cacheDir,
+            sandbox,
+            limits,
+            network: options.prepareNetwork,
+            downloadCache: downloadCacheDir(cacheDir, imageId),
+            ...(options.caBundle ? { caBundle: options.caBundle } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
+        ),
       );
       emit({
         type: 'prepare-done',
@@ -179,14 +183,21 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     // evaluations share one `--jobs` budget.
     const own = options.slots ? undefined : pLimit(Math.max(1, options.jobs));
     const limit = options.slots ?? (<T>(fn: () => Promise<T>) => own!(fn));
+    const ahead = pLimit(readyAhead(options.jobs));
     const runs: ConfigurationRun[] = await Promise.all(
       attempts.map(({ c, attempt }) =>
-        limit(async () => {
+        ahead(async () => {
           if (options.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
           emit({ type: 'configuration-start', id: c.id, attempt });
-          const run = await runConfiguration(await jobFor(c, attempt), ctx);
-          emit(doneEvent(run, suite.fail_to_pass, suite.pass_to_pass));
-          return run;
+          const job = await jobFor(c, attempt);
+          const slot = holdSlot(limit);
+          try {
+            const run = await runConfiguration({ ...job, startGate: slot.gate }, ctx);
+            emit(doneEvent(run, suite.fail_to_pass, suite.pass_to_pass));
+            return run;
+          } finally {
+            slot.release();
+          }
         }),
       ),
     );

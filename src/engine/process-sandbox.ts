@@ -48,6 +48,8 @@ export class ProcessSandbox implements Sandbox {
   // Return types come from step-sequence.ts (ConfigurationRunOutcome, PrepareOutcome).
   async runConfiguration(spec: ConfigurationRunSpec) {
     const configuration = spec.configurationId;
+    // Nothing to do ahead here: just wait for the slot.
+    await spec.startGate;
     const run = this.begin(spec.timeoutSec, spec.signal, configuration);
     let links: string[] = [];
     const baseEnv = {

@@ -33,6 +33,8 @@ export interface ConfigurationJob {
   repos: WorkspaceRepo[] | InfraErrorInfo;
   /** A head this configuration applies failed to prepare (its base did not): the run fails. */
   prepareFailure?: PrepareFailedError;
+  /** Resolves when a run slot is free; until then the workspace and container are made ready. */
+  startGate?: Promise<void>;
 }
 
 export interface RunContext {
@@ -67,7 +69,11 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
   const hit = await ctx.cache?.get(key);
   if (hit) return { ...hit, cached: true, cacheKey: key };
 
-  const started = Date.now();
+  // Time in the run slot: what was made ready ahead, while waiting for it, is not counted.
+  let started = Date.now();
+  void job.startGate?.then(() => {
+    started = Math.max(started, Date.now());
+  });
   const dir = path.join(ctx.runDir, `${planned.id}.${attempt}`);
   const workspaceDir = path.join(dir, 'workspace');
   const resultsDir = path.join(dir, 'results');
@@ -111,6 +117,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
         ...(ctx.hiddenDirs.has(g.name) ? { hiddenDir: ctx.hiddenDirs.get(g.name)! } : {}),
       })),
       limits: ctx.limits,
+      ...(job.startGate ? { startGate: job.startGate } : {}),
       timeoutSec: s.limits.configuration_timeout,
       outputCapBytes: 64 * 1024,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -67,6 +67,12 @@ export interface ConfigurationRunSpec {
   /** Bytes of output kept per step (the tail). */
   outputCapBytes: number;
   signal?: AbortSignal;
+  /**
+   * Resolves when a run slot is free. A sandbox may do everything before the start meanwhile
+   * (Docker creates the container), so that cost hides behind the previous configuration.
+   * The configuration timeout counts from the start.
+   */
+  startGate?: Promise<void>;
 }
 
 export interface StepOutcome {

@@ -70,6 +70,7 @@ describe('DockerSandbox', () => {
     // The mounts were not written.
     expect(() => readFileSync(path.join(deps, 'new.js'))).toThrow();
     expect(() => readFileSync(path.join(groupHidden, 'new.txt'))).toThrow();
+    await sandbox.removalsSettled();
     expect(containersLabelled(`tandem.configuration=${spec.configurationId}`)).toBe('');
   });
 
@@ -101,6 +102,7 @@ describe('DockerSandbox', () => {
     });
     const out = await sandbox.runConfiguration(spec);
     expectConfigurationTimedOut(out);
+    await sandbox.removalsSettled();
     expect(containersLabelled(`tandem.configuration=${spec.configurationId}`)).toBe('');
   });
 
@@ -190,6 +192,7 @@ describe('DockerSandbox', () => {
     const err = await settled;
     expect(err).toBeInstanceOf(InfraError);
     expect(err).toMatchObject({ kind: 'aborted' });
+    await sandbox.removalsSettled();
     expect(containersLabelled(label)).toBe('');
     await expect(sandbox.runConfiguration(makeSpec({ signal: controller.signal }))).rejects.toMatchObject({
       kind: 'aborted',
@@ -256,6 +259,7 @@ describe('DockerSandbox', () => {
         outputCapBytes: 10_000,
       });
       expect(slow).toMatchObject({ exitCode: null, timedOut: true, outputTail: 'before\n' });
+      await sandbox.removalsSettled();
       expect(containersLabelled('tandem.prepare=api')).toBe('');
     } finally {
       server.close();
@@ -286,6 +290,8 @@ describe('DockerSandbox', () => {
     console.log(
       `docker sandbox overhead: ${perConfig.toFixed(0)} ms per configuration (trivial step, ${n} runs)`,
     );
+    // Containers go off the run's critical path: wait for the removals before looking.
+    await sandbox.removalsSettled();
     const left = execFileSync(
       'docker',
       ['ps', '-a', '--filter', 'label=tandem.configuration', '--format', '{{.Label "tandem.configuration"}}'],
