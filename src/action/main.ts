@@ -38,6 +38,10 @@ function abortOnSignals(): { signal: AbortSignal; dispose: () => void } {
 
 export async function run(): Promise<void> {
   const { signal, dispose } = abortOnSignals();
+  // Masked before anything can print it, whatever later goes wrong.
+  const token = core.getInput('token');
+  if (token) core.setSecret(token);
+  const secrets = token ? [token] : [];
   let settings: ActionSettings | undefined;
   try {
     settings = readSettings(process.env, context, process.cwd());
@@ -47,12 +51,14 @@ export async function run(): Promise<void> {
     else if (inputs.mode === 'plan') await planStep(inputs, ctx);
     else await evaluateStep(inputs, ctx);
   } catch (err) {
-    const token = core.getInput('token');
-    const secrets = token ? [token] : [];
     if (!(err instanceof InputError || err instanceof InfraError)) {
       core.info(scrubCredentials(String((err as Error)?.stack ?? err), secrets));
     }
-    await publishFailure(scrubCredentials(describe(err), secrets), settings?.hasSummaryFile ?? false);
+    const message = scrubCredentials(describe(err), secrets);
+    await publishFailure(message, settings?.hasSummaryFile ?? false).catch((e: unknown) => {
+      // The runner's files are gone (a broken runner): the failure still reaches the log.
+      core.setFailed(`${message} (the step's outputs could not be written: ${(e as Error).message})`);
+    });
   } finally {
     dispose();
   }

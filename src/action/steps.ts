@@ -39,7 +39,6 @@ function progress(e: EvaluationEvent): void {
 
 export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): Promise<Report> {
   const { settings } = ctx;
-  if (inputs.token) core.setSecret(inputs.token);
   const api =
     inputs.source.kind === 'pull-requests' && inputs.token
       ? createGitHubApi({ token: inputs.token, baseUrl: settings.apiUrl })
