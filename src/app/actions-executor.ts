@@ -201,8 +201,11 @@ export class ActionsExecutor implements Executor {
         () => finish(() => reject(new Error(`the workflow run did not complete within ${minutes} minutes`))),
         Math.max(0, deadline - Date.now()),
       );
+      let asking = false;
       const ask = () => {
-        if (finished || this.closed) return;
+        // One question at a time: a slow answer must not pile polls up behind it.
+        if (finished || this.closed || asking) return;
+        asking = true;
         const p = this.reconcile(gh, h)
           .then(check, (e) =>
             this.opts.log.warn(
@@ -210,7 +213,10 @@ export class ActionsExecutor implements Executor {
               'reading the workflow run failed',
             ),
           )
-          .finally(() => this.inFlight.delete(p));
+          .finally(() => {
+            asking = false;
+            this.inFlight.delete(p);
+          });
         this.inFlight.add(p);
       };
       const poll = setInterval(ask, this.opts.pollMs ?? 5 * 60_000);
