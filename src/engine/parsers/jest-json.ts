@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatFieldPath } from '../../core/errors.ts';
 import type { TestResult, TestStatus } from '../../core/run.schema.ts';
+import { describeIssues } from '../../core/zod-issues.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, toResults } from './result-builder.ts';
 
@@ -84,10 +85,9 @@ function readReport(text: string, format: string): z.infer<typeof reportSchema> 
   }
   const parsed = reportSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ResultParseError(
-      `${format} result has an unexpected shape at ${formatFieldPath(issue.path)}: ${issue.message}`,
-    );
+    // The same formatter as every input file; zod's messages name the field, never quote the file.
+    const { text } = describeIssues(parsed.error, { label: (p) => `at ${formatFieldPath(p)}` });
+    throw new ResultParseError(`${format} result has an unexpected shape ${text}`);
   }
   return parsed.data;
 }
