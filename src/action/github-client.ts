@@ -132,9 +132,12 @@ function explainFailure(api: GitHubApi, what: ReadTarget, err: unknown): Error {
   const { status, request, response } = http.data;
   const why = `${status}${response.data?.message ? ` ${response.data.message}` : ''}`;
   const headers = response.headers ?? {};
+  // Limits answer 403 or 429; a request limited earlier that now fails otherwise is not limited.
   const limit =
-    api.rateLimitOf(request.method, request.url) ??
-    (status === 429 ? 'secondary' : headers['x-ratelimit-remaining'] === '0' ? 'primary' : undefined);
+    status === 403 || status === 429
+      ? (api.rateLimitOf(request.method, request.url) ??
+        (status === 429 ? 'secondary' : headers['x-ratelimit-remaining'] === '0' ? 'primary' : undefined))
+      : undefined;
   if (limit) {
     return new InfraError(
       'fetch',

@@ -98,6 +98,18 @@ describe('the Action REST client', () => {
     await expect(readPull(client())).resolves.toMatchObject({ number: 7 });
   });
 
+  it('a request once rate limited that later fails otherwise is not called a rate limit', async () => {
+    const gh = client();
+    api.rateLimitNext(1, 'secondary');
+    await expect(readPull(gh)).resolves.toMatchObject({ number: 7 });
+    api.failNext({ status: 404, count: 1, path: PATH, message: 'Not Found' });
+    const err = await failure(readPull(gh));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toBe(
+      'input "pull-requests": acme/api#7: 404 Not Found (does the "token" input read acme/api?)',
+    );
+  });
+
   it('a token that cannot read, or a missing PR, is bad input naming the input and the repository', async () => {
     const denied = await failure(readPull(client('ghp_wrong')));
     expect(denied).toBeInstanceOf(InputError);
