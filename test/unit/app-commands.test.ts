@@ -1,0 +1,122 @@
+/**
+ * `/tandem` commands on their own: a writer's commands change the link index and request the
+ * right evaluations (the unlinked PR gets its own), a reader is refused with 😕 and changes
+ * nothing. Real SQLite store, real HTTP to the GitHub stand-in for permissions and reactions.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { handleCommandComment } from '../../src/app/commands.ts';
+import { tandemOctokit } from '../../src/app/octokit.ts';
+import { Store } from '../../src/app/store.ts';
+import type { MatrixMode } from '../../src/core/matrix-mode.ts';
+import type { GitHub } from '../../src/github/octokit.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+
+let dir: string | undefined;
+let standIn: StandIn | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  store?.close();
+  await standIn?.close();
+  if (dir) await removeTempDir(dir);
+  store = undefined;
+  standIn = undefined;
+  dir = undefined;
+});
+
+async function world() {
+  standIn = await startGitHubStandIn();
+  standIn.addRepo({ owner: 'acme', name: 'api' });
+  standIn.setPermission('acme', 'api', 'writer', 'write');
+  standIn.setPermission('acme', 'api', 'reader', 'read');
+  standIn.addPullRequest({
+    owner: 'acme',
+    repo: 'api',
+    title: 'Total',
+    body: '',
+    headRef: 'feature',
+    headSha: 'a'.repeat(40),
+    baseRef: 'main',
+    baseSha: 'b'.repeat(40),
+  });
+  dir = await makeTempDir('tandem-commands-');
+  const s = await Store.open(join(dir, 'tandem.db'));
+  store = s;
+  for (const [repo, number] of [
+    ['api', 1],
+    ['schema', 2],
+  ] as const)
+    s.pulls.upsert({
+      owner: 'acme',
+      repo,
+      number,
+      installationId: 7,
+      state: 'open',
+      headSha: 'a'.repeat(40),
+      headRef: 'feature',
+      baseRef: 'main',
+      links: [],
+    });
+  const requests: Array<{ seed: string; installationId: number; matrix: MatrixMode | undefined }> = [];
+  const tandem = {
+    store: s,
+    request: (seed: string, installationId: number, matrix?: MatrixMode) => {
+      requests.push({ seed, installationId, matrix });
+    },
+  };
+  const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
+    auth: { token: standIn.mintToken(standIn.installationId('acme')) },
+    baseUrl: standIn.apiUrl,
+  }) as unknown as GitHub;
+  const comment = (user: string, body: string) => {
+    const c = standIn!.addComment('acme', 'api', 1, { body, user });
+    return { id: Number(c.id), body, author: user };
+  };
+  const reactions = (c: { id: number }) => standIn!.reactions(c.id).map((r) => r.content);
+  return { s, tandem, gh, requests, comment, reactions };
+}
+
+const api = { owner: 'acme', repo: 'api' };
+
+describe('/tandem commands', () => {
+  it('links, then unlinks: each is acknowledged, and the unlinked PR gets an evaluation of its own', async () => {
+    const w = await world();
+    const link = w.comment('writer', 'Please evaluate together.\n/tandem link acme/schema#2');
+    await handleCommandComment(w.tandem, w.gh, 7, api, 1, link);
+    expect(w.reactions(link)).toEqual(['+1']);
+    expect(w.s.links.from('acme/api#1')).toEqual([{ owner: 'acme', repo: 'schema', number: 2 }]);
+    expect(w.requests).toEqual([{ seed: 'acme/api#1', installationId: 7, matrix: undefined }]);
+
+    const unlink = w.comment('writer', '/tandem unlink acme/schema#2');
+    await handleCommandComment(w.tandem, w.gh, 7, api, 1, unlink);
+    expect(w.s.links.from('acme/api#1')).toEqual([]);
+    expect(w.s.links.unlinkedPairs()).toEqual(new Set(['acme/api#1 acme/schema#2']));
+    expect(w.requests.slice(1).map((r) => r.seed)).toEqual(['acme/api#1', 'acme/schema#2']);
+  });
+
+  it('`/tandem matrix full` asks for the full matrix', async () => {
+    const w = await world();
+    await handleCommandComment(w.tandem, w.gh, 7, api, 1, w.comment('writer', '/tandem matrix full'));
+    expect(w.requests).toEqual([{ seed: 'acme/api#1', installationId: 7, matrix: 'full' }]);
+  });
+
+  it('refuses a user without write access with 😕 and changes nothing', async () => {
+    const w = await world();
+    const c = w.comment('reader', '/tandem link acme/schema#2');
+    await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
+    expect(w.reactions(c)).toEqual(['confused']);
+    expect(w.s.links.from('acme/api#1')).toEqual([]);
+    expect(w.requests).toEqual([]);
+  });
+
+  it('ignores a comment without a command, and one that only quotes or fences it', async () => {
+    const w = await world();
+    for (const body of ['LGTM', '> /tandem run', '```\n/tandem run\n```', '<!-- /tandem run -->']) {
+      const c = w.comment('writer', body);
+      await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
+      expect(w.reactions(c), body).toEqual([]);
+    }
+    expect(w.requests).toEqual([]);
+  });
+});
