@@ -29,6 +29,7 @@ let root: string;
 let git: GitHttpServer;
 let gh: StandIn;
 const repos: Record<string, FixtureRepo> = {};
+let opsMainSha = '';
 
 /** Commits `files` on main as a merged PR would land (rebase merge) and records the PR. */
 async function mergedPr(
@@ -136,6 +137,33 @@ beforeAll(async () => {
     { 'src/tax.ts': 'export const printTax = true;\n' },
     { title: 'Tax in the CLI', body: `Related-to: acme/web#${web3}` },
   );
+  // F: an ops PR whose head stays on its branch (no merge commit known): its side is the head on its merge base.
+  const opsMain = await revParse(repos.ops!, 'main');
+  opsMainSha = opsMain;
+  const auditSha = await commitOn(
+    repos.ops!,
+    'feat/audit',
+    { 'src/audit.ts': 'export const audit = true;\n' },
+    'Audit log',
+    { from: 'main' },
+  );
+  const audit = gh.addPullRequest({
+    owner: 'acme',
+    repo: 'ops',
+    title: 'Audit log',
+    body: '',
+    headRef: 'feat/audit',
+    headSha: auditSha,
+    baseSha: opsMain,
+    merged: true,
+    mergedAt: new Date(Date.parse('2024-05-01')).toISOString(),
+    commits: [{ sha: auditSha, message: 'Audit log', parents: [opsMain] }],
+  });
+  await mergedPr(
+    'api',
+    { 'src/audit.ts': 'export const auditApi = true;\n' },
+    { title: 'Audit API', body: `Depends-On: acme/ops#${audit.number}` },
+  );
   // Outside the date range: never read as a change.
   await mergedPr(
     'ops',
@@ -175,16 +203,27 @@ describe('tandem mine github', () => {
         .join(' '),
     );
     expect(sets.sort()).toEqual(
-      ['acme/api acme/web', 'acme/api acme/web', 'acme/api acme/cli acme/web', 'acme/cli acme/ops'].sort(),
+      [
+        'acme/api acme/web',
+        'acme/api acme/web',
+        'acme/api acme/cli acme/web',
+        'acme/cli acme/ops',
+        'acme/api acme/ops',
+      ].sort(),
     );
 
-    const viaIssue = instances.find((i) => i.repos.some((r) => r.repo === 'acme/ops'))!;
+    const viaIssue = instances.find((i) => i.repos.map((r) => r.repo).join(' ') === 'acme/cli acme/ops')!;
     expect(viaIssue.problem_statement).toBe('Exports time out\n\nLarge exports fail after 30 s.');
     expect(viaIssue.metadata.needs_rewrite).toBe(false);
     expect(viaIssue.repos[0]!.test_patch).toContain('test/export.test.ts');
     expect(viaIssue.provenance).toEqual(
       expect.arrayContaining([expect.stringMatching(/\/acme\/tracker\/issues\/\d+$/)]),
     );
+
+    const viaHead = instances.find((i) =>
+      i.repos.some((r) => r.patch.includes('src/audit.ts') && r.repo === 'acme/ops'),
+    )!;
+    expect(viaHead.repos.find((r) => r.repo === 'acme/ops')!.base_commit).toBe(opsMainSha);
 
     const viaBranch = instances.find((i) => i.metadata.shared_branches)!;
     expect(viaBranch.metadata.shared_branches).toEqual(['feat/rates']);
@@ -220,7 +259,7 @@ describe('tandem mine github', () => {
     expect(screened[0].reason.code).toBe('not-substantive');
     expect(screened[0].reason.message).toContain('acme/docs only touches docs or changelogs (README.md)');
 
-    expect(result.pullsScanned).toBe(12); // every merged PR listed, the 2019 one included (it is filtered after)
+    expect(result.pullsScanned).toBe(14); // every merged PR listed, the 2019 one included (it is filtered after)
     expect(result.rateLimits).toBe(1);
     expect(result.apiRequests).toBeGreaterThan(0);
   });
@@ -249,7 +288,7 @@ describe('tandem mine github', () => {
       ],
       { GITHUB_TOKEN: TOKEN },
     );
-    expect(result.stderr).toContain('6 pull requests scanned');
+    expect(result.stderr).toContain('7 pull requests scanned');
     expect(result.stderr).toContain('1 rate limits waited out');
     expect(result.stderr).toContain('3 candidate(s)');
     expect(result.code).toBe(0);
