@@ -88,4 +88,15 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchDeriveCommand } = await import('../run/bench.ts');
       process.exitCode = await benchDeriveCommand(kind, instances, raw);
     });
+
+  bench
+    .command('report')
+    .argument('<run-dirs...>', 'run folders (runs/<run-id>)')
+    .option('--html <file>', 'one self-contained HTML file')
+    .option('--markdown <file>', 'a Markdown leaderboard')
+    .description('leaderboard, resolved rate by number of repositories, heatmap, per-instance matrices')
+    .action(async (dirs: string[], raw: Record<string, unknown>) => {
+      const { benchReportCommand } = await import('../run/bench.ts');
+      process.exitCode = await benchReportCommand(dirs, raw);
+    });
 }

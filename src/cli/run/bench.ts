@@ -200,3 +200,18 @@ export async function benchDeriveCommand(kind: string, instances: string, raw: u
   );
   return EXIT.resolved;
 }
+
+export async function benchReportCommand(dirs: string[], raw: unknown): Promise<number> {
+  const flags = parseFlags(z.object({ html: z.string().optional(), markdown: z.string().optional() }), raw);
+  if (!flags.html && !flags.markdown)
+    throw new InputError('bench report: give --html <file> and/or --markdown <file>');
+  const { loadRuns } = await import('../../bench/load-runs.ts');
+  const { benchView } = await import('../../report/bench-view.ts');
+  const { renderBenchHtml, renderBenchMarkdown } = await import('../../report/bench-render.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const view = benchView(await loadRuns(dirs));
+  if (flags.html) await writeFile(flags.html, renderBenchHtml(view));
+  if (flags.markdown) await writeFile(flags.markdown, renderBenchMarkdown(view));
+  process.stdout.write(`${view.models.length} model run(s), ${view.instances.length} instance(s)\n`);
+  return EXIT.resolved;
+}

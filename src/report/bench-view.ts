@@ -1,0 +1,158 @@
+/**
+ * Benchmark runs → the view the HTML and Markdown reports lay out: a leaderboard (models × the
+ * papers' metrics), resolved rate by number of repositories, an instances × models grid, and per
+ * instance each model's matrix and diagnosis. Pure: every decision about what a reader sees is
+ * made here.
+ */
+import type { InstanceReportEntry, RunSummary } from '../core/bench-report.schema.ts';
+
+export interface BenchRunData {
+  runId: string;
+  summary: RunSummary;
+  entries: InstanceReportEntry[];
+}
+
+export interface LeaderboardRow {
+  model: string;
+  runId: string;
+  resolved: number;
+  total: number;
+  caseSuccess: number;
+  repositorySuccess: number;
+  f2pComplete: number;
+  p2pPreserved: number;
+  fixRate: number;
+  applyRate: number;
+  empty: number;
+  errors: number;
+}
+
+export type CellKind = 'resolved' | 'unresolved' | 'empty-patch' | 'error' | 'missing';
+
+export interface InstanceView {
+  id: string;
+  repoCount: number;
+  cells: Array<{ model: string; kind: CellKind; fixRate: number }>;
+  details: Array<{
+    model: string;
+    kind: CellKind;
+    matrix: Array<{ id: string; applied: string; outcome: string; passed: number; total: number }>;
+    diagnosis: string[];
+    notApplied: string[];
+  }>;
+}
+
+export interface BenchView {
+  models: string[];
+  leaderboard: LeaderboardRow[];
+  byRepoCount: Array<{
+    repos: string;
+    rates: Array<{ model: string; rate: number; resolved: number; total: number }>;
+  }>;
+  instances: InstanceView[];
+  diagnosisKinds: string[];
+  diagnosis: Array<{ model: string; counts: number[] }>;
+}
+
+const pct = (x: number) => Math.round(x * 1000) / 10;
+
+export function benchView(runs: BenchRunData[]): BenchView {
+  const label = (r: BenchRunData) =>
+    runs.filter((o) => o.summary.model_name_or_path === r.summary.model_name_or_path).length > 1
+      ? `${r.summary.model_name_or_path} (${r.runId})`
+      : r.summary.model_name_or_path;
+  const ranked = [...runs].sort(
+    (a, b) =>
+      b.summary.resolved_instances - a.summary.resolved_instances ||
+      b.summary.metrics.fix_rate - a.summary.metrics.fix_rate ||
+      label(a).localeCompare(label(b)),
+  );
+  const models = ranked.map(label);
+  const leaderboard = ranked.map((r) => {
+    const m = r.summary.metrics;
+    return {
+      model: label(r),
+      runId: r.runId,
+      resolved: r.summary.resolved_instances,
+      total: r.summary.total_instances,
+      caseSuccess: pct(m.case_success),
+      repositorySuccess: pct(m.repository_success),
+      f2pComplete: pct(m.f2p_complete_repositories),
+      p2pPreserved: pct(m.p2p_preserved_repositories),
+      fixRate: pct(m.fix_rate),
+      applyRate: pct(m.patch_apply_rate),
+      empty: r.summary.empty_patch_instances,
+      errors: r.summary.error_instances,
+    };
+  });
+  const counts = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.by_repo_count)))].sort(
+    (a, b) => Number(a) - Number(b),
+  );
+  const byRepoCount = counts.map((repos) => ({
+    repos,
+    rates: ranked.map((r) => {
+      const b = r.summary.metrics.by_repo_count[repos];
+      return { model: label(r), rate: pct(b?.rate ?? 0), resolved: b?.resolved ?? 0, total: b?.total ?? 0 };
+    }),
+  }));
+  const ids = [...new Set(ranked.flatMap((r) => r.entries.map((e) => e.tandem.instance_id)))].sort();
+  const instances = ids.map((id): InstanceView => {
+    const found = ranked.map((r) => ({
+      model: label(r),
+      e: r.entries.find((x) => x.tandem.instance_id === id),
+    }));
+    return {
+      id,
+      repoCount: found.find((f) => f.e)?.e?.tandem.repo_count ?? 0,
+      cells: found.map(({ model, e }) => ({
+        model,
+        kind: e ? e.tandem.outcome : 'missing',
+        fixRate: e ? pct(e.tandem.fix_rate) : 0,
+      })),
+      details: found.flatMap(({ model, e }) =>
+        e
+          ? [
+              {
+                model,
+                kind: e.tandem.outcome,
+                matrix: (e.tandem.report?.configurations ?? []).map((c) => ({
+                  id: c.id,
+                  applied: c.applied.length ? c.applied.join(', ') : '—',
+                  outcome: c.outcome,
+                  passed: c.passed,
+                  total: c.total,
+                })),
+                diagnosis: (e.tandem.diagnosis?.labels ?? []).map((l) => diagnosisText(l.kind, l.repo)),
+                notApplied: e.tandem.apply.filter((a) => !a.applied).map((a) => a.repo),
+              },
+            ]
+          : [],
+      ),
+    };
+  });
+  const diagnosisKinds = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.diagnosis)))].sort();
+  return {
+    models,
+    leaderboard,
+    byRepoCount,
+    instances,
+    diagnosisKinds,
+    diagnosis: ranked.map((r) => ({
+      model: label(r),
+      counts: diagnosisKinds.map((k) => r.summary.metrics.diagnosis[k] ?? 0),
+    })),
+  };
+}
+
+export function diagnosisText(kind: string, repo?: string): string {
+  switch (kind) {
+    case 'missed-repository':
+      return `missed repository ${repo ?? ''}`.trim();
+    case 'wrong-in-repo':
+      return `wrong in ${repo ?? '?'}`;
+    case 'cross-repo-inconsistency':
+      return 'cross-repository inconsistency';
+    default:
+      return kind;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * `tandem bench report` in a real headless Chromium (Debian's `chromium` driven by
+ * playwright-core): two models scored by `tandem bench run` on a generated instance, the HTML
+ * report opened offline from disk — it renders, the leaderboard and heatmap rows are right, it
+ * loads nothing from the network — and a screenshot is kept in test-artifacts/.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, type BenchFixture, benchFixture, WEB } from '../helpers/bench-fixtures.ts';
+import { dockerSuite } from '../helpers/docker-suite.ts';
+import { REPO_ROOT, runCli } from '../helpers/example-cases.ts';
+import { makeTempDir } from '../helpers/git-fixtures.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
+const docker = dockerSuite('bench-report');
+let fx: BenchFixture;
+let html: string;
+let markdown: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  fx = await benchFixture(docker.track(await makeTempDir('tandem-bench-report-')));
+  const instances = await fx.writeInstances('instances.jsonl', [await fx.instance()]);
+  const predictions = await fx.writePredictions(
+    'agent.jsonl',
+    JSON.stringify({
+      instance_id: 'acme-1',
+      model_name_or_path: 'agent <b>x</b>',
+      model_patches: {
+        [API]: await fx.diff('api', { FIELD: 'total\n' }),
+        [WEB]: await fx.diff('web', { ACCEPTS: 'amount\n' }),
+      },
+    }),
+  );
+  const common = ['--instances', instances, '--run-id', 'r1', '--runs-dir', path.join(fx.root, 'runs')];
+  const flags = ['--cache-dir', docker.cacheDir, '--prepare-network', 'host', '--matrix', 'full', '--quiet'];
+  expect((await runCli(['bench', 'run', ...common, '--predictions', 'gold', ...flags])).code).toBe(0);
+  expect(
+    (await runCli(['bench', 'run', ...common, '--predictions', predictions, '--diagnose', ...flags])).code,
+  ).toBe(0);
+  html = path.join(fx.root, 'report.html');
+  markdown = path.join(fx.root, 'report.md');
+  const report = await runCli([
+    'bench',
+    'report',
+    path.join(fx.root, 'runs', 'r1'),
+    '--html',
+    html,
+    '--markdown',
+    markdown,
+  ]);
+  expect(report.code).toBe(0);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('bench report in Chromium', () => {
+  it('renders offline: leaderboard rows ranked, heatmap cells by outcome, matrix and diagnosis per instance', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
+    await page.goto(pathToFileURL(html).href);
+    expect(await page.title()).toBe('Tandem benchmark report');
+    const rows = await page.$$eval('#leaderboard tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 4).map((td) => td.textContent)),
+    );
+    // The model name is text, not markup: escaped.
+    expect(rows).toEqual([
+      ['gold', '1/1', '100'],
+      ['agent <b>x</b>', '0/1', '0'],
+    ]);
+    const cells = await page.$$eval('#heatmap rect.cell', (rs) =>
+      rs.map((r) => [
+        r.getAttribute('data-instance'),
+        r.getAttribute('data-model'),
+        r.getAttribute('data-kind'),
+      ]),
+    );
+    expect(cells).toEqual([
+      ['acme-1', 'gold', 'resolved'],
+      ['acme-1', 'agent <b>x</b>', 'unresolved'],
+    ]);
+    const bars = await page.$$eval('#by-repo-count rect.bar', (rs) =>
+      rs.map((r) => Number(r.getAttribute('height'))),
+    );
+    expect(bars[0]).toBeGreaterThan(0);
+    expect(bars[1]).toBe(0);
+    const svgBox = await page.locator('#heatmap svg').boundingBox();
+    expect(svgBox!.width).toBeGreaterThan(40);
+    await page.locator('#instance-acme-1 details').nth(1).locator('summary').click();
+    const summaryText = await page
+      .locator('#instance-acme-1 details')
+      .nth(1)
+      .locator('summary')
+      .textContent();
+    expect(summaryText).toContain('cross-repository inconsistency');
+    const matrix = await page.$$eval('#instance-acme-1 details:nth-of-type(2) table.matrix tbody tr', (trs) =>
+      trs
+        .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
+        .map((c) => `${c[0]}:${c[2]}`),
+    );
+    // The prediction's own matrix: every partial has the other repository at base.
+    expect(matrix).toEqual(['base:fail', 'api:fail', 'web:fail', 'full:fail']);
+    expect(requests).toEqual([]);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'bench-report.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('writes the same leaderboard as Markdown', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(markdown, 'utf8');
+    expect(text).toContain('| 1 | gold | 1/1 | 100 |');
+    expect(text).toContain('| 2 | agent <b>x</b> | 0/1 | 0 |');
+    expect(text).toContain('| acme-1 | resolved | unresolved |');
+  });
+});
