@@ -9,6 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { mergeRuns } from '../../src/bench/merge-runs.ts';
 import { runBench } from '../../src/bench/run-bench.ts';
 import {
   type InstanceReportEntry,
@@ -335,5 +336,48 @@ describe('bench run: killed halfway, resumed', () => {
     );
     expect(after).toEqual(mtimes);
     expect(second.stdout).toMatch(/resolves: 1\/2 resolved/);
+  });
+});
+
+describe('bench run: sharded and merged', () => {
+  it('two shards merged give the summaries of the unsharded run', async () => {
+    for (const index of [1, 2]) {
+      await runBench({
+        instances,
+        predictions,
+        runId: 'r1',
+        runsDir: path.join(fx.root, `shard${index}`),
+        jobs: 2,
+        matrix: 'none',
+        diagnose: true,
+        shard: { index, count: 2 },
+        retries: 0,
+        engine: {
+          cacheDir: docker.cacheDir,
+          useResultCache: true,
+          sandbox: 'docker',
+          prepareNetwork: 'host',
+        },
+      });
+    }
+    const shard1 = await readdir(path.join(fx.root, 'shard1', 'r1'));
+    const shard2 = await readdir(path.join(fx.root, 'shard2', 'r1'));
+    // Each shard evaluated only its share (folders of the models it ran).
+    const folders = (names: string[]) => names.filter((n) => !n.endsWith('.json'));
+    expect(folders(shard1).length + folders(shard2).length).toBe(MODELS.length);
+    const merged = await mergeRuns(
+      [path.join(fx.root, 'shard1', 'r1'), path.join(fx.root, 'shard2', 'r1')],
+      path.join(fx.root, 'merged', 'r1'),
+      instances,
+    );
+    expect(merged.map((m) => m.summary.model_name_or_path).sort()).toEqual([...MODELS].sort());
+    for (const { summary } of merged) {
+      const whole = runSummarySchema.parse(
+        JSON.parse(
+          await readFile(path.join(runsDir(), 'r1', `${summary.model_name_or_path}.r1.json`), 'utf8'),
+        ),
+      );
+      expect(summary).toEqual(whole);
+    }
   });
 });
