@@ -1,27 +1,42 @@
 /**
- * Where `eval`, `validate` and `merge` put their results. `--json -` makes stdout the JSON report
- * alone, so it can be piped (`tandem eval case.yml --json - | jq …`); every other line then goes
- * to stderr. Summaries and progress are always on stderr.
+ * Where `eval`, `validate` and `merge` put their results. `--json -` (or `--markdown -`) makes
+ * stdout that report alone, so it can be piped (`tandem eval case.yml --json - | jq …`); every
+ * other line then goes to stderr. Summaries and progress are always on stderr.
  */
 import { writeFile } from 'node:fs/promises';
+import { InputError } from '../core/errors.ts';
 import type { Report } from '../core/report.schema.ts';
 import { jsonReportText, writeJsonReport } from '../report/json-report.ts';
 import { renderMarkdown } from '../report/markdown-report.ts';
 import { summaryTable, verdictLine } from '../report/summary-table.ts';
 import { colorEnabled } from './color.ts';
 
-/** The value of `--json` that means standard output. */
+/** The value of `--json` / `--markdown` that means standard output. */
 export const STDOUT = '-';
 
-/** The stream for a command's own result lines: stdout, unless stdout carries the JSON report. */
-export function resultStream(json: string | undefined): NodeJS.WriteStream {
-  return json === STDOUT ? process.stderr : process.stdout;
+export interface ReportTargets {
+  json?: string | undefined;
+  markdown?: string | undefined;
 }
 
-export async function writeReports(report: Report, to: { json?: string; markdown?: string }): Promise<void> {
+/** Checked before any work: stdout can carry one report. */
+export function checkReportTargets(to: ReportTargets): void {
+  if (to.json === STDOUT && to.markdown === STDOUT)
+    throw new InputError('options --json - and --markdown -: standard output can carry only one report');
+}
+
+/** The stream for a command's own result lines: stdout, unless stdout carries a report. */
+export function resultStream(to: ReportTargets): NodeJS.WriteStream {
+  return to.json === STDOUT || to.markdown === STDOUT ? process.stderr : process.stdout;
+}
+
+export async function writeReports(report: Report, to: ReportTargets): Promise<void> {
+  checkReportTargets(to);
   if (to.json === STDOUT) process.stdout.write(jsonReportText(report, 'standard output'));
   else if (to.json) writeJsonReport(to.json, report);
-  if (to.markdown) await writeFile(to.markdown, renderMarkdown(report, { reveal: 'names' }));
+  const markdown = to.markdown ? renderMarkdown(report, { reveal: 'names' }) : undefined;
+  if (to.markdown === STDOUT) process.stdout.write(markdown!);
+  else if (to.markdown) await writeFile(to.markdown, markdown!);
 }
 
 /** The end-of-run summary on stderr: the whole table, or with `--quiet` the verdict line alone. */

@@ -41,6 +41,23 @@ describe('--json -', () => {
   });
 });
 
+describe('--markdown -', () => {
+  it('writes the Markdown report, and nothing else, to stdout', async () => {
+    const r = await runCli(['merge', shard, '--markdown', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('#### Matrix (full)');
+    expect(r.stdout).not.toContain('Verdict: RESOLVED');
+    expect(r.stderr).toContain('Verdict: RESOLVED');
+  });
+
+  it('with --json - as well is bad input: stdout carries one report', async () => {
+    const r = await runCli(['merge', shard, '--json', '-', '--markdown', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--json - and --markdown -');
+  });
+});
+
 describe('--quiet', () => {
   it('prints the verdict line alone on stderr', async () => {
     const r = await runCli(['merge', shard, '--quiet']);

@@ -24,7 +24,7 @@ export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?:
     )
     .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
     .option('--json <file>', 'write the JSON report here (- for stdout, which then carries nothing else)')
-    .option('--markdown <file>', 'write the Markdown report here')
+    .option('--markdown <file>', 'write the Markdown report here (- for stdout)')
     .option('--shard <i/n>', 'run only share i of n of the configurations (partial report)')
     .option('--quiet', 'no progress or summary: only the verdict line (on stderr)');
 }

@@ -5,7 +5,7 @@ import { buildEvaluationRequest, hostDefaults } from '../../engine/evaluation-re
 import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '../eval-options.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { createProgress } from '../progress.ts';
-import { printSummary, writeReports } from '../report-output.ts';
+import { checkReportTargets, printSummary, writeReports } from '../report-output.ts';
 
 /** `tandem eval`: the exit code of the verdict; a shard's partial report exits 0 unless infrastructure failed. */
 export async function evalCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
@@ -16,6 +16,7 @@ export async function evalCommand(caseFile: string, raw: unknown, signal: AbortS
 
 /** Loads the case, runs the engine with progress on stderr, writes the requested reports. */
 export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortSignal): Promise<Report> {
+  checkReportTargets(flags);
   const change = await loadCase(caseFile);
   const { options } = await buildEvaluationRequest(change, evaluationSettings(flags), {
     host: hostDefaults(process.env),

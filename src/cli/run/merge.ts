@@ -1,13 +1,14 @@
 import { mergeReports } from '../../core/merge-reports.ts';
 import { readJsonReport } from '../../report/json-report.ts';
 import { exitCodeFor } from '../exit-codes.ts';
-import { printSummary, writeReports } from '../report-output.ts';
+import { checkReportTargets, printSummary, writeReports } from '../report-output.ts';
 
 /** `tandem merge`: shard reports combined into one report and verdict; the verdict's exit code. */
 export async function mergeCommand(
   files: string[],
   raw: { json?: string; markdown?: string; quiet?: boolean },
 ): Promise<number> {
+  checkReportTargets(raw);
   const partials = files.map((file) => ({ file, report: readJsonReport(file) }));
   const report = mergeReports(partials);
   await writeReports(report, raw);

@@ -4,12 +4,12 @@ import { EXIT } from '../exit-codes.ts';
 import { resultStream } from '../report-output.ts';
 import { runEval } from './eval.ts';
 
-/** `tandem validate`: prints valid/invalid with the problems (on stdout unless it carries `--json -`); the exit code. */
+/** `tandem validate`: prints valid/invalid with the problems (on stdout unless it carries a report); the exit code. */
 export async function validateCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
   const flags = parseEvalFlags(raw);
   const report = await runEval(caseFile, flags, signal);
   const problems = validationProblems(report);
-  const out = resultStream(flags.json);
+  const out = resultStream(flags);
   if (problems.length === 0) {
     out.write(`valid: ${report.name} is resolved and jointly necessary\n`);
     return EXIT.resolved;
