@@ -1,12 +1,14 @@
 /**
  * `tandem mine git` over real repositories served by git over HTTP: a history with messy trailers
  * across three repositories found as one set, a docs-only side screened out, commits of the set
- * that conflict when replayed screened out, unrelated commits left out of the gold patch.
+ * that conflict when replayed screened out, unrelated commits left out of the gold patch, merges of
+ * a same-named branch (read from GitHub's merge messages) linked within the window.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
+import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
+import { git } from '../../src/engine/git.ts';
 import { mineGit } from '../../src/mine/mine-git.ts';
 import { loadSuiteTemplate } from '../../src/mine/suite-template.ts';
 import {
@@ -33,6 +35,23 @@ let root: string;
 let server: GitHttpServer;
 const repos: Record<string, FixtureRepo> = {};
 const url = (name: string) => `${server.url}/${name}.git`;
+const identity = {
+  GIT_AUTHOR_NAME: 'Fixture',
+  GIT_AUTHOR_EMAIL: 'fixture@example.com',
+  GIT_COMMITTER_NAME: 'Fixture',
+  GIT_COMMITTER_EMAIL: 'fixture@example.com',
+};
+
+/** A branch with one commit, merged into main with GitHub's merge message. */
+async function mergeBranch(repo: FixtureRepo, branch: string, files: Record<string, string>, pr: number) {
+  await commitOn(repo, branch, files, `${branch}: work`, { from: 'main' });
+  await git(['checkout', '--quiet', 'main'], { cwd: repo.work });
+  await git(['merge', '--quiet', '--no-ff', branch, '-m', `Merge pull request #${pr} from acme/${branch}`], {
+    cwd: repo.work,
+    env: identity,
+  });
+  await git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main'], { cwd: repo.work });
+}
 
 beforeAll(async () => {
   root = await makeTempDir('tandem-mine-git-');
@@ -91,6 +110,9 @@ beforeAll(async () => {
     { 'src/limits.ts': 'export const a = 3;\n' },
     'web: limits again\n\nRef: acme/api#80',
   );
+  // Set 4: web and cli merge a branch of the same name, with no reference in any message.
+  await mergeBranch(web!, 'feat/sync', { 'src/sync.ts': 'export const sync = 1;\n' }, 4);
+  await mergeBranch(cli!, 'feat/sync', { 'src/sync.ts': 'export const syncCli = 1;\n' }, 9);
   server = await startGitHttpServer(root);
 });
 
@@ -120,8 +142,14 @@ describe('tandem mine git', () => {
     });
 
     const lines = (await readFile(out, 'utf8')).trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const instance = benchInstanceSchema.parse(JSON.parse(lines[0]!));
+    expect(lines).toHaveLength(2);
+    const [instance, byBranch] = lines.map((l) => benchInstanceSchema.parse(JSON.parse(l))) as [
+      BenchInstance,
+      BenchInstance,
+    ];
+    expect(byBranch.repos.map((r) => r.repo)).toEqual(['acme/web', 'acme/cli']);
+    expect(byBranch.metadata.shared_branches).toEqual(['feat/sync']);
+    expect(byBranch.repos[0]!.patch).toContain('src/sync.ts');
     expect(instance.repos.map((r) => r.repo)).toEqual(['acme/api', 'acme/web', 'acme/cli']);
     const apiSide = instance.repos[0]!;
     // Gold patch: the set's two api commits, not the unrelated one between them; tests apart.
@@ -162,7 +190,7 @@ describe('tandem mine git', () => {
     expect(docs.reason.message).toContain('acme/docs only touches');
     const conflict = screened.find((s) => s.reason.code === 'conflict');
     expect(conflict.reason.repo).toBe('acme/web');
-    expect(result.summary()).toContain('1 candidate(s)');
+    expect(result.summary()).toContain('2 candidate(s)');
   });
 
   it('screens out a set over --max-repos, naming the cap', async () => {
