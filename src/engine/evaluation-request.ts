@@ -31,6 +31,8 @@ export interface HostDefaults {
   cacheDir: string;
   /** The host's CA bundle, if it has one. */
   caBundle?: string;
+  /** `TANDEM_WORK_DIR`: where workspaces are assembled (else the engine picks a tmpfs). */
+  workDir?: string;
 }
 
 const SYSTEM_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
@@ -43,6 +45,7 @@ export function hostDefaults(env: NodeJS.ProcessEnv): HostDefaults {
   return {
     cacheDir: path.resolve(env.TANDEM_CACHE_DIR || envPaths('tandem', { suffix: '' }).cache),
     ...(ca ? { caBundle: ca } : {}),
+    ...(env.TANDEM_WORK_DIR ? { workDir: path.resolve(env.TANDEM_WORK_DIR) } : {}),
   };
 }
 
@@ -79,6 +82,7 @@ export async function buildEvaluationRequest(
   const prepareNetwork =
     s.prepareNetwork ??
     (s.sandbox === 'docker' ? await (opts.detectNetwork ?? detectPrepareNetwork)() : 'none');
+  const workDir = s.workDir ?? opts.host.workDir;
   let shard: { only: string[]; shardLabel: string } | undefined;
   if (s.shard) {
     const plan = planMatrix(
@@ -102,7 +106,7 @@ export async function buildEvaluationRequest(
       reruns: s.reruns,
       jobs: s.jobs ?? defaultJobs(change.suite),
       cacheDir: path.resolve(s.cacheDir ?? opts.host.cacheDir),
-      ...(s.workDir ? { workDir: path.resolve(s.workDir) } : {}),
+      ...(workDir ? { workDir: path.resolve(workDir) } : {}),
       useResultCache: s.useResultCache,
       sandbox: s.sandbox,
       prepareNetwork,

@@ -11,9 +11,8 @@ import path from 'node:path';
 /** Leave at least this much of the tmpfs free (it is shared with the rest of the machine). */
 const MIN_FREE_BYTES = 2 * 1024 ** 3;
 
+/** `TANDEM_WORK_DIR` is read with the other variables (engine/evaluation-request.ts hostDefaults). */
 export function defaultScratchDir(cacheDir: string): string {
-  const fromEnv = process.env.TANDEM_WORK_DIR;
-  if (fromEnv) return path.resolve(fromEnv);
   const shm = '/dev/shm';
   try {
     accessSync(shm, constants.W_OK);

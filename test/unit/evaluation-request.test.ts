@@ -72,6 +72,15 @@ describe('buildEvaluationRequest', () => {
     expect(options.workDir).toBe(path.resolve('rel/work'));
   });
 
+  it('takes the work folder from the host unless one is given', async () => {
+    const withWork = { ...host, workDir: '/dev/shm/w' };
+    const opts = { host: withWork, detectNetwork: noBridge };
+    expect((await buildEvaluationRequest(change, {}, opts)).options.workDir).toBe('/dev/shm/w');
+    expect((await buildEvaluationRequest(change, { workDir: '/tmp/x' }, opts)).options.workDir).toBe(
+      '/tmp/x',
+    );
+  });
+
   it('gives the process sandbox no network and never asks Docker', async () => {
     const detectNetwork = async () => {
       throw new Error('Docker was asked');
@@ -134,9 +143,10 @@ describe('hostDefaults', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-env-'));
     const ca = path.join(dir, 'extra.pem');
     writeFileSync(ca, 'x');
-    expect(hostDefaults({ TANDEM_CACHE_DIR: dir, NODE_EXTRA_CA_CERTS: ca })).toEqual({
+    expect(hostDefaults({ TANDEM_CACHE_DIR: dir, NODE_EXTRA_CA_CERTS: ca, TANDEM_WORK_DIR: 'w' })).toEqual({
       cacheDir: dir,
       caBundle: ca,
+      workDir: path.resolve('w'),
     });
     expect(hostDefaults({}).cacheDir).toMatch(/tandem/);
   });
