@@ -23,18 +23,18 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(dir));
 
 /** Runs `node bin/tandem.js …` with the tracer; the exit code and every URL it resolved. */
-async function traced(args: string[]): Promise<{ code: number; urls: string[] }> {
+async function traced(args: string[]): Promise<{ code: number; urls: string[]; stdout: string }> {
   const file = path.join(dir, `trace-${++runs}.txt`);
-  const code = await new Promise<number>((resolve) => {
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
     execFile(
       process.execPath,
       ['--import', TRACER, path.join(REPO_ROOT, 'bin', 'tandem.js'), ...args],
       { env: { ...process.env, TRACE_IMPORTS_FILE: file } },
-      (err) => resolve(err ? Number((err as { code?: number }).code ?? 1) : 0),
+      (err, out) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: out }),
     );
   });
   const urls = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
-  return { code, urls };
+  return { code, urls, stdout };
 }
 
 /** Package names among the URLs (`node_modules/@scope/name/…` → `@scope/name`). */
@@ -55,18 +55,42 @@ function ours(urls: string[]): string[] {
 /** What start-up may load from build/: the wiring, the registrations, errors and the version. */
 const START_UP = /^(cli\/(main|context|exit-codes)|cli\/commands\/[^/]+|core\/errors|engine\/version)\.js$/;
 
+/** Asserts that a traced run loaded commander and start-up modules only. */
+function expectLight(what: string, urls: string[]): void {
+  expect(packages(urls), what).toEqual(['commander']);
+  const loaded = ours(urls);
+  expect(loaded, what).toContain('cli/main.js');
+  expect(
+    loaded.filter((m) => !START_UP.test(m)),
+    what,
+  ).toEqual([]);
+}
+
+/** The sub-command names a help text lists (`help` itself left out). */
+function commandsIn(help: string): string[] {
+  const section = help.split(/^Commands:\n/m)[1]?.split(/\n\n/)[0] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+}
+
 describe('start-up loads nothing heavy', () => {
-  it.each(['--version', '--help', 'eval --help', 'validate --help', 'merge --help'])(
-    'tandem %s: commander only, no command implementation',
-    async (line) => {
-      const { code, urls } = await traced(line.split(' '));
-      expect(code).toBe(0);
-      expect(packages(urls)).toEqual(['commander']);
-      const loaded = ours(urls);
-      expect(loaded).toContain('cli/main.js');
-      expect(loaded.filter((m) => !START_UP.test(m))).toEqual([]);
-    },
-  );
+  it('tandem --version: commander only, no command implementation', async () => {
+    const { code, urls } = await traced(['--version']);
+    expect(code).toBe(0);
+    expectLight('--version', urls);
+  });
+
+  it('tandem --help and every command’s --help, sub-commands included', async () => {
+    const seen: string[] = [];
+    const walk = async (path: string[]): Promise<void> => {
+      const { code, urls, stdout } = await traced([...path, '--help']);
+      expect(code, path.join(' ')).toBe(0);
+      expectLight(`${[...path, '--help'].join(' ')}`, urls);
+      seen.push(path.join(' '));
+      for (const sub of commandsIn(stdout)) await walk([...path, sub]);
+    };
+    await walk([]);
+    expect(seen).toEqual(expect.arrayContaining(['', 'eval', 'validate', 'plan', 'merge']));
+  }, 300_000);
 
   it('a command that runs loads its implementation (the trace sees lazy imports)', async () => {
     const { code, urls } = await traced(['plan', path.join(dir, 'no-such-case.yml')]);
