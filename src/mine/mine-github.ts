@@ -14,6 +14,7 @@ import { MirrorCache } from '../engine/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
 import { type Cue, cuesInPullRequest } from './cues.ts';
 import { miningClient } from './github-client.ts';
+import { reading } from './github-errors.ts';
 import {
   type Issue,
   type MergedPull,
@@ -64,21 +65,29 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   const output = new MineOutput(opts.out, opts.screenedOut);
   const repos = opts.repos
     ? await Promise.all(
-        opts.repos.map(async (repo) => ({ repo, cloneUrl: await repositoryCloneUrl(gh, repo) })),
+        opts.repos.map(async (repo) => ({
+          repo,
+          cloneUrl: await reading(`--repo ${repo}`, () => repositoryCloneUrl(gh, repo), { userNamed: true }),
+        })),
       )
-    : await orgRepositories(gh, opts.org);
+    : await reading(`--org ${opts.org}`, () => orgRepositories(gh, opts.org), { userNamed: true });
   const progress = { repos: 0, reposTotal: repos.length, pulls: 0, stage: 'pull requests' };
   const report = () => opts.onProgress?.({ ...progress });
 
   const scanned = new Map<string, Scanned>();
   for (const { repo } of repos) {
     const parts = splitRepo(repo)!;
-    const pulls = await mergedPulls(gh, repo, opts, (n) => {
-      progress.pulls += n;
-      report();
-    });
+    const pulls = await reading(`merged pull requests of ${repo}`, () =>
+      mergedPulls(gh, repo, opts, (n) => {
+        progress.pulls += n;
+        report();
+      }),
+    );
     for (const pull of pulls) {
-      const commits = (await pullCommits(gh, repo, pull.number)).map((c) => ({
+      const read = await reading(`commits of ${repo}#${pull.number}`, () =>
+        pullCommits(gh, repo, pull.number),
+      );
+      const commits = read.map((c) => ({
         sha: c.sha,
         message: c.commit.message,
         ...(c.html_url ? { url: c.html_url } : {}),
@@ -102,10 +111,10 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   for (const target of targets) {
     // Only the organization's own issues: others are outside what the token is for.
     if (scanned.has(target) || target.split('/')[0] !== opts.org.toLowerCase()) continue;
-    const issue = await readIssue(gh, target);
+    const issue = await reading(`issue ${target}`, () => readIssue(gh, target));
     if (!issue || issue.pull_request) continue;
     issues.set(target, issue);
-    for (const from of await referencingPulls(gh, target)) {
+    for (const from of await reading(`timeline of ${target}`, () => referencingPulls(gh, target))) {
       const s = scanned.get(from);
       if (s && !s.cues.some((c) => c.target === target))
         s.cues.push({ kind: 'reference', target, text: `timeline: referenced ${target}` });

@@ -296,4 +296,33 @@ describe('tandem mine github', () => {
     // Depends-On (A), the shared branch (C), and E without acme/cli, which was not read.
     expect(lines.map((l) => benchInstanceSchema.parse(JSON.parse(l)).repos.length)).toEqual([2, 2, 2]);
   });
+
+  it('says which --repo the token cannot read (exit 2), and that a failing API is infrastructure (exit 3)', async () => {
+    const common = [
+      '--since',
+      '2024-01-01',
+      '--api-url',
+      gh.url,
+      '--out',
+      path.join(root, 'err-out', 'c.jsonl'),
+    ];
+    const missing = await runCli(['mine', 'github', '--org', 'acme', '--repo', 'acme/nope', ...common], {
+      GITHUB_TOKEN: TOKEN,
+    });
+    expect(missing.stderr).toContain('--repo acme/nope: not found, or GITHUB_TOKEN cannot read it (404)');
+    expect(missing.code).toBe(2);
+
+    const refused = await runCli(['mine', 'github', '--org', 'acme', ...common], { GITHUB_TOKEN: 'wrong' });
+    expect(refused.stderr).toContain('--org acme: GitHub refused the token (401)');
+    expect(refused.code).toBe(2);
+
+    gh.failNext({ status: 422, path: '/repos/acme/web/pulls', message: 'Validation Failed' });
+    const broken = await runCli(['mine', 'github', '--org', 'acme', '--repo', 'acme/web', ...common], {
+      GITHUB_TOKEN: TOKEN,
+    });
+    expect(broken.stderr).toContain(
+      'infrastructure error (fetch): merged pull requests of acme/web: GitHub answered 422',
+    );
+    expect(broken.code).toBe(3);
+  });
 });
