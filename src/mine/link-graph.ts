@@ -1,8 +1,10 @@
 /**
  * Linked sets from cues: the connected components of the graph whose nodes are changes (a merged
- * PR, a commit) and the issues and PRs they name. Links count both ways and through shared
- * issues, as in the App's linked sets; unlike the App there is no seed — every component of the
- * history is a set. Pure.
+ * PR, a commit) and the issues and PRs they name. Links count both ways, as in the App's linked
+ * sets (`core/linked-set.ts`). That module grows one open set from a seed PR and refuses links past
+ * its caps; mining needs every component of a merged history at once, joins changes through the
+ * issues they share (not PRs themselves), and screens a set over the cap out whole rather than
+ * cutting it short (a truncated set would be an incomplete task). Pure.
  */
 import type { Cue } from './cues.ts';
 

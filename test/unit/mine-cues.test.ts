@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cuesInPullRequest, cuesInText } from '../../src/mine/cues.ts';
+import { mergedBranchName } from '../../src/mine/git-history.ts';
 import { linkComponents, parseWindow, sameBranchPairs } from '../../src/mine/link-graph.ts';
 
 const api = { owner: 'acme', repo: 'api' };
@@ -145,5 +146,14 @@ describe('linkComponents', () => {
     expect(parseWindow('14d')).toBe(14 * 86_400_000);
     expect(parseWindow('36h')).toBe(36 * 3_600_000);
     expect(parseWindow('two weeks')).toBeUndefined();
+  });
+});
+
+describe('mergedBranchName', () => {
+  it("reads the branch of GitHub's and git's merge messages", () => {
+    expect(mergedBranchName('Merge pull request #4 from acme/feat/sync\n\nSync')).toBe('feat/sync');
+    expect(mergedBranchName("Merge branch 'feat/x' into main")).toBe('feat/x');
+    expect(mergedBranchName("Merge remote-tracking branch 'origin/hotfix'")).toBe('hotfix');
+    expect(mergedBranchName('Fix merge of branch x')).toBeUndefined();
   });
 });
