@@ -87,7 +87,7 @@ describe('attack: result files the code under test controls', () => {
     ['host-link', /refused: host-link\.xml is a symbolic link/],
     ['dev-zero', /refused: dev-zero\.xml is a symbolic link/],
     ['fifo', /refused: fifo\.xml is not a regular file/],
-    ['huge', /refused: huge\.xml is larger than Tandem's 64 MB limit/],
+    ['huge', /refused: huge\.xml is larger than Tandem's 32 MB limit/],
     ['linked-folder', /refused: sub\/canary\.txt lies under a symbolic link/],
     [
       'quoting-parse-error',
