@@ -5,12 +5,13 @@
  */
 import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { modelFolder } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
 import { InputError } from '../core/errors.ts';
 import { exists } from '../engine/fs-util.ts';
 import { loadInstances } from './instances-file.ts';
-import { RunStore, readSummary } from './run-store.ts';
+import { RunStore } from './run-store.ts';
 
 export async function mergeRuns(
   dirs: string[],
@@ -18,22 +19,22 @@ export async function mergeRuns(
   instancesFile: string,
 ): Promise<Array<{ file: string; summary: RunSummary }>> {
   const instanceIds = (await loadInstances(instancesFile)).map((i) => i.instance.instance_id);
-  const target = new RunStore(path.dirname(path.resolve(out)), path.basename(path.resolve(out)));
+  const sources = await Promise.all(dirs.map((d) => RunStore.open(d)));
+  const runIds = [...new Set(sources.map((s) => s.store.runId))];
+  if (runIds.length > 1)
+    throw new InputError(`bench merge: the folders hold different runs (${runIds.join(', ')})`);
+  // The merged run keeps the shards' run id, whatever the output folder is called.
+  const target = new RunStore(path.resolve(out), runIds[0]!);
   const submitted = new Map<string, Set<string>>();
-  for (const dir of dirs) {
-    const abs = path.resolve(dir);
-    const source = new RunStore(path.dirname(abs), path.basename(abs));
-    const models = await source.models();
-    if (models.length === 0)
-      throw new InputError(`${dir}: no run summary (<model>.<run-id>.json) in this folder`, dir);
-    for (const folder of models) {
-      const summary = await readSummary(path.join(abs, `${folder}.${source.runId}.json`));
+  for (const { store: source, summaries } of sources) {
+    for (const summary of summaries) {
       const ids = submitted.get(summary.model_name_or_path) ?? new Set<string>();
       for (const id of summary.submitted_ids) ids.add(id);
       submitted.set(summary.model_name_or_path, ids);
-      if (abs === target.dir) continue;
-      for (const inst of await readdir(path.join(abs, folder)).catch(() => [] as string[])) {
-        const from = path.join(abs, folder, inst);
+      if (source.dir === target.dir) continue;
+      const folder = modelFolder(summary.model_name_or_path);
+      for (const inst of await readdir(path.join(source.dir, folder)).catch(() => [] as string[])) {
+        const from = path.join(source.dir, folder, inst);
         if (!(await exists(path.join(from, 'report.json')))) continue;
         await cp(from, path.join(target.dir, folder, inst), { recursive: true, force: true });
       }

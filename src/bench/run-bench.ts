@@ -72,7 +72,7 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
         a.prediction.instance_id.localeCompare(b.prediction.instance_id),
     );
   const mine = opts.shard ? all.filter((_, k) => k % opts.shard!.count === opts.shard!.index - 1) : all;
-  const store = new RunStore(opts.runsDir, opts.runId);
+  const store = RunStore.inRunsDir(opts.runsDir, opts.runId);
   const finished = await Promise.all(
     mine.map((w) => store.isFinished(w.prediction.model_name_or_path, w.prediction.instance_id)),
   );

@@ -22,13 +22,35 @@ import { validate } from '../engine/case-loader.ts';
 import type { GroupOutput } from './evaluate-candidate.ts';
 
 export class RunStore {
-  readonly dir: string;
-
   constructor(
-    runsDir: string,
+    /** The run folder (`<runs>/<run-id>`, or a shard's downloaded copy of it). */
+    readonly dir: string,
     readonly runId: string,
-  ) {
-    this.dir = path.resolve(runsDir, runId);
+  ) {}
+
+  static inRunsDir(runsDir: string, runId: string): RunStore {
+    return new RunStore(path.resolve(runsDir, runId), runId);
+  }
+
+  /**
+   * An existing run folder, whatever it is called now (a CI artifact folder, say): the run id
+   * and the models are read from its summaries.
+   */
+  static async open(dir: string): Promise<{ store: RunStore; summaries: RunSummary[] }> {
+    const abs = path.resolve(dir);
+    const files = (await readdir(abs).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+    const summaries: RunSummary[] = [];
+    for (const f of files) summaries.push(await readSummary(path.join(abs, f)));
+    const ids = [...new Set(summaries.map((s) => s.run_id))];
+    if (ids.length !== 1) {
+      throw new InputError(
+        ids.length === 0
+          ? `${dir}: no run summary (<model>.<run-id>.json) in this folder`
+          : `${dir}: summaries of several runs (${ids.join(', ')}) in one folder`,
+        dir,
+      );
+    }
+    return { store: new RunStore(abs, ids[0]!), summaries };
   }
 
   instanceDir(model: string, instanceId: string): string {
@@ -91,13 +113,6 @@ export class RunStore {
       out.push(...Object.values(parseJson(instanceReportSchema, text, file)));
     }
     return out;
-  }
-
-  /** Models with a folder in this run. */
-  async models(): Promise<string[]> {
-    const files = await readdir(this.dir).catch(() => [] as string[]);
-    const suffix = `.${this.runId}.json`;
-    return files.filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length));
   }
 
   async writeSummary(summary: RunSummary): Promise<string> {

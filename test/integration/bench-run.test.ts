@@ -5,7 +5,7 @@
  * overwrites), the diagnosis of each, a SWE-bench row as a one-repository instance, and a run
  * killed halfway then resumed.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -366,7 +366,14 @@ describe('bench run: sharded and merged', () => {
     const folders = (names: string[]) => names.filter((n) => !n.endsWith('.json'));
     expect(folders(shard1).length + folders(shard2).length).toBe(MODELS.length);
     const merged = await mergeRuns(
-      [path.join(fx.root, 'shard1', 'r1'), path.join(fx.root, 'shard2', 'r1')],
+      // Folder names as a CI artifact download gives them: the run id is read from the summaries.
+      await Promise.all(
+        [1, 2].map(async (k) => {
+          const to = path.join(fx.root, 'artifacts', `bench-shard-${k}`);
+          await cp(path.join(fx.root, `shard${k}`, 'r1'), to, { recursive: true });
+          return to;
+        }),
+      ),
       path.join(fx.root, 'merged', 'r1'),
       instances,
     );
