@@ -5,10 +5,15 @@
  * eight configurations each consumer must see its producers in that configuration's state, and
  * a producer's own prepared dependencies must resolve from inside the wired path.
  */
+import { existsSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
+import { git } from '../../src/engine/git.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
 import { SANDBOX_IMAGE, shellCase, shellGroup, tapScript } from '../helpers/example-cases.ts';
+import type { FixtureRepo } from '../helpers/git-fixtures.ts';
 
 const docker = dockerSuite('engine-wiring');
 
@@ -75,7 +80,8 @@ describe('wiring a chain of three npm repositories', () => {
               exports: { '.': { import: './index.mjs', require: './index.js' } },
               dependencies: { tiny: 'file:vendor/tiny' },
             }),
-            'index.js': 'exports.level = require("node:fs").readFileSync(__dirname + "/STATE", "utf8").trim();\nexports.tiny = require("tiny");\n',
+            'index.js':
+              'exports.level = require("node:fs").readFileSync(__dirname + "/STATE", "utf8").trim();\nexports.tiny = require("tiny");\n',
             'index.mjs': 'import cjs from "./index.js";\nexport const level = cjs.level;\n',
             STATE: 'base\n',
             'vendor/tiny/package.json': pkg('tiny', { main: 'main.js' }),
@@ -129,3 +135,58 @@ describe('wiring a chain of three npm repositories', () => {
     for (const cfg of report.configurations) expect(cfg.tests).toHaveLength(checks.length);
   });
 });
+
+describe('wiring a monorepo package at a path', () => {
+  it('mounts the producer subfolder of this configuration, replacing a committed link on the way', async () => {
+    const c = await shellCase({
+      name: 'wired-path',
+      repos: [
+        {
+          name: 'lib',
+          base: { 'packages/x/VERSION': 'base\n', STATE: 'base\n' },
+          head: { 'packages/x/VERSION': 'head\n', STATE: 'head\n' },
+        },
+        // A committed link where the mount goes: replaced in the private workspace, never followed.
+        { name: 'app', base: { 'app.txt': 'app\n' }, head: { 'feature.txt': 'on\n' } },
+      ],
+      suite: {
+        name: 'wired-path-suite',
+        image: SANDBOX_IMAGE,
+        setup: [],
+        wiring: [{ into: 'acme/app', repo: 'acme/lib', as: 'path', path: 'vendor/lib', from: 'packages/x' }],
+        tests: [shellGroup('path')],
+      },
+      hidden: {
+        'hidden/path.sh': tapScript('path.tap', [
+          {
+            name: 'sees the state of this configuration',
+            cmd: 'test "$(cat app/vendor/lib/VERSION)" = "$(cat lib/STATE)"',
+          },
+          { name: 'is the checkout folder', cmd: 'echo w > app/vendor/lib/W && test -f lib/packages/x/W' },
+        ]),
+      },
+    });
+    docker.track(c.root);
+    await symlinkInRepo(c.repos.app!, 'vendor', '/etc');
+    const report = await docker.evaluate(c.input);
+    expect(report.infraErrors).toEqual([]);
+    expect(report.configurations).toHaveLength(4);
+    const failing = report.configurations.flatMap((cfg) =>
+      cfg.tests.filter((t) => t.status !== 'passed').map((t) => `${cfg.id}: ${t.id}`),
+    );
+    expect(failing).toEqual([]);
+    expect(existsSync('/etc/lib')).toBe(false);
+  });
+});
+
+/** Commits a symbolic link `name -> target` on main and feature of a fixture repository. */
+async function symlinkInRepo(repo: FixtureRepo, name: string, target: string): Promise<void> {
+  const cwd = repo.work;
+  for (const branch of ['main', 'feature']) {
+    await git(['checkout', '--quiet', branch], { cwd });
+    await symlink(target, path.join(cwd, name));
+    await git(['add', name], { cwd });
+    await git(['-c', 'user.name=t', '-c', 'user.email=t@e.example', 'commit', '-qm', 'link'], { cwd });
+    await git(['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], { cwd });
+  }
+}
