@@ -82,6 +82,7 @@ describe('prepare outputs and reuse', () => {
 
   it('gives base prepares a persistent download cache, and PR heads none of it', async () => {
     const run =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
       'touch "${npm_config_cache:-/tmp}/touched-$(cat STATE)" && mkdir -p "${PIP_CACHE_DIR:-/tmp}" "${GOMODCACHE:-/tmp}"';
     const c = await preparedApp('download-cache', { 'acme/app': { run } }, [{ name: 'ran', cmd: 'true' }]);
     const report = await docker.evaluate(c.input);

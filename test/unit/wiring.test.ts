@@ -119,7 +119,10 @@ describe('wiringLayout', () => {
           hostPath: '/cache/schema',
           workspacePath: 'web/node_modules/@acme/api/node_modules/@acme/schema/node_modules',
         },
-        { hostPath: '/cache/schema', workspacePath: 'web/packages/ui/node_modules/@acme/schema/node_modules' },
+        {
+          hostPath: '/cache/schema',
+          workspacePath: 'web/packages/ui/node_modules/@acme/schema/node_modules',
+        },
       ]),
     );
     expect(layout.readonlyMounts).toHaveLength(4);
@@ -159,7 +162,9 @@ describe('wiringLayout', () => {
   it('writes a go.work at the newest go version its modules ask for', () => {
     expect(goDirective('module example.com/a\n\ngo 1.21.5\n')).toBe('1.21.5');
     expect(goDirective('module example.com/a\n')).toBeUndefined();
-    expect(goWorkFile(['web', 'api'], ['1.19', '1.22', '1.21.5'])).toBe('go 1.22\n\nuse (\n\t./web\n\t./api\n)\n');
+    expect(goWorkFile(['web', 'api'], ['1.19', '1.22', '1.21.5'])).toBe(
+      'go 1.22\n\nuse (\n\t./web\n\t./api\n)\n',
+    );
     expect(goWorkFile(['web'], [])).toMatch(/^go 1\.18\n/);
   });
 });
