@@ -1,0 +1,144 @@
+/**
+ * The App's store tables on a real SQLite file: a PR's body links replaced on each upsert while
+ * `/tandem link` ones stay, reverse lookups, unlinked pairs; check runs per head (claimed,
+ * completed, found by id); deliveries seen once; hand-offs kept with their run. Data survives
+ * closing and reopening the file.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/app/store.ts';
+import type { PullRef } from '../../src/core/pull-ref.ts';
+import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+
+let dir: string | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  store?.close();
+  if (dir) await removeTempDir(dir);
+  store = undefined;
+  dir = undefined;
+});
+
+async function open(): Promise<{ s: Store; reopen: () => Promise<Store> }> {
+  dir ??= await makeTempDir('tandem-store-');
+  const file = join(dir, 'tandem.db');
+  store = await Store.open(file);
+  return {
+    s: store,
+    reopen: async () => {
+      store?.close();
+      store = await Store.open(file);
+      return store;
+    },
+  };
+}
+
+const ref = (repo: string, number: number): PullRef => ({ owner: 'acme', repo, number });
+const SHA = 'c'.repeat(40);
+
+function upsert(s: Store, links: PullRef[], state: 'open' | 'closed' = 'open') {
+  return s.pulls.upsert({
+    ...ref('api', 1),
+    installationId: 3,
+    state,
+    headSha: SHA,
+    headRef: 'feature',
+    baseRef: 'main',
+    links,
+  });
+}
+
+describe('pulls and links', () => {
+  it('replaces body links on each upsert, keeps command links, answers reverse lookups', async () => {
+    const { s, reopen } = await open();
+    upsert(s, [ref('schema', 1), ref('web', 2)]);
+    s.links.addManual('acme/api#1', 'acme/docs#4', 'acme/api#1 acme/docs#4');
+    expect(s.links.to('acme/schema#1')).toEqual(['acme/api#1']);
+    upsert(s, [ref('schema', 1)], 'closed');
+    const r = await reopen();
+    expect(r.pulls.get('acme/api#1')).toMatchObject({
+      state: 'closed',
+      headRef: 'feature',
+      installationId: 3,
+    });
+    expect(
+      r.links
+        .from('acme/api#1')
+        .map((l) => `${l.repo}#${l.number}`)
+        .sort(),
+    ).toEqual(['docs#4', 'schema#1']);
+    expect(r.links.to('acme/web#2')).toEqual([]);
+  });
+
+  it('unlink removes command links both ways and remembers the pair; a new link forgets it', async () => {
+    const { s } = await open();
+    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
+    s.links.addManual('acme/web#2', 'acme/api#1', 'acme/api#1 acme/web#2');
+    s.links.remove('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
+    expect(s.links.from('acme/api#1')).toEqual([]);
+    expect(s.links.from('acme/web#2')).toEqual([]);
+    expect(s.links.unlinkedPairs()).toEqual(new Set(['acme/api#1 acme/web#2']));
+    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
+    expect(s.links.unlinkedPairs()).toEqual(new Set());
+  });
+
+  it('lists open PRs of an installation by head branch', async () => {
+    const { s } = await open();
+    upsert(s, []);
+    expect(s.pulls.withHeadRef(3, 'feature').map((p) => p.key)).toEqual(['acme/api#1']);
+    expect(s.pulls.withHeadRef(4, 'feature')).toEqual([]);
+    upsert(s, [], 'closed');
+    expect(s.pulls.withHeadRef(3, 'feature')).toEqual([]);
+  });
+});
+
+describe('check runs, deliveries and hand-offs', () => {
+  it('keeps one check run per head: saved, claimed, completed, found by id', async () => {
+    const { s, reopen } = await open();
+    s.checkRuns.save({ pullKey: 'acme/api#1', headSha: SHA, checkRunId: 11, evaluationId: null });
+    s.checkRuns.claim('acme/api#1', SHA, 5);
+    expect(s.checkRuns.open('acme/api#1')).toEqual([
+      { pullKey: 'acme/api#1', headSha: SHA, checkRunId: 11, evaluationId: 5, completed: false },
+    ]);
+    s.checkRuns.complete('acme/api#1', SHA);
+    const r = await reopen();
+    expect(r.checkRuns.open('acme/api#1')).toEqual([]);
+    expect(r.checkRuns.byId(11)).toMatchObject({ completed: true, evaluationId: 5 });
+    // A new check run for the same head (a re-run) reopens the row.
+    r.checkRuns.save({ pullKey: 'acme/api#1', headSha: SHA, checkRunId: 12, evaluationId: 6 });
+    expect(r.checkRuns.get('acme/api#1', SHA)).toMatchObject({ checkRunId: 12, completed: false });
+  });
+
+  it('claims a delivery once, and forgets old ones when pruned', async () => {
+    const { s } = await open();
+    expect(s.deliveries.claim('d1', 'pull_request')).toBe(true);
+    expect(s.deliveries.claim('d1', 'pull_request')).toBe(false);
+    s.deliveries.prune(-1_000);
+    expect(s.deliveries.claim('d1', 'pull_request')).toBe(true);
+  });
+
+  it('keeps a hand-off and the run recorded for it', async () => {
+    const { s, reopen } = await open();
+    s.handoffs.save({
+      evaluationId: 9,
+      evaluator: 'acme/suites',
+      workflow: 'tandem.yml',
+      heads: [`acme/api#1@${SHA}`],
+      dispatchedAt: Date.now(),
+    });
+    s.handoffs.recordRun(9, {
+      id: 77,
+      url: 'https://x/runs/77',
+      status: 'completed',
+      conclusion: 'success',
+    } as Parameters<Store['handoffs']['recordRun']>[1]);
+    const r = await reopen();
+    expect(r.handoffs.get(9)).toMatchObject({
+      evaluator: 'acme/suites',
+      heads: [`acme/api#1@${SHA}`],
+      run: { id: 77, url: 'https://x/runs/77', status: 'completed', conclusion: 'success' },
+    });
+    r.handoffs.delete(9);
+    expect(r.handoffs.get(9)).toBeUndefined();
+  });
+});
