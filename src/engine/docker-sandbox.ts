@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { InfraError } from '../core/errors.ts';
+import { InfraError, InputError } from '../core/errors.ts';
 import { removeOrphans } from './container-owner.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
@@ -15,6 +15,7 @@ import type {
   PrepareOutcome,
   PrepareSpec,
   Sandbox,
+  SandboxLimits,
 } from './sandbox.ts';
 import { aborted, runPrepareCommands, runSteps } from './step-sequence.ts';
 
@@ -53,6 +54,20 @@ export class DockerSandbox implements Sandbox {
       });
     }
     return id;
+  }
+
+  async checkLimits(limits: SandboxLimits): Promise<void> {
+    let cpus: number;
+    try {
+      cpus = Number((await this.docker.info()).NCPU);
+    } catch {
+      return;
+    }
+    if (Number.isFinite(cpus) && cpus > 0 && limits.cpus > cpus) {
+      throw new InputError(
+        `suite field "limits.cpus": ${limits.cpus} CPUs asked, but the Docker engine has ${cpus}`,
+      );
+    }
   }
 
   runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome> {
@@ -114,13 +129,13 @@ export class DockerSandbox implements Sandbox {
     try {
       const layout = configurationContainer(spec, stage.dir);
       await assertMountSources(spec, layout.workspaceSources, [stage.dir]);
-      // Created ahead (while another configuration holds the slot), started once the slot frees.
-      const created = await this.containers.create(layout.options, spec.image, configuration);
+      // Made ready ahead, while another configuration holds the slot: created and started (PID 1
+      // only idles; nothing of the PR runs before the first step), so the slot pays neither.
+      const container = await this.containers.start(layout.options, spec.image, configuration);
       await this.slotFree(spec).catch((err: unknown) => {
-        this.containers.discard(created);
+        this.containers.discard(container);
         throw err;
       });
-      const container = await this.containers.startCreated(created, configuration);
       const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
       const exec = new ContainerExec(this.docker, container, guard, configuration);
       try {

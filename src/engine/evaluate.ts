@@ -47,6 +47,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
   const abort = () => void sandbox.dispose();
   options.signal?.addEventListener('abort', abort);
   try {
+    await sandbox.checkLimits?.(limits);
     const targets = caseFile.targets.map((t) => t.repo);
     const plan = planMatrix(targets, options.matrix);
     const wanted = options.only

@@ -69,7 +69,8 @@ export interface ConfigurationRunSpec {
   signal?: AbortSignal;
   /**
    * Resolves when a run slot is free. A sandbox may do everything before the start meanwhile
-   * (Docker creates the container), so that cost hides behind the previous configuration.
+   * (Docker creates and starts the idle container), so that cost hides behind the previous
+   * configuration.
    * The configuration timeout counts from the start.
    */
   startGate?: Promise<void>;
@@ -132,6 +133,11 @@ export interface Sandbox {
    * result cache keys. Throws InfraError('image-missing') when the image is not available.
    */
   imageId(image: string): Promise<string>;
+  /**
+   * Throws InputError when `limits` can never be met here (more CPUs than the engine has), so
+   * the suite is refused before any work. Engine trouble is not reported here but by the runs.
+   */
+  checkLimits?(limits: SandboxLimits): Promise<void>;
   /** An abort (signal or dispose) rejects with InfraError('aborted'): never graded as a failure. */
   runConfiguration(spec: ConfigurationRunSpec): Promise<ConfigurationRunOutcome>;
   prepare(spec: PrepareSpec): Promise<PrepareOutcome>;

@@ -101,10 +101,13 @@ describe('attack: an unusable cache folder', () => {
     }
   });
 
-  it('an impossible memory limit is bad input too (exit 2), not an engine failure', async () => {
+  it.each([
+    ['memory', { memory: '1k' }],
+    ['cpus', { cpus: 4096 }],
+  ])('an impossible %s limit is bad input too (exit 2), not an engine failure', async (field, limits) => {
     const root = await makeTempDir('tandem-sec-limits-');
     try {
-      await writeFile(path.join(root, 'suite.yml'), JSON.stringify(suite({ limits: { memory: '1k' } })));
+      await writeFile(path.join(root, 'suite.yml'), JSON.stringify(suite({ limits })));
       await writeFile(
         path.join(root, 'case.yml'),
         JSON.stringify({
@@ -115,7 +118,7 @@ describe('attack: an unusable cache folder', () => {
       );
       const r = await runCli(['eval', path.join(root, 'case.yml'), '--cache-dir', path.join(root, 'cache')]);
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/limits\.memory/);
+      expect(r.stderr).toContain(`limits.${field}`);
     } finally {
       await removeTempDir(root);
     }
