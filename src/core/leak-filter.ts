@@ -28,7 +28,8 @@ export class LeakFilter {
     const set = new Set<string>();
     for (const f of files) {
       const p = f.path.replaceAll('\\', '/');
-      if (p.length >= MIN_NAME) set.add(p);
+      // A bare word (`hidden`, `tests`: a folder) would garble ordinary text; paths and file names do not.
+      if (p.length >= MIN_NAME && /[/.]/.test(p)) set.add(p);
       // A file's name alone (`api.test.js`), not a folder's (`hidden` is an ordinary word).
       const name = p.split('/').filter(Boolean).pop();
       if (name && name.length >= MIN_NAME && name.includes('.') && !p.startsWith('/')) set.add(name);

@@ -4,6 +4,7 @@ import { LeakFilter, NO_LEAK_FILTER } from '../../src/core/leak-filter.ts';
 const filter = new LeakFilter([
   { path: 'hidden/api.test.js', content: "});\n  expect(total(17, 25)).toBe('forty-two');\n" },
   { path: '/srv/suites/shop/hidden', content: '' },
+  { path: 'hidden', content: '' },
 ]);
 
 describe('LeakFilter', () => {
