@@ -17,6 +17,7 @@ import {
   evaluationRequestSchema,
   evaluationSettingsSchema,
   MAX_JOBS,
+  type RequestOptions,
 } from '../core/evaluation-request.schema.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
 import { formatShard, shardConfigurations } from '../core/shard-plan.ts';
@@ -65,17 +66,24 @@ export interface BuildOptions {
 
 const defaultLabel = (setting: string) => `setting "${setting}"`;
 
-/** Validates the settings, decides the defaults and returns the request the engine runs. */
-export async function buildEvaluationRequest(
-  change: ChangeSpec,
-  settings: EvaluationSettings,
-  opts: BuildOptions,
-): Promise<EvaluationRequest> {
-  const label = opts.label ?? defaultLabel;
+/** The options that do not depend on the change: folders, sandbox, network, CA bundle. */
+export type EngineDefaults = Pick<
+  RequestOptions,
+  'cacheDir' | 'workDir' | 'useResultCache' | 'sandbox' | 'prepareNetwork' | 'caBundle'
+>;
+
+function parseSettings(settings: EvaluationSettings, label: (setting: string) => string) {
   const parsed = evaluationSettingsSchema.safeParse(settings);
   if (!parsed.success)
     throw inputErrorOf(parsed.error, '', { label: (p) => label(String(p[0] ?? 'settings')) });
-  const s = parsed.data;
+  return parsed.data;
+}
+
+async function decideEngineDefaults(
+  s: ReturnType<typeof parseSettings>,
+  opts: BuildOptions,
+  label: (setting: string) => string,
+): Promise<EngineDefaults> {
   const caBundle = s.caBundle ? path.resolve(s.caBundle) : opts.host.caBundle;
   if (s.caBundle && !existsSync(caBundle!))
     throw new InputError(`${label('caBundle')}: no such file ${s.caBundle}`, undefined, 'caBundle');
@@ -83,6 +91,37 @@ export async function buildEvaluationRequest(
     s.prepareNetwork ??
     (s.sandbox === 'docker' ? await (opts.detectNetwork ?? detectPrepareNetwork)() : 'none');
   const workDir = s.workDir ?? opts.host.workDir;
+  return {
+    cacheDir: path.resolve(s.cacheDir ?? opts.host.cacheDir),
+    ...(workDir ? { workDir: path.resolve(workDir) } : {}),
+    useResultCache: s.useResultCache,
+    sandbox: s.sandbox,
+    prepareNetwork,
+    ...(caBundle ? { caBundle } : {}),
+  };
+}
+
+/**
+ * The change-independent options, for a run that evaluates many changes with one setting
+ * (`tandem bench`): the same decisions as buildEvaluationRequest.
+ */
+export async function engineDefaults(
+  settings: EvaluationSettings,
+  opts: BuildOptions,
+): Promise<EngineDefaults> {
+  const label = opts.label ?? defaultLabel;
+  return decideEngineDefaults(parseSettings(settings, label), opts, label);
+}
+
+/** Validates the settings, decides the defaults and returns the request the engine runs. */
+export async function buildEvaluationRequest(
+  change: ChangeSpec,
+  settings: EvaluationSettings,
+  opts: BuildOptions,
+): Promise<EvaluationRequest> {
+  const label = opts.label ?? defaultLabel;
+  const s = parseSettings(settings, label);
+  const engine = await decideEngineDefaults(s, opts, label);
   let shard: { only: string[]; shardLabel: string } | undefined;
   if (s.shard) {
     const plan = planMatrix(
@@ -105,12 +144,7 @@ export async function buildEvaluationRequest(
       matrix: s.matrix,
       reruns: s.reruns,
       jobs: s.jobs ?? defaultJobs(change.suite),
-      cacheDir: path.resolve(s.cacheDir ?? opts.host.cacheDir),
-      ...(workDir ? { workDir: path.resolve(workDir) } : {}),
-      useResultCache: s.useResultCache,
-      sandbox: s.sandbox,
-      prepareNetwork,
-      ...(caBundle ? { caBundle } : {}),
+      ...engine,
       ...(shard ?? {}),
     },
   });

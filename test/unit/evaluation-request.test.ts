@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.ts';
 import type { ChangeSpec } from '../../src/core/evaluation-request.schema.ts';
 import { suiteSchema } from '../../src/core/suite.schema.ts';
-import { buildEvaluationRequest, defaultJobs, hostDefaults } from '../../src/engine/evaluation-request.ts';
+import {
+  buildEvaluationRequest,
+  defaultJobs,
+  engineDefaults,
+  hostDefaults,
+} from '../../src/engine/evaluation-request.ts';
 
 const suite = suiteSchema.parse({
   name: 's',
@@ -135,6 +140,16 @@ describe('buildEvaluationRequest', () => {
         { host: withCa, detectNetwork: noBridge },
       ),
     ).rejects.toThrow(/caBundle.*no such file/);
+  });
+});
+
+describe('engineDefaults', () => {
+  it('decides the change-independent options exactly as a request does', async () => {
+    const settings = { sandbox: 'docker' as const, useResultCache: false, cacheDir: 'c' };
+    const opts = { host: { ...host, workDir: '/w' }, detectNetwork: noBridge };
+    const { options } = await buildEvaluationRequest(change, settings, opts);
+    const { matrix: _m, reruns: _r, jobs: _j, ...shared } = options;
+    expect(await engineDefaults(settings, opts)).toEqual(shared);
   });
 });
 

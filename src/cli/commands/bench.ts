@@ -5,21 +5,13 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../context.ts';
+import { addEngineFlags } from './eval-flags.ts';
 
-function addEngineFlags(cmd: Command): Command {
-  return cmd
-    .option(
-      '--jobs <n>',
-      'configurations run at once, shared by every instance (default: from CPUs and memory)',
-    )
-    .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
-    .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
-    .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
-    .option('--sandbox <kind>', 'docker, or process (unsandboxed, development only)', 'docker')
-    .option(
-      '--prepare-network <mode>',
-      'Docker network for prepare steps (default: bridge, or host without one)',
-    )
+function addBenchEngineFlags(cmd: Command): Command {
+  return addEngineFlags(
+    cmd,
+    'configurations run at once, shared by every instance (default: from CPUs and memory)',
+  )
     .option('--retries <n>', 'extra attempts after an infrastructure error', '2')
     .option('--quiet', 'no progress bar');
 }
@@ -29,7 +21,7 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .command('bench')
     .description('benchmark mode: validate task instances and score agents’ multi-repository patches');
 
-  addEngineFlags(
+  addBenchEngineFlags(
     bench
       .command('run')
       .requiredOption('--instances <file>', 'instances (JSONL)')
@@ -49,7 +41,7 @@ export function registerBench(program: Command, ctx: CliContext): void {
       process.exitCode = await benchRunCommand(raw, ctx.signal);
     });
 
-  addEngineFlags(
+  addBenchEngineFlags(
     bench
       .command('validate')
       .argument('<instances>', 'candidate instances (JSONL)')

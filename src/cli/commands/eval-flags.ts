@@ -5,15 +5,13 @@
  */
 import type { Command } from 'commander';
 
-export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?: string } = {}): Command {
+/** The engine flags of every evaluating command (`eval`, `validate`, `bench …`): eval-options.ts `engineFlagShape`. */
+export function addEngineFlags(
+  cmd: Command,
+  jobsHelp = 'configurations run at once (default: from CPUs and memory)',
+): Command {
   return cmd
-    .option(
-      '--matrix <mode>',
-      'full | leave-one-out | auto (full up to 4 targets)',
-      defaults.matrix ?? 'auto',
-    )
-    .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0')
-    .option('--jobs <n>', 'configurations run at once (default: from CPUs and memory)')
+    .option('--jobs <n>', jobsHelp)
     .option('--cache-dir <dir>', 'mirrors, states, dependencies and results (default: user cache dir)')
     .option('--work-dir <dir>', 'where configuration workspaces are assembled (default: a tmpfs if present)')
     .option('--no-cache', 'ignore the result cache (states and mirrors are still reused)')
@@ -22,7 +20,18 @@ export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?:
       '--prepare-network <mode>',
       'Docker network for prepare steps (default: bridge, or host without one)',
     )
-    .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)')
+    .option('--ca-bundle <file>', 'CA bundle handed to prepare containers (default: the host bundle)');
+}
+
+export function addEvalFlags(cmd: Command, defaults: { reruns?: string; matrix?: string } = {}): Command {
+  cmd
+    .option(
+      '--matrix <mode>',
+      'full | leave-one-out | auto (full up to 4 targets)',
+      defaults.matrix ?? 'auto',
+    )
+    .option('--reruns <k>', 'extra runs of the full configuration (flaky detection)', defaults.reruns ?? '0');
+  return addEngineFlags(cmd)
     .option('--json <file>', 'write the JSON report here (- for stdout, which then carries nothing else)')
     .option('--markdown <file>', 'write the Markdown report here (- for stdout)')
     .option('--shard <i/n>', 'run only share i of n of the configurations (partial report)')

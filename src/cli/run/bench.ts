@@ -8,17 +8,13 @@ import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.ts';
 import { shardSchema } from '../../core/shard-plan.ts';
-import { detectPrepareNetwork } from '../../engine/docker-network.ts';
-import { hostDefaults } from '../../engine/evaluation-request.ts';
+import { engineDefaults, hostDefaults } from '../../engine/evaluation-request.ts';
+import { type EngineFlags, engineFlagShape, engineSettings, flagName, parseFlags } from '../eval-options.ts';
 import { EXIT } from '../exit-codes.ts';
 
+// The engine flags every evaluating command shares, plus bench's own.
 const engineFlags = {
-  jobs: z.coerce.number().int().min(1).max(64).optional(),
-  cacheDir: z.string().optional(),
-  workDir: z.string().optional(),
-  cache: z.boolean().default(true),
-  sandbox: z.enum(['docker', 'process']).default('docker'),
-  prepareNetwork: z.string().optional(),
+  ...engineFlagShape,
   retries: z.coerce.number().int().min(0).max(10).default(2),
   quiet: z.boolean().default(false),
 };
@@ -41,28 +37,13 @@ const validateFlagsSchema = z.object({
   strict: z.boolean().default(false),
 });
 
-function parseFlags<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  throw new InputError(`option --${flag}: ${issue.message}`);
-}
-
-type EngineFlags = z.output<z.ZodObject<typeof engineFlags>>;
-
+/** Folders, sandbox, network and CA bundle decided as for `tandem eval` (one request builder). */
 async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
-  const host = hostDefaults(process.env);
-  return {
-    cacheDir: path.resolve(flags.cacheDir ?? host.cacheDir),
-    ...(flags.workDir ? { workDir: path.resolve(flags.workDir) } : {}),
-    useResultCache: flags.cache,
-    sandbox: flags.sandbox,
-    prepareNetwork:
-      flags.prepareNetwork ?? (flags.sandbox === 'docker' ? await detectPrepareNetwork() : 'none'),
-    ...(host.caBundle ? { caBundle: host.caBundle } : {}),
-    signal,
-  };
+  const defaults = await engineDefaults(engineSettings(flags), {
+    host: hostDefaults(process.env),
+    label: flagName,
+  });
+  return { ...defaults, signal };
 }
 
 /** Ctrl-C (via main.ts) or SIGTERM (a CI runner cancelling the job) stops the run cleanly. */
