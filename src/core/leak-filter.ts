@@ -18,11 +18,19 @@ export const MIN_LEAK_LINE = 16;
 /** File names at least this long are refused (`a.js` would garble ordinary text). */
 const MIN_NAME = 5;
 export const REDACTED = '[hidden]';
+/** The scan keys on this many characters (every needle is longer), packed into one number. */
+const KEY = 3;
+const keyAt = (t: string, i: number): number =>
+  (t.charCodeAt(i) * 65536 + t.charCodeAt(i + 1)) * 65536 + t.charCodeAt(i + 2);
 
 export class LeakFilter {
   /** Longest first, so a line is replaced before a shorter piece of it. */
   private readonly needles: string[];
-  private readonly shortest: number;
+  /**
+   * Needles by their first KEY characters: a text is scanned once, looking each position up,
+   * instead of searching it for every needle (thousands of hidden lines × every report string).
+   */
+  private readonly byPrefix = new Map<number, string[]>();
 
   constructor(files: readonly HiddenText[]) {
     const set = new Set<string>();
@@ -41,12 +49,22 @@ export class LeakFilter {
       }
     }
     this.needles = [...set].sort((a, b) => b.length - a.length);
-    this.shortest = Math.min(...this.needles.map((n) => n.length), Number.POSITIVE_INFINITY);
+    for (const n of this.needles) {
+      const key = keyAt(n, 0);
+      const list = this.byPrefix.get(key);
+      if (list) list.push(n);
+      else this.byPrefix.set(key, [n]);
+    }
   }
 
   /** Whether `text` would be changed by the filter. */
   leaks(text: string): boolean {
-    return text.length >= this.shortest && this.needles.some((n) => text.includes(n));
+    if (this.byPrefix.size === 0) return false;
+    for (let i = 0; i + KEY <= text.length; i++) {
+      const list = this.byPrefix.get(keyAt(text, i));
+      if (list?.some((n) => text.startsWith(n, i))) return true;
+    }
+    return false;
   }
 
   /** `text` with every hidden path and hidden line replaced by `[hidden]`. */
