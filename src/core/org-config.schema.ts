@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { matrixModeSchema } from './matrix-mode.ts';
-import { sameRepo } from './repo-name.ts';
+import { sameRepo, splitRepo } from './repo-name.ts';
 import { describeIssues } from './zod-issues.ts';
 
 const repoFullName = z
   .string()
-  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'expected a repository like "owner/name"');
+  .refine((n) => splitRepo(n) !== undefined, 'expected a repository like "owner/name"');
 
 export const orgSuiteSchema = z
   .object({

@@ -10,21 +10,18 @@
  *   (`/files`, `/commits/…`), a query or a fragment; wrapped in `<…>` as Markdown autolinks are;
  * - `#N`, relative to the repository the text was written in (only when that is given).
  */
-import { type RepoParts, repoFullName, repoKey } from './repo-name.ts';
+import { isRepoPart, type RepoParts, repoFullName, repoKey } from './repo-name.ts';
 
 /** A pull request reference: `owner/name#number`. */
 export interface PullRef extends RepoParts {
   number: number;
 }
 
-// Letters, digits, `_`, `.`, `-` (GitHub's alphabet for names), but never `.` or `..`: the parts
-// are put into API paths.
-const NAME = /^[A-Za-z0-9_.-]+$/;
 const NUMBER = /^[1-9]\d{0,9}$/;
 const SHORT = /^#([1-9]\d{0,9})$/;
 
 function validParts(owner: string, repo: string, number: string): PullRef | undefined {
-  for (const part of [owner, repo]) if (!NAME.test(part) || part === '.' || part === '..') return undefined;
+  if (!isRepoPart(owner) || !isRepoPart(repo)) return undefined;
   if (!NUMBER.test(number)) return undefined;
   const n = Number(number);
   return Number.isSafeInteger(n) && n <= 2 ** 31 - 1 ? { owner, repo, number: n } : undefined;

@@ -4,6 +4,14 @@
  * `owner/name` strings goes through here instead of ad-hoc `toLowerCase()` calls. Pure.
  */
 
+// GitHub's alphabet for owner and repository names.
+const PART = /^[A-Za-z0-9_.-]+$/;
+
+/** One part of a name (owner or repository): GitHub's alphabet, never `.` or `..` (they go into paths). */
+export function isRepoPart(text: string): boolean {
+  return PART.test(text) && text !== '.' && text !== '..';
+}
+
 /** A repository as its two parts (a PR reference, a `RepoId` for Octokit). */
 export interface RepoParts {
   owner: string;
@@ -25,11 +33,13 @@ export function sameRepo(a: string | RepoParts, b: string | RepoParts): boolean 
   return repoKey(a) === repoKey(b);
 }
 
-/** Splits `owner/name`; undefined when the text is not exactly two non-empty parts. */
+/** Splits `owner/name`; undefined unless it is exactly two valid parts (see isRepoPart). */
 export function splitRepo(name: string): RepoParts | undefined {
   const i = name.indexOf('/');
-  if (i <= 0 || i === name.length - 1 || name.indexOf('/', i + 1) !== -1) return undefined;
-  return { owner: name.slice(0, i), repo: name.slice(i + 1) };
+  if (i < 0) return undefined;
+  const owner = name.slice(0, i);
+  const repo = name.slice(i + 1);
+  return isRepoPart(owner) && isRepoPart(repo) ? { owner, repo } : undefined;
 }
 
 /**

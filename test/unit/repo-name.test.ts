@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { RepoMap, RepoSet, repoFullName, repoKey, sameRepo, splitRepo } from '../../src/core/repo-name.ts';
+import {
+  isRepoPart,
+  RepoMap,
+  RepoSet,
+  repoFullName,
+  repoKey,
+  sameRepo,
+  splitRepo,
+} from '../../src/core/repo-name.ts';
 
 describe('repository names', () => {
   it('compare without case, as strings or parts', () => {
@@ -12,7 +20,9 @@ describe('repository names', () => {
 
   it('split only owner/name', () => {
     expect(splitRepo('acme/api')).toEqual({ owner: 'acme', repo: 'api' });
-    for (const bad of ['acme', 'acme/', '/api', 'a/b/c', '']) expect(splitRepo(bad)).toBeUndefined();
+    for (const bad of ['acme', 'acme/', '/api', 'a/b/c', '', 'acme/..', './api', 'ac me/api', 'acme/a@b'])
+      expect(splitRepo(bad)).toBeUndefined();
+    expect(isRepoPart('Web.js_2-x')).toBe(true);
   });
 
   it('RepoSet answers without case and keeps the first spelling', () => {
