@@ -1,28 +1,28 @@
 /**
  * Wiring links in the process sandbox: symlinks to the producer's folder in the workspace. A
  * link that would have to be made inside a prepared folder (a symlink into the shared cache
- * here) is refused: writing there would change the cache for every other configuration.
+ * here) is refused: writing there would change the cache for every other configuration. On the
+ * way to a link, links and files of the (private) workspace copy are replaced, never followed.
  */
-import { lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
+import { mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
+import { ensureMountpoint, isUnder } from './mountpoints.ts';
 import type { ConfigurationRunSpec } from './sandbox.ts';
 
 export async function linkWiring(spec: ConfigurationRunSpec): Promise<string[]> {
   const root = await realpath(spec.workspaceDir);
   const made: string[] = [];
   for (const l of spec.links ?? []) {
-    const link = path.join(root, l.target);
-    const parent = path.dirname(link);
-    const existing = await deepestExisting(parent);
-    const real = await realpath(existing);
-    if (real !== root && !real.startsWith(root + path.sep)) {
+    if (spec.readonlyMounts.some((m) => isUnder(m.workspacePath, l.target))) {
       throw new InfraError(
         'engine',
         `the process sandbox cannot wire ${l.target}: it lies inside a prepared folder (use the docker sandbox)`,
       );
     }
-    await mkdir(parent, { recursive: true });
+    const link = path.join(root, l.target);
+    await ensureMountpoint(root, path.posix.dirname(l.target));
+    await mkdir(path.dirname(link), { recursive: true });
     await rm(link, { recursive: true, force: true });
     await symlink(path.join(root, l.source), link, 'dir');
     made.push(link);
@@ -38,16 +38,4 @@ export function workspaceVariables(spec: ConfigurationRunSpec): Record<string, s
       paths.map((p) => path.join(path.resolve(spec.workspaceDir), p)).join(path.delimiter),
     ]),
   );
-}
-
-async function deepestExisting(p: string): Promise<string> {
-  let at = p;
-  while (
-    !(await lstat(at).then(
-      () => true,
-      () => false,
-    ))
-  )
-    at = path.dirname(at);
-  return at;
 }

@@ -176,6 +176,13 @@ describe('wiring a monorepo package at a path', () => {
     );
     expect(failing).toEqual([]);
     expect(existsSync('/etc/lib')).toBe(false);
+    // The process sandbox (development) wires with symlinks, the same way round.
+    const unsandboxed = await docker.evaluate(c.input, { sandbox: 'process', useResultCache: false });
+    expect(unsandboxed.infraErrors).toEqual([]);
+    expect(
+      unsandboxed.configurations.flatMap((cfg) => cfg.tests.filter((t) => t.status !== 'passed')),
+    ).toEqual([]);
+    expect(existsSync('/etc/lib')).toBe(false);
   });
 });
 
