@@ -3,7 +3,6 @@
  * source run, the outputs written, a summary on stderr. Returns the exit code.
  */
 import path from 'node:path';
-import { Presets, SingleBar } from 'cli-progress';
 import { InputError } from '../core/errors.ts';
 import { hostDefaults } from '../engine/evaluation-request.ts';
 import { mineGit } from './mine-git.ts';
@@ -13,14 +12,14 @@ import {
   mineGitOptionsSchema,
   parseMineFlags,
 } from './mine-options.ts';
+import { progressBar, type Say } from './mine-progress.ts';
 import type { MineSettings } from './set-pipeline.ts';
 import { loadSuiteTemplate } from './suite-template.ts';
 
-/** A note to stderr: progress and summaries never go to stdout. */
-export type Say = (line: string) => void;
+type CommonFlags = Pick<MineGitFlags, 'suiteTemplate' | 'maxRepos' | 'maxFiles' | 'maxLines' | 'testGlob'>;
 
-async function settingsOf(flags: MineGitFlags | ReturnType<typeof parseGitHub>, say: Say) {
-  let suite: Omit<MineSettings, 'scratchRoot'>['suite'];
+async function settingsOf(flags: CommonFlags, say: Say): Promise<Omit<MineSettings, 'scratchRoot'>> {
+  let suite: MineSettings['suite'];
   if (flags.suiteTemplate) {
     const template = await loadSuiteTemplate(flags.suiteTemplate);
     suite = (instanceId, repos) => template({ instanceId, repos });
@@ -36,44 +35,6 @@ async function settingsOf(flags: MineGitFlags | ReturnType<typeof parseGitHub>, 
     ...(flags.testGlob?.length ? { testGlobs: flags.testGlob } : {}),
     suite,
   };
-}
-
-/** A progress bar on a terminal (cli-progress), plain lines per repository otherwise. */
-function progressBar(say: Say) {
-  type P = { repos: number; reposTotal: number; pulls: number; stage: string };
-  if (!process.stderr.isTTY) {
-    let last = -1;
-    return {
-      update: (p: P) => {
-        if (p.repos === last) return;
-        last = p.repos;
-        say(
-          `tandem mine: [${p.repos}/${p.reposTotal}] repositories, ${p.pulls} pull requests scanned (${p.stage})`,
-        );
-      },
-      stop: () => {},
-    };
-  }
-  const bar = new SingleBar(
-    {
-      format: 'tandem mine [{bar}] {value}/{total} repositories | {pulls} PRs | {stage}',
-      stream: process.stderr,
-    },
-    Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update: (p: P) => {
-      if (!started) bar.start(p.reposTotal, 0, { pulls: 0, stage: p.stage });
-      started = true;
-      bar.update(p.repos, { pulls: p.pulls, stage: p.stage });
-    },
-    stop: () => started && bar.stop(),
-  };
-}
-
-function parseGitHub(raw: unknown) {
-  return parseMineFlags(mineGitHubOptionsSchema, raw);
 }
 
 export async function mineGitCommand(raw: unknown, env: NodeJS.ProcessEnv, say: Say): Promise<number> {
@@ -94,7 +55,7 @@ export async function mineGitCommand(raw: unknown, env: NodeJS.ProcessEnv, say: 
 }
 
 export async function mineGitHubCommand(raw: unknown, env: NodeJS.ProcessEnv, say: Say): Promise<number> {
-  const flags = parseGitHub(raw);
+  const flags = parseMineFlags(mineGitHubOptionsSchema, raw);
   const token = env.GITHUB_TOKEN;
   if (!token) throw new InputError('mine github: set GITHUB_TOKEN to a token that can read the repositories');
   const { mineGitHub } = await import('./mine-github.ts');

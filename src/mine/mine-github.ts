@@ -27,6 +27,7 @@ import {
 } from './github-reads.ts';
 import type { LinkUnit } from './link-graph.ts';
 import { MineOutput } from './mine-output.ts';
+import type { MineProgress } from './mine-progress.ts';
 import type { ChangeStep } from './repo-change.ts';
 import { forEachLinkedSet, type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
 
@@ -42,7 +43,7 @@ export interface MineGitHubOptions {
   out: string;
   screenedOut?: string;
   settings: Omit<MineSettings, 'scratchRoot'>;
-  onProgress?: (p: { repos: number; reposTotal: number; pulls: number; stage: string }) => void;
+  onProgress?: (p: MineProgress) => void;
 }
 
 export interface MineGitHubResult {
