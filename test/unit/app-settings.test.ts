@@ -1,0 +1,44 @@
+/**
+ * The App's environment, read once at start: defaults, coercion, and a bad value stopping the
+ * App with the variable named.
+ */
+import { describe, expect, it } from 'vitest';
+import { settingsFromEnv } from '../../src/app/settings.ts';
+
+describe('settingsFromEnv', () => {
+  it('has a default for every Tandem variable; jobs are left to the engine', () => {
+    const s = settingsFromEnv({});
+    expect(s).toMatchObject({
+      dataDir: '.tandem',
+      debounceMs: 5000,
+      concurrency: 2,
+      sandbox: 'docker',
+      jobs: undefined,
+      writeSpacingMs: 0,
+      configTtlMs: 60_000,
+      port: 3000,
+      host: undefined,
+    });
+    expect(s.engineHost.cacheDir).toMatch(/tandem/);
+  });
+
+  it('reads numbers from strings and the engine host defaults from the same environment', () => {
+    const s = settingsFromEnv({
+      TANDEM_JOBS: '3',
+      TANDEM_DEBOUNCE_MS: '0',
+      TANDEM_SANDBOX: 'process',
+      TANDEM_CACHE_DIR: '/tmp/tandem-cache-x',
+      PORT: '0',
+    });
+    expect(s).toMatchObject({ jobs: 3, debounceMs: 0, sandbox: 'process', port: 0 });
+    expect(s.engineHost.cacheDir).toBe('/tmp/tandem-cache-x');
+  });
+
+  it.each([
+    ['TANDEM_CONCURRENCY', '0'],
+    ['TANDEM_JOBS', 'many'],
+    ['TANDEM_SANDBOX', 'vm'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    expect(() => settingsFromEnv({ [name]: value })).toThrow(`environment variable ${name}:`);
+  });
+});
