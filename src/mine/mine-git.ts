@@ -4,6 +4,7 @@
  * message (and, for a merge, the merged commits' messages) gives its cues; commits of one
  * repository that share a reference form that repository's side of the set.
  */
+import { urlWithoutCredentials } from '../core/credentials.ts';
 import { splitRepo } from '../core/repo-name.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
@@ -40,8 +41,9 @@ interface RepoHistory {
 
 /** A commit's URL when the repository is on a web host we can name (`https://host/o/r`). */
 function commitUrl(source: GitRepoSource, sha: string): string {
-  const web = /^https?:\/\/[^/]+\/[^/]+\/[^/]+?(?:\.git)?\/?$/i.test(source.url)
-    ? source.url.replace(/\.git\/?$/, '').replace(/\/$/, '')
+  const url = urlWithoutCredentials(source.url);
+  const web = /^https?:\/\/[^/]+\/[^/]+\/[^/]+?(?:\.git)?\/?$/i.test(url)
+    ? url.replace(/\.git\/?$/, '').replace(/\/$/, '')
     : undefined;
   return web ? `${web}/commit/${sha}` : `${source.repo}@${sha}`;
 }
@@ -105,7 +107,8 @@ export async function mineGit(opts: MineGitOptions): Promise<MineOutput> {
         .sort((a, b) => order.indexOf(a.sha) - order.indexOf(b.sha));
       sides.push({
         repo,
-        url: h.source.url,
+        // Candidates are shared: a token in the URL given stays with the mirror, not in them.
+        url: urlWithoutCredentials(h.source.url),
         mirror: h.mirror,
         steps: commits.map((c) => ({ sha: c.sha, parent: c.parents[0] ?? '' })),
       });

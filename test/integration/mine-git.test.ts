@@ -196,7 +196,12 @@ describe('tandem mine git', () => {
   it('screens out a set over --max-repos, naming the cap', async () => {
     const out = path.join(root, 'capped', 'candidates.jsonl');
     const result = await mineGit({
-      repos: ['api', 'web', 'cli'].map((n) => ({ repo: `acme/${n}`, url: url(n), ref: 'main' })),
+      // A token in a URL is for fetching only: it never reaches the candidates.
+      repos: ['api', 'web', 'cli'].map((n) => ({
+        repo: `acme/${n}`,
+        url: url(n).replace('http://', 'http://x-access-token:s3cret@'),
+        ref: 'main',
+      })),
       since: new Date('2020-01-01'),
       windowMs: 14 * 86_400_000,
       cacheDir: path.join(root, 'cache'),
@@ -215,5 +220,8 @@ describe('tandem mine git', () => {
     });
     // The two-repository set (api#80, with web's conflicting commits) is still screened for its conflict.
     expect(result.screened.map((s) => s.reason.code).sort()).toEqual(['conflict', 'too-many-repositories']);
+    const written = await readFile(out, 'utf8');
+    expect(written).toContain(`"url":"${url('web')}"`);
+    expect(written).not.toContain('s3cret');
   });
 });
