@@ -11,6 +11,8 @@ import type { CommandResult } from './step-sequence.ts';
 
 /** Kills every process but PID 1 in the container's PID namespace (kill(-1) spares the caller). */
 const KILL_ALL = ['sh', '-c', 'kill -9 -1'];
+/** Every pid in the container's namespace (the listing shell's own pid included; it is gone by then). */
+const LIST_PIDS = ['sh', '-c', 'cd /proc && echo [0-9]*'];
 /** Reads the cgroup's OOM-kill counter: cgroup v1 memory.oom_control, or v2 memory.events. */
 const READ_OOM = [
   'sh',
@@ -74,6 +76,24 @@ export class ContainerExec {
     }
     const oomKilled = exitCode === 137 && (await this.oomKilledSince());
     return { exitCode, timedOut: false, oomKilled, durationMs };
+  }
+
+  /** Pids alive in the container now (before a test step: what it may leave running). */
+  async livePids(): Promise<string> {
+    const out = new OutputTail(64 * 1024);
+    await execToEnd(this.docker, this.container, LIST_PIDS, out).catch(() => null);
+    return out.toString().trim().split(/\s+/).join(' ');
+  }
+
+  /**
+   * Kills every process not in `keep` (the pids alive before a test step): what the step left
+   * running, so PR code cannot linger into a later group and read its hidden files. Processes
+   * setup started (services) were alive before and stay.
+   */
+  async killLeftovers(keep: string): Promise<void> {
+    if (this.guard.reason) return;
+    const script = `for d in /proc/[0-9]*; do p=\${d#/proc/}; case " 1 $$ ${keep} " in *" $p "*) ;; *) kill -9 "$p" 2>/dev/null;; esac; done; true`;
+    await execToEnd(this.docker, this.container, ['sh', '-c', script], new OutputTail(0)).catch(() => null);
   }
 
   /** Kills a timed-out step's whole process tree; if the kill itself cannot run, restarts the container. */

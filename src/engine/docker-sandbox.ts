@@ -142,9 +142,17 @@ export class DockerSandbox implements Sandbox {
         return await runSteps(
           spec,
           () => guard.reason,
-          // Only the running group's hidden files are in the stage; setup sees none.
+          // Only the running group's hidden files are in the stage; setup sees none. What a test
+          // step leaves running is killed after it, before the next group's files arrive.
           (step, tail) =>
-            stage.during(step.hiddenDir, () => exec.run(step.run, [], step.timeoutSec * 1000, tail)),
+            stage.during(step.hiddenDir, async () => {
+              const keep = spec.setup.includes(step) ? undefined : await exec.livePids();
+              try {
+                return await exec.run(step.run, [], step.timeoutSec * 1000, tail);
+              } finally {
+                if (keep !== undefined) await exec.killLeftovers(keep);
+              }
+            }),
         );
       } finally {
         await this.containers.release(container, guard, configuration);

@@ -3,9 +3,9 @@
  * host folder (the stage) read-only at $TANDEM_HIDDEN; before a test group's step the host copies
  * that group's hidden files into it and empties it after, so a group sees only its own files and
  * setup sees none. The stage folder itself is never replaced (a bind mount holds its inode), only
- * its entries. Processes a step leaves running keep running (a suite may start a service in
- * setup), so a leftover process started by PR code can still read a later group's files while
- * that group runs: SECURITY.md says so.
+ * its entries. The Docker sandbox kills what a test step leaves running before the next group;
+ * what setup starts keeps running (services), so a process started by setup could still read a
+ * group's files while that group runs: SECURITY.md says so.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';

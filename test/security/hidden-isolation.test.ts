@@ -1,7 +1,7 @@
 /**
  * Attack on hidden-test isolation (issue 8, finding 7), with real Docker and git: PR code run in
- * setup and in one group looks for every group's hidden files. Setup must see none, and a group
- * only its own — whatever path it tries.
+ * setup and in one group looks for every group's hidden files, and leaves a process running to
+ * copy the next group's. Setup must see none, and a group only its own — whatever path it tries.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
@@ -17,6 +17,18 @@ const SECRET_B = 'GROUP-B-HIDDEN-9e8d';
 // The pattern is split so this script does not match itself (it lives under /tandem too).
 const SNOOP = `grep -rl "GROUP-.-HIDD""EN" /tandem/hidden /tandem/hidden-extra "$TANDEM_HIDDEN" "$TANDEM_HIDDEN/.." 2>/dev/null | sort -u`;
 
+/** PR code in group a leaves a process behind that copies whatever $TANDEM_HIDDEN holds, forever. */
+const LINGER = `mkdir -p "$TANDEM_WORKSPACE/app/stolen"
+( while :; do cp -r /tandem/hidden/. "$TANDEM_WORKSPACE/app/stolen/" 2>/dev/null; echo >> "$TANDEM_WORKSPACE/app/beat"; sleep 0.05; done ) >/dev/null 2>&1 &
+`;
+/**
+ * In group b: if a's process is alive it beats every 50 ms — wait for two beats (bounded: 3 s
+ * when it was killed, as it must be), then nothing of b may have been copied.
+ */
+const AFTER_TWO_BEATS = `beats() { wc -l < app/beat 2>/dev/null || echo 0; }; n=$(beats); i=0
+while [ -f app/beat ] && [ $i -lt 60 ] && [ $(beats) -lt $((n + 2)) ]; do sleep 0.05; i=$((i + 1)); done
+test ! -e app/stolen/b-secret.txt`;
+
 describe('attack: reading other groups’ hidden files', () => {
   let report: Report;
 
@@ -27,7 +39,10 @@ describe('attack: reading other groups’ hidden files', () => {
         {
           name: 'app',
           base: { 'snoop.sh': 'true\n' },
-          head: { 'snoop.sh': `${SNOOP} > "$TANDEM_WORKSPACE/app/seen-by-$1.txt"; true\n` },
+          head: {
+            'snoop.sh': `${SNOOP} > "$TANDEM_WORKSPACE/app/seen-by-$1.txt"; true\n`,
+            'linger.sh': LINGER,
+          },
         },
       ],
       suite: {
@@ -38,7 +53,7 @@ describe('attack: reading other groups’ hidden files', () => {
           {
             name: 'a',
             files: ['hidden/a.sh', 'hidden/a-secret.txt'],
-            run: 'sh app/snoop.sh a; sh $TANDEM_HIDDEN/a.sh',
+            run: 'sh app/snoop.sh a; [ -f app/linger.sh ] && sh app/linger.sh; sh $TANDEM_HIDDEN/a.sh',
             results: { format: 'tap', path: 'a.tap' },
           },
           {
@@ -60,6 +75,7 @@ describe('attack: reading other groups’ hidden files', () => {
         'hidden/b.sh': tapScript('b.tap', [
           { name: 'own hidden file visible', cmd: `grep -q ${SECRET_B} "$TANDEM_HIDDEN/b-secret.txt"` },
           { name: 'no other group file', cmd: 'test ! -e "$TANDEM_HIDDEN/a-secret.txt"' },
+          { name: 'nothing group a left running stole these files', cmd: AFTER_TWO_BEATS },
         ]),
       },
     });
@@ -73,6 +89,7 @@ describe('attack: reading other groups’ hidden files', () => {
       expect(statuses(report, id).sort()).toEqual([
         ['group a found only its own', 'passed'],
         ['no other group file', 'passed'],
+        ['nothing group a left running stole these files', 'passed'],
         ['own hidden file visible', 'passed'],
         ['own hidden file visible', 'passed'],
         ['setup found no hidden file', 'passed'],
