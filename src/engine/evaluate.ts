@@ -26,6 +26,7 @@ import { holdSlot, readyAhead } from './run-slots.ts';
 import { createSandbox } from './sandbox-factory.ts';
 import { defaultScratchDir } from './scratch-dir.ts';
 import { TOOL_VERSION } from './version.ts';
+import { checkWiringNames } from './wiring-check.ts';
 import { wiringTarget } from './wiring-layout.ts';
 import { type MaterializedRepo, materializeRepos } from './workspace-states.ts';
 
@@ -68,6 +69,10 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     const mirrors = new MirrorCache(cacheDir);
     const repos = await materializeRepos(caseFile, input.caseDir, mirrors, cacheDir, (repo, state, sha) =>
       emit({ type: 'state-ready', repo, state, sha }),
+    );
+    await checkWiringNames(
+      suite,
+      [...repos.targets, ...repos.context].map((r) => ({ repo: r.repo, name: r.name, baseDir: r.base?.dir })),
     );
     emit({
       type: 'resolved-refs',

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/core/errors.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { git } from '../../src/engine/git.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
@@ -183,6 +184,31 @@ describe('wiring a monorepo package at a path', () => {
       unsandboxed.configurations.flatMap((cfg) => cfg.tests.filter((t) => t.status !== 'passed')),
     ).toEqual([]);
     expect(existsSync('/etc/lib')).toBe(false);
+  });
+});
+
+describe('wiring names checked against the producers', () => {
+  it("is an input error when a node entry's name is not the producer's package name", async () => {
+    const c = await shellCase({
+      name: 'wired-typo',
+      repos: [
+        { name: 'schema', base: { 'package.json': pkg('@acme/schema') }, head: { 'x.txt': 'x\n' } },
+        { name: 'api', base: { 'package.json': pkg('@acme/api') }, head: { 'x.txt': 'x\n' } },
+      ],
+      suite: {
+        name: 'wired-typo-suite',
+        image: SANDBOX_IMAGE,
+        wiring: [{ into: 'acme/api', repo: 'acme/schema', as: 'node', name: '@acme/schmea' }],
+        tests: [shellGroup('t')],
+      },
+      hidden: { 'hidden/t.sh': tapScript('t.tap', [{ name: 'ran', cmd: 'true' }]) },
+    });
+    docker.track(c.root);
+    const err = await docker.evaluate(c.input).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toContain(
+      `field "wiring[0].name": acme/schema's package.json names "@acme/schema", not "@acme/schmea"`,
+    );
   });
 });
 
