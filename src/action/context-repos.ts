@@ -6,11 +6,11 @@
  */
 import { z } from 'zod';
 import type { ContextRepo } from '../core/case.schema.ts';
+import type { ContextRef } from '../core/context-ref.ts';
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
 import { RepoSet, repoFullName } from '../core/repo-name.ts';
 import { type GitHubApi, readJson } from './github-client.ts';
-import type { ContextRef } from './input-lists.ts';
 
 const repoSchema = z.object({
   full_name: z.string(),

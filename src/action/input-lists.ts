@@ -5,15 +5,9 @@
  * branch) or `owner/repo@ref`.
  */
 import { z } from 'zod';
+import { type ContextRef, parseContextRef } from '../core/context-ref.ts';
 import { type PullRef, parsePullRef, samePull } from '../core/pull-ref.ts';
 import { RepoSet, repoFullName } from '../core/repo-name.ts';
-
-/** A repository without a PR in the workspace: `owner/repo` (default branch) or `owner/repo@ref`. */
-export interface ContextRef {
-  owner: string;
-  repo: string;
-  ref?: string;
-}
 
 const words = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
@@ -33,18 +27,6 @@ export const pullRequestsSchema = z.string().transform((text, ctx) => {
   }
   return pulls;
 });
-
-// GitHub's alphabet for names; `.` and `..` are refused below since the parts go into API paths.
-const CONTEXT_LINE = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)(?:@(.+))?$/;
-
-/** `owner/repo` or `owner/repo@ref`; undefined for anything else, or a ref git could read as an option. */
-export function parseContextRef(text: string): ContextRef | undefined {
-  const m = CONTEXT_LINE.exec(text);
-  if (!m || m[3]?.startsWith('-')) return undefined;
-  const [owner, repo] = [m[1]!, m[2]!];
-  if ([owner, repo].some((p) => p === '.' || p === '..')) return undefined;
-  return { owner, repo, ...(m[3] ? { ref: m[3] } : {}) };
-}
 
 /** One entry per repository. */
 export const contextSchema = z.string().transform((text, ctx) => {

@@ -10,6 +10,7 @@
  * come from the event that started the workflow (see event.ts).
  */
 import { z } from 'zod';
+import type { ContextRef } from '../core/context-ref.ts';
 import { InputError } from '../core/errors.ts';
 import { MAX_RERUNS } from '../core/evaluation-request.schema.ts';
 import { type MatrixMode, matrixModeSchema } from '../core/matrix-mode.ts';
@@ -17,7 +18,7 @@ import type { PullRef } from '../core/pull-ref.ts';
 import { MAX_SHARDS, type Shard, shardSchema } from '../core/shard-plan.ts';
 import { describeIssues } from '../core/zod-issues.ts';
 import { changeFromEvent } from './event.ts';
-import { type ContextRef, contextSchema, pullRequestsSchema } from './input-lists.ts';
+import { contextSchema, pullRequestsSchema } from './input-lists.ts';
 
 /** Where inputs come from: `core.getInput` and `github.context.payload` in a step. */
 export interface InputSource {

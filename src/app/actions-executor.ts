@@ -12,6 +12,7 @@
  * The change names its evaluation and placement (`LinkedChangeSpec.evaluationId`, `.actions`);
  * changes without a placement (organizations on `executor: local`) go to `fallback`.
  */
+import { formatContextRef } from '../core/context-ref.ts';
 import { repoOfPullKey } from '../core/pull-ref.ts';
 import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
@@ -149,9 +150,7 @@ export class ActionsExecutor implements Executor {
           'pull-requests': pulls.join(' '),
           // The suite's repositories without a PR, at the refs a local run takes them. Left out
           // when there are none, so a workflow from before the `context` input still starts.
-          ...(change.context.length > 0
-            ? { context: change.context.map((c) => `${c.repo}@${c.ref}`).join(' ') }
-            : {}),
+          ...(change.context.length > 0 ? { context: change.context.map(formatContextRef).join(' ') } : {}),
           suite: change.suitePath,
           matrix: change.matrix,
           'evaluation-id': String(evaluation.id),

@@ -1,7 +1,7 @@
 /** Action inputs: modes, defaults, the event fallback, and errors that name the input. */
 import { describe, expect, it } from 'vitest';
-import { parseContextRef } from '../../src/action/input-lists.ts';
 import { type InputSource, readInputs } from '../../src/action/inputs.ts';
+import { parseContextRef } from '../../src/core/context-ref.ts';
 import { InputError } from '../../src/core/errors.ts';
 
 /** Inputs by name, as `core.getInput` gives them (trimmed, '' when absent), and an event payload. */
