@@ -43,13 +43,21 @@ export class ContainerTracker {
         Labels: { ...options.Labels, ...ownerLabels() },
       });
     } catch (err) {
-      if (statusCode(err) === 404 && /no such image/i.test(String((err as Error).message))) {
-        throw missingImageError(image);
-      }
+      // A 404 names no cause we can rely on; the image's own 404 says it is the missing piece.
+      if (statusCode(err) === 404 && (await this.imageMissing(image))) throw missingImageError(image);
       throw engineError(this.docker, err, 'creating a container', configuration);
     }
     this.live.set(container.id, container);
     return container;
+  }
+
+  private async imageMissing(image: string): Promise<boolean> {
+    try {
+      await this.docker.getImage(image).inspect();
+      return false;
+    } catch (err) {
+      return statusCode(err) === 404;
+    }
   }
 
   /** Starts a created container; on failure it is removed. */
