@@ -74,7 +74,7 @@ beforeAll(async () => {
   // A: Depends-On, one way.
   const api1 = await mergedPr(
     'api',
-    { 'src/money.ts': 'export function money(n: number): string {\n  return `${n}`;\n}\n' },
+    { 'src/money.ts': 'export function money(n: number): string {\n  return String(n);\n}\n' },
     { title: 'Money type' },
   );
   await mergedPr(

@@ -89,7 +89,7 @@ describe('interfaceChanges', () => {
       'export const RATE = 1;',
       'export interface Money { amount: number; currency: string }',
       'export class Cart { private secret = 1; add(item: string): void { } }',
-      'export const format = (m: Money): string => `${m.amount}`;',
+      'export const format = (m: Money): string => String(m.amount);',
       'function internal() { return 2; }',
     ].join('\n');
     const entries = await interfaceChanges('src/money.ts', base, head);
