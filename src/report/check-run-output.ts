@@ -5,7 +5,7 @@
 import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
 import { INFRA_TITLE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
-import { renderFitted } from './markdown-report.ts';
+import { renderFitted, type ViewExtras, viewWithExtras } from './markdown-report.ts';
 import { buildReportView, type Reveal } from './report-view.ts';
 
 export interface CheckRunOutput {
@@ -28,8 +28,12 @@ export function checkRunTitle(report: Report): string {
   return `Tandem: not resolved — ${parts.length > 0 ? parts.join(', ') : plural(view.ran, 'configuration')}`;
 }
 
-export function renderCheckRunOutput(report: Report, options: { reveal: Reveal }): CheckRunOutput {
-  const view = buildReportView(report, { reveal: options.reveal });
+/** The same view as the comment: the verdict block as the summary, the folded sections as the text. */
+export function renderCheckRunOutput(
+  report: Report,
+  options: { reveal: Reveal; extras?: ViewExtras },
+): CheckRunOutput {
+  const view = viewWithExtras(report, options.reveal, options.extras);
   return {
     title: checkRunTitle(report),
     summary: renderFitted('check-summary.md.hbs', view, CHECK_RUN_OUTPUT_LIMIT),

@@ -13,7 +13,7 @@ import type { PullInfo } from '../core/pull-request.schema.ts';
 import { RepoSet } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
-import { mdCode, renderMarkdown } from './markdown-report.ts';
+import { mdCode, renderMarkdown, type ViewExtras } from './markdown-report.ts';
 import type { Reveal } from './report-view.ts';
 
 /** A PR that was linked and is no longer open. */
@@ -30,7 +30,13 @@ export interface LinkedChangeView {
   refused: Refusal[];
   /** The suite's `merge_order` (producers first). */
   mergeOrder?: string[];
+  /** For the footer: the `Tandem` check run of the PR the comment is on, and the JSON report. */
+  checkRunUrl?: string;
+  jsonReportUrl?: string;
 }
+
+/** The comment's re-run command, offered in its footer. */
+export const RERUN_COMMAND = '/tandem run';
 
 export interface CheckText {
   title: string;
@@ -64,15 +70,46 @@ export function renderSetSection(view: LinkedChangeView): string {
     lines.push('', '**Links not followed**', '');
     for (const r of view.refused) lines.push(`- ${r.from} → ${r.to}: ${r.reason}`);
   }
-  const repos = new RepoSet(view.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
-  const order = (view.mergeOrder ?? []).filter((r) => repos.has(r));
-  if (order.length > 1) {
+  const order = orderOf(view);
+  if (order.length > 0) {
     lines.push(
       '',
       `**Merge order**: ${order.map((r) => mdCode(r)).join(' → ')} (producers before consumers)`,
     );
   }
   return lines.join('\n');
+}
+
+/** The merge order restricted to the set's repositories, when it says something (two or more). */
+function orderOf(view: LinkedChangeView): string[] {
+  const repos = new RepoSet(view.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const order = (view.mergeOrder ?? []).filter((r) => repos.has(r));
+  return order.length > 1 ? order : [];
+}
+
+/**
+ * One line under the verdict: the linked PRs with their heads and the merge order; who left and
+ * refused links follow on their own lines only when there are any.
+ */
+export function renderSetLine(view: LinkedChangeView): string {
+  const label = (m: PullInfo) => `${memberLabel(m)} ${mdCode(m.headSha.slice(0, 7))}`;
+  const order = orderOf(view);
+  const repoOf = (m: PullInfo) => `${m.ref.owner}/${m.ref.repo}`;
+  // Members in merge order joined by arrows (producers first); the rest follow unordered.
+  const ordered = order.flatMap((r) => view.members.filter((m) => new RepoSet([r]).has(repoOf(m))));
+  const rest = view.members.filter((m) => !ordered.includes(m));
+  const chain = ordered.map(label).join(' → ');
+  const members = [chain, ...rest.map(label)].filter(Boolean).join(' · ');
+  const lines = [`**Linked${order.length > 0 ? ', in merge order' : ''}:** ${members}`];
+  if (view.left.length > 0)
+    lines.push(
+      `**Left:** ${view.left.map((l) => `~~${l.key}~~ ${l.state}${l.state === 'merged' && l.baseRef ? ` into ${mdCode(l.baseRef)} (taken at its new base)` : ''}`).join(' · ')}`,
+    );
+  if (view.refused.length > 0)
+    lines.push(
+      `**Links not followed:** ${view.refused.map((r) => `${r.from} → ${r.to}: ${r.reason}`).join(' · ')}`,
+    );
+  return lines.join('<br>\n');
 }
 
 /** Merge conflicts are named on every member, with the repository they happened in. */
@@ -85,24 +122,32 @@ function conflictNote(report: Report): string {
 
 /** The sticky comment: the same on every member. */
 export function renderLinkedChangeComment(view: LinkedChangeView, report: Report, reveal: Reveal): string {
-  const head = [
-    `### Tandem: ${headlineOf(report)}`,
-    '',
-    renderSetSection(view) + conflictNote(report),
-    '',
-  ].join('\n');
-  // The report renderer trims itself; leave it what the set section did not use (and room
-  // for the sticky comment's marker).
-  const room = COMMENT_LIMIT.max - 1_536 - head.length;
-  return `${head}\n${renderMarkdown(report, { reveal, maxChars: Math.max(2_000, room) })}`;
+  // The report renderer trims itself, leaving room for the sticky comment's marker.
+  return renderMarkdown(report, {
+    reveal,
+    maxChars: COMMENT_LIMIT.max - 1_536,
+    extras: extrasOf(view, report),
+  });
+}
+
+function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
+  return {
+    setLine: renderSetLine(view) + conflictNote(report),
+    rerunCommand: RERUN_COMMAND,
+    ...(view.checkRunUrl ? { checkRunUrl: view.checkRunUrl } : {}),
+    ...(view.jsonReportUrl ? { jsonReportUrl: view.jsonReportUrl } : {}),
+  };
 }
 
 /** The `Tandem` check output of every member. */
 export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, reveal: Reveal): CheckText {
-  const base = renderCheckRunOutput(report, { reveal });
+  const base = renderCheckRunOutput(report, {
+    reveal,
+    extras: { ...extrasOf(view, report), checkRunUrl: '' },
+  });
   return {
     title: base.title,
-    summary: `${renderSetSection(view)}${conflictNote(report)}\n\n${base.summary}`,
+    summary: base.summary,
     ...(base.text ? { text: base.text } : {}),
   };
 }

@@ -11,8 +11,11 @@ import Handlebars from 'handlebars';
 import { COMMENT_LIMIT, fitsLimit, fitText, type TextLimit } from '../core/github-limits.ts';
 import { NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
+import { capText as cap, mdCode, mdFence, mdText } from './markdown-escape.ts';
+import { selectMatrixRows } from './matrix-rows.ts';
 import { buildReportView, formatDuration, type ReportView, type Reveal } from './report-view.ts';
 import { loadPartials, loadTemplate } from './templates.ts';
+import { verdictLine } from './verdict-line.ts';
 
 /** Below GitHub's comment limit (COMMENT_LIMIT), leaving room for the sticky-comment marker. */
 export const DEFAULT_MAX_CHARS = COMMENT_LIMIT.max - 536;
@@ -20,30 +23,44 @@ export const DEFAULT_MAX_CHARS = COMMENT_LIMIT.max - 536;
 export interface MarkdownOptions {
   reveal: Reveal;
   maxChars?: number;
+  /** Instead of maxChars: a limit in bytes (the Action's job summary, a check run). */
+  limit?: TextLimit;
+  /** What the face knows beyond the report: the linked PRs line and the footer's links. */
+  extras?: ViewExtras;
 }
 
-const fold = (s: unknown): string =>
-  String(s ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-const cap = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
-
-/** Plain text: backslash-escape Markdown punctuation and break @-mentions. */
-export function mdText(value: unknown): string {
-  return fold(value)
-    .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
-    .replace(/@(?=\w)/g, '@\u200b');
+export interface ViewExtras {
+  /** Markdown, already escaped: the linked PRs with their heads and the merge order. */
+  setLine?: string;
+  checkRunUrl?: string;
+  jsonReportUrl?: string;
+  rerunCommand?: string;
 }
 
-/** An inline code span that survives backticks in its content. */
-export function mdCode(value: unknown, max = 300): string {
-  const s = cap(fold(value), max);
-  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${s}${pad}${fence}`;
+/** Only http(s) URLs, percent-encoded so that `<…>` link syntax cannot be closed early. */
+function safeUrl(url: string | undefined): string | undefined {
+  if (!url || !/^https?:\/\//i.test(url)) return undefined;
+  return encodeURI(decodeURI(url)).replace(/[<>]/g, encodeURIComponent);
 }
+
+/** The view of a report with the face's extras. */
+export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtras = {}): ReportView {
+  const view = buildReportView(report, { reveal });
+  const checkRunUrl = safeUrl(extras.checkRunUrl);
+  const jsonReportUrl = safeUrl(extras.jsonReportUrl);
+  return {
+    ...view,
+    ...(extras.setLine ? { setLine: extras.setLine } : {}),
+    footer: {
+      ...view.footer,
+      ...(checkRunUrl ? { checkRunUrl } : {}),
+      ...(jsonReportUrl ? { jsonReportUrl } : {}),
+      ...(extras.rerunCommand ? { rerunCommand: extras.rerunCommand } : {}),
+    },
+  };
+}
+
+export { mdCode, mdText };
 
 const env = Handlebars.create();
 env.registerHelper('text', (v: unknown) => mdText(v));
@@ -51,26 +68,25 @@ env.registerHelper('text', (v: unknown) => mdText(v));
 env.registerHelper('code', (v: unknown) => mdCode(v));
 env.registerHelper('yn', (b: unknown) => (b ? '✅' : '❌'));
 env.registerHelper('notes', (r: ReportView['matrix'][number]) =>
-  [r.cached ? 'cached' : '', r.runs > 1 ? `${r.runs} runs` : '', r.errorKind ?? '']
-    .filter(Boolean)
-    .join(', '),
+  [r.cached ? 'cached' : '', r.runs > 1 ? `${r.runs} runs` : ''].filter(Boolean).join(', '),
 );
+// A configuration judged against what a jointly necessary change expects: only `full` passes.
+env.registerHelper('judged', (r: ReportView['matrix'][number]) => {
+  if (r.outcome === 'not-run') return '— not run';
+  if (r.outcome === 'error') return `⚠️ error${r.errorKind ? ` (${r.errorKind})` : ''}`;
+  if (r.role === 'full') return r.outcome === 'pass' ? '✅ passes' : '❌ fails';
+  return r.outcome === 'fail' ? '➖ fails, as expected' : '⚠️ passes: unexpected';
+});
+env.registerHelper('verdictLine', (view: ReportView) => verdictLine(view));
+env.registerHelper('fence', (lines: string[]) => mdFence(lines, '  '));
 env.registerHelper('cellcode', (v: unknown) => mdCode(v).replaceAll('|', '\\|'));
 env.registerHelper('duration', (ms: number) => formatDuration(ms));
 env.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 env.registerHelper('plural', (n: number, one: string, many: string) => (n === 1 ? one : many));
 env.registerHelper('join', (items: unknown[], sep: string) => (Array.isArray(items) ? items.join(sep) : ''));
-env.registerHelper('outcome', (o: string) => OUTCOME_LABEL[o] ?? o);
 env.registerHelper('statuses', (s: string[]) => s.join(' → '));
 // The wording every face uses for infrastructure errors (core/infra-wording.ts).
 env.registerHelper('notAVerdict', () => NOT_A_VERDICT);
-
-const OUTCOME_LABEL: Record<string, string> = {
-  pass: '✅ pass',
-  fail: '❌ fail',
-  error: '⚠️ error',
-  'not-run': '— not run',
-};
 
 let partialsRegistered = false;
 const compiled = new Map<string, HandlebarsTemplateDelegate<ReportView>>();
@@ -87,28 +103,21 @@ export function renderTemplate(name: string, view: ReportView): string {
     compiled.set(name, tpl);
   }
   // Collapse the blank-line runs that skipped sections leave behind.
-  return `${tpl(view)
+  return `${tpl(selectMatrixRows(view))
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;
 }
 
 /** How much each trimming level keeps. Level 0 is everything. */
 const LEVELS = [
-  { names: true, matrix: Infinity, infra: Infinity, message: 300, rows: Infinity },
-  { names: false, matrix: Infinity, infra: Infinity, message: 300, rows: Infinity },
-  { names: false, matrix: 64, infra: 10, message: 200, rows: 50 },
-  { names: false, matrix: 16, infra: 3, message: 120, rows: 10 },
+  { messages: true, names: true, matrix: Infinity, infra: Infinity, message: 300, rows: Infinity },
+  { messages: false, names: true, matrix: Infinity, infra: Infinity, message: 300, rows: Infinity },
+  { messages: false, names: false, matrix: Infinity, infra: Infinity, message: 300, rows: Infinity },
+  { messages: false, names: false, matrix: 8, infra: 10, message: 200, rows: 50 },
+  { messages: false, names: false, matrix: 2, infra: 3, message: 120, rows: 10 },
 ] as const;
 
 export const TRIM_LEVELS = LEVELS.length;
-
-/** Keeps the first rows and the full configuration's row (last); counts what was dropped. */
-function capMatrix(rows: ReportView['matrix'], max: number): { rows: ReportView['matrix']; more: number } {
-  if (rows.length <= max) return { rows, more: 0 };
-  const full = rows.filter((r) => r.role === 'full');
-  const kept = rows.filter((r) => r.role !== 'full').slice(0, max - full.length);
-  return { rows: [...kept, ...full], more: rows.length - kept.length - full.length };
-}
 
 /** A smaller view: failing-test lists go first, then long tables and messages are capped. */
 export function trimView(view: ReportView, level: number): ReportView {
@@ -116,18 +125,20 @@ export function trimView(view: ReportView, level: number): ReportView {
   const l = LEVELS[Math.min(level, LEVELS.length - 1)]!;
   const trimmed: string[] = [];
   const out: ReportView = { ...view };
-  if (!l.names && (view.failingGroups.length > 0 || view.flaky.length > 0 || view.brokenGroups.length > 0)) {
-    out.failingGroups = [];
+  if (!l.messages && view.failing.some((t) => t.message.length > 0)) {
+    out.failing = view.failing.map((t) => ({ ...t, message: [] }));
+    trimmed.push('failure messages left out');
+  }
+  if (!l.names && (view.failing.length > 0 || view.flaky.length > 0 || view.brokenGroups.length > 0)) {
+    out.failing = [];
     out.failingMore = 0;
     out.flaky = [];
     out.brokenGroups = [];
     trimmed.push('failing and flaky test names left out');
   }
-  const m = capMatrix(view.matrix, l.matrix);
-  if (m.more > 0) {
-    out.matrix = m.rows;
-    out.matrixMore = view.matrixMore + m.more;
-    trimmed.push(`${m.more} matrix rows left out`);
+  if (l.matrix < view.matrixCap) {
+    out.matrixCap = l.matrix;
+    trimmed.push('fewer matrix rows listed');
   }
   if (view.infraErrors.length > l.infra) {
     out.infraErrors = view.infraErrors.slice(0, l.infra);
@@ -141,7 +152,7 @@ export function trimView(view: ReportView, level: number): ReportView {
   }));
   if (view.targets.length > l.rows || view.repositories.length > l.rows || view.context.length > l.rows) {
     out.targets = view.targets.slice(0, l.rows);
-    out.repositories = view.repositories.slice(0, l.rows);
+    out.repoRows = view.repoRows.slice(0, l.rows);
     out.context = view.context.slice(0, l.rows);
     trimmed.push('target, context and repository tables shortened');
   }
@@ -168,6 +179,7 @@ export function renderFitted(template: string, view: ReportView, limit: TextLimi
 
 /** The report as Markdown: verdict, matrix, per-repository metrics, failing tests, errors, targets. */
 export function renderMarkdown(report: Report, options: MarkdownOptions): string {
-  const view = buildReportView(report, { reveal: options.reveal });
-  return renderFitted('report.md.hbs', view, { max: options.maxChars ?? DEFAULT_MAX_CHARS, unit: 'chars' });
+  const view = viewWithExtras(report, options.reveal, options.extras);
+  const limit = options.limit ?? { max: options.maxChars ?? DEFAULT_MAX_CHARS, unit: 'chars' as const };
+  return renderFitted('report.md.hbs', view, limit);
 }

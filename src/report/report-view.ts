@@ -9,8 +9,12 @@ import { planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
 
-/** `names`: failing and flaky test names are shown. `counts`: only numbers (public PRs, hidden tests). */
-export type Reveal = 'names' | 'counts';
+/**
+ * `counts`: only numbers (public PRs, hidden tests). `names`: failing and flaky test names too.
+ * `messages`: names and the first lines of each failure message (already through the leak filter:
+ * the engine filters every report it returns).
+ */
+export type Reveal = 'counts' | 'names' | 'messages';
 
 export interface MatrixRowView {
   id: string;
@@ -20,6 +24,8 @@ export interface MatrixRowView {
   outcome: 'pass' | 'fail' | 'error' | 'not-run';
   /** full is expected to pass, every other configuration to fail (a jointly necessary change). */
   asExpected: boolean;
+  /** The first letters of the columns applied, `·` for base (`AB·D`): one cell for any N. */
+  letters: string;
   passed: number;
   total: number;
   durationMs: number;
@@ -29,10 +35,14 @@ export interface MatrixRowView {
 }
 
 export interface FailingTestView {
-  /** The id without its group prefix. */
+  /** The test group (usually a repository's short name). */
+  group: string;
+  /** Readable: `Class › name`, or the name alone when the reporter gives no class. */
   name: string;
   kind: 'F2P' | 'P2P';
   status: string;
+  /** With `reveal: messages`: the first lines of why it failed. */
+  message: string[];
 }
 
 export interface ReportView {
@@ -60,8 +70,8 @@ export interface ReportView {
   matrixMore: number;
   repositories: Report['repositories'];
   reveal: Reveal;
-  /** Failing expected tests in full, grouped by test group; empty under `counts` or after trimming. */
-  failingGroups: Array<{ name: string; tests: FailingTestView[] }>;
+  /** Failing expected tests in full, P2P regressions first; empty under `counts` or after trimming. */
+  failing: FailingTestView[];
   failingCount: number;
   failingMore: number;
   /** Test groups of the full configuration that did not report, described from their status only. */
@@ -96,6 +106,28 @@ export interface ReportView {
   matrixMode: string;
   /** Set by trimming: what was left out. */
   trimmed: string[];
+  /** Per-repository rows for the summary table (failing counts precomputed). */
+  repoRows: Array<{ repo: string; aggregate?: boolean; f2p: string; p2p: string; ok: boolean; note: string }>;
+  /** Column letters (A, B, …) with their repositories, for the compact matrix. */
+  legend: Array<{ letter: string; repo: string }>;
+  /** More than three targets: one `Applied` cell per row instead of one column per target. */
+  compact: boolean;
+  /** Configurations folded into the summary line (as expected, not listed one by one). */
+  folded: number;
+  /** At most this many matrix rows are listed (trimming lowers it); `full` always is. */
+  matrixCap: number;
+  /** Set by the face (Markdown, already escaped): the linked PRs, heads and merge order. */
+  setLine?: string;
+  footer: FooterView;
+}
+
+/** The last line: which heads the report is for, where to read more, how to re-run. */
+export interface FooterView {
+  heads: Array<{ repo: string; sha: string }>;
+  checkRunUrl?: string;
+  jsonReportUrl?: string;
+  /** The App's `/tandem run`; the CLI and the Action have no command to offer. */
+  rerunCommand?: string;
 }
 
 export const shortSha = (sha: string | undefined): string => (sha ? sha.slice(0, 7) : '');
@@ -138,10 +170,12 @@ function matrixRows(report: Report, repos: string[]): MatrixRowView[] {
 
 function row(c: GradedConfiguration, repos: string[]): MatrixRowView {
   const expected = c.role === 'full' ? 'pass' : 'fail';
+  const applied = repos.map((r) => c.applied.includes(r));
   return {
     id: c.id,
     role: c.role,
-    applied: repos.map((r) => c.applied.includes(r)),
+    applied,
+    letters: lettersOf(applied),
     outcome: c.outcome,
     asExpected: c.outcome === expected,
     passed: c.passed,
@@ -157,10 +191,12 @@ function notRun(
   p: { id: string; applied: string[]; role: MatrixRowView['role'] },
   repos: string[],
 ): MatrixRowView {
+  const applied = repos.map((r) => p.applied.includes(r));
   return {
     id: p.id,
     role: p.role,
-    applied: repos.map((r) => p.applied.includes(r)),
+    applied,
+    letters: lettersOf(applied),
     outcome: 'not-run',
     asExpected: false,
     passed: 0,
@@ -173,21 +209,53 @@ function notRun(
 
 /** At most this many failing tests are named; the rest are counted ("and N more"). */
 export const MAX_FAILING_LISTED = 50;
+/** Matrix rows listed one by one at most; the rest are a summary line (256 rows for 8 PRs). */
+export const MATRIX_LISTED = 16;
+/** With `reveal: messages`: lines of each failure message shown, and their width. */
+export const MESSAGE_LINES = 3;
+const MESSAGE_WIDTH = 160;
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const letterOf = (i: number): string => LETTERS[i] ?? String(i + 1);
+
+function lettersOf(applied: boolean[]): string {
+  return applied.map((a, i) => (a ? letterOf(i) : '·')).join('');
+}
+
+/** `api::::name` (node's JUnit reporter has no class) reads `name`; `api::Users::adds` → `Users › adds`. */
+export function readableTestName(id: string): { group: string; name: string } {
+  const group = groupOfTestId(id);
+  const rest = id.length > group.length ? id.slice(group.length + 2) : id;
+  const sep = rest.indexOf('::');
+  if (sep < 0) return { group, name: rest };
+  const cls = rest.slice(0, sep).trim();
+  const name = rest.slice(sep + 2).trim();
+  return { group, name: cls ? `${cls} › ${name}` : name };
+}
+
+function messageLines(reason: string | undefined): string[] {
+  return (reason ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+    .slice(0, MESSAGE_LINES)
+    .map((l) => (l.length > MESSAGE_WIDTH ? `${l.slice(0, MESSAGE_WIDTH - 1)}…` : l));
+}
 
 function failing(
   full: GradedConfiguration | undefined,
-): Pick<ReportView, 'failingGroups' | 'failingCount' | 'failingMore'> {
+  reveal: Reveal,
+): Pick<ReportView, 'failing' | 'failingCount' | 'failingMore'> {
   const bad = (full?.tests ?? []).filter((t) => t.status !== 'passed');
-  // F2P first: they say what is missing; P2P regressions follow.
-  const listed = [...bad].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'F2P' ? -1 : 1));
-  const groups = new Map<string, FailingTestView[]>();
-  for (const t of listed.slice(0, MAX_FAILING_LISTED)) {
-    const group = groupOfTestId(t.id);
-    const name = t.id.length > group.length ? t.id.slice(group.length + 2) : t.id;
-    groups.set(group, [...(groups.get(group) ?? []), { name, kind: t.kind, status: t.status }]);
-  }
+  // P2P regressions first: they say what the change broke, and a cap must never hide them all.
+  const listed = [...bad].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'P2P' ? -1 : 1));
   return {
-    failingGroups: [...groups].map(([name, tests]) => ({ name, tests })),
+    failing: listed.slice(0, MAX_FAILING_LISTED).map((t) => ({
+      ...readableTestName(t.id),
+      kind: t.kind,
+      status: t.status,
+      message: reveal === 'messages' ? messageLines(t.reason) : [],
+    })),
     failingCount: bad.length,
     failingMore: Math.max(0, bad.length - MAX_FAILING_LISTED),
   };
@@ -211,13 +279,52 @@ function brokenGroups(full: GradedConfiguration | undefined): ReportView['broken
     }));
 }
 
+/** Past this many repositories, the ones that succeed share one row: the table shows what fails. */
+export const REPO_ROWS_LISTED = 4;
+
+function repoRows(repos: Report['repositories']): ReportView['repoRows'] {
+  const rows = repos.map(repoRow);
+  const ok = repos.filter((r) => r.success);
+  if (repos.length <= REPO_ROWS_LISTED || ok.length < 2) return rows;
+  const sum = (pick: (r: Report['repositories'][number]) => number) => ok.reduce((n, r) => n + pick(r), 0);
+  return [
+    ...rows.filter((r) => !r.ok),
+    {
+      repo: ok.length === repos.length ? `all ${ok.length} repositories` : `${ok.length} other repositories`,
+      aggregate: true,
+      f2p: `${sum((r) => r.f2p.passed)}/${sum((r) => r.f2p.total)}`,
+      p2p: `${sum((r) => r.p2p.passed)}/${sum((r) => r.p2p.total)}`,
+      ok: true,
+      note: '',
+    },
+  ];
+}
+
+function repoRow(r: Report['repositories'][number]): ReportView['repoRows'][number] {
+  const f2pFailing = r.f2p.total - r.f2p.passed;
+  const p2pFailing = r.p2p.total - r.p2p.passed;
+  const note = [
+    f2pFailing > 0 ? `${f2pFailing} F2P still failing` : '',
+    p2pFailing > 0 ? `${p2pFailing} P2P regressed` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    repo: r.repo,
+    f2p: `${r.f2p.passed}/${r.f2p.total}`,
+    p2p: `${r.p2p.passed}/${r.p2p.total}`,
+    ok: r.success,
+    note,
+  };
+}
+
 export function buildReportView(report: Report, options: { reveal: Reveal }): ReportView {
   const repos = report.targets.map((t) => t.repo);
   const full = report.configurations.find((c) => c.role === 'full');
   const matrix = matrixRows(report, repos);
   const ran = matrix.filter((r) => r.outcome !== 'not-run');
-  const names = options.reveal === 'names';
-  const f = failing(full);
+  const names = options.reveal !== 'counts';
+  const f = failing(full, options.reveal);
   const jn = report.verdict.jointlyNecessary;
   const f2p = full?.f2p ?? { passed: 0, total: report.tests.failToPass.length };
   const p2p = full?.p2p ?? { passed: 0, total: report.tests.passToPass.length };
@@ -247,7 +354,7 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
     matrixMore: 0,
     repositories: report.outcome === 'error' ? [] : report.repositories,
     reveal: options.reveal,
-    failingGroups: names ? f.failingGroups : [],
+    failing: names ? f.failing : [],
     failingCount: f.failingCount,
     failingMore: names ? f.failingMore : 0,
     brokenGroups: names ? brokenGroups(full) : [],
@@ -282,5 +389,15 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
     durationMs: report.durationMs,
     matrixMode: report.matrix.mode,
     trimmed: [],
+    repoRows: report.outcome === 'error' ? [] : repoRows(report.repositories),
+    legend: repos.map((repo, i) => ({ letter: letterOf(i), repo })),
+    compact: repos.length > 3,
+    folded: 0,
+    matrixCap: MATRIX_LISTED,
+    footer: {
+      heads: report.targets.flatMap((t, i) =>
+        t.head ? [{ repo: columnsOf(repos)[i]!.short, sha: shortSha(t.head.sha) }] : [],
+      ),
+    },
   };
 }

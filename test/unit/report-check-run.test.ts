@@ -27,21 +27,24 @@ describe('renderCheckRunOutput', () => {
     );
   });
 
-  it('puts verdict and matrix in the summary and the details in the text', () => {
+  it('puts the verdict block in the summary and the folded sections (same as the comment) in the text', () => {
     const out = renderCheckRunOutput(unresolvedReport(), { reveal: 'names' });
-    expect(out.summary).toContain('❌ **Not resolved**');
-    expect(out.summary).toContain('| `full` | ✓ | ✓ | ❌ fail | 2/4 |');
-    expect(out.summary).not.toContain('Failing in the full configuration');
-    expect(out.text).toContain('#### Failing in the full configuration');
-    expect(out.text).toContain('`Form::submits the new field` — F2P, failed');
-    expect(out.text).toContain('#### Targets');
-    expect(out.text).not.toContain('#### Matrix');
+    expect(out.summary.split('\n')[0]).toBe(
+      '❌ **Not resolved** — 1 F2P test still fails in `acme/web` and 1 P2P test regresses in `acme/api`',
+    );
+    expect(out.summary).toContain('| `acme/web` | 0/1 | 1/1 | ❌ 1 F2P still failing |');
+    expect(out.summary).not.toContain('<details>');
+    expect(out.text).toContain('<details><summary>Matrix: 3 of 4 configurations as expected</summary>');
+    expect(out.text).toContain('| `full` | ✓ | ✓ | ❌ fails | 2/4 |');
+    expect(out.text).toContain('- **F2P** `web` `Form › submits the new field`');
+    expect(out.text).toContain('<details><summary>Targets and run details</summary>');
   });
 
   it('hides test names from both parts under reveal "counts"', () => {
     const out = renderCheckRunOutput(unresolvedReport(), { reveal: 'counts' });
     expect(`${out.summary}${out.text}`).not.toContain('submits the new field');
-    expect(out.text).toContain('1 F2P failing, 1 P2P regressed.');
+    expect(out.text).toContain('Failing tests: 1 P2P regression, 1 F2P still failing');
+    expect(out.text).toContain('Test names are not shown here (`reveal: counts`).');
   });
 
   it('fits a byte limit, not a character limit, when it has to cut', () => {
@@ -67,8 +70,9 @@ describe('renderCheckRunOutput', () => {
     // Failing-test names go first, then the error list is capped.
     expect(out.text).toContain('failing and flaky test names left out');
     expect(out.text).not.toContain('Bulk::case number');
-    expect(out.text).toContain('#### Infrastructure errors');
+    expect(out.text).toContain('<details><summary>Infrastructure errors: 10+</summary>');
     expect(out.text).toContain('- …and 390 more');
-    expect(out.summary).toContain('| `full` | ✓ | ✓ | ❌ fail | 0/2000 |');
+    expect(out.text).toContain('| `full` | ✓ | ✓ | ❌ fails | 0/2000 |');
+    expect(out.summary).toContain('❌ **Not resolved** — 2000 F2P tests still fail in `acme/api`');
   });
 });

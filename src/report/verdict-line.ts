@@ -1,0 +1,61 @@
+/**
+ * The first line of every comment, check run and job summary: one verdict with its reason in
+ * words ("❌ Not resolved — 1 F2P test still fails in `acme/web` and 1 P2P test regresses in
+ * `acme/api`"), so a reader knows where things stand without opening anything.
+ */
+import { NOT_A_VERDICT } from '../core/infra-wording.ts';
+import { mdCode, mdText } from './markdown-escape.ts';
+import type { ReportView } from './report-view.ts';
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Past this many repository-specific reasons the line counts repositories instead. */
+const MAX_NAMED_REASONS = 3;
+
+function joinWords(parts: string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function unresolvedReasons(view: ReportView): string[] {
+  const named: string[] = [];
+  const rows = view.repositories;
+  for (const r of rows) {
+    const f = r.f2p.total - r.f2p.passed;
+    if (f > 0) named.push(`${count(f, 'F2P test still fails', 'F2P tests still fail')} in ${mdCode(r.repo)}`);
+  }
+  for (const r of rows) {
+    const p = r.p2p.total - r.p2p.passed;
+    if (p > 0) named.push(`${count(p, 'P2P test regresses', 'P2P tests regress')} in ${mdCode(r.repo)}`);
+  }
+  if (named.length <= MAX_NAMED_REASONS) return named;
+  const inRepos = (pick: (r: ReportView['repositories'][number]) => boolean) => rows.filter(pick).length;
+  const out: string[] = [];
+  const f2pRepos = inRepos((r) => r.f2p.passed < r.f2p.total);
+  const p2pRepos = inRepos((r) => r.p2p.passed < r.p2p.total);
+  if (view.f2p.failing > 0)
+    out.push(
+      `${count(view.f2p.failing, 'F2P test still fails', 'F2P tests still fail')} in ${count(f2pRepos, 'repository', 'repositories')}`,
+    );
+  if (view.p2p.failing > 0)
+    out.push(
+      `${count(view.p2p.failing, 'P2P test regresses', 'P2P tests regress')} in ${count(p2pRepos, 'repository', 'repositories')}`,
+    );
+  return out;
+}
+
+/** The verdict line, Markdown (repository names in code spans, free text escaped). */
+export function verdictLine(view: ReportView): string {
+  if (view.outcome === 'error') {
+    const detail = view.hasSummary ? `: ${mdText(view.summary)}` : '';
+    return `⚠️ **Infrastructure error** — ${NOT_A_VERDICT}${detail}`;
+  }
+  if (view.outcome === 'resolved') {
+    const repos = view.repositories.length;
+    const p2p = view.p2p.total > 0 ? ' and no P2P test regresses' : '';
+    return `✅ **Resolved** — ${view.f2p.total === 1 ? 'the F2P test passes' : `all ${view.f2p.total} F2P tests pass`}${p2p}${repos > 1 ? ` across ${repos} repositories` : ''}`;
+  }
+  const reasons = unresolvedReasons(view);
+  const why = reasons.length > 0 ? joinWords(reasons) : view.hasSummary ? mdText(view.summary) : '';
+  return `❌ **Not resolved**${why ? ` — ${why}` : ''}`;
+}
