@@ -15,6 +15,7 @@ import { retry } from '@octokit/plugin-retry';
 import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling';
 import { z } from 'zod';
 import { InfraError, InputError } from '../core/errors.ts';
+import { describeIssues } from '../core/zod-issues.ts';
 
 export type ActionOctokit = ReturnType<typeof getOctokit>;
 type RateLimit = 'primary' | 'secondary';
@@ -116,7 +117,7 @@ export async function readJson<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   throw new InfraError(
     'fetch',
-    `${what.label}: unexpected answer from ${api.baseUrl}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    `${what.label}: unexpected answer from ${api.baseUrl}: ${describeIssues(parsed.error).text}`,
     { target: what.repo },
   );
 }

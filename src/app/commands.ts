@@ -4,6 +4,7 @@
  */
 import { parseCommands } from '../core/link-parser.ts';
 import { pairKey } from '../core/linked-set.ts';
+import type { MatrixMode } from '../core/matrix-mode.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { GitHub, RepoId } from '../github/octokit.ts';
 import { canWrite, reactToComment } from '../github/permissions.ts';
@@ -24,7 +25,7 @@ export async function handleCommandComment(
     return;
   }
   const self = pullKey({ ...repo, number });
-  let matrix: 'full' | 'leave-one-out' | 'auto' | undefined;
+  let matrix: MatrixMode | undefined;
   const detached: string[] = [];
   for (const c of commands) {
     if (c.kind === 'link') tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));

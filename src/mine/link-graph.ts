@@ -6,6 +6,7 @@
  * issues they share (not PRs themselves), and screens a set over the cap out whole rather than
  * cutting it short (a truncated set would be an incomplete task). Pure.
  */
+import { RepoSet, sameRepo } from '../core/repo-name.ts';
 import type { Cue } from './cues.ts';
 
 export interface LinkUnit {
@@ -74,7 +75,7 @@ export function linkComponents(units: readonly LinkUnit[], opts: { windowMs: num
     const comp = byRoot.get(root) ?? { units: [], repos: [], sharedBranches: [] };
     byRoot.set(root, comp);
     comp.units.push(u.id);
-    if (!comp.repos.some((r) => r.toLowerCase() === u.repo.toLowerCase())) comp.repos.push(u.repo);
+    if (!comp.repos.some((r) => sameRepo(r, u.repo))) comp.repos.push(u.repo);
   }
   for (const { a, branch } of shared) {
     const comp = byRoot.get(uf.find(unitNode(a)));
@@ -101,7 +102,7 @@ export function sameBranchPairs(
   }
   const out: Array<{ a: string; b: string; branch: string }> = [];
   for (const [branch, list] of byBranch) {
-    if (new Set(list.map((u) => u.repo.toLowerCase())).size < 2) continue;
+    if (new RepoSet(list.map((u) => u.repo)).size < 2) continue;
     const sorted = [...list].sort((x, y) => x.at - y.at);
     for (let i = 1; i < sorted.length; i++) {
       const prev = sorted[i - 1]!;

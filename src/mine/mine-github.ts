@@ -8,7 +8,7 @@
  */
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { pullKey } from '../core/pull-ref.ts';
-import { sameRepo, splitRepo } from '../core/repo-name.ts';
+import { RepoMap, sameRepo, splitRepo } from '../core/repo-name.ts';
 import { git, gitOut } from '../engine/git.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
@@ -111,7 +111,7 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   const targets = new Set([...scanned.values()].flatMap((s) => s.cues.map((c) => c.target)));
   for (const target of targets) {
     // Only the organization's own issues: others are outside what the token is for.
-    if (scanned.has(target) || target.split('/')[0] !== opts.org.toLowerCase()) continue;
+    if (scanned.has(target) || !sameRepo(target.split('/')[0]!, opts.org)) continue;
     const issue = await reading(`issue ${target}`, () => readIssue(gh, target));
     if (!issue || issue.pull_request) continue;
     issues.set(target, issue);
@@ -133,12 +133,13 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
     at: s.pull.mergedAt,
   }));
   const mirrors = new MirrorCache(opts.cacheDir);
-  const cloneUrls = new Map(repos.map((r) => [r.repo.toLowerCase(), r.cloneUrl]));
+  const cloneUrls = new RepoMap<string>();
+  for (const r of repos) cloneUrls.set(r.repo, r.cloneUrl);
   await forEachLinkedSet(units, opts, output, async (comp, settings) => {
     const members = comp.units.map((u) => scanned.get(u)!);
     const sides: SideInput[] = [];
     for (const repo of comp.repos) {
-      const cloneUrl = cloneUrls.get(repo.toLowerCase())!;
+      const cloneUrl = cloneUrls.get(repo)!;
       const fetchUrl = cloneUrlWithToken(cloneUrl, opts.token);
       const mirror = await mirrors.ensure(fetchUrl);
       const pulls = members
