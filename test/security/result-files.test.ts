@@ -25,6 +25,9 @@ function attacks(canary: Canary): Record<string, string> {
     fifo: 'mkfifo "$TANDEM_RESULTS/$1.xml"',
     huge: `{ echo '<testsuites><testsuite name="s">'; yes '<testcase classname="c" name="n"/>' | head -c 209715200; echo '</testsuite></testsuites>'; } > "$TANDEM_RESULTS/$1.xml"`,
     'linked-folder': `ln -s ${canary.dir} "$TANDEM_RESULTS/sub"`,
+    'deep-nesting': `{ echo '<testsuites>'; yes '<testsuite name="s">' | head -n 200000; echo '<testcase classname="c" name="n"/>'; yes '</testsuite>' | head -n 200000; echo '</testsuites>'; } > "$TANDEM_RESULTS/$1.xml"`,
+    // Billion laughs: ten levels of ten entity references each.
+    'entity-expansion': `{ printf '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY l0 "lollollollol">'; for i in 1 2 3 4 5 6 7 8 9; do printf '<!ENTITY l%s "' $i; for j in 1 2 3 4 5 6 7 8 9 10; do printf '&l%s;' $((i - 1)); done; printf '">'; done; printf ']><testsuites><testsuite name="s"><testcase classname="c" name="&l9;"/></testsuite></testsuites>'; } > "$TANDEM_RESULTS/$1.xml"`,
     // The parser would name the "element": the hidden file, hex-encoded, in its error message.
     'quoting-parse-error': `printf '<testsuites><x%s' "$(od -An -tx1 "$TANDEM_HIDDEN/secret.txt" | tr -d ' \\n')" > "$TANDEM_RESULTS/$1.xml"`,
   };
@@ -35,7 +38,16 @@ const hex = (s: string) => Buffer.from(s).toString('hex');
 describe('attack: result files the code under test controls', () => {
   let canary: Canary;
   let report: Report;
-  const names = ['host-link', 'dev-zero', 'fifo', 'huge', 'linked-folder', 'quoting-parse-error'];
+  const names = [
+    'host-link',
+    'dev-zero',
+    'fifo',
+    'huge',
+    'linked-folder',
+    'quoting-parse-error',
+    'deep-nesting',
+    'entity-expansion',
+  ];
 
   beforeAll(async () => {
     canary = await hostCanary('results');
@@ -81,6 +93,7 @@ describe('attack: result files the code under test controls', () => {
     expect(report.outcome).toBe('unresolved');
     const base = report.configurations.find((x) => x.id === 'base')!;
     expect(base.groups.every((g) => g.status === 'reported')).toBe(true);
+    expect(base.groups).toHaveLength(names.length);
   });
 
   it.each([
@@ -93,11 +106,18 @@ describe('attack: result files the code under test controls', () => {
       'quoting-parse-error',
       /^result file quoting-parse-error\.xml is not valid junit; Tandem could not read it$/,
     ],
+    ['deep-nesting', /^result file deep-nesting\.xml is not valid junit; Tandem could not read it$/],
   ])('%s fails its group with Tandem’s reason', (name, reason) => {
     const full = report.configurations.find((x) => x.id === 'full')!;
     const group = full.groups.find((g) => g.name === name)!;
     expect(group.status).toBe('crashed');
     expect(group.reason).toMatch(reason);
+  });
+
+  it('entity-expansion is read without expanding entities (no billion laughs)', () => {
+    const full = report.configurations.find((x) => x.id === 'full')!;
+    expect(full.groups.find((g) => g.name === 'entity-expansion')?.status).toBe('reported');
+    expect(JSON.stringify(report).length).toBeLessThan(1_000_000);
   });
 
   it('never lets the host file or the hidden file into the report or its Markdown', () => {
