@@ -173,7 +173,21 @@ async function main(): Promise<void> {
   await save();
   const appFigures = await appScenario();
   if (appFigures) await save(appFigures);
+  await benchModeScenario(file);
   process.stdout.write(`\nfigures: ${file} (whole bench ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+}
+
+/** Benchmark mode (bench/bench-mode.ts): 20 instances × 3 predictions, vs `tandem eval` in a loop; resume. */
+async function benchModeScenario(file: string): Promise<void> {
+  log('benchmark mode (bench/bench-mode.ts)…');
+  try {
+    const { runBenchModeBench, printBenchModeFigures } = await import('./bench-mode.ts');
+    const figures = await runBenchModeBench();
+    printBenchModeFigures(figures);
+    await writeFile(file.replace(/\.json$/, '.bench-mode.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  } catch (err) {
+    process.stdout.write(`\nbench mode: the scenario failed: ${(err as Error).message}\n`);
+  }
 }
 
 /** The App scenario, when another engineer's bench/app-bench.ts is there; its failure is reported, not fatal. */
