@@ -10,6 +10,7 @@ import { ERROR_ANNOTATIONS_PER_STEP } from '../core/github-limits.ts';
 import { NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
+import type { Reveal } from '../report/report-view.ts';
 
 export const MAX_ERROR_ANNOTATIONS = ERROR_ANNOTATIONS_PER_STEP;
 
@@ -24,6 +25,8 @@ export interface AnnotationOptions {
   fileOf?: (group: string) => string | undefined;
   /** Error annotations allowed; default leaves room for the `setFailed` message. */
   budget?: number;
+  /** As the App's `reveal`: `counts` names no test, `names` adds names, `messages` failure text. */
+  reveal?: Reveal;
 }
 
 const LISTED_IN_SUMMARY = 20;
@@ -40,14 +43,24 @@ export function reportAnnotations(report: Report, opts: AnnotationOptions = {}):
       properties: { title: `Tandem: infrastructure error (${e.kind})` },
     });
   }
+  const reveal = opts.reveal ?? 'messages';
   const full = report.configurations.find((c) => c.role === 'full');
-  for (const t of full?.tests ?? []) {
-    if (t.status === 'passed') continue;
+  const failing = (full?.tests ?? []).filter((t) => t.status !== 'passed');
+  if (reveal === 'counts' && failing.length > 0) {
+    const n = (kind: string) => failing.filter((t) => t.kind === kind).length;
+    errors.push({
+      id: 'failing tests',
+      level: 'error',
+      message: `${n('F2P')} F2P test(s) failing and ${n('P2P')} P2P test(s) regressed with every pull request applied (test names are not shown: reveal is "counts").`,
+      properties: { title: 'Tandem: failing tests' },
+    });
+  }
+  for (const t of reveal === 'counts' ? [] : failing) {
     const file = opts.fileOf?.(groupOfTestId(t.id));
     errors.push({
       id: t.id,
       level: 'error',
-      message: `${t.kind} test ${t.id} is ${t.status} with every pull request applied${t.reason ? `: ${t.reason}` : ''}`,
+      message: `${t.kind} test ${t.id} is ${t.status} with every pull request applied${t.reason && reveal === 'messages' ? `: ${t.reason}` : ''}`,
       properties: { title: `Tandem: ${t.kind} test ${t.status}`, ...(file ? { file } : {}) },
     });
   }
@@ -65,12 +78,16 @@ export function reportAnnotations(report: Report, opts: AnnotationOptions = {}):
     });
   }
   if (report.flaky.length > 0) {
+    const which =
+      reveal === 'counts'
+        ? ''
+        : `: ${report.flaky
+            .slice(0, LISTED_IN_SUMMARY)
+            .map((f) => `${f.id} (${f.statuses.join(' → ')})`)
+            .join('; ')}`;
     out.push({
       level: 'warning',
-      message: `${report.flaky.length} test(s) changed status between runs of the full configuration: ${report.flaky
-        .slice(0, LISTED_IN_SUMMARY)
-        .map((f) => `${f.id} (${f.statuses.join(' → ')})`)
-        .join('; ')}`,
+      message: `${report.flaky.length} test(s) changed status between runs of the full configuration${which}`,
       properties: { title: 'Tandem: flaky tests' },
     });
   }

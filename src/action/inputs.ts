@@ -9,6 +9,7 @@
  * When neither `case` nor `pull-requests` is given, the linked change (and its `context`) may
  * come from the event that started the workflow (see event.ts).
  */
+
 import { z } from 'zod';
 import type { ContextRef } from '../core/context-ref.ts';
 import { InputError } from '../core/errors.ts';
@@ -17,6 +18,7 @@ import { type MatrixMode, matrixModeSchema } from '../core/matrix-mode.ts';
 import type { PullRef } from '../core/pull-ref.ts';
 import { MAX_SHARDS, type Shard, shardSchema } from '../core/shard-plan.ts';
 import { describeIssues } from '../core/zod-issues.ts';
+import type { Reveal } from '../report/report-view.ts';
 import { changeFromEvent } from './event.ts';
 import { contextSchema, pullRequestsSchema } from './input-lists.ts';
 
@@ -42,9 +44,10 @@ export type ActionInputs =
       reruns: number;
       shard?: Shard;
       report: string;
+      reveal: Reveal;
     }
   | { mode: 'plan'; source: ChangeSource; suite?: string; matrix: MatrixMode; shards: number }
-  | { mode: 'merge'; patterns: string[]; report: string };
+  | { mode: 'merge'; patterns: string[]; report: string; reveal: Reveal };
 
 const NAMES = [
   'case',
@@ -58,6 +61,7 @@ const NAMES = [
   'reruns',
   'merge',
   'plan',
+  'reveal',
 ] as const;
 type InputName = (typeof NAMES)[number];
 
@@ -82,6 +86,10 @@ const rawSchema = z.object({
   reruns: wholeNumber(0, MAX_RERUNS).optional(),
   merge: z.string().optional(),
   plan: wholeNumber(1, MAX_SHARDS).optional(),
+  // `names` by default: the Action runs where the suite lives, so its summary is as visible as the tests.
+  reveal: z
+    .enum(['counts', 'names', 'messages'], { error: 'expected "counts", "names" or "messages"' })
+    .default('names'),
 });
 
 function fail(name: InputName, message: string): never {
@@ -127,7 +135,7 @@ export function readInputs(from: InputSource): ActionInputs {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    return { mode: 'merge', patterns, report: v.report ?? 'tandem-report.json' };
+    return { mode: 'merge', patterns, report: v.report ?? 'tandem-report.json', reveal: v.reveal };
   }
 
   if (v.case !== undefined && v['pull-requests'] !== undefined) {
@@ -164,6 +172,7 @@ export function readInputs(from: InputSource): ActionInputs {
     ...(v.token !== undefined ? { token: v.token } : {}),
     matrix: v.matrix,
     reruns: v.reruns ?? 0,
+    reveal: v.reveal,
     ...(shard ? { shard } : {}),
     // Shard reports get distinct default names so a merge job can download them into one folder.
     report:

@@ -54,7 +54,7 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
   writeJsonReport(file, report);
   core.info(summaryTable(report, { color: false }));
   core.setOutput('report-path', file);
-  await appendSummary(reportSummary(report, opts.reportPath), opts.hasSummaryFile);
+  await appendSummary(reportSummary(report, opts.reportPath, opts.reveal), opts.hasSummaryFile);
   if (report.partial) {
     core.setOutput('partial', 'true');
     for (const e of report.infraErrors) {

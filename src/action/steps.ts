@@ -75,6 +75,7 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
   );
   await publishReport(report, {
     reportPath: inputs.report,
+    reveal: inputs.reveal,
     workspace: settings.workspace,
     hasSummaryFile: settings.hasSummaryFile,
     fileOf: (group) => {
@@ -122,6 +123,11 @@ export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promis
       throw new InfraError('engine', err.message);
     throw err;
   }
-  await publishReport(report, { reportPath: inputs.report, workspace, hasSummaryFile });
+  await publishReport(report, {
+    reportPath: inputs.report,
+    reveal: inputs.reveal,
+    workspace,
+    hasSummaryFile,
+  });
   return report;
 }

@@ -7,12 +7,14 @@ import { JOB_SUMMARY_LIMIT } from '../core/github-limits.ts';
 import type { PlannedConfiguration } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import { mdCode, mdText, renderMarkdown } from '../report/markdown-report.ts';
+import type { Reveal } from '../report/report-view.ts';
 
-/** A character is at most 4 bytes of UTF-8: a quarter of GitHub's per-step limit always fits. */
-const MAX_CHARS = Math.floor(JOB_SUMMARY_LIMIT.max / 4) - 1024;
+/** GitHub counts the summary in bytes; leave room for the JSON report line below. */
+const LIMIT = { max: JOB_SUMMARY_LIMIT.max - 1024, unit: 'bytes' as const };
 
-export function reportSummary(report: Report, reportPath: string): string {
-  const body = renderMarkdown(report, { reveal: 'names', maxChars: MAX_CHARS });
+/** The same view as the App's comment, honouring `reveal` as the App does. */
+export function reportSummary(report: Report, reportPath: string, reveal: Reveal = 'names'): string {
+  const body = renderMarkdown(report, { reveal, limit: LIMIT });
   return `${body}\n---\nJSON report: ${mdCode(reportPath)}\n`;
 }
 

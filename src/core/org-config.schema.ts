@@ -47,8 +47,11 @@ export const orgConfigSchema = z
     evaluator: repoFullName,
     suites: z.array(orgSuiteSchema).min(1, 'list at least one suite'),
     matrix: matrixModeSchema.default('auto'),
-    /** `names`: failing test names appear in comments and checks; `counts`: only numbers. */
-    reveal: z.enum(['names', 'counts']).default('counts'),
+    /**
+     * `counts`: only numbers; `names`: failing test names appear in comments and checks;
+     * `messages`: names and the first lines of each failure message (through the leak filter).
+     */
+    reveal: z.enum(['counts', 'names', 'messages']).default('counts'),
     limits: z
       .object({
         members: z.number().int().min(1).max(32).default(8),

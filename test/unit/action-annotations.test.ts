@@ -55,6 +55,22 @@ describe('reportAnnotations', () => {
     ]);
   });
 
+  it('honours reveal: names without failure text, counts without names', () => {
+    const names = reportAnnotations(fixture('unresolved'), { reveal: 'names' });
+    expect(names.map((x) => x.message)).toEqual([
+      'F2P test web::Form::submits the new field is failed with every pull request applied',
+      'P2P test api::Health::responds ok is failed with every pull request applied',
+    ]);
+    const counts = reportAnnotations(fixture('unresolved'), { reveal: 'counts' });
+    expect(counts.map((x) => x.message)).toEqual([
+      '1 F2P test(s) failing and 1 P2P test(s) regressed with every pull request applied (test names are not shown: reveal is "counts").',
+    ]);
+    const flaky = reportAnnotations(fixture('flaky'), { reveal: 'counts' }).filter(
+      (x) => x.level === 'warning',
+    );
+    expect(flaky[0]!.message).not.toContain('::');
+  });
+
   it('stays under GitHub’s 10 error annotations, leaving one for setFailed and summarising the rest', () => {
     const exact = reportAnnotations(manyFailing(MAX_ERROR_ANNOTATIONS - 1));
     expect(exact).toHaveLength(9);

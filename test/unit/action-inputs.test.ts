@@ -27,8 +27,13 @@ describe('readInputs', () => {
       source: { kind: 'case', file: 'cases/a.yml' },
       matrix: 'auto',
       reruns: 0,
+      reveal: 'names',
       report: 'tandem-report.json',
     });
+    expect(readInputs(env({ case: 'a.yml', reveal: 'messages' }))).toMatchObject({ reveal: 'messages' });
+    expect(errorOf({ case: 'a.yml', reveal: 'all' })).toBe(
+      'input "reveal": expected "counts", "names" or "messages"',
+    );
     const sharded = readInputs(env({ case: 'a.yml', shard: '2/3', matrix: 'full', reruns: '2', token: 't' }));
     expect(sharded).toMatchObject({
       mode: 'evaluate',
@@ -111,6 +116,7 @@ describe('readInputs', () => {
       mode: 'merge',
       patterns: ['partials/*.json', 'more/*.json'],
       report: 'tandem-report.json',
+      reveal: 'names',
     });
   });
 
