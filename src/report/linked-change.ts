@@ -103,7 +103,13 @@ export function renderSetLine(view: LinkedChangeView): string {
   const lines = [`**Linked${order.length > 0 ? ', in merge order' : ''}:** ${members}`];
   if (view.left.length > 0)
     lines.push(
-      `**Left:** ${view.left.map((l) => `~~${l.key}~~ ${l.state}${l.state === 'merged' && l.baseRef ? ` into ${mdCode(l.baseRef)} (taken at its new base)` : ''}`).join(' · ')}`,
+      `**Left:** ${view.left
+        .map((l) =>
+          l.state === 'merged'
+            ? `~~${l.key}~~ merged${l.baseRef ? ` into ${mdCode(l.baseRef)}` : ''}: its repository is taken at its new base`
+            : `~~${l.key}~~ closed: left the set`,
+        )
+        .join(' · ')}`,
     );
   if (view.refused.length > 0)
     lines.push(

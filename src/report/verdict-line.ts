@@ -46,6 +46,10 @@ function unresolvedReasons(view: ReportView): string[] {
 
 /** The verdict line, Markdown (repository names in code spans, free text escaped). */
 export function verdictLine(view: ReportView): string {
+  if (view.partial) {
+    const p = view.partial;
+    return `🧩 Partial report (shard ${mdText(p.shard)}): ${p.ran} of ${p.planned} planned configurations ran here; merge the shards for the verdict.`;
+  }
   if (view.outcome === 'error') {
     const detail = view.hasSummary ? `: ${mdText(view.summary)}` : '';
     return `⚠️ **Infrastructure error** — ${NOT_A_VERDICT}${detail}`;

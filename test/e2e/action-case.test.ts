@@ -55,8 +55,8 @@ describe('the Action on a case file', () => {
     expect(report.verdict.jointlyNecessary).toBe(true);
     expect(report.configurations).toHaveLength(8);
     expect(report.partial).toBeUndefined();
-    expect(single.summary).toContain('### Tandem: acme-multi-currency');
-    expect(single.summary).toContain('**Resolved**');
+    expect(single.summary).toMatch(/^✅ \*\*Resolved\*\* — /);
+    expect(single.summary).toContain('- **Change:** acme-multi-currency');
     expect(single.summary).toContain('JSON report: `tandem-report.json`');
     expect(errors(single)).toEqual([]);
     // Progress reaches the log.
@@ -101,7 +101,7 @@ describe('the Action on a case file', () => {
     expect(b.targets.map((t) => [t.base.sha, t.head?.sha])).toEqual(
       a.targets.map((t) => [t.base.sha, t.head?.sha]),
     );
-    expect(merged.summary).toContain('**Resolved**');
+    expect(merged.summary).toMatch(/^✅ \*\*Resolved\*\* — /);
   });
 
   it('merging without every shard is an infrastructure error, not a verdict', async () => {
@@ -133,7 +133,7 @@ describe('the Action on a case file', () => {
     expect(testAnnotation?.properties.file).toBe('evaluator/hidden/web.test.js');
     expect(errs.at(-1)?.properties).toEqual({});
     expect(errs.at(-1)?.message).toMatch(/^Tandem: not resolved: 1 F2P\/P2P test\(s\) do not pass/);
-    expect(r.summary).toContain('**Not resolved**');
+    expect(r.summary).toMatch(/^❌ \*\*Not resolved\*\* — /);
   });
 
   it('an unreachable repository is an infrastructure error, said so', async () => {
@@ -147,7 +147,7 @@ describe('the Action on a case file', () => {
     expect(fetchError?.message).toMatch(
       /nowhere\.git.*\[acme\/web\]\. Infrastructure error, not a verdict on the code\.$/,
     );
-    expect(r.summary).toContain('Infrastructure error — not a verdict on the code.');
+    expect(r.summary).toContain('⚠️ **Infrastructure error** — not a verdict on the code');
   });
 
   it('bad inputs fail before anything runs, naming the input', async () => {
