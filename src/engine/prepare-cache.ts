@@ -106,7 +106,18 @@ export function prepareDeps(req: PrepareRequest, ctx: PrepareContext): Promise<P
     // States that share a key within this process share one preparation.
     const running = inFlight.get(key);
     // Only the caller that started the preparation reports it as done; joiners reused it.
-    if (running) return running.then((r) => ({ ...r, reused: true, durationMs: 0 }));
+    // A joiner may be another repository with an identical tree: the folders are shared, but they
+    // are mounted under the joiner's own name (the key covers `outputs`, so they pair up in order).
+    if (running)
+      return running.then((r) => ({
+        ...r,
+        mounts: r.mounts.map((m, i) => ({
+          ...m,
+          workspacePath: path.posix.join(req.name, req.spec.outputs[i]!),
+        })),
+        reused: true,
+        durationMs: 0,
+      }));
     const p = runPrepare(key, req, ctx).finally(() => inFlight.delete(key));
     inFlight.set(key, p);
     return p;

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SuiteInput } from '../../src/core/suite.schema.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
-import { type Check, SANDBOX_IMAGE, shellCase, shellGroup, tapScript } from '../helpers/example-cases.ts';
+import {
+  type Check,
+  pushCommit,
+  SANDBOX_IMAGE,
+  shellCase,
+  shellGroup,
+  tapScript,
+} from '../helpers/example-cases.ts';
 
 const docker = dockerSuite('engine-prepare-reuse');
 
@@ -123,5 +130,38 @@ describe('prepare outputs and reuse', () => {
         message: expect.stringContaining('mirror down-8765'),
       }),
     ]);
+  });
+
+  it('after a push to one of three targets, reuses half the configurations and every unchanged prepared state', async () => {
+    // Identical trees on purpose: a, b and c share one prepared folder per state, each mounted
+    // under its own name (a joiner once got the first repository's mount paths).
+    const repo = (name: string) => ({ name, base: { STATE: 'base\n' }, head: { STATE: 'head\n' } });
+    const prepare = { run: 'mkdir -p node_modules && cp STATE node_modules/' };
+    const c = await shellCase({
+      name: 'push-one',
+      repos: [repo('a'), repo('b'), repo('c')],
+      suite: {
+        name: 'push-one-suite',
+        image: SANDBOX_IMAGE,
+        prepare: { 'acme/a': prepare, 'acme/b': prepare, 'acme/c': prepare },
+        tests: [shellGroup('checks')],
+      },
+      hidden: { 'hidden/checks.sh': tapScript('checks.tap', [{ name: 'ran', cmd: 'true' }]) },
+    });
+    docker.track(c.root);
+    await docker.evaluate(c.input);
+    await pushCommit(c.repos.b!.bare, 'feature', { 'more.txt': 'pushed\n' });
+    const prepares: Array<{ repo: string; reused: boolean }> = [];
+    const again = await docker.evaluate(c.input, {
+      onEvent: (e) => {
+        if (e.type === 'prepare-done') prepares.push({ repo: e.repo, reused: e.reused });
+      },
+    });
+    expect(again.infraErrors).toEqual([]);
+    const cached = again.configurations.filter((x) => x.cached).map((x) => x.id);
+    // Every configuration with acme/b at base: 4 of 8.
+    expect(cached.sort()).toEqual(['a', 'a+c', 'base', 'c'].sort());
+    // Only acme/b's new head is prepared again (from a copy of b's base output).
+    expect(prepares.filter((p) => !p.reused)).toEqual([{ repo: 'acme/b', reused: false }]);
   });
 });
