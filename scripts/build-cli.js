@@ -16,6 +16,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -102,6 +103,23 @@ export function compile({ check }) {
   return status;
 }
 
+/** A lock whose holder has died (Ctrl-C during a compile) or that is far older than a build. */
+function lockAbandoned() {
+  if (Date.now() - mtimeMs(LOCK) > STALE_LOCK_MS) return true;
+  let pid;
+  try {
+    pid = Number(readFileSync(path.join(LOCK, 'pid'), 'utf8'));
+  } catch {
+    return false; // just taken: the holder has not written its pid yet
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return e.code === 'ESRCH';
+  }
+}
+
 /** Sleeps without an event loop (bin/tandem.js has not started one yet). */
 function pause(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -115,10 +133,11 @@ function withBuildLock(fn) {
   for (;;) {
     try {
       mkdirSync(LOCK);
+      writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      if (Date.now() - mtimeMs(LOCK) > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      if (lockAbandoned()) rmSync(LOCK, { recursive: true, force: true });
       else pause(100);
     }
   }

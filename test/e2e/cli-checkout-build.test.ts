@@ -3,10 +3,11 @@
  * the build, once even when several runs start together, and otherwise runs the build as is;
  * without TypeScript installed it says what to run. On a copy of the committed sources (`git
  * archive HEAD`: files being edited in the working tree may not compile), so the real checkout's
- * build is left alone.
+ * build is left alone; the launcher, build script and build configuration are the working tree's.
  */
 import { execFile } from 'node:child_process';
-import { readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,17 +19,14 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await makeTempDir('tandem-checkout-');
-  const parts = [
-    'bin',
-    'src',
-    'scripts/build-cli.js',
-    'tsconfig.json',
-    'tsconfig.build.json',
-    'package.json',
-  ];
   const archive = path.join(dir, 'sources.tar');
-  await run('git', ['archive', '--output', archive, 'HEAD', ...parts], { cwd: REPO_ROOT });
+  await run('git', ['archive', '--output', archive, 'HEAD', 'src', 'tsconfig.json', 'package.json'], {
+    cwd: REPO_ROOT,
+  });
   await run('tar', ['-xf', archive, '-C', dir]);
+  // The build machinery under test as it is in the working tree.
+  for (const part of ['bin/tandem.js', 'scripts/build-cli.js', 'tsconfig.build.json'])
+    await cp(path.join(REPO_ROOT, part), path.join(dir, part));
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 });
 afterAll(() => removeTempDir(dir));
@@ -64,6 +62,21 @@ describe('a checkout', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('(the sources changed since the last build)');
     expect(r.stdout).toContain('Examples (edited):');
+  }, 300_000);
+
+  it('breaks a lock left by a build that was killed', async () => {
+    const dead = await new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, ['-e', '0'], () => resolve(child.pid!));
+    });
+    await mkdir(path.join(dir, 'build.lock'));
+    await writeFile(path.join(dir, 'build.lock', 'pid'), String(dead));
+    const file = path.join(dir, 'src', 'cli', 'context.ts');
+    const later = new Date(Date.now() + 10_000);
+    await utimes(file, later, later);
+    const r = await tandem(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(compiles(r.stderr)).toBe(1);
+    expect(existsSync(path.join(dir, 'build.lock'))).toBe(false);
   }, 300_000);
 
   it('without TypeScript installed, says to run npm ci', async () => {
