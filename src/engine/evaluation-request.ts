@@ -20,11 +20,11 @@ import {
   type RequestOptions,
 } from '../core/evaluation-request.schema.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
+import { parseMemory } from '../core/memory-size.ts';
 import { formatShard, shardConfigurations } from '../core/shard-plan.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
 import { detectPrepareNetwork } from './docker-network.ts';
-import { parseMemory } from './limits.ts';
 
 /** What the host offers, read from the environment once when a face starts (never at import). */
 export interface HostDefaults {
