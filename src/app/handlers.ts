@@ -109,6 +109,30 @@ export function onCheckRunRerun(
   if (seed) tandem.request(seed, p.installation.id);
 }
 
+/** The check-suite fields a "Re-run all checks" needs: the PRs whose head the suite is on. */
+const suiteRerunSchema = z.object({
+  check_suite: z.object({ pull_requests: z.array(z.object({ number: z.number().int() })) }),
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+  installation: z.object({ id: z.number().int() }),
+});
+
+/**
+ * "Re-run all checks" on a PR: GitHub sends `check_suite.rerequested` (only to the App whose
+ * suite it is), not a `check_run` event, so the `Tandem` check would otherwise never re-run.
+ * A PR from a fork is not listed in `pull_requests`: its re-run goes through the check's own
+ * Re-run or `/tandem run`.
+ */
+export function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown): void {
+  const parsed = suiteRerunSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  for (const pr of p.check_suite.pull_requests)
+    tandem.request(
+      pullKey({ owner: p.repository.owner.login, repo: p.repository.name, number: pr.number }),
+      p.installation.id,
+    );
+}
+
 export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name)) return;
@@ -123,6 +147,11 @@ export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name)) return;
     onCheckRunRerun(tandem, context.payload);
+  });
+
+  app.on('check_suite.rerequested', async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    onCheckSuiteRerequested(tandem, context.payload);
   });
 
   app.on(['installation', 'installation_repositories'], async (context) => {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { run } from 'probot';
 import tandemApp from './index.ts';
+import { resolveManifestInSetup } from './manifest.ts';
 import { tandemOctokit } from './octokit.ts';
 import { startAppServer } from './server.ts';
 import { settingsFromEnv } from './settings.ts';
@@ -29,5 +30,6 @@ if (configured) {
   process.once('SIGTERM', stop);
 } else {
   const { writeSpacingMs } = settingsFromEnv(process.env);
+  await resolveManifestInSetup(process.env);
   await run(tandemApp, { Octokit: tandemOctokit({ writeSpacingMs }) });
 }

@@ -1,0 +1,41 @@
+/**
+ * "Re-run all checks" arrives as `check_suite.rerequested` (GitHub's example payload): every PR
+ * the suite lists is evaluated again; a payload without an installation is ignored.
+ */
+import { describe, expect, it } from 'vitest';
+import { onCheckSuiteRerequested, type WebhookTarget } from '../../src/app/handlers.ts';
+import { examplePayload } from '../support/webhook-sender.ts';
+
+function recorder() {
+  const requests: Array<{ seed: string; installationId: number }> = [];
+  const target = {
+    request: (seed: string, installationId: number) => requests.push({ seed, installationId }),
+  } as unknown as WebhookTarget;
+  return { target, requests };
+}
+
+type Json = Record<string, unknown>;
+
+describe('check_suite.rerequested', () => {
+  it("requests an evaluation of each PR the suite is for, in the suite's repository", () => {
+    const { target, requests } = recorder();
+    const p = examplePayload('check_suite', 'rerequested') as Json;
+    p.installation = { id: 7, node_id: 'x' };
+    p.repository = { ...(p.repository as Json), name: 'API', owner: { login: 'Acme' } };
+    (p.check_suite as Json).pull_requests = [{ number: 3 }, { number: 5 }];
+    onCheckSuiteRerequested(target, p);
+    expect(requests).toEqual([
+      { seed: 'acme/api#3', installationId: 7 },
+      { seed: 'acme/api#5', installationId: 7 },
+    ]);
+  });
+
+  it('ignores a payload without an installation', () => {
+    const { target, requests } = recorder();
+    const p = examplePayload('check_suite', 'rerequested') as Json;
+    delete p.installation;
+    (p.check_suite as Json).pull_requests = [{ number: 3 }];
+    onCheckSuiteRerequested(target, p);
+    expect(requests).toEqual([]);
+  });
+});
