@@ -8,10 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRunReport } from '../../src/app/actions-report.ts';
-import { tandemOctokit } from '../../src/app/octokit.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { standInClient } from './app-fixtures.ts';
 import { resolvedReport } from './report-fixtures.ts';
 
 let dir: string | undefined;
@@ -42,10 +42,7 @@ async function withArtifact(files: Record<string, string> | undefined): Promise<
       zip: readFileSync(join(dir, 'a.zip')),
     });
   }
-  return new (tandemOctokit({ writeSpacingMs: 0 }))({
-    auth: { token: standIn.mintToken(standIn.installationId('acme')) },
-    baseUrl: standIn.apiUrl,
-  }) as unknown as GitHub;
+  return standInClient(standIn);
 }
 
 describe('readRunReport', () => {

@@ -10,11 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsExecutor } from '../../src/app/actions-executor.ts';
 import type { LinkedChangeSpec } from '../../src/app/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
-import { tandemOctokit } from '../../src/app/octokit.ts';
 import { Store } from '../../src/app/store.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { standInClient } from './app-fixtures.ts';
 
 let dir: string | undefined;
 let standIn: StandIn | undefined;
@@ -42,10 +41,7 @@ describe('ActionsExecutor shutdown', () => {
     store.evaluations.start(id);
     store.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
 
-    const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
-      auth: { token: standIn.mintToken(standIn.installationId('acme')) },
-      baseUrl: standIn.apiUrl,
-    }) as unknown as GitHub;
+    const gh = standInClient(standIn);
     let inFlight = 0;
     let pollsAnswered = 0;
     let polling: () => void = () => {};

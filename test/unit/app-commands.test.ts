@@ -6,12 +6,11 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleCommandComment } from '../../src/app/commands.ts';
-import { tandemOctokit } from '../../src/app/octokit.ts';
 import { Store } from '../../src/app/store.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { standInClient } from './app-fixtures.ts';
 
 let dir: string | undefined;
 let standIn: StandIn | undefined;
@@ -65,10 +64,7 @@ async function world() {
       requests.push({ seed, installationId, matrix });
     },
   };
-  const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
-    auth: { token: standIn.mintToken(standIn.installationId('acme')) },
-    baseUrl: standIn.apiUrl,
-  }) as unknown as GitHub;
+  const gh = standInClient(standIn);
   const comment = (user: string, body: string) => {
     const c = standIn!.addComment('acme', 'api', 1, { body, user });
     return { id: Number(c.id), body, author: user };

@@ -2,8 +2,7 @@
  * The evaluation state machine on a real SQLite file: legal paths, refused transitions (from a
  * final state, or from a stale view of the row), the events it announces and `reached`.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   canMove,
   EVALUATION_STATES,
@@ -12,23 +11,12 @@ import {
   isFinal,
   type Transition,
 } from '../../src/app/evaluation-states.ts';
-import { Store } from '../../src/app/store.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import type { Store } from '../../src/app/store.ts';
+import { useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  store?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  dir = undefined;
-});
+const temp = useTempStore('tandem-states-');
 
-async function openStore(): Promise<Store> {
-  dir = await makeTempDir('tandem-states-');
-  store = await Store.open(join(dir, 'tandem.db'));
-  return store;
-}
+const openStore = () => temp.open();
 
 const newEvaluation = (s: Store) =>
   s.evaluations.create({ setKey: 'acme/api#1', seed: 'acme/api#1', installationId: 1, matrix: null });

@@ -4,33 +4,22 @@
  * — label-only edits, comments on issues or by bots, checks that are not Tandem's, payloads
  * missing what Tandem relies on. The service is a recorder; the store is a real SQLite file.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   onCheckRunRerun,
   onIssueComment,
   onPullRequest,
   type WebhookTarget,
 } from '../../src/app/handlers.ts';
-import { Store } from '../../src/app/store.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
+import { useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  store?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  dir = undefined;
-});
+const temp = useTempStore('tandem-handlers-');
 
 async function recorder() {
-  dir = await makeTempDir('tandem-handlers-');
-  const s = await Store.open(join(dir, 'tandem.db'));
-  store = s;
+  const s = await temp.open();
   const calls = {
     pulls: [] as Array<{ pull: PullInfo; installationId: number }>,
     requests: [] as Array<{ seed: string; installationId: number }>,

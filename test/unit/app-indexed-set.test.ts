@@ -4,29 +4,17 @@
  * ones left, unlinked pairs and other organizations cut, same-branch grouping when configured,
  * and the same set from whichever member it starts.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexedSet } from '../../src/app/indexed-set.ts';
-import { Store } from '../../src/app/store.ts';
+import type { Store } from '../../src/app/store.ts';
 import { setKey } from '../../src/core/linked-set.ts';
 import { validateOrgConfig } from '../../src/core/org-config.schema.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  store?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  dir = undefined;
-});
+const temp = useTempStore('tandem-indexed-set-');
 
-async function openStore(): Promise<Store> {
-  dir = await makeTempDir('tandem-indexed-set-');
-  store = await Store.open(join(dir, 'tandem.db'));
-  return store;
-}
+const openStore = () => temp.open();
 
 const ref = (repo: string, number: number, owner = 'acme'): PullRef => ({ owner, repo, number });
 

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Transition } from '../../src/app/evaluation-states.ts';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
-import { tandemOctokit } from '../../src/app/octokit.ts';
 import { OrgConfigCache } from '../../src/app/org-config-cache.ts';
 import { TandemService } from '../../src/app/service.ts';
 import { Store } from '../../src/app/store.ts';
@@ -19,6 +18,7 @@ import type { Report } from '../../src/core/report.schema.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { standInClient } from './app-fixtures.ts';
 import { resolvedReport } from './report-fixtures.ts';
 
 const SUITE = `name: s
@@ -95,10 +95,7 @@ async function world() {
   dir = await makeTempDir('tandem-service-');
   const file = join(dir, 'tandem.db');
   const installationId = standIn.installationId('acme');
-  const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
-    auth: { token: standIn.mintToken(installationId) },
-    baseUrl: standIn.apiUrl,
-  }) as unknown as GitHub;
+  const gh = standInClient(standIn);
   const si = standIn;
   const start = async (opts: { auth?: () => Promise<GitHub> } = {}) => {
     const store = await Store.open(file);

@@ -4,12 +4,11 @@
  * its data kept and its evaluations renamed into the state machine's words; a database from a
  * newer Tandem is refused with a message naming the file.
  */
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/app/store.ts';
 import { SCHEMA_VERSION, schemaVersion } from '../../src/app/store-schema.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { useTempStore } from './app-fixtures.ts';
 
 /** The unversioned schema each table created for itself before `store-schema.ts`. */
 const PREVIOUS_DDL = `
@@ -35,14 +34,8 @@ CREATE TABLE IF NOT EXISTS actions_handoffs (
 `;
 
 const SHA = 'b'.repeat(40);
-let dir: string | undefined;
+const temp = useTempStore('tandem-migrate-');
 let store: Store | undefined;
-afterEach(async () => {
-  store?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  dir = undefined;
-});
 
 /** A database file as the previous App left it: two finished evaluations and one mid-run. */
 function writePreviousDatabase(file: string): void {
@@ -67,11 +60,10 @@ function writePreviousDatabase(file: string): void {
 
 describe('store schema', () => {
   it('migrates a database from before versioning and keeps its data', async () => {
-    dir = await makeTempDir('tandem-migrate-');
-    const file = join(dir, 'tandem.db');
+    const file = await temp.file();
     writePreviousDatabase(file);
 
-    store = await Store.open(file);
+    store = await temp.open();
     expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
     expect([1, 2, 3].map((id) => store!.evaluations.stateOf(id))).toEqual([
       'published',
@@ -101,22 +93,20 @@ describe('store schema', () => {
     store.close();
 
     // Opening again is a no-op: every migration ran once.
-    store = await Store.open(file);
+    store = await temp.open();
     expect(store.evaluations.stateOf(1)).toBe('published');
     expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
   });
 
   it('creates a new database at the current version', async () => {
-    dir = await makeTempDir('tandem-migrate-');
-    store = await Store.open(join(dir, 'tandem.db'));
+    store = await temp.open();
     expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
     const id = store.evaluations.create({ setKey: 'a/b#1', seed: 'a/b#1', installationId: 1, matrix: null });
     expect(store.evaluations.stateOf(id)).toBe('queued');
   });
 
   it('refuses a database a newer Tandem wrote, naming the file', async () => {
-    dir = await makeTempDir('tandem-migrate-');
-    const file = join(dir, 'tandem.db');
+    const file = await temp.file();
     const db = new Database(file);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();

@@ -4,31 +4,21 @@
  * completed, found by id); deliveries seen once; hand-offs kept with their run. Data survives
  * closing and reopening the file.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/app/store.ts';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../src/app/store.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  store?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  dir = undefined;
-});
+const temp = useTempStore('tandem-store-');
 
 async function open(): Promise<{ s: Store; reopen: () => Promise<Store> }> {
-  dir ??= await makeTempDir('tandem-store-');
-  const file = join(dir, 'tandem.db');
-  store = await Store.open(file);
+  let current = await temp.open();
   return {
-    s: store,
+    s: current,
     reopen: async () => {
-      store?.close();
-      store = await Store.open(file);
-      return store;
+      current.close();
+      current = await temp.open();
+      return current;
     },
   };
 }
