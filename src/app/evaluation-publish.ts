@@ -6,7 +6,7 @@
  */
 import { InputError } from '../core/errors.ts';
 import type { OrgSuite } from '../core/org-config.schema.ts';
-import { parsePullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import { parsePullKey, pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { RepoSet } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { type CheckConclusion, completeCheckRun } from '../github/check-runs.ts';
@@ -65,13 +65,24 @@ export async function publishReport(
 ): Promise<void> {
   const { conclusion, rerun } = conclusionOf(report);
   const check = renderLinkedChangeCheck(view, report, reveal);
+  // One comment on every member, so its footer links one check run: the first member's.
+  const first = view.members[0];
+  const run = members.find((m) => first && m.key === pullKey(first.ref));
+  const checkRunUrl =
+    first && run
+      ? `${new URL(first.htmlUrl).origin}/${first.ref.owner}/${first.ref.repo}/runs/${run.checkRunId}`
+      : undefined;
   for (const m of members) {
     await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, conclusion, check, {
       rerunAction: rerun,
     });
     store.checkRuns.complete(m.key, m.headSha);
   }
-  await commentOnAll(gh, view, renderLinkedChangeComment(view, report, reveal));
+  await commentOnAll(
+    gh,
+    view,
+    renderLinkedChangeComment({ ...view, ...(checkRunUrl ? { checkRunUrl } : {}) }, report, reveal),
+  );
 }
 
 /**

@@ -60,6 +60,13 @@ export function verdictLine(view: ReportView): string {
     return `✅ **Resolved** — ${view.f2p.total === 1 ? 'the F2P test passes' : `all ${view.f2p.total} F2P tests pass`}${p2p}${repos > 1 ? ` across ${repos} repositories` : ''}`;
   }
   const reasons = unresolvedReasons(view);
+  // Tests of groups tied to no repository are in no per-repository row: count them overall.
+  if (reasons.length === 0) {
+    if (view.f2p.failing > 0)
+      reasons.push(count(view.f2p.failing, 'F2P test still fails', 'F2P tests still fail'));
+    if (view.p2p.failing > 0)
+      reasons.push(count(view.p2p.failing, 'P2P test regresses', 'P2P tests regress'));
+  }
   const why = reasons.length > 0 ? joinWords(reasons) : view.hasSummary ? mdText(view.summary) : '';
   return `❌ **Not resolved**${why ? ` — ${why}` : ''}`;
 }

@@ -142,7 +142,7 @@ describe('App: a linked change over its life', () => {
       const last = check!.history.at(-1) as { actions?: Array<{ identifier: string }> };
       expect(last.actions?.map((a) => a.identifier)).toEqual(['rerun']);
       const comment = stickyComments(w, repo, 1)[0]!.body!;
-      expect(comment).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code/);
+      expect(comment).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code/m);
       expect(comment).toContain('**Merge conflict** in `acme/api`');
     }
   });

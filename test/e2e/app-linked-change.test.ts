@@ -44,12 +44,15 @@ describe('App: linked change with the real engine', () => {
       expect(c.output.summary).toContain('acme/api#1');
       const comments = stickyComments(w, repo, pr.number);
       expect(comments).toHaveLength(1);
-      expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /);
+      expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
       // Linked PRs with their heads, in merge order, on one line; the footer offers a re-run.
       expect(comments[0]!.body).toMatch(
         /^\*\*Linked, in merge order:\*\* acme\/schema#1 `[0-9a-f]{7}` → acme\/api#1 `[0-9a-f]{7}`$/m,
       );
       expect(comments[0]!.body).toContain('comment `/tandem run` to evaluate again');
+      expect(comments[0]!.body).toMatch(
+        /\[check run\]\(<https?:\/\/[^>\s]+\/acme\/(schema|api)\/runs\/\d+>\)/,
+      );
       expect(comments[0]!.user?.login).toBe(w.standIn.botLogin);
     }
     // The same consolidated content on every member.
@@ -74,7 +77,7 @@ describe('App: linked change with the real engine', () => {
     expect(tandemChecks(w, 'schema', schema.head.sha)[0]!.conclusion).toBe('failure');
     expect(tandemChecks(w, 'api', api.head.sha)[0]!.conclusion).toBe('failure');
     const failing = stickyComments(w, 'api', 1)[0]!;
-    expect(failing.body).toMatch(/^❌ \*\*Not resolved\*\* — /);
+    expect(failing.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
     expect(failing.body).toContain('api computes total'); // reveal: names
 
     // A push to one member: every member is evaluated again, the comment edited in place.
@@ -91,7 +94,7 @@ describe('App: linked change with the real engine', () => {
     const after = stickyComments(w, 'api', 1);
     expect(after).toHaveLength(1);
     expect(after[0]!.id).toBe(failing.id);
-    expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /);
+    expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
     expect(after[0]!.body).not.toContain('Not resolved');
   });
 });

@@ -77,7 +77,7 @@ describe('App: linking', () => {
       'success',
       'failure',
     ]);
-    expect(stickyComments(w, 'api', 1)[0]!.body).toMatch(/^❌ \*\*Not resolved\*\* — /);
+    expect(stickyComments(w, 'api', 1)[0]!.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
   });
 
   it('joins PRs when a body edit adds a link, and refuses a link to another organization', async () => {
