@@ -101,7 +101,15 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
           opts.diagnose && result?.kind === 'ran' && !result.report.resolved
             ? await diagnose(w.loaded, w.patches.patches, result.report, ctx)
             : opts.diagnose && result?.kind === 'not-applied'
-              ? { labels: [], swaps: [] }
+              ? // A patch that does not apply is wrong in its repository without running anything.
+                {
+                  labels: result.apply
+                    .filter((a) => !a.applied)
+                    .map((a) => ({ kind: 'wrong-in-repo' as const, repo: a.repo })),
+                  swaps: result.apply
+                    .filter((a) => !a.applied)
+                    .map((a) => ({ repo: a.repo, outcome: 'not-applied' as const })),
+                }
               : undefined;
         if (opts.engine.signal?.aborted) return;
         const entry = instanceEntry({

@@ -182,6 +182,7 @@ describe('bench run: SWE-bench fields per prediction', () => {
     expect(e).toMatchObject({ patch_exists: true, patch_successfully_applied: false, resolved: false });
     expect(e.tandem.outcome).toBe('unresolved');
     expect(e.tandem.apply.find((a) => a.repo === API)).toMatchObject({ applied: false, files: ['FIELD'] });
+    expect(e.tandem.diagnosis?.labels).toEqual([{ kind: 'wrong-in-repo', repo: API }]);
   });
 
   it('a combined model_patch is split per repository and resolves', async () => {
