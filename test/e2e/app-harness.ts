@@ -4,6 +4,7 @@
  * signed webhook deliveries. Scenario: `acme/schema` adds a `total` field, `acme/api` uses it;
  * the hidden test needs both (a jointly necessary change).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executor.ts';
@@ -23,6 +24,12 @@ import { type GitHttpServer, startGitHttpServer } from '../support/git-http-serv
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { setBranch } from '../support/github-standin/routes/repos.ts';
 import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
+
+/** examples/workflows/tandem.yml, the workflow docs/app.md tells evaluators to copy. */
+const EVALUATOR_WORKFLOW = readFileSync(
+  new URL('../../examples/workflows/tandem.yml', import.meta.url),
+  'utf8',
+);
 
 export const SECRET = 'e2e-secret';
 
@@ -115,6 +122,8 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   standIn.setFile('acme', '.github', '.github/tandem.yml', opts.config ?? orgConfig());
   standIn.setFile('acme', 'tandem-suites', 'suites/checkout/suite.yml', SUITE);
   standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN_TEST);
+  // The shipped evaluator workflow: the stand-in refuses dispatches it does not declare, as GitHub does.
+  standIn.setFile('acme', 'tandem-suites', '.github/workflows/tandem.yml', EVALUATOR_WORKFLOW);
   const dataDir = join(root, 'data');
   const env: NodeJS.ProcessEnv = {
     APP_ID: String(standIn.appId),

@@ -63,6 +63,13 @@ beforeAll(async () => {
   standIn.setFile('acme', 'api', 'src/a.ts', 'export const a = 1;\n');
   standIn.setFile('acme', 'api', 'src/b.ts', 'export const b = 2;\n');
   standIn.setFile('acme', 'api', 'README.md', '# api\n');
+  // Dispatches are checked against the workflow at the ref, as on GitHub.
+  standIn.setFile(
+    'acme',
+    'api',
+    '.github/workflows/tandem.yml',
+    'on:\n  workflow_dispatch:\n    inputs:\n      pr: { required: true }\n',
+  );
   standIn.setPermission('acme', 'api', 'alice', 'maintain');
   probot = new Probot({
     appId: TEST_APP_ID,

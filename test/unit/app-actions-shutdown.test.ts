@@ -5,6 +5,7 @@
  * database (which used to surface as an unhandled rejection). Real SQLite file, real HTTP to the
  * GitHub stand-in; polls every millisecond so one is always in flight when the test stops it.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsExecutor } from '../../src/app/actions-executor.ts';
@@ -30,6 +31,12 @@ describe('ActionsExecutor shutdown', () => {
   it('close() waits for the poll in flight; nothing reads the store after it closed', async () => {
     standIn = await startGitHubStandIn();
     standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
+    standIn.setFile(
+      'acme',
+      'suites',
+      '.github/workflows/tandem.yml',
+      readFileSync(new URL('../../examples/workflows/tandem.yml', import.meta.url), 'utf8'),
+    );
     dir = await makeTempDir('tandem-actions-close-');
     const store = await Store.open(join(dir, 'tandem.db'));
     const id = store.evaluations.create({

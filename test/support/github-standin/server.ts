@@ -89,6 +89,8 @@ export class Pipeline {
       result = this.errorResult(err, caller);
     }
     entry.status = result.status;
+    // What was answered, so tests can hold requests and responses to GitHub's OpenAPI description.
+    if (result.body !== undefined) entry.response = result.body;
     this.state.requests.push(entry);
     this.write(res, result, resource);
   }

@@ -171,6 +171,8 @@ export interface RequestLogEntry {
   status: number;
   installationId?: number;
   body?: unknown;
+  /** The JSON body answered (absent for raw bodies and empty answers). */
+  response?: unknown;
 }
 
 /** What a test says about a repository it adds; the rest is defaulted. */

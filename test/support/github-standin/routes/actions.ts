@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { intParam, notFound, paginate, type Route, type RouteContext, route, validate } from '../http.ts';
 import type { ShapeContext } from '../shapes.ts';
 import { repository } from '../shapes.ts';
-import type { ArtifactRecord, DispatchRecord, WorkflowRunRecord } from '../state.ts';
+import type { ArtifactRecord, DispatchRecord, RepoRecord, WorkflowRunRecord } from '../state.ts';
+import { checkWorkflowDispatch } from '../workflow-dispatch-rules.ts';
 import { findInRepo, requireRepo } from './repos.ts';
 
 const WorkflowDispatchBody = z.object({
@@ -105,10 +106,12 @@ function dispatchRoute<T extends z.ZodType>(
   schema: T,
   resource: string,
   record: (body: z.infer<T>, ctx: RouteContext) => DispatchOf<DispatchRecord>,
+  check: (body: z.infer<T>, ctx: RouteContext, repo: RepoRecord) => void = () => {},
 ): Route {
   return route('POST', template, 'token', (ctx) => {
     const r = requireRepo(ctx);
     const body = validate(schema, ctx.body, resource);
+    check(body, ctx, r);
     ctx.state.dispatches.push({ ...record(body, ctx), owner: r.owner, repo: r.name });
     return { status: 204 };
   });
@@ -126,6 +129,8 @@ export function actionRoutes(): Route[] {
         ref: body.ref,
         inputs: body.inputs ?? {},
       }),
+      (body, ctx, r) =>
+        checkWorkflowDispatch(ctx.state, r, ctx.params.workflow ?? '', body.ref, body.inputs ?? {}),
     ),
 
     dispatchRoute(

@@ -5,9 +5,11 @@ import { HttpError, intParam, paginate, type Route, type RouteContext, route, va
 import { type CheckRunRecord, now } from '../state.ts';
 import { findInRepo, requireRepo } from './repos.ts';
 
+/** GitHub counts check-run output in bytes: a string of emoji is refused long before 65,535 characters. */
 const MAX = 65535;
-const limited = z.string().max(MAX, {
-  error: (iss) => `Only ${MAX} characters are allowed; ${String(iss.input).length} were supplied.`,
+const limited = z.string().refine((s) => Buffer.byteLength(s, 'utf8') <= MAX, {
+  error: (iss) =>
+    `Only ${MAX} bytes are allowed; ${Buffer.byteLength(String(iss.input), 'utf8')} were supplied.`,
 });
 
 const Status = z.enum(['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending']);
