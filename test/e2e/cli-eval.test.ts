@@ -59,9 +59,9 @@ describe('tandem eval', () => {
   it('writes a Markdown report with the matrix table', async () => {
     const md = await readFile(path.join(out, 'report.md'), 'utf8');
     expect(md).toContain('(full matrix).');
-    expect(md).toMatch(/\| Configuration \| schema \| api \| web \| Outcome \|/);
-    expect(md).toMatch(/\| `full` \| ✓ \| ✓ \| ✓ \| ✅ pass \| 6\/6 \|/);
-    expect(md).toMatch(/\| `base` \| · \| · \| · \| ❌ fail \| 3\/6 \|/);
+    expect(md).toMatch(/\| Configuration \| schema \| api \| web \| Result \|/);
+    expect(md).toMatch(/\| `full` \| ✓ \| ✓ \| ✓ \| ✅ passes \| 6\/6 \|/);
+    expect(md).toMatch(/\| `base` \| · \| · \| · \| ➖ fails, as expected \| 3\/6 \|/);
     expect(md.match(/^\| `[a-z+]+` \|/gm)).toHaveLength(8);
   });
 });
