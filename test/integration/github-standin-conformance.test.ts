@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appKeys, TEST_APP_ID } from '../support/app-keys.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { setBranch } from '../support/github-standin/routes/repos.ts';
 import { MAX_DISPATCH_INPUTS } from '../support/github-standin/workflow-dispatch-rules.ts';
 
 const WORKFLOW = `name: Tandem
@@ -26,6 +27,9 @@ const gh = () => probot.auth(standIn.installationId('acme'));
 beforeAll(async () => {
   standIn = await startGitHubStandIn();
   standIn.addRepo({ owner: 'acme', name: 'api' });
+  standIn.setFile('acme', 'api', 'README.md', '# api\n');
+  standIn.setPermission('acme', 'api', 'alice', 'write');
+  setBranch(standIn.state, 'acme', 'api', 'main', 'a'.repeat(40));
   standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
   standIn.setFile('acme', 'suites', '.github/workflows/tandem.yml', WORKFLOW);
   standIn.setFile('acme', 'suites', '.github/workflows/push-only.yml', 'on: push\njobs: {}\n');
@@ -159,6 +163,21 @@ describe("the stand-in's traffic against GitHub's OpenAPI description", () => {
       inputs: { 'pull-requests': 'acme/api#1' },
     });
     await client.rest.actions.listWorkflowRuns({ owner: 'acme', repo: 'suites', workflow_id: 'tandem.yml' });
+    await client.rest.repos.get(repo);
+    await client.rest.repos.getBranch({ ...repo, branch: 'main' });
+    await client.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'alice' });
+    await client.rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: '+1' });
+    await client.request('GET /search/issues', { q: 'acme/web#1 org:acme is:pr is:open', per_page: 50 });
+    const wr = standIn.addWorkflowRun({
+      owner: 'acme',
+      repo: 'suites',
+      workflowId: 'tandem.yml',
+      displayTitle: 'Tandem #1',
+    });
+    await client.rest.actions.getWorkflowRun({ owner: 'acme', repo: 'suites', run_id: wr.id });
+    const zip = Buffer.from('PK\x05\x06'.padEnd(22, '\0'), 'latin1');
+    standIn.addArtifact({ owner: 'acme', repo: 'suites', runId: wr.id, name: 'tandem-report', zip });
+    await client.rest.actions.listWorkflowRunArtifacts({ owner: 'acme', repo: 'suites', run_id: wr.id });
 
     const exchanges = standIn.requests.filter((r) => !r.path.startsWith('/_'));
     expect(exchanges.length).toBeGreaterThan(10);

@@ -26,12 +26,22 @@ const compiled = new Map<string, ValidateFunction>();
 /**
  * OpenAPI 3.0.3: `nullable: true` admits null even when an `enum` does not list it (GitHub's
  * `conclusion` is such a field); Ajv checks the enum first, so null joins the enum here.
+ * A typeless `nullable` becomes `anyOf: [schema, null]`, which Ajv accepts.
  */
 function nullableEnums(node: unknown): void {
   if (Array.isArray(node)) for (const n of node) nullableEnums(n);
   else if (node && typeof node === 'object') {
     const o = node as { nullable?: boolean; enum?: unknown[] };
     if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum.push(null);
+    // Ajv refuses `nullable` without a `type` (beside `oneOf`, `allOf`): say "this or null" instead.
+    if (o.nullable === true && !('type' in o)) {
+      const rest: Record<string, unknown> = { ...o };
+      delete rest.nullable;
+      for (const k of Object.keys(o)) delete (o as Record<string, unknown>)[k];
+      Object.assign(o, { anyOf: [rest, { type: 'null' }] });
+      nullableEnums(rest);
+      return;
+    }
     for (const v of Object.values(o)) nullableEnums(v);
   }
 }

@@ -37,7 +37,11 @@ function artifactShape(ctx: RouteContext, a: ArtifactRecord) {
     updated_at: a.createdAt,
     expires_at: new Date(Date.now() + 90 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     digest: null,
-    workflow_run: { id: a.runId, repository_id: ctx.state.repo(a.owner, a.repo)?.id ?? 0, head_sha: null },
+    workflow_run: {
+      id: a.runId,
+      repository_id: ctx.state.repo(a.owner, a.repo)?.id ?? 0,
+      head_sha: ctx.state.workflowRuns.find((w) => w.id === a.runId)?.headSha ?? '0'.repeat(40),
+    },
   };
 }
 
@@ -63,6 +67,7 @@ export function workflowRunShape(shapes: ShapeContext, run: WorkflowRunRecord) {
     url,
     html_url: `${shapes.html}/${run.owner}/${run.repo}/actions/runs/${run.id}`,
     pull_requests: [],
+    head_commit: null,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
     run_started_at: run.createdAt,

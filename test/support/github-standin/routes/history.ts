@@ -62,7 +62,7 @@ export function issueShape(ctx: ShapeContext, i: AsIssue): S['issue'] {
 
 const pullAsIssue = (p: PullRecord): AsIssue => ({ ...p, pull: p });
 
-function commitShape(
+export function commitShape(
   ctx: ShapeContext,
   owner: string,
   repo: string,

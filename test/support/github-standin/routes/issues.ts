@@ -173,6 +173,7 @@ export function issueRoutes(): Route[] {
         body: {
           total_count: found.length,
           incomplete_results: false,
+          search_type: 'lexical',
           items: page.map((p) => issueSearchItem(ctx.shapes, p)),
         },
         headers,

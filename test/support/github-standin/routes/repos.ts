@@ -1,9 +1,11 @@
 /** Repository, pull request, contents and collaborator-permission routes. */
+
 import { createHash } from 'node:crypto';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
 import { pullRequest } from '../pull-shapes.ts';
 import { repository, user } from '../shapes.ts';
 import type { RepoRecord, StandInState } from '../state.ts';
+import { commitShape } from './history.ts';
 
 /** Branch tips the tests publish (`setBranch`): `owner/repo` lower-cased → branch → SHA. */
 const branchTips = new WeakMap<StandInState, Map<string, Map<string, string>>>();
@@ -105,6 +107,9 @@ export function repoRoutes(): Route[] {
         body: {
           ...repository(ctx.shapes, r),
           permissions: { admin: false, maintain: false, push: false, triage: false, pull: true },
+          // Required by GitHub's full-repository schema.
+          network_count: 0,
+          subscribers_count: 0,
         },
       };
     }),
@@ -149,12 +154,16 @@ export function repoRoutes(): Route[] {
         status: 200,
         body: {
           name,
-          commit: { sha, url: `${api}/commits/${sha}` },
+          commit: commitShape(ctx.shapes, r.owner, r.name, { sha, message: `tip of ${name}` }),
           _links: {
             self: `${api}/branches/${name}`,
             html: `${ctx.shapes.html}/${r.owner}/${r.name}/tree/${name}`,
           },
           protected: false,
+          protection: {
+            enabled: false,
+            required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] },
+          },
           protection_url: `${api}/branches/${name}/protection`,
         },
       };
