@@ -215,7 +215,10 @@ export async function runBenchModeBench(): Promise<BenchModeFigures> {
   try {
     log(`generating ${INSTANCES} instances × ${MODELS.length} predictions…`);
     const g = await generate(root);
-    const common = ['--jobs', String(JOBS), '--no-cache', '--quiet', '--prepare-network', 'host'];
+    // BENCH_MODE_CACHE=1: both sides with their default result cache (configurations with equal
+    // states are reused across predictions); otherwise every configuration runs.
+    const noCache = process.env.BENCH_MODE_CACHE === '1' ? [] : ['--no-cache'];
+    const common = ['--jobs', String(JOBS), ...noCache, '--quiet', '--prepare-network', 'host'];
     // Each side starts from its own empty cache (mirrors, states): scoring the predictions from
     // scratch, the full 2^2 matrix per prediction on both sides.
     const benchCache = ['--cache-dir', path.join(root, 'cache-bench')];
@@ -256,7 +259,7 @@ export async function runBenchModeBench(): Promise<BenchModeFigures> {
       ...runArgs('r2', ['--cache-dir', path.join(root, 'cache-resume')]),
       '--jobs',
       String(JOBS),
-      '--no-cache',
+      ...noCache,
       '--prepare-network',
       'host',
     ];
@@ -290,7 +293,7 @@ export async function runBenchModeBench(): Promise<BenchModeFigures> {
 
 export function printBenchModeFigures(f: BenchModeFigures): void {
   process.stdout.write(
-    `\nbench mode (${f.instances} instances × ${f.predictions / f.instances} predictions, jobs ${f.jobs}):\n` +
+    `\nbench mode (${f.instances} instances × ${f.predictions / f.instances} predictions, jobs ${f.jobs}, result cache ${process.env.BENCH_MODE_CACHE === '1' ? 'on' : 'off'}):\n` +
       `  tandem bench run   ${f.bench.configurations} configurations in ${f.bench.seconds.toFixed(1)} s = ${f.bench.perMinute}/min\n` +
       `  tandem eval loop   ${f.evalLoop.configurations} configurations in ${f.evalLoop.seconds.toFixed(1)} s = ${f.evalLoop.perMinute}/min\n` +
       `  ${f.ratio >= 2 ? 'PASS' : 'FAIL'} configurations/minute ${f.ratio}× the eval loop (target ≥ 2×)\n` +
