@@ -115,7 +115,7 @@ export async function benchFixture(root: string, suite: SuiteInput = benchSuite(
     },
     async writeInstances(name, rows) {
       const file = path.join(root, name);
-      await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      await writeFile(file, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
       return file;
     },
     async writePredictions(name, text) {

@@ -110,7 +110,7 @@ describe('an unknown ref', () => {
 });
 
 describe('a result file that cannot be parsed', () => {
-  it('fails its group in Tandem\'s words: the code under test wrote it, so it is no infrastructure error', async () => {
+  it("fails its group in Tandem's words: the code under test wrote it, so it is no infrastructure error", async () => {
     const junit =
       '<testsuites><testsuite name="s" tests="1"><testcase classname="c" name="works"/></testsuite></testsuites>';
     const c = await shellCase({

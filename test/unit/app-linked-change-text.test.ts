@@ -3,9 +3,9 @@
  * (closed, merged into a branch) and refused links read in the comment.
  */
 import { describe, expect, it } from 'vitest';
-import type { PullRef } from '../../src/core/pull-ref.ts';
 import { DEFAULT_MAX_MEMBERS, expandLinkedSet, type LinkNode } from '../../src/core/linked-set.ts';
 import { validateOrgConfig } from '../../src/core/org-config.schema.ts';
+import type { PullRef } from '../../src/core/pull-ref.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
 import {
   renderHandoffProgress,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PullRef } from '../../src/core/pull-ref.ts';
 import {
   expandLinkedSet,
   type LinkNode,
@@ -7,6 +6,7 @@ import {
   type SetPolicy,
   setKey,
 } from '../../src/core/linked-set.ts';
+import type { PullRef } from '../../src/core/pull-ref.ts';
 
 function ref(key: string): PullRef {
   const [repoPart, n] = key.split('#');
