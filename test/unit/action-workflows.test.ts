@@ -43,6 +43,7 @@ describe('action.yml', () => {
         'pull-requests',
         'report',
         'reruns',
+        'reveal',
         'shard',
         'suite',
         'token',
