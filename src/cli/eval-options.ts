@@ -9,7 +9,7 @@ import type { EvaluationSettings } from '../core/evaluation-request.schema.ts';
 import { MAX_JOBS, MAX_RERUNS, sandboxKindSchema } from '../core/evaluation-request.schema.ts';
 import { matrixModeSchema } from '../core/matrix-mode.ts';
 import { formatShard, shardSchema } from '../core/shard-plan.ts';
-import { inputErrorOf } from '../core/zod-issues.ts';
+import { flagLabel, inputErrorOf } from '../core/zod-issues.ts';
 
 /** The engine flags every evaluating command shares (`eval`, `validate`, `bench …`). */
 export const engineFlagShape = {
@@ -34,16 +34,14 @@ export const evalFlagsSchema = z.object({
 });
 export type EvalFlags = z.infer<typeof evalFlagsSchema>;
 
-/** `cacheDir` → `--cache-dir`: how a setting is named on the command line. */
-export function flagName(setting: string): string {
-  return `option --${setting.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
+/** `cacheDir` → `option --cache-dir`: how a setting is named on the command line (core's flagLabel). */
+export const flagName = (setting: string): string => flagLabel([setting]);
 
 /** Parses a command's flags; a bad one is an InputError naming it (`option --jobs: …`). */
 export function parseFlags<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw inputErrorOf(parsed.error, '', { label: (p) => flagName(String(p[0] ?? '')) });
+  throw inputErrorOf(parsed.error, '', { label: flagLabel });
 }
 
 export function parseEvalFlags(raw: unknown): EvalFlags {

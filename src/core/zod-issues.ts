@@ -14,6 +14,10 @@ export type IssueLabel = (path: ReadonlyArray<PropertyKey>) => string;
 
 export const fieldLabel: IssueLabel = (path) => `field "${formatFieldPath(path)}"`;
 
+/** `cacheDir` → `option --cache-dir`: a command's flags are validated as fields named in camelCase. */
+export const flagLabel: IssueLabel = (path) =>
+  `option --${String(path[0] ?? 'options').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 /**
  * A failed union said by its closest alternative (`head` vs `patch` targets): the branch with the
  * fewest issues, unless the branches tie or failed on the input's type, where the union's own

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { splitRepo } from '../core/repo-name.ts';
-import { inputErrorOf } from '../core/zod-issues.ts';
+import { flagLabel, inputErrorOf } from '../core/zod-issues.ts';
 import { parseWindow } from './link-graph.ts';
 
 const date = () =>
@@ -100,8 +100,6 @@ export type MineGitHubFlags = z.output<typeof mineGitHubOptionsSchema>;
 export function parseMineFlags<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  // Fields are flags here: `maxRepos` is named `--max-repos`.
-  throw inputErrorOf(parsed.error, 'mine', {
-    label: (p) => `--${String(p[0] ?? 'options').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
-  });
+  // Fields are flags here: `maxRepos` is named `option --max-repos`.
+  throw inputErrorOf(parsed.error, 'mine', { label: flagLabel });
 }

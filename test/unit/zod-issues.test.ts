@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../src/core/errors.ts';
 import { suiteSchema } from '../../src/core/suite.schema.ts';
-import { describeIssues, inputErrorOf, validate } from '../../src/core/zod-issues.ts';
+import { describeIssues, flagLabel, inputErrorOf, validate } from '../../src/core/zod-issues.ts';
 
 const target = z.union([
   z.object({ repo: z.string(), head: z.string() }),
@@ -51,6 +51,14 @@ describe('describeIssues', () => {
 });
 
 describe('validate and inputErrorOf', () => {
+  it('names a command flag the way it is typed', () => {
+    const flags = z.object({ maxRepos: z.number().int().min(1) });
+    const parsed = flags.safeParse({ maxRepos: 0 });
+    expect(parsed.success).toBe(false);
+    const err = inputErrorOf(parsed.error!, '', { label: flagLabel });
+    expect(err.message).toMatch(/^option --max-repos: /);
+  });
+
   it('leaves the prefix out when the label names the place', () => {
     const r = z.object({ jobs: z.number() }).safeParse({ jobs: 'x' });
     const err = inputErrorOf(r.error!, '', { label: (p) => `option --${String(p[0])}` });
