@@ -143,10 +143,12 @@ export class DockerSandbox implements Sandbox {
           spec,
           () => guard.reason,
           // Only the running group's hidden files are in the stage; setup sees none. What a test
-          // step leaves running is killed after it, before the next group's files arrive.
+          // step leaves running is killed after it, before the next group's files arrive. After the
+          // last group no files arrive and the container is killed next, so it costs no execs.
           (step, tail) =>
             stage.during(step.hiddenDir, async () => {
-              const keep = spec.setup.includes(step) ? undefined : await exec.livePids();
+              const later = spec.tests.indexOf(step) < spec.tests.length - 1;
+              const keep = spec.setup.includes(step) || !later ? undefined : await exec.livePids();
               try {
                 return await exec.run(step.run, [], step.timeoutSec * 1000, tail);
               } finally {
