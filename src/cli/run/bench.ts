@@ -49,10 +49,8 @@ async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
 /** Ctrl-C (via main.ts) or SIGTERM (a CI runner cancelling the job) stops the run cleanly. */
 function interruptible(signal: AbortSignal): { signal: AbortSignal; dispose: () => void } {
   const own = new AbortController();
-  const onTerm = () => {
-    process.stderr.write('\ntandem: terminated, removing containers…\n');
-    own.abort();
-  };
+  // main.ts already says "terminated, removing containers…"; this only makes sure the run stops.
+  const onTerm = () => own.abort();
   process.once('SIGTERM', onTerm);
   return { signal: AbortSignal.any([signal, own.signal]), dispose: () => process.off('SIGTERM', onTerm) };
 }
