@@ -46,15 +46,6 @@ async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
   return { ...defaults, signal };
 }
 
-/** Ctrl-C (via main.ts) or SIGTERM (a CI runner cancelling the job) stops the run cleanly. */
-function interruptible(signal: AbortSignal): { signal: AbortSignal; dispose: () => void } {
-  const own = new AbortController();
-  // main.ts already says "terminated, removing containers…"; this only makes sure the run stops.
-  const onTerm = () => own.abort();
-  process.once('SIGTERM', onTerm);
-  return { signal: AbortSignal.any([signal, own.signal]), dispose: () => process.off('SIGTERM', onTerm) };
-}
-
 function progressBar(quiet: boolean, unit: string) {
   if (quiet) return { start: (_t: number) => {}, tick: (_l: string) => {}, stop: () => {} };
   const tty = process.stderr.isTTY === true;
@@ -84,10 +75,9 @@ function progressBar(quiet: boolean, unit: string) {
   };
 }
 
-export async function benchRunCommand(raw: unknown, outer: AbortSignal): Promise<number> {
+export async function benchRunCommand(raw: unknown, signal: AbortSignal): Promise<number> {
   const flags = parseFlags(runFlagsSchema, raw);
   const { runBench } = await import('../../bench/run-bench.ts');
-  const { signal, dispose } = interruptible(outer);
   const bar = progressBar(flags.quiet, 'predictions');
   try {
     const result = await runBench({
@@ -120,18 +110,16 @@ export async function benchRunCommand(raw: unknown, outer: AbortSignal): Promise
     return result.summaries.some((s) => s.summary.error_instances > 0) ? EXIT.infra : EXIT.resolved;
   } finally {
     bar.stop();
-    dispose();
   }
 }
 
 export async function benchValidateCommand(
   instances: string,
   raw: unknown,
-  outer: AbortSignal,
+  signal: AbortSignal,
 ): Promise<number> {
   const flags = parseFlags(validateFlagsSchema, raw);
   const { validateInstances } = await import('../../bench/validate-instances.ts');
-  const { signal, dispose } = interruptible(outer);
   const bar = progressBar(flags.quiet, 'instances');
   try {
     const result = await validateInstances({
@@ -151,7 +139,6 @@ export async function benchValidateCommand(
     return result.infraErrors > 0 ? EXIT.infra : EXIT.resolved;
   } finally {
     bar.stop();
-    dispose();
   }
 }
 
