@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import * as core from '@actions/core';
-import { scrubCredentialsDeep, urlWithoutCredentials } from '../core/credentials.ts';
+import { scrubCredentialsDeep } from '../core/credentials.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import type { EvaluationEvent } from '../core/evaluation-event.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
@@ -59,13 +59,8 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onEvent: progress,
   });
-  // Clone URLs carry the token; the report (an artifact the App reads) keeps them usable, bare.
-  const bare = {
-    ...raw,
-    targets: raw.targets.map((t) => ({ ...t, url: urlWithoutCredentials(t.url) })),
-    context: raw.context.map((c) => ({ ...c, url: urlWithoutCredentials(c.url) })),
-  };
-  const report = scrubCredentialsDeep(bare, inputs.token ? [inputs.token] : []);
+  // The engine reports clone URLs without credentials; the token is scrubbed from every other text.
+  const report = scrubCredentialsDeep(raw, inputs.token ? [inputs.token] : []);
   // A test group with a single hidden file: its failures annotate that file in this repository.
   const files = new Map(
     input.suite.tests.map((g) => [

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CaseFile, isPatchTarget, type Target, workspaceName } from '../core/case.schema.ts';
+import { urlWithoutCredentials } from '../core/credentials.ts';
 import { infraInfo } from '../core/errors.ts';
 import type { ReportTarget } from '../core/report.schema.ts';
 import type { InfraErrorInfo } from '../core/run.schema.ts';
@@ -71,7 +72,12 @@ export async function materializeRepos(
   const context = await Promise.all(
     c.context.map(async (r): Promise<MaterializedRepo> => {
       const name = workspaceName(r.repo);
-      const report: ReportTarget = { repo: r.repo, url: r.url, base: { ref: r.ref, sha: '' } };
+      // Reports leave the evaluator: the clone URL is kept without the token it may carry.
+      const report: ReportTarget = {
+        repo: r.repo,
+        url: urlWithoutCredentials(r.url),
+        base: { ref: r.ref, sha: '' },
+      };
       try {
         const mirror = await mirrors.ensure(r.url);
         const sha = await mirrors.resolve(r.url, r.ref);
@@ -104,7 +110,11 @@ async function materializeTarget(
   const name = workspaceName(t.repo);
   const opts = { target: t.repo, originUrl: t.url };
   const prefix = `${hash(t.url)}-${name}`;
-  const report: ReportTarget = { repo: t.repo, url: t.url, base: { ref: t.base, sha: '' } };
+  const report: ReportTarget = {
+    repo: t.repo,
+    url: urlWithoutCredentials(t.url),
+    base: { ref: t.base, sha: '' },
+  };
   let mirror: string;
   let baseSha: string;
   let base: RepoState;
