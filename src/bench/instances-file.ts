@@ -15,7 +15,8 @@ import {
 import { workspaceName } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
-import { loadSuiteFile, validate } from '../engine/case-loader.ts';
+import { validate } from '../core/zod-issues.ts';
+import { loadSuiteFile } from '../engine/case-loader.ts';
 import { parseJsonLines, readText } from './json-lines.ts';
 
 export interface LoadedInstance {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { type BenchPrediction, benchPredictionSchema, GOLD_MODEL } from '../core/bench-prediction.schema.ts';
 import { InputError } from '../core/errors.ts';
-import { validate } from '../engine/case-loader.ts';
+import { validate } from '../core/zod-issues.ts';
 import type { LoadedInstance } from './instances-file.ts';
 import { parseJsonLines, type Row, readText } from './json-lines.ts';
 
@@ -44,13 +44,17 @@ export async function loadPredictions(file: string, instances: LoadedInstance[])
 export function parsePredictions(text: string, file: string): BenchPrediction[] {
   const trimmed = text.trimStart();
   let rows: Array<Row & { label: string }>;
-  if (trimmed.startsWith('[') || (trimmed.startsWith('{') && !isJsonLines(trimmed) && !isOneRow(trimmed))) {
-    let doc: unknown;
+  // A whole JSON document is parsed once, and read as one JSONL row if it is a single prediction.
+  const whole = trimmed.startsWith('[') || (trimmed.startsWith('{') && !isJsonLines(trimmed));
+  let doc: unknown;
+  if (whole) {
     try {
       doc = JSON.parse(text);
     } catch (err) {
       throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`, file);
     }
+  }
+  if (whole && !isOneRow(doc)) {
     rows = Array.isArray(doc)
       ? doc.map((value, i) => ({ line: i, value, label: `${file}: [${i}]` }))
       : Object.entries(doc as Record<string, unknown>).map(([id, value], i) => ({
@@ -90,13 +94,8 @@ function isJsonLines(text: string): boolean {
 }
 
 /** A file of one JSONL row: an object that is itself a prediction, not keyed by id. */
-function isOneRow(text: string): boolean {
-  try {
-    const v: unknown = JSON.parse(text);
-    return isRecord(v) && typeof v.model_name_or_path === 'string';
-  } catch {
-    return false;
-  }
+function isOneRow(v: unknown): boolean {
+  return isRecord(v) && typeof v.model_name_or_path === 'string';
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -18,7 +18,8 @@ import {
 } from '../core/bench-report.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
-import { validate } from '../engine/case-loader.ts';
+import { validate } from '../core/zod-issues.ts';
+import { exists } from '../engine/fs-util.ts';
 import type { GroupOutput } from './evaluate-candidate.ts';
 
 export class RunStore {
@@ -61,13 +62,9 @@ export class RunStore {
     return path.join(this.dir, `${modelFolder(model)}.${this.runId}.json`);
   }
 
-  async isFinished(model: string, instanceId: string): Promise<boolean> {
-    try {
-      await readFile(path.join(this.instanceDir(model, instanceId), 'report.json'));
-      return true;
-    } catch {
-      return false;
-    }
+  /** report.json is written atomically (writeJsonAtomic), so its presence means finished. */
+  isFinished(model: string, instanceId: string): Promise<boolean> {
+    return exists(path.join(this.instanceDir(model, instanceId), 'report.json'));
   }
 
   /** Patches and outputs first, report.json last and atomically. */

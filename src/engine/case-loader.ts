@@ -28,9 +28,6 @@ async function readStructured(file: string): Promise<unknown> {
   }
 }
 
-// Re-exported for the bench readers that validate their own rows the same way.
-export { validate } from '../core/zod-issues.ts';
-
 export async function loadSuiteFile(file: string): Promise<Suite> {
   return validate(suiteSchema, await readStructured(file), file);
 }

@@ -9,7 +9,7 @@
 import type { GroupRun, StepRun } from '../core/run.schema.ts';
 import type { TestGroup } from '../core/suite.schema.ts';
 import { parseResults } from './parsers/index.ts';
-import { RESULT_FILE_MAX_BYTES, type ResultFileLimits, readResultFile } from './result-file.ts';
+import { defaultResultFileLimits, type ResultFileLimits, readResultFile } from './result-file.ts';
 import type { ConfigurationRunOutcome, StepOutcome } from './sandbox.ts';
 
 const TAIL_IN_REASON = 1200;
@@ -33,7 +33,7 @@ export async function collectGroups(
   groups: readonly TestGroup[],
   outcome: ConfigurationRunOutcome,
   resultsDir: string,
-  limits: ResultFileLimits = { maxBytes: RESULT_FILE_MAX_BYTES, deadline: Date.now() + 60_000 },
+  limits: ResultFileLimits = defaultResultFileLimits(),
 ): Promise<GroupRun[]> {
   const failedSetup = outcome.setup.find((s) => s.exitCode !== 0 && !s.notRun);
   const out: GroupRun[] = [];

@@ -25,6 +25,11 @@ export function isWithin(root: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Whether `child` lies under `root` and is not `root` itself (lexically, both resolved). */
+export function isStrictlyWithin(root: string, child: string): boolean {
+  return isWithin(root, child) && path.resolve(root) !== path.resolve(child);
+}
+
 /**
  * Throws UnconfinedPathError unless `p` is a real `kind` (no link anywhere from `root` down)
  * inside `root`. `label` names the path in the message, never the link's target.

@@ -56,7 +56,7 @@ export function ownerLabels(owner: Owner | undefined = currentOwner()): Record<s
 }
 
 /** True only when the labels name an owner we can judge and it is gone; false when unsure. */
-export function ownerIsDead(labels: Record<string, string> | undefined, me: Owner): boolean {
+function ownerIsDead(labels: Record<string, string> | undefined, me: Owner): boolean {
   const pid = Number(labels?.[OWNER_LABELS.pid]);
   const start = labels?.[OWNER_LABELS.start];
   if (!labels || !Number.isInteger(pid) || pid <= 0 || !start) return false;

@@ -29,8 +29,8 @@ export class ContainerTracker {
     return this.startCreated(await this.create(options, image, configuration), configuration);
   }
 
-  /** Creates the container without starting it: done ahead, while the run waits for a slot. */
-  async create(
+  /** Creates the container without starting it; `start` starts it right after. */
+  private async create(
     options: Docker.ContainerCreateOptions,
     image: string,
     configuration?: string,
@@ -61,7 +61,7 @@ export class ContainerTracker {
   }
 
   /** Starts a created container; on failure it is removed. */
-  async startCreated(container: Docker.Container, configuration?: string): Promise<Docker.Container> {
+  private async startCreated(container: Docker.Container, configuration?: string): Promise<Docker.Container> {
     try {
       if (this.disposed) throw aborted(configuration);
       await container.start();

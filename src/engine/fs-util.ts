@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
@@ -25,6 +25,16 @@ export async function copyTree(src: string, dst: string, exclude: readonly strin
 export async function exists(p: string): Promise<boolean> {
   try {
     await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Present at all, a link included (`exists` follows links and would call a dangling one absent). */
+export async function present(p: string): Promise<boolean> {
+  try {
+    await lstat(p);
     return true;
   } catch {
     return false;

@@ -10,7 +10,7 @@ import type { Suite } from '../core/suite.schema.ts';
 
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
-export async function hiddenTexts(suite: Suite, suiteDir: string): Promise<HiddenText[]> {
+async function hiddenTexts(suite: Suite, suiteDir: string): Promise<HiddenText[]> {
   const out: HiddenText[] = [{ path: path.resolve(suiteDir), content: '' }];
   const walk = async (abs: string, label: string): Promise<void> => {
     const st = await stat(abs).catch(() => undefined);

@@ -17,9 +17,9 @@ import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import { commandList, type PrepareSpec as SuitePrepare } from '../core/suite.schema.ts';
-import { assertConfined, isWithin, UnconfinedPathError } from './confined-path.ts';
+import { assertConfined, isStrictlyWithin, UnconfinedPathError } from './confined-path.ts';
 import { withDirLock } from './dir-lock.ts';
-import { copyTree, exists, removeTree } from './fs-util.ts';
+import { copyTree, exists, present, removeTree } from './fs-util.ts';
 import { prepareMountpoints } from './mountpoints.ts';
 import { PrepareFailedError } from './prepare-failure.ts';
 import { seedOutputs } from './prepare-seed.ts';
@@ -203,18 +203,8 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
   });
 }
 
-/** Present at all, a link included (`exists` follows links and would call a dangling one absent). */
-async function present(p: string): Promise<boolean> {
-  try {
-    await lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function confinedOutput(root: string, p: string, repo: string, output: string): Promise<void> {
-  if (!isWithin(root, p) || path.resolve(root) === path.resolve(p)) {
+  if (!isStrictlyWithin(root, p)) {
     throw new InfraError('prepare', `prepare output "${output}" of ${repo} leaves the repository`, {
       target: repo,
     });

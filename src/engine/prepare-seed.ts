@@ -6,10 +6,11 @@
  * base's prepared folder.
  */
 import { execFile } from 'node:child_process';
-import { lstat, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { assertConfined } from './confined-path.ts';
+import { present } from './fs-util.ts';
 
 const run = promisify(execFile);
 
@@ -28,7 +29,7 @@ export async function seedOutputs(
       () => true,
       () => false,
     );
-    if (!usable || (await lstat(dst).catch(() => null))) continue;
+    if (!usable || (await present(dst))) continue;
     await assertConfined(repoDir, path.dirname(dst), 'directory', path.dirname(o)).catch(async () => {
       await mkdir(path.dirname(dst), { recursive: true });
       await assertConfined(repoDir, path.dirname(dst), 'directory', path.dirname(o));

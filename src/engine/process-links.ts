@@ -4,7 +4,7 @@
  * here) is refused: writing there would change the cache for every other configuration. On the
  * way to a link, links and files of the (private) workspace copy are replaced, never followed.
  */
-import { mkdir, realpath, rm, symlink } from 'node:fs/promises';
+import { realpath, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../core/errors.ts';
 import { ensureMountpoint, isUnder } from './mountpoints.ts';
@@ -22,7 +22,6 @@ export async function linkWiring(spec: ConfigurationRunSpec): Promise<string[]> 
     }
     const link = path.join(root, l.target);
     await ensureMountpoint(root, path.posix.dirname(l.target));
-    await mkdir(path.dirname(link), { recursive: true });
     await rm(link, { recursive: true, force: true });
     await symlink(path.join(root, l.source), link, 'dir');
     made.push(link);

@@ -9,7 +9,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { assertConfined, isWithin, UnconfinedPathError } from './confined-path.ts';
+import { assertConfined, isStrictlyWithin, UnconfinedPathError } from './confined-path.ts';
 
 /**
  * Biggest result file read. Parsing cost grows with it: 16 MB of minimal JUnit test cases took
@@ -30,13 +30,18 @@ export interface ResultFileLimits {
   deadline: number;
 }
 
+/** The cap and a deadline a minute from now; one value shared by all reads of a run keeps one deadline. */
+export function defaultResultFileLimits(): ResultFileLimits {
+  return { maxBytes: RESULT_FILE_MAX_BYTES, deadline: Date.now() + 60_000 };
+}
+
 export async function readResultFile(
   resultsDir: string,
   rel: string,
-  limits: ResultFileLimits = { maxBytes: RESULT_FILE_MAX_BYTES, deadline: Date.now() + 60_000 },
+  limits: ResultFileLimits = defaultResultFileLimits(),
 ): Promise<ResultFileRead> {
   const file = path.resolve(resultsDir, rel);
-  if (!isWithin(resultsDir, file) || path.resolve(resultsDir) === file) {
+  if (!isStrictlyWithin(resultsDir, file)) {
     return { kind: 'refused', reason: `${rel} leaves $TANDEM_RESULTS` };
   }
   // Folders on the way must be real folders: O_NOFOLLOW guards only the last component.
