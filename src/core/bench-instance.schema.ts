@@ -113,19 +113,7 @@ export function isSweBenchRow(row: unknown): boolean {
   return typeof row === 'object' && row !== null && 'repo' in row && !('repos' in row);
 }
 
-const SWE_BENCH_KNOWN = new Set([
-  'instance_id',
-  'repo',
-  'url',
-  'base_commit',
-  'patch',
-  'test_patch',
-  'problem_statement',
-  'suite',
-  'FAIL_TO_PASS',
-  'PASS_TO_PASS',
-  'created_at',
-]);
+const SWE_BENCH_KNOWN = new Set(Object.keys(sweBenchRowSchema.shape));
 
 /** A validated SWE-bench row as a one-repository instance (input form, to validate again). */
 export function sweBenchRowToInstance(row: SweBenchRow): BenchInstanceInput {

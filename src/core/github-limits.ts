@@ -18,12 +18,8 @@ export const CHECK_RUN_OUTPUT_LIMIT: TextLimit = { max: 65_535, unit: 'bytes' };
 export const CHECK_RUN_TITLE_LIMIT: TextLimit = { max: 255, unit: 'chars' };
 /** A step's job summary (`GITHUB_STEP_SUMMARY`). */
 export const JOB_SUMMARY_LIMIT: TextLimit = { max: 1024 * 1024, unit: 'bytes' };
-/** Annotations accepted by one check-run create/update request. */
-export const ANNOTATIONS_PER_REQUEST = 50;
 /** Error annotations GitHub shows per step of a workflow (the rest are dropped). */
 export const ERROR_ANNOTATIONS_PER_STEP = 10;
-/** Search API requests allowed per minute (authenticated). */
-export const SEARCH_REQUESTS_PER_MINUTE = 30;
 
 const encoder = new TextEncoder();
 

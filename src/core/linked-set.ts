@@ -47,9 +47,6 @@ export function pairKey(a: string, b: string): string {
   return a < b ? `${a} ${b}` : `${b} ${a}`;
 }
 
-/** The repository of a pull key (`owner/name`); kept under this name for the App's callers. */
-export const repoOf = repoOfPullKey;
-
 function refusalReason(to: PullRef, policy: SetPolicy, repos: RepoSet): string | undefined {
   const name = repoFullName(to);
   if (repoKey(to.owner) !== repoKey(policy.org)) return `${name} is outside the ${policy.org} organization`;
@@ -97,7 +94,7 @@ export function expandLinkedSet(
       continue;
     }
     result.members.push(key);
-    repos.add(repoOf(key));
+    repos.add(repoOfPullKey(key));
     for (const [next, ref] of adjacency.get(key) ?? []) {
       if (visited.has(next)) continue;
       const reason =

@@ -6,7 +6,7 @@ import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
 import { INFRA_TITLE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderFitted, type ViewExtras, viewWithExtras } from './markdown-report.ts';
-import { buildReportView, type Reveal } from './report-view.ts';
+import type { ReportView, Reveal } from './report-view.ts';
 
 export interface CheckRunOutput {
   title: string;
@@ -16,10 +16,10 @@ export interface CheckRunOutput {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function checkRunTitle(report: Report): string {
-  if (report.outcome === 'error') return INFRA_TITLE;
-  const view = buildReportView(report, { reveal: 'counts' });
-  if (report.outcome === 'resolved') {
+/** The one-line title, from the view already built for the summary and text. */
+export function checkRunTitle(view: ReportView): string {
+  if (view.outcome === 'error') return INFRA_TITLE;
+  if (view.outcome === 'resolved') {
     return `Tandem: resolved — ${view.asExpected}/${view.ran} configurations as expected`;
   }
   const parts: string[] = [];
@@ -35,7 +35,7 @@ export function renderCheckRunOutput(
 ): CheckRunOutput {
   const view = viewWithExtras(report, options.reveal, options.extras);
   return {
-    title: checkRunTitle(report),
+    title: checkRunTitle(view),
     summary: renderFitted('check-summary.md.hbs', view, CHECK_RUN_OUTPUT_LIMIT),
     text: renderFitted('check-text.md.hbs', view, CHECK_RUN_OUTPUT_LIMIT),
   };

@@ -4,20 +4,15 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { REPORT_SCHEMA_VERSION, type Report, reportSchema } from '../core/report.schema.ts';
-import { inputErrorOf } from '../core/zod-issues.ts';
-
-function describe(file: string, error: z.ZodError): InputError {
-  return inputErrorOf(error, file, { file });
-}
+import { inputErrorOf, validate } from '../core/zod-issues.ts';
 
 /** The report as pretty JSON, validated first (a bug must not publish a malformed report). */
 export function jsonReportText(report: Report, where = 'report'): string {
   const parsed = reportSchema.safeParse(report);
   if (!parsed.success) {
-    const e = describe(where, parsed.error);
+    const e = inputErrorOf(parsed.error, where, { file: where });
     throw new Error(`refusing to write an invalid report: ${e.message}`);
   }
   return `${JSON.stringify(parsed.data, null, 2)}\n`;
@@ -52,7 +47,5 @@ export function readJsonReport(path: string): Report {
       'schemaVersion',
     );
   }
-  const parsed = reportSchema.safeParse(data);
-  if (!parsed.success) throw describe(path, parsed.error);
-  return parsed.data;
+  return validate(reportSchema, data, path);
 }

@@ -9,12 +9,13 @@
 import { COMMENT_LIMIT } from '../core/github-limits.ts';
 import { INFRA_ADVICE, INFRA_TITLE } from '../core/infra-wording.ts';
 import type { Refusal } from '../core/linked-set.ts';
+import { formatPullRef } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
-import { RepoSet } from '../core/repo-name.ts';
+import { RepoSet, repoFullName, sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
 import { mdCode, renderMarkdown, type ViewExtras } from './markdown-report.ts';
-import type { Reveal } from './report-view.ts';
+import { type Reveal, shortSha } from './report-view.ts';
 
 /** A PR that was linked and is no longer open. */
 export interface LeftMember {
@@ -44,31 +45,31 @@ export interface CheckText {
   text?: string;
 }
 
-export function headlineOf(report: Report): string {
-  if (report.outcome === 'resolved') return '✅ resolved';
-  if (report.outcome === 'error') return '⚠️ infrastructure error';
-  return '❌ not resolved';
+export function memberLabel(p: PullInfo): string {
+  return formatPullRef(p.ref);
 }
 
-export function memberLabel(p: PullInfo): string {
-  return `${p.ref.owner}/${p.ref.repo}#${p.ref.number}`;
+/** A member that left the set: merged (its repository taken at its new base) or closed. */
+function leftText(l: LeftMember): string {
+  return l.state === 'merged'
+    ? `~~${l.key}~~ merged${l.baseRef ? ` into ${mdCode(l.baseRef)}` : ''}: its repository is taken at its new base`
+    : `~~${l.key}~~ closed: left the set`;
+}
+
+/** A link that was not followed, with the reason. */
+function refusedText(r: Refusal): string {
+  return `${r.from} → ${r.to}: ${r.reason}`;
 }
 
 /** The set, who left it, refused links and the merge-order note. */
 export function renderSetSection(view: LinkedChangeView): string {
   const lines = ['**Linked change**', ''];
   for (const m of view.members)
-    lines.push(`- ${memberLabel(m)} at ${mdCode(m.headSha.slice(0, 7))} onto ${mdCode(m.baseRef)}`);
-  for (const l of view.left) {
-    lines.push(
-      l.state === 'merged'
-        ? `- ~~${l.key}~~ merged${l.baseRef ? ` into ${mdCode(l.baseRef)}` : ''}: its repository is taken at its new base`
-        : `- ~~${l.key}~~ closed: left the set`,
-    );
-  }
+    lines.push(`- ${memberLabel(m)} at ${mdCode(shortSha(m.headSha))} onto ${mdCode(m.baseRef)}`);
+  for (const l of view.left) lines.push(`- ${leftText(l)}`);
   if (view.refused.length > 0) {
     lines.push('', '**Links not followed**', '');
-    for (const r of view.refused) lines.push(`- ${r.from} → ${r.to}: ${r.reason}`);
+    for (const r of view.refused) lines.push(`- ${refusedText(r)}`);
   }
   const order = orderOf(view);
   if (order.length > 0) {
@@ -82,7 +83,7 @@ export function renderSetSection(view: LinkedChangeView): string {
 
 /** The merge order restricted to the set's repositories, when it says something (two or more). */
 function orderOf(view: LinkedChangeView): string[] {
-  const repos = new RepoSet(view.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const repos = new RepoSet(view.members.map((m) => repoFullName(m.ref)));
   const order = (view.mergeOrder ?? []).filter((r) => repos.has(r));
   return order.length > 1 ? order : [];
 }
@@ -92,29 +93,17 @@ function orderOf(view: LinkedChangeView): string[] {
  * refused links follow on their own lines only when there are any.
  */
 export function renderSetLine(view: LinkedChangeView): string {
-  const label = (m: PullInfo) => `${memberLabel(m)} ${mdCode(m.headSha.slice(0, 7))}`;
+  const label = (m: PullInfo) => `${memberLabel(m)} ${mdCode(shortSha(m.headSha))}`;
   const order = orderOf(view);
-  const repoOf = (m: PullInfo) => `${m.ref.owner}/${m.ref.repo}`;
   // Members in merge order joined by arrows (producers first); the rest follow unordered.
-  const ordered = order.flatMap((r) => view.members.filter((m) => new RepoSet([r]).has(repoOf(m))));
+  const ordered = order.flatMap((r) => view.members.filter((m) => sameRepo(r, m.ref)));
   const rest = view.members.filter((m) => !ordered.includes(m));
   const chain = ordered.map(label).join(' → ');
   const members = [chain, ...rest.map(label)].filter(Boolean).join(' · ');
   const lines = [`**Linked${order.length > 0 ? ', in merge order' : ''}:** ${members}`];
-  if (view.left.length > 0)
-    lines.push(
-      `**Left:** ${view.left
-        .map((l) =>
-          l.state === 'merged'
-            ? `~~${l.key}~~ merged${l.baseRef ? ` into ${mdCode(l.baseRef)}` : ''}: its repository is taken at its new base`
-            : `~~${l.key}~~ closed: left the set`,
-        )
-        .join(' · ')}`,
-    );
+  if (view.left.length > 0) lines.push(`**Left:** ${view.left.map(leftText).join(' · ')}`);
   if (view.refused.length > 0)
-    lines.push(
-      `**Links not followed:** ${view.refused.map((r) => `${r.from} → ${r.to}: ${r.reason}`).join(' · ')}`,
-    );
+    lines.push(`**Links not followed:** ${view.refused.map(refusedText).join(' · ')}`);
   return lines.join('<br>\n');
 }
 

@@ -66,7 +66,6 @@ const env = Handlebars.create();
 env.registerHelper('text', (v: unknown) => mdText(v));
 // In a GFM table a pipe splits the cell even inside a code span; `\|` is the only escape.
 env.registerHelper('code', (v: unknown) => mdCode(v));
-env.registerHelper('yn', (b: unknown) => (b ? '✅' : '❌'));
 env.registerHelper('notes', (r: ReportView['matrix'][number]) =>
   [r.cached ? 'cached' : '', r.runs > 1 ? `${r.runs} runs` : ''].filter(Boolean).join(', '),
 );

@@ -329,6 +329,7 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
   const f2p = full?.f2p ?? { passed: 0, total: report.tests.failToPass.length };
   const p2p = full?.p2p ?? { passed: 0, total: report.tests.passToPass.length };
   const src = report.tests.source;
+  const columns = columnsOf(repos);
   return {
     name: report.name,
     outcome: report.outcome,
@@ -347,7 +348,7 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
         ? 'F2P/P2P lists from the suite'
         : 'F2P/P2P classified by the all-base run (failing on base → F2P, passing → P2P)',
     ignored: report.tests.ignored.length,
-    columns: columnsOf(repos),
+    columns,
     matrix,
     ran: ran.length,
     asExpected: ran.filter((r) => r.asExpected).length,
@@ -396,7 +397,7 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
     matrixCap: MATRIX_LISTED,
     footer: {
       heads: report.targets.flatMap((t, i) =>
-        t.head ? [{ repo: columnsOf(repos)[i]!.short, sha: shortSha(t.head.sha) }] : [],
+        t.head ? [{ repo: columns[i]!.short, sha: shortSha(t.head.sha) }] : [],
       ),
     },
   };

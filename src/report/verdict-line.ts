@@ -8,6 +8,8 @@ import { mdCode, mdText } from './markdown-escape.ts';
 import type { ReportView } from './report-view.ts';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const f2pFailText = (n: number) => count(n, 'F2P test still fails', 'F2P tests still fail');
+const p2pRegressText = (n: number) => count(n, 'P2P test regresses', 'P2P tests regress');
 
 /** Past this many repository-specific reasons the line counts repositories instead. */
 const MAX_NAMED_REASONS = 3;
@@ -22,11 +24,11 @@ function unresolvedReasons(view: ReportView): string[] {
   const rows = view.repositories;
   for (const r of rows) {
     const f = r.f2p.total - r.f2p.passed;
-    if (f > 0) named.push(`${count(f, 'F2P test still fails', 'F2P tests still fail')} in ${mdCode(r.repo)}`);
+    if (f > 0) named.push(`${f2pFailText(f)} in ${mdCode(r.repo)}`);
   }
   for (const r of rows) {
     const p = r.p2p.total - r.p2p.passed;
-    if (p > 0) named.push(`${count(p, 'P2P test regresses', 'P2P tests regress')} in ${mdCode(r.repo)}`);
+    if (p > 0) named.push(`${p2pRegressText(p)} in ${mdCode(r.repo)}`);
   }
   if (named.length <= MAX_NAMED_REASONS) return named;
   const inRepos = (pick: (r: ReportView['repositories'][number]) => boolean) => rows.filter(pick).length;
@@ -34,13 +36,9 @@ function unresolvedReasons(view: ReportView): string[] {
   const f2pRepos = inRepos((r) => r.f2p.passed < r.f2p.total);
   const p2pRepos = inRepos((r) => r.p2p.passed < r.p2p.total);
   if (view.f2p.failing > 0)
-    out.push(
-      `${count(view.f2p.failing, 'F2P test still fails', 'F2P tests still fail')} in ${count(f2pRepos, 'repository', 'repositories')}`,
-    );
+    out.push(`${f2pFailText(view.f2p.failing)} in ${count(f2pRepos, 'repository', 'repositories')}`);
   if (view.p2p.failing > 0)
-    out.push(
-      `${count(view.p2p.failing, 'P2P test regresses', 'P2P tests regress')} in ${count(p2pRepos, 'repository', 'repositories')}`,
-    );
+    out.push(`${p2pRegressText(view.p2p.failing)} in ${count(p2pRepos, 'repository', 'repositories')}`);
   return out;
 }
 
@@ -62,10 +60,8 @@ export function verdictLine(view: ReportView): string {
   const reasons = unresolvedReasons(view);
   // Tests of groups tied to no repository are in no per-repository row: count them overall.
   if (reasons.length === 0) {
-    if (view.f2p.failing > 0)
-      reasons.push(count(view.f2p.failing, 'F2P test still fails', 'F2P tests still fail'));
-    if (view.p2p.failing > 0)
-      reasons.push(count(view.p2p.failing, 'P2P test regresses', 'P2P tests regress'));
+    if (view.f2p.failing > 0) reasons.push(f2pFailText(view.f2p.failing));
+    if (view.p2p.failing > 0) reasons.push(p2pRegressText(view.p2p.failing));
   }
   const why = reasons.length > 0 ? joinWords(reasons) : view.hasSummary ? mdText(view.summary) : '';
   return `❌ **Not resolved**${why ? ` — ${why}` : ''}`;
