@@ -14,7 +14,7 @@
  * not made again.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstanceRepo } from '../core/bench-instance.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
@@ -124,7 +124,6 @@ export class BenchStates {
       const tmp = `${store}.tmp-${process.pid}`;
       await removeTree(tmp);
       await git(['init', '--quiet', '--bare', tmp]);
-      const { rename } = await import('node:fs/promises');
       await rename(tmp, store);
     });
     return store;

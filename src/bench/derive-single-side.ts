@@ -16,6 +16,7 @@ import { git } from '../engine/git.ts';
 import { MirrorCache } from '../engine/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
 import { loadInstances } from './instances-file.ts';
+import { toJsonLines } from './json-lines.ts';
 
 export async function deriveSingleSide(
   instancesFile: string,
@@ -27,7 +28,7 @@ export async function deriveSingleSide(
   const outDir = path.dirname(outFile);
   const reposDir = path.join(outDir, `${path.basename(outFile).replace(/\.jsonl?$/, '')}.repos`);
   const states = new BenchStates(cacheDir, new MirrorCache(cacheDir));
-  const rows: string[] = [];
+  const rows: unknown[] = [];
   const skipped: string[] = [];
   for (const l of loaded) {
     const { instance } = l;
@@ -78,10 +79,10 @@ export async function deriveSingleSide(
       };
       delete derived.FAIL_TO_PASS;
       delete derived.PASS_TO_PASS;
-      rows.push(JSON.stringify(derived));
+      rows.push(derived);
     }
   }
   await mkdir(outDir, { recursive: true });
-  await writeFile(outFile, rows.map((r) => `${r}\n`).join(''));
+  await writeFile(outFile, toJsonLines(rows));
   return { derived: rows.length, skipped };
 }

@@ -31,3 +31,8 @@ export function parseJsonLines(text: string, file: string): Row[] {
   });
   return rows;
 }
+
+/** Rows as JSON-lines text: one JSON value a line, each line ending in a newline. */
+export function toJsonLines(rows: readonly unknown[]): string {
+  return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+}

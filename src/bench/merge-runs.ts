@@ -9,7 +9,6 @@ import { modelFolder } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
 import { InputError } from '../core/errors.ts';
-import { exists } from '../engine/fs-util.ts';
 import { loadInstances } from './instances-file.ts';
 import { RunStore } from './run-store.ts';
 
@@ -35,7 +34,7 @@ export async function mergeRuns(
       const folder = modelFolder(summary.model_name_or_path);
       for (const inst of await readdir(path.join(source.dir, folder)).catch(() => [] as string[])) {
         const from = path.join(source.dir, folder, inst);
-        if (!(await exists(path.join(from, 'report.json')))) continue;
+        if (!(await source.isFinished(summary.model_name_or_path, inst))) continue;
         await cp(from, path.join(target.dir, folder, inst), { recursive: true, force: true });
       }
     }

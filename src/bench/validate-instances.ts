@@ -14,6 +14,7 @@ import { MirrorCache } from '../engine/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
 import { type CandidateContext, evaluateCandidate } from './evaluate-candidate.ts';
 import { type LoadedInstance, loadInstances } from './instances-file.ts';
+import { toJsonLines } from './json-lines.ts';
 import { goldPatches } from './prediction-patches.ts';
 
 export type RejectionKind =
@@ -83,19 +84,16 @@ export async function validateInstances(opts: ValidateOptions): Promise<Validate
       }),
     ),
   );
-  const valid: string[] = [];
-  const rejected: string[] = [];
+  const valid: unknown[] = [];
+  const rejected: unknown[] = [];
   verdicts.forEach((v, i) => {
     const l = loaded[i]!;
-    if (v.ok) valid.push(JSON.stringify(outputRow(l, v, opts.runs, path.dirname(outFile))));
-    else
-      rejected.push(
-        JSON.stringify({ instance_id: l.instance.instance_id, source: l.source, reasons: v.reasons }),
-      );
+    if (v.ok) valid.push(outputRow(l, v, opts.runs, path.dirname(outFile)));
+    else rejected.push({ instance_id: l.instance.instance_id, source: l.source, reasons: v.reasons });
   });
   await mkdir(path.dirname(outFile), { recursive: true });
-  await writeFile(outFile, valid.map((l) => `${l}\n`).join(''));
-  await writeFile(rejectedFile, rejected.map((l) => `${l}\n`).join(''));
+  await writeFile(outFile, toJsonLines(valid));
+  await writeFile(rejectedFile, toJsonLines(rejected));
   return {
     accepted: valid.length,
     rejected: rejected.length,

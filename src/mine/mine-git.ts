@@ -100,11 +100,9 @@ export async function mineGit(opts: MineGitOptions): Promise<MineOutput> {
     for (const repo of comp.repos) {
       const h = histories.get(repo)!;
       // Branch order, not time: commits of one second (a rebase) keep their order.
-      const order = [...h.commits.keys()];
-      const commits = comp.units
-        .filter((u) => u.startsWith(`${repo}@`))
-        .map((u) => h.commits.get(u.slice(repo.length + 1))!)
-        .sort((a, b) => order.indexOf(a.sha) - order.indexOf(b.sha));
+      // The map holds the history in branch order.
+      const inSet = new Set(comp.units);
+      const commits = [...h.commits.values()].filter((c) => inSet.has(`${repo}@${c.sha}`));
       sides.push({
         repo,
         // Candidates are shared: a token in the URL given stays with the mirror, not in them.
