@@ -29,7 +29,7 @@ import type { Store } from './store.ts';
 export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
 
 /** A report's check conclusion, and whether the check offers a re-run (infrastructure errors). */
-export function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
+function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
   if (report.outcome === 'resolved') return { conclusion: 'success', rerun: false };
   return { conclusion: 'failure', rerun: report.outcome === 'error' };
 }

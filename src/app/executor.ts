@@ -8,7 +8,7 @@ import type { OrgActions } from '../core/org-config.schema.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import type { Evaluate, EvaluationEvent } from '../engine/evaluate-api.ts';
-import type { HostDefaults } from '../engine/evaluation-request.ts';
+import type { HostDefaults } from '../engine/host-defaults.ts';
 
 /** One linked change, ready to evaluate: members as merge targets, the rest of the suite as context. */
 export interface LinkedChangeSpec {
@@ -57,7 +57,21 @@ export interface LocalExecutorOptions {
  * the same way, so a change evaluates alike from every face.
  */
 export class LocalExecutor implements Executor {
+  /** The detected prepare network, shared by every evaluation (a failed detection is retried). */
+  private network: Promise<string> | undefined;
+
   constructor(private readonly opts: LocalExecutorOptions) {}
+
+  private detectNetwork(): Promise<string> {
+    if (!this.network) {
+      const detecting = import('../engine/docker-network.ts').then((m) => m.detectPrepareNetwork());
+      this.network = detecting;
+      detecting.catch(() => {
+        if (this.network === detecting) this.network = undefined;
+      });
+    }
+    return this.network;
+  }
 
   async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
     const { buildEvaluationRequest } = await import('../engine/evaluation-request.ts');
@@ -76,7 +90,11 @@ export class LocalExecutor implements Executor {
         ...(this.opts.jobs ? { jobs: this.opts.jobs } : {}),
         ...(this.opts.prepareNetwork ? { prepareNetwork: this.opts.prepareNetwork } : {}),
       },
-      { host: this.opts.host, label: (setting) => `App setting "${setting}"` },
+      {
+        host: this.opts.host,
+        label: (setting) => `App setting "${setting}"`,
+        detectNetwork: () => this.detectNetwork(),
+      },
     );
     return evaluate(request.change, {
       ...request.options,

@@ -10,8 +10,9 @@ import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webh
 import type { Probot } from 'probot';
 import { z } from 'zod';
 import { pullKey } from '../core/pull-ref.ts';
+import { pullInfoOf } from '../core/pull-request.schema.ts';
+import { CHECK_NAME } from '../github/check-runs.ts';
 import type { GitHub } from '../github/octokit.ts';
-import { pullInfoOf } from '../github/pull-requests.ts';
 import { handleCommandComment } from './commands.ts';
 import type { TandemService } from './service.ts';
 
@@ -31,6 +32,17 @@ const PR_EVENTS = [
   'pull_request.closed',
 ] as const;
 
+/** The repository and installation every parsed payload carries. */
+const installationFields = {
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+  installation: z.object({ id: z.number().int() }),
+};
+
+/** The key of PR `number` in the payload's repository. */
+function pullKeyIn(repository: { name: string; owner: { login: string } }, number: number) {
+  return pullKey({ owner: repository.owner.login, repo: repository.name, number });
+}
+
 /** The comment fields a command needs. */
 const commandCommentSchema = z.object({
   issue: z.object({ number: z.number().int(), pull_request: z.object({}).passthrough().optional() }),
@@ -39,8 +51,7 @@ const commandCommentSchema = z.object({
     body: z.string(),
     user: z.object({ login: z.string(), type: z.string() }).nullable(),
   }),
-  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
-  installation: z.object({ id: z.number().int() }),
+  ...installationFields,
 });
 
 /** The check-run fields a re-run needs. */
@@ -52,8 +63,7 @@ const rerunSchema = z.object({
     name: z.string(),
     pull_requests: z.array(z.object({ number: z.number().int() })),
   }),
-  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
-  installation: z.object({ id: z.number().int() }),
+  ...installationFields,
 });
 
 export async function onPullRequest(
@@ -97,23 +107,18 @@ export function onCheckRunRerun(
   const parsed = rerunSchema.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
-  if (p.check_run.name !== 'Tandem') return;
+  if (p.check_run.name !== CHECK_NAME) return;
   if (p.action === 'requested_action' && p.requested_action?.identifier !== 'rerun') return;
   const known = tandem.store.checkRuns.byId(p.check_run.id);
   const pr = p.check_run.pull_requests[0];
-  const seed =
-    known?.pullKey ??
-    (pr
-      ? pullKey({ owner: p.repository.owner.login, repo: p.repository.name, number: pr.number })
-      : undefined);
+  const seed = known?.pullKey ?? (pr ? pullKeyIn(p.repository, pr.number) : undefined);
   if (seed) tandem.request(seed, p.installation.id);
 }
 
 /** The check-suite fields a "Re-run all checks" needs: the PRs whose head the suite is on. */
 const suiteRerunSchema = z.object({
   check_suite: z.object({ pull_requests: z.array(z.object({ number: z.number().int() })) }),
-  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
-  installation: z.object({ id: z.number().int() }),
+  ...installationFields,
 });
 
 /**
@@ -127,10 +132,7 @@ export function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown)
   if (!parsed.success) return;
   const p = parsed.data;
   for (const pr of p.check_suite.pull_requests)
-    tandem.request(
-      pullKey({ owner: p.repository.owner.login, repo: p.repository.name, number: pr.number }),
-      p.installation.id,
-    );
+    tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
 }
 
 export function registerHandlers(app: Probot, tandem: WebhookTarget): void {

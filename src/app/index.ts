@@ -88,6 +88,6 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
   };
 }
 
-export default function tandemApp(app: Probot, options: ApplicationFunctionOptions): Promise<void> {
-  return Promise.resolve(createTandemApp({ settings: settingsFromEnv(process.env) })(app, options));
+export default function tandemApp(app: Probot, options: ApplicationFunctionOptions): void | Promise<void> {
+  return createTandemApp({ settings: settingsFromEnv(process.env) })(app, options);
 }

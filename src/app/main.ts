@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { run } from 'probot';
-import tandemApp from './index.ts';
+import { createTandemApp } from './index.ts';
 import { resolveManifestInSetup } from './manifest.ts';
 import { tandemOctokit } from './octokit.ts';
 import { startAppServer } from './server.ts';
@@ -29,7 +29,9 @@ if (configured) {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  const { writeSpacingMs } = settingsFromEnv(process.env);
+  const settings = settingsFromEnv(process.env);
   await resolveManifestInSetup(process.env);
-  await run(tandemApp, { Octokit: tandemOctokit({ writeSpacingMs }) });
+  await run(createTandemApp({ settings }), {
+    Octokit: tandemOctokit({ writeSpacingMs: settings.writeSpacingMs }),
+  });
 }

@@ -7,9 +7,10 @@ import { parseLinks } from '../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../core/linked-set.ts';
 import type { OrgConfig, OrgSuite } from '../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import type { PullInfo } from '../core/pull-request.schema.ts';
 import { RepoSet, sameRepo } from '../core/repo-name.ts';
 import type { GitHub } from '../github/octokit.ts';
-import { getPull, openPullsWithHead, type PullInfo, searchLinkingPulls } from '../github/pull-requests.ts';
+import { getPull, openPullsWithHead, searchLinkingPulls } from '../github/pull-requests.ts';
 import type { LeftMember } from '../report/linked-change.ts';
 import type { Store } from './store.ts';
 

@@ -8,7 +8,7 @@ import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
-import type { PullInfo } from '../github/pull-requests.ts';
+import type { PullInfo } from '../core/pull-request.schema.ts';
 import { CheckRunRegistry } from './check-run-registry.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
 import type { Executor } from './executor.ts';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeIssues } from '../core/zod-issues.ts';
-import { type HostDefaults, hostDefaults } from '../engine/evaluation-request.ts';
+import { type HostDefaults, hostDefaults } from '../engine/host-defaults.ts';
 
 const envSchema = z.object({
   TANDEM_DATA_DIR: z.string().min(1).default('.tandem'),

@@ -26,7 +26,7 @@ export type { StoredPull } from './store-pulls.ts';
 type DatabaseConstructor = typeof Database;
 
 /** The driver, or an error that says how to get it (it is optional in package.json). */
-export async function loadSqlite(): Promise<DatabaseConstructor> {
+async function loadSqlite(): Promise<DatabaseConstructor> {
   try {
     return (await import('better-sqlite3')).default;
   } catch (e) {
@@ -70,10 +70,6 @@ export class Store {
     this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
     this.checkRuns = new CheckRunsTable(this.db);
     this.handoffs = new HandoffStore(this.db);
-  }
-
-  get open(): boolean {
-    return this.db.open;
   }
 
   close(): void {

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import envPaths from 'env-paths';
 import { InputError } from '../core/errors.ts';
 import {
   type ChangeSpec,
@@ -25,30 +24,9 @@ import { formatShard, shardConfigurations } from '../core/shard-plan.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
 import { detectPrepareNetwork } from './docker-network.ts';
+import type { HostDefaults } from './host-defaults.ts';
 
-/** What the host offers, read from the environment once when a face starts (never at import). */
-export interface HostDefaults {
-  /** `TANDEM_CACHE_DIR`, else the user cache folder. */
-  cacheDir: string;
-  /** The host's CA bundle, if it has one. */
-  caBundle?: string;
-  /** `TANDEM_WORK_DIR`: where workspaces are assembled (else the engine picks a tmpfs). */
-  workDir?: string;
-}
-
-const SYSTEM_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
-
-/** Reads the variables Tandem's engine defaults depend on. Call once at start with `process.env`. */
-export function hostDefaults(env: NodeJS.ProcessEnv): HostDefaults {
-  const ca = [env.NODE_EXTRA_CA_CERTS, env.SSL_CERT_FILE, ...SYSTEM_CA_BUNDLES].find(
-    (c): c is string => !!c && existsSync(c),
-  );
-  return {
-    cacheDir: path.resolve(env.TANDEM_CACHE_DIR || envPaths('tandem', { suffix: '' }).cache),
-    ...(ca ? { caBundle: ca } : {}),
-    ...(env.TANDEM_WORK_DIR ? { workDir: path.resolve(env.TANDEM_WORK_DIR) } : {}),
-  };
-}
+export { type HostDefaults, hostDefaults } from './host-defaults.ts';
 
 /** Parallel configurations: one per CPU, fewer when their memory limits would not fit in RAM. */
 export function defaultJobs(suite: Suite): number {

@@ -5,9 +5,6 @@ import type { PullRef } from '../core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
 
-// The REST shape and the domain view live in core; re-exported for the GitHub port's users.
-export { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
-
 /** A PR, or undefined when it does not exist or the installation cannot see it. */
 export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | undefined> {
   try {
