@@ -11,6 +11,7 @@ import type { RepoParts } from './repo-name.ts';
 
 export type TandemCommand =
   | { kind: 'run' }
+  | { kind: 'merge' }
   | { kind: 'matrix'; mode: MatrixMode }
   | { kind: 'link'; ref: PullRef }
   | { kind: 'unlink'; ref: PullRef };
@@ -48,6 +49,8 @@ export function parseCommands(body: string, self: RepoParts): TandemCommand[] {
     if (words[0]?.toLowerCase() !== '/tandem') continue;
     const verb = words[1]?.toLowerCase();
     if (verb === 'run' || verb === 'recheck') out.push({ kind: 'run' });
+    // Exactly `/tandem merge`: a merge is not something to guess from trailing words.
+    else if (verb === 'merge' && words.length === 2) out.push({ kind: 'merge' });
     else if (verb === 'matrix') {
       const mode = matrixModeSchema.safeParse(words[2]?.toLowerCase());
       if (mode.success) out.push({ kind: 'matrix', mode: mode.data });

@@ -142,6 +142,38 @@ describe('parseCommands', () => {
     ).toEqual([]);
   });
 
+  it('parses `/tandem merge` alone on its line, in any case', () => {
+    expect(parseCommands('Looks good.\n\n/tandem merge', self)).toEqual([{ kind: 'merge' }]);
+    expect(parseCommands('/Tandem MERGE', self)).toEqual([{ kind: 'merge' }]);
+    // Trailing words make it something else: nothing is merged on a guess.
+    expect(parseCommands('/tandem merge acme/api#1\n/tandem merge now', self)).toEqual([]);
+  });
+
+  it('never reads `/tandem merge` from code, quotes or comments', () => {
+    const body = [
+      '```',
+      '/tandem merge',
+      '```',
+      '',
+      '~~~md',
+      '> /tandem merge',
+      '~~~',
+      '',
+      '    /tandem merge',
+      '',
+      '`/tandem merge`',
+      '',
+      '> /tandem merge',
+      '',
+      '<!-- /tandem merge -->',
+      '',
+      '- ```',
+      '  /tandem merge',
+      '  ```',
+    ].join('\n');
+    expect(parseCommands(body, self)).toEqual([]);
+  });
+
   it('ignores commands in HTML comments, indented code and inline code', () => {
     expect(parseCommands('<!-- /tandem run -->\n\n    /tandem run\n\n`/tandem run`', self)).toEqual([]);
   });
