@@ -12,6 +12,8 @@ import { ActionsExecutor } from './actions-executor.ts';
 import { type Executor, LocalExecutor } from './executor.ts';
 import { registerHandlers } from './handlers.ts';
 import { InstallationClients } from './installation-clients.ts';
+import { MergeGroupGate } from './merge-group-gate.ts';
+import { registerMergeGroupHandler } from './merge-group-handler.ts';
 import { OrgConfigCache } from './org-config-cache.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
@@ -23,9 +25,11 @@ export interface TandemRuntime {
   store: Store;
   service: TandemService;
   actions: ActionsExecutor;
+  /** `Tandem` checks on merge queue groups (`merge_group` webhooks). */
+  mergeGroups: MergeGroupGate;
   /**
    * Stops in dependency order and resolves when nothing runs any more: the service (queue,
-   * evaluations, webhook work), then the Actions executor (its polls and check-run updates),
+   * evaluations, webhook work), the merge-group gate (its open checks are closed), then the Actions executor (its polls and check-run updates),
    * then the store. Nothing touches the database after this.
    */
   close(): Promise<void>;
@@ -69,6 +73,15 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     });
     registerHandlers(app, service);
     registerWorkflowRunHandler(app, service, actions);
+    const mergeGroups = new MergeGroupGate({
+      store,
+      executor: actions,
+      configs,
+      auth: (id) => clients.get(id),
+      log: app.log,
+      concurrency: settings.concurrency,
+    });
+    registerMergeGroupHandler(app, service, mergeGroups);
     const resumed = service.resume();
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
     let closing: Promise<void> | undefined;
@@ -76,9 +89,11 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       store,
       service,
       actions,
+      mergeGroups,
       close: () => {
         closing ??= (async () => {
           await service.close();
+          await mergeGroups.close();
           await actions.close();
           store.close();
         })();

@@ -79,6 +79,20 @@ export class EvaluationQueue<T> {
     this.pump();
   }
 
+  /** Withdraws `key`: a waiting item is dropped (through `onDrop`), a running one aborted. */
+  cancel(key: string): void {
+    const w = this.debouncing.get(key);
+    if (w) {
+      clearTimeout(w.timer);
+      this.debouncing.delete(key);
+      this.opts.onDrop?.(w.item);
+    }
+    const i = this.ready.findIndex((r) => r.key === key);
+    if (i >= 0) this.opts.onDrop?.(this.ready.splice(i, 1)[0]!.item);
+    this.abortWhere((k) => k === key);
+    this.notifyIdle();
+  }
+
   /** Aborts running items the predicate selects; returns how many. */
   abortWhere(pred: (key: string, item: T) => boolean): number {
     let n = 0;

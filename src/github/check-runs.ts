@@ -16,7 +16,8 @@ export interface CheckOutput {
   text?: string;
 }
 
-export type CheckConclusion = 'success' | 'failure' | 'cancelled';
+/** `neutral`: nothing to judge (a merge group no suite covers); GitHub lets a required check pass on it. */
+export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'neutral';
 
 const TRIM_NOTICE = '\n\n… trimmed to fit GitHub’s size limit; the full report is in the comment.';
 

@@ -1,0 +1,186 @@
+/**
+ * Gating GitHub's merge queue: every `merge_group.checks_requested` gets a `Tandem` check run
+ * on the group's head SHA right away (queued), evaluated in its own queue (one run per group,
+ * at most `concurrency` at once), and always completed: with the verdict, `neutral` when there
+ * is nothing to gate, `failure` for a suite or infrastructure error, or `cancelled` when the
+ * group is destroyed (or the App stops) first. Without a completed check the queue would wait
+ * until its own timeout.
+ *
+ * Merge groups live in memory only: GitHub destroys a group whose checks never complete after
+ * the branch rule's timeout, and a new group is built when the PR is queued again, so a restart
+ * closes what it was running (`close`) instead of resuming it.
+ */
+import { scrubCredentials } from '../core/credentials.ts';
+import { CHECK_NAME, completeCheckRun, createQueuedCheckRun, markInProgress } from '../github/check-runs.ts';
+import { type GitHub, repoId } from '../github/octokit.ts';
+import type { CheckText } from '../report/linked-change.ts';
+import { renderMergeGroupCancelled, renderMergeGroupError } from '../report/merge-group-check.ts';
+import {
+  evaluateMergeGroup,
+  labelOf,
+  type MergeGroupDeps,
+  type MergeGroupOutcome,
+} from './merge-group-evaluation.ts';
+import { type MergeGroup, mergeGroupKey } from './merge-group-payload.ts';
+import { EvaluationQueue } from './queue.ts';
+
+export interface MergeGroupGateOptions extends MergeGroupDeps {
+  auth: (installationId: number) => Promise<GitHub>;
+  concurrency: number;
+  log: MergeGroupDeps['log'] & { error: (o: object, m: string) => void };
+}
+
+interface Job {
+  key: string;
+  group: MergeGroup;
+  /** The check run on the group's head SHA, once created (undefined if creating it failed). */
+  checkRun: Promise<number | undefined>;
+  /** Why it ends without a verdict, when it does (destroyed, the App stopping). */
+  cancelled?: string;
+}
+
+/** What a settled group left on GitHub (tests and logs wait on it). */
+export interface GateResult {
+  key: string;
+  conclusion: MergeGroupOutcome['conclusion'];
+  output: CheckText;
+}
+
+const STOPPED =
+  'The Tandem App stopped before it finished this merge group. Remove the pull request from the merge queue and add it again to evaluate again.';
+
+export class MergeGroupGate {
+  private readonly queue: EvaluationQueue<Job>;
+  /** Groups with a check run not yet completed, by `mergeGroupKey`. */
+  private readonly jobs = new Map<string, Job>();
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly waiters = new Map<string, Array<(r: GateResult) => void>>();
+  private closing = false;
+
+  constructor(private readonly opts: MergeGroupGateOptions) {
+    this.queue = new EvaluationQueue<Job>({
+      concurrency: opts.concurrency,
+      debounceMs: 0,
+      run: (job, signal) => this.run(job, signal),
+      onError: (e, job) => opts.log.error({ err: e, mergeGroup: job.key }, 'merge group run crashed'),
+      // Withdrawn before it started (destroyed): the queued check is closed with the reason.
+      onDrop: (job) => this.track(this.finish(job, undefined)),
+    });
+  }
+
+  /** `checks_requested`: a queued check on the head SHA now, the evaluation in the queue. */
+  request(group: MergeGroup): void {
+    const key = mergeGroupKey(group);
+    // A second request for a group already being gated (GitHub re-requesting) changes nothing.
+    if (this.closing || this.jobs.has(key)) return;
+    const checkRun = this.opts
+      .auth(group.installationId)
+      .then((gh) =>
+        createQueuedCheckRun(
+          gh,
+          repoId(`${group.owner}/${group.repo}`),
+          group.headSha,
+          `merge-group:${group.headRef}`,
+          'Waiting for the merge group to be evaluated.',
+        ),
+      )
+      .catch((e: unknown) => {
+        this.opts.log.error({ err: e, mergeGroup: key }, 'could not create the merge group check run');
+        return undefined;
+      });
+    const job: Job = { key, group, checkRun };
+    this.jobs.set(key, job);
+    this.queue.push(key, job, { delayMs: 0 });
+  }
+
+  /** `destroyed`: an evaluation still waiting or running for the group is withdrawn. */
+  destroy(group: MergeGroup, reason: string): void {
+    const key = mergeGroupKey(group);
+    const job = this.jobs.get(key);
+    if (!job) return;
+    job.cancelled = `GitHub destroyed this merge group (${reason}) before Tandem finished evaluating it.`;
+    this.queue.cancel(key);
+  }
+
+  /** Resolves with what the group's check run was completed with. */
+  settled(key: string): Promise<GateResult> {
+    return new Promise((resolve) => {
+      const list = this.waiters.get(key) ?? [];
+      list.push(resolve);
+      this.waiters.set(key, list);
+    });
+  }
+
+  /** Resolves when no group is waiting, running or being closed. */
+  async idle(): Promise<void> {
+    while (this.tasks.size > 0 || this.queue.size > 0) {
+      await Promise.allSettled([...this.tasks]);
+      await this.queue.idle();
+    }
+  }
+
+  /** Aborts what runs, closes every open group's check as cancelled, and resolves once done. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const job of this.jobs.values()) job.cancelled ??= STOPPED;
+    await this.queue.close();
+    // Groups that never started (`close` drops them silently) still hold a queued check.
+    for (const job of [...this.jobs.values()]) this.track(this.finish(job, undefined));
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  private async run(job: Job, signal: AbortSignal): Promise<void> {
+    const id = await job.checkRun;
+    if (id === undefined || signal.aborted) return this.finish(job, undefined);
+    let outcome: MergeGroupOutcome | undefined;
+    try {
+      const gh = await this.opts.auth(job.group.installationId);
+      await markInProgress(gh, repoId(labelOf(job.group).repo), id, 'Evaluating the merge group.');
+      outcome = signal.aborted ? undefined : await evaluateMergeGroup(this.opts, gh, job.group, signal);
+    } catch (e) {
+      // GitHub unreachable before the evaluation began: still an answer for the queue.
+      const message = scrubCredentials(`evaluation failed: ${(e as Error).message}`);
+      outcome = signal.aborted
+        ? undefined
+        : {
+            conclusion: 'failure',
+            output: renderMergeGroupError(labelOf(job.group), undefined, message, 'infrastructure'),
+          };
+    }
+    await this.finish(job, outcome);
+  }
+
+  /** Completes the group's check run once: with `outcome`, or cancelled with the job's reason. */
+  private async finish(job: Job, outcome: MergeGroupOutcome | undefined): Promise<void> {
+    if (this.jobs.get(job.key) !== job) return;
+    this.jobs.delete(job.key);
+    const result: GateResult = outcome
+      ? { key: job.key, ...outcome }
+      : {
+          key: job.key,
+          conclusion: 'cancelled',
+          output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? STOPPED),
+        };
+    const id = await job.checkRun;
+    try {
+      if (id !== undefined) {
+        const gh = await this.opts.auth(job.group.installationId);
+        await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+      }
+      this.opts.log.info(
+        { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
+        'merge group checked',
+      );
+    } finally {
+      for (const w of this.waiters.get(job.key) ?? []) w(result);
+      this.waiters.delete(job.key);
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    const t = p
+      .catch((e: unknown) => this.opts.log.error({ err: e }, 'merge group check update failed'))
+      .finally(() => this.tasks.delete(t));
+    this.tasks.add(t);
+  }
+}
