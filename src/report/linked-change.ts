@@ -7,13 +7,14 @@
  * Hidden file paths never appear; test names only with `reveal: names`.
  */
 import { COMMENT_LIMIT } from '../core/github-limits.ts';
-import { INFRA_ADVICE, INFRA_TITLE } from '../core/infra-wording.ts';
+import { INFRA_ADVICE, INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Refusal } from '../core/linked-set.ts';
 import { formatPullRef } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
 import { RepoSet, repoFullName, sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
+import { capText, mdFence, mdText } from './markdown-escape.ts';
 import { mdCode, renderMarkdown, type ViewExtras } from './markdown-report.ts';
 import { type Reveal, shortSha } from './report-view.ts';
 
@@ -150,7 +151,8 @@ export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, 
 /**
  * No report: an infrastructure error (the App offers a re-run) or a suite the evaluator must
  * fix (`kind: 'suite'`, nothing to re-run). `message` is already cleaned of secrets and hidden
- * paths.
+ * paths. Shaped as the report's comment is: the verdict line first, the set on one line, the
+ * whole message folded, the footer.
  */
 export function renderNoReport(
   view: LinkedChangeView,
@@ -158,26 +160,80 @@ export function renderNoReport(
   kind: 'infrastructure' | 'suite',
 ): { comment: string; check: CheckText } {
   if (kind === 'suite') {
-    const body = `${renderSetSection(view)}\n\n**Suite error**: ${message}\n\nThe evaluator's suite must be fixed; nothing was evaluated.`;
+    const advice = "The evaluator's suite must be fixed; nothing was evaluated.";
     return {
-      comment: `### Tandem: ⚠️ invalid suite\n\n${body}`,
-      check: { title: 'Tandem: invalid suite', summary: body },
+      comment: noReportComment(view, `⚠️ **Suite error** — ${headlineOf(message)}`, message, advice),
+      check: {
+        title: 'Tandem: invalid suite',
+        summary: `${checkBody(view, '**Suite error**', message)}\n\n${advice}`,
+      },
     };
   }
-  const body = `${renderSetSection(view)}\n\n**Infrastructure error**: ${message}\n\n${INFRA_ADVICE}`;
   return {
-    comment: `### Tandem: ⚠️ infrastructure error\n\n${body}`,
-    check: { title: INFRA_TITLE, summary: body },
+    comment: noReportComment(
+      view,
+      `⚠️ **Infrastructure error** — ${NOT_A_VERDICT}: ${headlineOf(message)}`,
+      message,
+      // The verdict line already says it is not a verdict; the advice is what to do.
+      RERUN_ADVICE,
+    ),
+    check: {
+      title: INFRA_TITLE,
+      summary: `${checkBody(view, '**Infrastructure error**', message)}\n\n${INFRA_ADVICE}`,
+    },
   };
 }
 
+const RERUN_ADVICE = `Re-run the check or comment ${mdCode(RERUN_COMMAND)} once the cause is fixed.`;
+
 /** A PR the caps kept out of the set: its check and its comment say why. */
 export function renderRefused(view: LinkedChangeView, reason: string): { comment: string; check: CheckText } {
-  const summary = `Not evaluated: ${reason}. Unlink pull requests (\`/tandem unlink\`) or raise \`limits\` in \`tandem.yml\`.\n\n${renderSetSection(view)}`;
+  const advice = 'Unlink pull requests (`/tandem unlink`) or raise `limits` in `tandem.yml`.';
   return {
-    comment: `### Tandem: ⛔ not evaluated\n\n${summary}`,
-    check: { title: 'Tandem: not evaluated (linked change over its limits)', summary },
+    comment: noReportComment(view, `⛔ **Not evaluated** — ${mdText(reason)}`, '', advice),
+    check: {
+      title: 'Tandem: not evaluated (linked change over its limits)',
+      summary: `Not evaluated: ${mdText(reason)}. ${advice}\n\n${renderSetSection(view)}`,
+    },
   };
+}
+
+/** The first line of a message, escaped and short enough for the verdict line. */
+function headlineOf(message: string): string {
+  const first = message.split('\n').find((l) => l.trim() !== '') ?? '';
+  return mdText(capText(first.trim(), 200));
+}
+
+/** The message whole, verbatim in a fence (it may hold paths, quotes and several lines). */
+function messageBlock(message: string): string {
+  return mdFence(capText(message, 4_000).split('\n'));
+}
+
+function checkBody(view: LinkedChangeView, label: string, message: string): string {
+  return `${renderSetSection(view)}\n\n${label}:\n\n${messageBlock(message)}`;
+}
+
+function noReportComment(view: LinkedChangeView, verdict: string, message: string, advice: string): string {
+  const lines = [verdict, ''];
+  if (view.members.length > 0 || view.left.length > 0 || view.refused.length > 0)
+    lines.push(renderSetLine(view), '');
+  lines.push(advice, '');
+  // A one-line message is already whole in the verdict line.
+  if (message.trim().includes('\n') || message.length > 200)
+    lines.push(
+      '<details><summary>The whole message</summary>',
+      '',
+      messageBlock(message),
+      '',
+      '</details>',
+      '',
+    );
+  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${mdCode(shortSha(m.headSha))}`);
+  const footer = ['Tandem'];
+  if (heads.length > 0) footer.push(`updated for ${heads.join(', ')}`);
+  if (view.checkRunUrl) footer.push(`[check run](<${view.checkRunUrl}>)`);
+  lines.push(`<sub>${footer.join(' · ')}</sub>`);
+  return lines.join('\n');
 }
 
 /** The organization's `tandem.yml` does not validate: the seed's check names the field. */

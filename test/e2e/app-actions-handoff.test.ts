@@ -239,7 +239,7 @@ describe('App: hand-off to GitHub Actions', () => {
       const last = (c.history as Array<{ actions?: Array<{ identifier: string }> }>).at(-1)!;
       expect(last.actions?.map((a) => a.identifier)).toEqual(['rerun']);
       const comment = stickyComments(world, repo, n)[0]!;
-      expect(comment.body).toContain('infrastructure error');
+      expect(comment.body).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code: /m);
       expect(comment.body).not.toContain('not resolved');
     }
     expect(world.app.service.store.evaluations.get(id)?.state).toBe('failed');

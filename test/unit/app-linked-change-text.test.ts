@@ -111,21 +111,39 @@ describe('messages without a report', () => {
   it('an infrastructure error says it is not a verdict and offers a re-run; a suite error does not', () => {
     const infra = renderNoReport(view, 'clone failed', 'infrastructure');
     expect(infra.check.title).toBe('Tandem: infrastructure error, not a verdict on the code');
-    expect(infra.check.summary).toContain('**Infrastructure error**: clone failed');
-    expect(infra.comment).toMatch(/^### Tandem: ⚠️ infrastructure error/);
-    expect(infra.comment).toContain('Re-run the check or comment `/tandem run`');
-    const suite = renderNoReport(view, 'suite.yml: field "tests" missing', 'suite');
+    expect(infra.check.summary).toContain('**Infrastructure error**:\n\n```\nclone failed\n```');
+    // Shaped as a report's comment: the verdict line first, the footer last.
+    expect(infra.comment.split('\n')[0]).toBe(
+      '⚠️ **Infrastructure error** — not a verdict on the code: clone failed',
+    );
+    expect(infra.comment).toContain('Re-run the check or comment `/tandem run` once the cause is fixed.');
+    expect(infra.comment.split('\n').at(-1)).toBe('<sub>Tandem</sub>');
+    const suite = renderNoReport(view, 'suite.yml: field "tests" missing\n  at tests[0]', 'suite');
     expect(suite.check.title).toBe('Tandem: invalid suite');
-    expect(suite.comment).toContain('**Suite error**: suite.yml');
+    expect(suite.comment.split('\n')[0]).toBe('⚠️ **Suite error** — suite.yml: field "tests" missing');
+    // A message of several lines is kept whole, folded, verbatim in a fence.
+    expect(suite.comment).toContain('<details><summary>The whole message</summary>');
+    expect(suite.comment).toContain('```\nsuite.yml: field "tests" missing\n  at tests[0]\n```');
     expect(suite.comment).not.toContain('Re-run');
+    expect(suite.comment).not.toContain('/tandem run');
+  });
+
+  it('message text cannot inject Markdown into the verdict line', () => {
+    const out = renderNoReport(view, '<img src=x> @team **bold**', 'infrastructure');
+    const first = out.comment.split('\n')[0] ?? '';
+    expect(first).not.toMatch(/(^|[^\\])<img/);
+    expect(first).toContain('\\<img src=x\\>');
+    expect(first).toContain('@\u200bteam');
+    expect(first).toContain('\\*\\*bold\\*\\*');
   });
 
   it('a refused member, an invalid tandem.yml and the Actions hand-off', () => {
     const refused = renderRefused(view, 'the linked change already has 2 members (the limit)');
     expect(refused.check.title).toBe('Tandem: not evaluated (linked change over its limits)');
     expect(refused.comment).toMatch(
-      /^### Tandem: ⛔ not evaluated\n\nNot evaluated: the linked change already has 2 members/,
+      /^⛔ \*\*Not evaluated\*\* — the linked change already has 2 members \(the limit\)\n\nUnlink pull requests/,
     );
+    expect(refused.check.summary).toMatch(/^Not evaluated: the linked change already has 2 members/);
     expect(renderInvalidConfig('acme', 'matrix', 'expected one of full')).toEqual({
       title: 'Tandem: invalid configuration (matrix)',
       summary: '`.github/tandem.yml` in `acme/.github` is invalid at `matrix`: expected one of full',
