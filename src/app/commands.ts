@@ -1,6 +1,8 @@
 /**
- * `/tandem run | matrix full | link | unlink` from users with write access, acknowledged with a
- * reaction (👍 done, 😕 refused).
+ * `/tandem run | matrix full | link | unlink | merge` from users with write access, acknowledged
+ * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem merge`
+ * merges the linked change (`merge-set.ts`) and answers in its own comment on every member; a
+ * second one while a merge of the same set runs gets 😕.
  */
 import { parseCommands } from '../core/link-parser.ts';
 import { pairKey } from '../core/linked-set.ts';
@@ -8,10 +10,11 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { GitHub, RepoId } from '../github/octokit.ts';
 import { canWrite, reactToComment } from '../github/permissions.ts';
+import { mergeLinkedSet } from './merge-set.ts';
 import type { TandemService } from './service.ts';
 
 export async function handleCommandComment(
-  tandem: Pick<TandemService, 'store' | 'request'>,
+  tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'log'>,
   gh: GitHub,
   installationId: number,
   repo: RepoId,
@@ -26,8 +29,11 @@ export async function handleCommandComment(
   }
   const self = pullKey({ ...repo, number });
   let matrix: MatrixMode | undefined;
+  let evaluate = false;
   const detached: string[] = [];
   for (const c of commands) {
+    if (c.kind === 'merge') continue;
+    evaluate = true;
     if (c.kind === 'link') tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
     else if (c.kind === 'unlink') {
       tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
@@ -35,8 +41,15 @@ export async function handleCommandComment(
     } else if (c.kind === 'matrix') matrix = c.mode;
   }
   await reactToComment(gh, repo, comment.id, '+1');
-  tandem.request(self, installationId, matrix);
-  // The PR unlinked from this one now forms its own set, which needs its own verdict.
-  for (const other of detached)
-    if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
+  if (evaluate) {
+    tandem.request(self, installationId, matrix);
+    // The PR unlinked from this one now forms its own set, which needs its own verdict.
+    for (const other of detached)
+      if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
+  }
+  if (commands.some((c) => c.kind === 'merge')) {
+    const request = { seed: self, linked: tandem.linkedSet(self), requestedBy: comment.author };
+    if ((await mergeLinkedSet(tandem.store, gh, request, tandem.log)) === 'busy')
+      await reactToComment(gh, repo, comment.id, 'confused');
+  }
 }

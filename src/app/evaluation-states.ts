@@ -8,7 +8,7 @@
  *      └──→ superseded       └──→ queued (a restart re-queues what was running)
  */
 import { EventEmitter } from 'node:events';
-import type { EvaluationsTable, StoredEvaluation } from './store-evaluations.ts';
+import type { EvaluationsTable, EvaluationVerdict, StoredEvaluation } from './store-evaluations.ts';
 
 export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
 export type EvaluationState = (typeof EVALUATION_STATES)[number];
@@ -100,6 +100,22 @@ export class EvaluationStates extends EventEmitter<Events> {
     const state = this.stateOf(id);
     if (state !== 'running') throw new IllegalTransitionError(id, state, 'running');
     this.table.setMembers(id, members);
+  }
+
+  /** What the report concluded: written while running, just before `publish`. */
+  recordVerdict(id: number, verdict: EvaluationVerdict): void {
+    const state = this.stateOf(id);
+    if (state !== 'running') throw new IllegalTransitionError(id, state, 'published');
+    this.table.setVerdict(id, verdict);
+  }
+
+  verdict(id: number): EvaluationVerdict | undefined {
+    return this.table.verdict(id);
+  }
+
+  /** The newest evaluation concerning any of these PRs (`/tandem merge` follows it). */
+  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+    return this.table.latestCovering(keys);
   }
 
   /** Resolves with the state once the evaluation has reached one of `states`. */

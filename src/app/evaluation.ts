@@ -139,6 +139,11 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     const report = await deps.executor.run(spec, signal);
     if (signal.aborted) return;
     await publishReport(gh, store, members, view, report, config.reveal);
+    // `/tandem merge` follows the published verdict, in the order this suite gave.
+    states.recordVerdict(item.evaluationId, {
+      outcome: report.outcome,
+      mergeOrder: fetched.suite.merge_order ?? [],
+    });
     states.publish(item.evaluationId);
     deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
   } catch (e) {

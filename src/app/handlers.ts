@@ -21,7 +21,7 @@ type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payloa
 /** What the handlers need of the service (tests pass a recorder). */
 export type WebhookTarget = Pick<
   TandemService,
-  'claimDelivery' | 'onPull' | 'request' | 'background' | 'invalidateConfig' | 'store'
+  'claimDelivery' | 'onPull' | 'request' | 'background' | 'invalidateConfig' | 'store' | 'linkedSet' | 'log'
 >;
 
 const PR_EVENTS = [

@@ -79,6 +79,15 @@ export class TandemService {
     return this.opts.store;
   }
 
+  get log(): ServiceOptions['log'] {
+    return this.opts.log;
+  }
+
+  /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
+  linkedSet(seed: string): string[] {
+    return this.componentOf(seed);
+  }
+
   /** True the first time a delivery is seen. */
   claimDelivery(id: string, event: string): boolean {
     return this.opts.store.deliveries.claim(id, event);

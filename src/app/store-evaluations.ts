@@ -16,6 +16,12 @@ export interface StoredEvaluation {
   members: Array<{ key: string; headSha: string }>;
 }
 
+/** What a published report concluded, and the suite's merge order (producers first). */
+export interface EvaluationVerdict {
+  outcome: 'resolved' | 'unresolved' | 'error';
+  mergeOrder: string[];
+}
+
 /** Columns under their `StoredEvaluation` names: a row is one but for the members' JSON. */
 const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
 
@@ -58,6 +64,40 @@ export class EvaluationsTable {
     const row = this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id) as
       | EvalRow
       | undefined;
+    return row ? toEvaluation(row) : undefined;
+  }
+
+  /** What a report concluded, and the merge order the suite gave (for `/tandem merge`). */
+  setVerdict(id: number, verdict: EvaluationVerdict): void {
+    this.db
+      .prepare('UPDATE evaluations SET outcome = ?, merge_order = ?, updated_at = ? WHERE id = ?')
+      .run(verdict.outcome, JSON.stringify(verdict.mergeOrder), Date.now(), id);
+  }
+
+  verdict(id: number): EvaluationVerdict | undefined {
+    const row = this.db.prepare('SELECT outcome, merge_order FROM evaluations WHERE id = ?').get(id) as
+      | { outcome: EvaluationVerdict['outcome'] | null; merge_order: string }
+      | undefined;
+    if (!row?.outcome) return undefined;
+    return { outcome: row.outcome, mergeOrder: JSON.parse(row.merge_order) as string[] };
+  }
+
+  /**
+   * The newest evaluation that concerns any of these PRs: as a member, or (queued, members not
+   * settled yet) as its seed or set name. A scan, but only `/tandem merge` asks.
+   */
+  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+    if (keys.length === 0) return undefined;
+    const list = JSON.stringify(keys);
+    const row = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM evaluations e
+         WHERE e.seed IN (SELECT value FROM json_each(@list)) OR e.set_key IN (SELECT value FROM json_each(@list))
+           OR EXISTS (SELECT 1 FROM json_each(e.members) m
+                      WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list)))
+         ORDER BY e.id DESC LIMIT 1`,
+      )
+      .get({ list }) as EvalRow | undefined;
     return row ? toEvaluation(row) : undefined;
   }
 

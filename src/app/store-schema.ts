@@ -40,6 +40,18 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
         ELSE state END;
       CREATE INDEX evaluations_state ON evaluations (state);
     `),
+  // `/tandem merge`: what an evaluation concluded and the merge order it used (a merge follows
+  // both), and each merge attempt with its steps. At most one attempt runs per evaluation.
+  (db) =>
+    db.exec(`
+      ALTER TABLE evaluations ADD COLUMN outcome TEXT;
+      ALTER TABLE evaluations ADD COLUMN merge_order TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE merges (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, evaluation_id INTEGER NOT NULL, requested_by TEXT NOT NULL,
+        state TEXT NOT NULL, steps TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL);
+      CREATE UNIQUE INDEX merges_running ON merges (evaluation_id) WHERE state = 'running';
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,12 +15,14 @@ import { CheckRunsTable } from './store-check-runs.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { LinksTable } from './store-links.ts';
+import { MergesTable } from './store-merges.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
 
 export type { EvaluationState } from './evaluation-states.ts';
 export type { StoredCheckRun } from './store-check-runs.ts';
-export type { StoredEvaluation } from './store-evaluations.ts';
+export type { EvaluationVerdict, StoredEvaluation } from './store-evaluations.ts';
+export type { MergeAttempt } from './store-merges.ts';
 export type { StoredPull } from './store-pulls.ts';
 
 type DatabaseConstructor = typeof Database;
@@ -43,6 +45,8 @@ export class Store {
   readonly evaluations: EvaluationStates;
   readonly checkRuns: CheckRunsTable;
   readonly handoffs: HandoffStore;
+  /** `/tandem merge` attempts. */
+  readonly merges: MergesTable;
 
   /** Opens (creating or migrating) the database file. */
   static async open(file: string): Promise<Store> {
@@ -70,6 +74,7 @@ export class Store {
     this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
     this.checkRuns = new CheckRunsTable(this.db);
     this.handoffs = new HandoffStore(this.db);
+    this.merges = new MergesTable(this.db);
   }
 
   close(): void {

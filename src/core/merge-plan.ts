@@ -40,9 +40,9 @@ export function evaluationRefusal(e: EvaluationFacts | undefined): string | unde
   if (e.state === 'queued' || e.state === 'running')
     return 'an evaluation is under way: wait for its verdict';
   if (e.state !== 'published' || e.outcome === null)
-    return 'the latest evaluation ended without a verdict: comment `/tandem run` first';
+    return 'the latest evaluation ended without a verdict: comment /tandem run first';
   if (e.outcome === 'error')
-    return 'the latest evaluation hit an infrastructure error, which is not a verdict: comment `/tandem run` first';
+    return 'the latest evaluation hit an infrastructure error, which is not a verdict: comment /tandem run first';
   if (e.outcome !== 'resolved') return 'the linked change is not resolved';
   return undefined;
 }
@@ -61,7 +61,7 @@ const short = (sha: string) => sha.slice(0, 7);
 /** Why a member cannot be merged as evaluated, or undefined. */
 export function memberRefusal(m: EvaluatedMember, live: LivePull | undefined): string | undefined {
   if (!live) return `${m.key} is not found or not visible to the App`;
-  if (live.state === 'merged') return `${m.key} was already merged outside \`/tandem merge\``;
+  if (live.state === 'merged') return `${m.key} was already merged outside /tandem merge`;
   if (live.state === 'closed') return `${m.key} is closed`;
   if (live.headSha !== m.headSha)
     return `${m.key} has a new head ${short(live.headSha)} (evaluated ${short(m.headSha)}): it must be evaluated again`;

@@ -63,6 +63,8 @@ async function world() {
     request: (seed: string, installationId: number, matrix?: MatrixMode) => {
       requests.push({ seed, installationId, matrix });
     },
+    linkedSet: (seed: string) => [seed],
+    log: { info: () => {}, warn: () => {}, error: () => {} },
   };
   const gh = standInClient(standIn);
   const comment = (user: string, body: string) => {

@@ -39,6 +39,8 @@ async function recorder() {
       return Promise.resolve();
     },
     invalidateConfig: () => {},
+    linkedSet: (seed) => [seed],
+    log: { info: () => {}, warn: () => {}, error: () => {} },
   };
   return { target, calls, store: s };
 }
