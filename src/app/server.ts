@@ -3,12 +3,13 @@
  * plain node server, configured from Probot's standard environment plus TANDEM_* (read here,
  * once, and passed down).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeMiddleware, createProbot } from 'probot';
 import type { Executor } from './executor.ts';
 import { createTandemApp, type TandemRuntime } from './index.ts';
 import { tandemOctokit } from './octokit.ts';
+import { type PublishedReports, REPORTS_ROUTE } from './published-reports.ts';
 import type { TandemService } from './service.ts';
 import { settingsFromEnv } from './settings.ts';
 
@@ -47,6 +48,8 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   const server = createServer((req, res) => {
     void middleware(req, res, () => {
       if (req.url === '/ping') res.writeHead(200).end('PONG');
+      else if (req.method === 'GET' && req.url?.startsWith(REPORTS_ROUTE))
+        serveReport(loaded.reports, req.url, res);
       else res.writeHead(404).end();
     });
   });
@@ -64,4 +67,20 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
       await loaded.close();
     },
   };
+}
+
+/** A published JSON report; anything else under the route is a plain 404. */
+function serveReport(reports: PublishedReports, url: string, res: ServerResponse): void {
+  const json = reports.read(new URL(url, 'http://x').pathname);
+  if (json === undefined) {
+    res.writeHead(404).end();
+    return;
+  }
+  res
+    .writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, max-age=300',
+    })
+    .end(json);
 }

@@ -17,6 +17,8 @@ const envSchema = z.object({
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PORT: z.coerce.number().int().min(0).default(3000),
   HOST: z.string().optional(),
+  /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
+  TANDEM_PUBLIC_URL: z.string().url().optional(),
 });
 
 export type Settings = {
@@ -32,6 +34,8 @@ export type Settings = {
   configTtlMs: number;
   port: number;
   host: string | undefined;
+  /** Unset: comments link no JSON report (the App cannot know its own address). */
+  publicUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
 };
@@ -55,6 +59,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     configTtlMs: e.TANDEM_CONFIG_TTL_MS,
     port: e.PORT,
     host: e.HOST,
+    publicUrl: e.TANDEM_PUBLIC_URL,
     engineHost: hostDefaults(env),
   };
 }

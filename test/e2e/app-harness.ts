@@ -100,6 +100,8 @@ export interface WorldOptions {
   debounceMs?: number;
   /** `.github/tandem.yml` of the organization (default `orgConfig()`). */
   config?: string;
+  /** `TANDEM_PUBLIC_URL`: the App then links each published JSON report. */
+  publicUrl?: string;
 }
 
 export async function createWorld(opts: WorldOptions = {}): Promise<World> {
@@ -137,6 +139,7 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     TANDEM_DATA_DIR: dataDir,
     TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 600_000),
     TANDEM_CONCURRENCY: '2',
+    ...(opts.publicUrl ? { TANDEM_PUBLIC_URL: opts.publicUrl } : {}),
   };
   const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
   const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });

@@ -3,11 +3,13 @@
  * verdict, the same check and the same comment on every member.
  */
 import { describe, expect, it } from 'vitest';
+import { reportSchema } from '../../src/core/report.schema.ts';
 import {
   API_BUG,
   API_OK,
   HIDDEN_TEST,
   openPull,
+  orgConfig,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -96,5 +98,43 @@ describe('App: linked change with the real engine', () => {
     expect(after[0]!.id).toBe(failing.id);
     expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
     expect(after[0]!.body).not.toContain('Not resolved');
+  });
+
+  it('links the JSON report within reveal, served by the App at an unguessable address', async () => {
+    const w = await startWorld({
+      config: orgConfig().replace('reveal: names', 'reveal: counts'),
+      publicUrl: 'https://tandem.example.test/',
+    });
+    await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await settle(w);
+    const body = stickyComments(w, 'api', 1)[0]!.body!;
+    const link =
+      /\[JSON report\]\(<(https:\/\/tandem\.example\.test\/tandem\/reports\/[\w-]{22}\.json)>\)/.exec(body);
+    expect(link, body).not.toBeNull();
+    // The public origin is the operator's; the path is what this App serves.
+    const path = new URL(link![1]!).pathname;
+    const res = await fetch(`${w.app.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const report = reportSchema.parse(await res.json());
+    expect(report.outcome).toBe('unresolved');
+    // reveal: counts: statuses and counts, but no test name and no failure text.
+    const text = JSON.stringify(report);
+    expect(text).not.toContain('api computes total');
+    expect(text).not.toContain('checkout.test.js');
+    expect(report.tests.failToPass.every((id) => /^F2P-\d+$/.test(id))).toBe(true);
+    const full = report.configurations.find((c) => c.role === 'full')!;
+    expect(full.tests.some((t) => t.status !== 'passed')).toBe(true);
+    expect(full.tests.every((t) => t.reason === undefined)).toBe(true);
+    // Nothing else of the data folder is reachable through the route.
+    for (const probe of [
+      '/tandem/reports/..%2Ftandem.db',
+      '/tandem/reports/../tandem.db',
+      '/tandem/reports/AAAAAAAAAAAAAAAAAAAAAA.json',
+    ])
+      expect((await fetch(`${w.app.url}${probe}`)).status).toBe(404);
   });
 });
