@@ -21,6 +21,7 @@ import type { CheckRunRegistry } from './check-run-registry.ts';
 import { closeRefused, failAll, type Members, publishFailure, publishReport } from './evaluation-publish.ts';
 import type { Executor } from './executor.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
+import type { PublishedReports } from './published-reports.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
 import type { Store } from './store.ts';
 
@@ -38,6 +39,8 @@ export interface EvalDeps {
   executor: Executor;
   auth: (installationId: number) => Promise<GitHub>;
   configs: OrgConfigCache;
+  /** Keeps each published report for the footer's JSON link (absent: no link). */
+  reports?: Pick<PublishedReports, 'save'>;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 }
 
@@ -138,6 +141,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     });
     const report = await deps.executor.run(spec, signal);
     if (signal.aborted) return;
+    const jsonReportUrl = deps.reports?.save(report, config.reveal);
+    if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
     await publishReport(gh, store, members, view, report, config.reveal);
     // `/tandem merge` follows the published verdict, in the order this suite gave.
     states.recordVerdict(item.evaluationId, {

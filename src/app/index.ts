@@ -15,6 +15,7 @@ import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-group-gate.ts';
 import { registerMergeGroupHandler } from './merge-group-handler.ts';
 import { OrgConfigCache } from './org-config-cache.ts';
+import { PublishedReports } from './published-reports.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store.ts';
@@ -24,6 +25,8 @@ import { registerWorkflowRunHandler } from './workflow-run-handler.ts';
 export interface TandemRuntime {
   store: Store;
   service: TandemService;
+  /** The JSON reports the comments link (served by the App's HTTP server). */
+  reports: PublishedReports;
   actions: ActionsExecutor;
   /** `Tandem` checks on merge queue groups (`merge_group` webhooks). */
   mergeGroups: MergeGroupGate;
@@ -62,8 +65,10 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
     const actions = new ActionsExecutor({ store, fallback: local, clients, log: app.log });
+    const reports = new PublishedReports(join(dataDir, 'reports'), settings.publicUrl);
     const service = new TandemService({
       store,
+      reports,
       executor: actions,
       clients,
       configs,
@@ -88,6 +93,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     options.onRuntime?.({
       store,
       service,
+      reports,
       actions,
       mergeGroups,
       close: () => {

@@ -15,6 +15,7 @@ import type { Executor } from './executor.ts';
 import { indexedSet } from './indexed-set.ts';
 import type { InstallationClients } from './installation-clients.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
+import type { PublishedReports } from './published-reports.ts';
 import { EvaluationQueue } from './queue.ts';
 import { recordPull } from './resolve-set.ts';
 import type { Store } from './store.ts';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
   log: EvalDeps['log'] & { error: (o: object, m: string) => void };
   debounceMs: number;
   concurrency: number;
+  /** Where published JSON reports go (their URLs end up in the comments' footers). */
+  reports?: PublishedReports;
   /** How long a webhook answer waits for its `queued` check run (default 3 s; GitHub allows 10 s). */
   ackWaitMs?: number;
 }
@@ -49,6 +52,7 @@ export class TandemService {
       auth: (id) => opts.clients.get(id),
       configs: opts.configs,
       log: opts.log,
+      ...(opts.reports ? { reports: opts.reports } : {}),
     };
     const states = opts.store.evaluations;
     this.queue = new EvaluationQueue<EvalItem>({
