@@ -127,8 +127,14 @@ function sampleLoad(): { stop(): { mean: number; max: number } } {
 
 async function main(): Promise<void> {
   // First, while the bench itself puts no load on the machine: it takes a few seconds.
-  log('CLI start time against node -e 0 (bench/cli-start.ts)…');
-  const cliStart = runCliStartBench();
+  // BENCH_ONLY=engine: only the engine variants (no CLI start, App or benchmark mode);
+  // BENCH_VARIANTS=no-deps (comma-separated) picks variants.
+  const engineOnly = process.env.BENCH_ONLY === 'engine';
+  const variants = (process.env.BENCH_VARIANTS ?? 'no-deps,deps')
+    .split(',')
+    .filter((v): v is Variant => v === 'no-deps' || v === 'deps');
+  if (!engineOnly) log('CLI start time against node -e 0 (bench/cli-start.ts)…');
+  const cliStart = engineOnly ? undefined : runCliStartBench();
   execFileSync('bash', [path.join(ROOT, 'scripts/start-docker.sh')], { stdio: 'inherit' });
   execFileSync('bash', [path.join(ROOT, 'scripts/build-sandbox-image.sh')], { stdio: 'inherit' });
   const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-'));
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
   const sampler = sampleLoad();
   const figs: VariantFigures[] = [];
   try {
-    for (const v of ['no-deps', 'deps'] as const) {
+    for (const v of variants) {
       try {
         figs.push(await benchVariant(root, v, network, ca));
       } catch (err) {
@@ -154,7 +160,7 @@ async function main(): Promise<void> {
   const during = sampler.stop();
   const load = { cores: os.availableParallelism(), before: loadBefore, after: os.loadavg(), during };
   printFigures(figs);
-  process.stdout.write(`\n${printCliStart(cliStart)}\n`);
+  if (cliStart) process.stdout.write(`\n${printCliStart(cliStart)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
     `\nLoad average (1 min) ${load.before[0]!.toFixed(1)} before, ${load.after[0]!.toFixed(1)} after, ` +
@@ -171,6 +177,10 @@ async function main(): Promise<void> {
       `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, engine: figs, app }, null, 2)}\n`,
     );
   await save();
+  if (engineOnly) {
+    process.stdout.write(`\nfigures: ${file}\n`);
+    return;
+  }
   const appFigures = await appScenario();
   if (appFigures) await save(appFigures);
   await benchModeScenario(file);

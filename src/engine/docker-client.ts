@@ -1,4 +1,4 @@
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import Docker from 'dockerode';
 import { InfraError } from '../core/errors.ts';
 import type { OutputTail } from './output-tail.ts';
@@ -80,11 +80,13 @@ export interface RunningExec {
   exitCode(): Promise<number | null>;
 }
 
+/** `stdout`, when given, takes the command's stdout instead of the tail (stderr still goes there). */
 export async function startExec(
   docker: Docker,
   container: Docker.Container,
   opts: ExecOptions,
   tail: OutputTail,
+  stdout?: Writable,
 ): Promise<RunningExec> {
   const exec = await container.exec({
     Cmd: opts.cmd,
@@ -97,7 +99,7 @@ export async function startExec(
   });
   const stream: Duplex = await exec.start({ hijack: true, stdin: false });
   const sink = tail.writable();
-  docker.modem.demuxStream(stream, sink, sink);
+  docker.modem.demuxStream(stream, stdout ?? sink, sink);
   const ended = new Promise<void>((resolve) => {
     stream.once('end', resolve);
     stream.once('close', resolve);

@@ -8,11 +8,10 @@ import { engineError, execToEnd, type RunningExec, startExec } from './docker-cl
 import { OutputTail } from './output-tail.ts';
 import type { RunGuard } from './run-guard.ts';
 import type { CommandResult } from './step-sequence.ts';
+import { WrapperStdout, wrappedStep, wrapperCompleted } from './step-wrapper.ts';
 
 /** Kills every process but PID 1 in the container's PID namespace (kill(-1) spares the caller). */
 const KILL_ALL = ['sh', '-c', 'kill -9 -1'];
-/** Every pid in the container's namespace (the listing shell's own pid included; it is gone by then). */
-const LIST_PIDS = ['sh', '-c', 'cd /proc && echo [0-9]*'];
 /** Reads the cgroup's OOM-kill counter: cgroup v1 memory.oom_control, or v2 memory.events. */
 const READ_OOM = [
   'sh',
@@ -32,8 +31,18 @@ export class ContainerExec {
     private readonly configuration?: string,
   ) {}
 
-  /** Runs `sh -c command`; a finite `timeoutMs` kills its processes when passed (the container stays). */
-  async run(command: string, env: string[], timeoutMs: number, tail: OutputTail): Promise<CommandResult> {
+  /**
+   * Runs `sh -c command`; a finite `timeoutMs` kills its processes when passed (the container
+   * stays). `isolate`: the command runs in the step wrapper (step-wrapper.ts), and nothing it
+   * leaves running survives it; what was running before it (setup's services) stays.
+   */
+  async run(
+    command: string,
+    env: string[],
+    timeoutMs: number,
+    tail: OutputTail,
+    isolate = false,
+  ): Promise<CommandResult> {
     const { guard } = this;
     const started = Date.now();
     const stoppedResult = (): CommandResult => ({
@@ -42,9 +51,11 @@ export class ContainerExec {
       oomKilled: false,
       durationMs: Date.now() - started,
     });
+    const wrapper = isolate ? new WrapperStdout(tail) : undefined;
+    const cmd = isolate ? wrappedStep(command) : ['sh', '-c', command];
     let run: RunningExec;
     try {
-      run = await startExec(this.docker, this.container, { cmd: ['sh', '-c', command], env }, tail);
+      run = await startExec(this.docker, this.container, { cmd, env }, tail, wrapper?.writable());
     } catch (err) {
       if (guard.reason) return stoppedResult();
       throw engineError(this.docker, err, 'starting a step', this.configuration);
@@ -61,7 +72,8 @@ export class ContainerExec {
     off();
     const durationMs = Date.now() - started;
     if (killing) {
-      // Let the kill finish first: a late `kill -9 -1` must not hit the next step.
+      // Let the kill finish first: a late `kill -9 -1` must not hit the next step. It killed
+      // every process but PID 1, so nothing the step started is left.
       await killing;
       if (guard.reason) return stoppedResult();
       return { exitCode: null, timedOut: true, oomKilled: false, durationMs };
@@ -74,25 +86,23 @@ export class ContainerExec {
       if (guard.reason) return stoppedResult();
       throw engineError(this.docker, err, 'reading a step exit code', this.configuration);
     }
+    // The wrapper may have been killed before its kill pass (by the step itself): do it from here.
+    if (wrapper && !wrapperCompleted(exitCode)) await this.killLeftovers(wrapper.keep);
     const oomKilled = exitCode === 137 && (await this.oomKilledSince());
     return { exitCode, timedOut: false, oomKilled, durationMs };
   }
 
-  /** Pids alive in the container now (before a test step: what it may leave running). */
-  async livePids(): Promise<string> {
-    const out = new OutputTail(64 * 1024);
-    await execToEnd(this.docker, this.container, LIST_PIDS, out).catch(() => null);
-    return out.toString().trim().split(/\s+/).join(' ');
-  }
-
   /**
-   * Kills every process not in `keep` (the pids alive before a test step): what the step left
-   * running, so PR code cannot linger into a later group and read its hidden files. Processes
-   * setup started (services) were alive before and stay.
+   * Kills every process not in `keep` (the pids alive before a test step; undefined: all but
+   * PID 1): what the step left running, so PR code cannot linger into a later group and read its
+   * hidden files. Processes setup started (services) were alive before and stay.
    */
-  async killLeftovers(keep: string): Promise<void> {
+  private async killLeftovers(keep: string | undefined): Promise<void> {
     if (this.guard.reason) return;
-    const script = `for d in /proc/[0-9]*; do p=\${d#/proc/}; case " 1 $$ ${keep} " in *" $p "*) ;; *) kill -9 "$p" 2>/dev/null;; esac; done; true`;
+    const script =
+      keep === undefined
+        ? KILL_ALL[2]!
+        : `for d in /proc/[0-9]*; do p=\${d#/proc/}; case " 1 $$ ${keep} " in *" $p "*) ;; *) kill -9 "$p" 2>/dev/null;; esac; done; true`;
     await execToEnd(this.docker, this.container, ['sh', '-c', script], new OutputTail(0)).catch(() => null);
   }
 

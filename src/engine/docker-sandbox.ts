@@ -142,18 +142,14 @@ export class DockerSandbox implements Sandbox {
         return await runSteps(
           spec,
           () => guard.reason,
-          // Only the running group's hidden files are in the stage; setup sees none. What a test
-          // step leaves running is killed after it, before the next group's files arrive. After the
-          // last group no files arrive and the container is killed next, so it costs no execs.
+          // Only the running group's hidden files are in the stage; setup sees none. A test step
+          // runs in the step wrapper, which kills what it leaves running before the next group's
+          // files arrive. After the last group no files arrive and the container is killed next.
           (step, tail) =>
-            stage.during(step.hiddenDir, async () => {
+            stage.during(step.hiddenDir, () => {
               const later = spec.tests.indexOf(step) < spec.tests.length - 1;
-              const keep = spec.setup.includes(step) || !later ? undefined : await exec.livePids();
-              try {
-                return await exec.run(step.run, [], step.timeoutSec * 1000, tail);
-              } finally {
-                if (keep !== undefined) await exec.killLeftovers(keep);
-              }
+              const isolate = later && !spec.setup.includes(step);
+              return exec.run(step.run, [], step.timeoutSec * 1000, tail, isolate);
             }),
         );
       } finally {

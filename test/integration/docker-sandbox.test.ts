@@ -95,6 +95,25 @@ describe('DockerSandbox', () => {
     expect(sleepers).toBe('0');
   });
 
+  it('kills what a test step leaves running before the next group; setup services stay', async () => {
+    const count = (pattern: string) => `ps -o args | grep -c "${pattern}" || true`;
+    const spec = makeSpec({
+      setup: [step('service', 'sleep 1001 >/dev/null 2>&1 &')],
+      tests: [
+        step('leaves', 'sleep 1002 >/dev/null 2>&1 & echo left; exit 3'),
+        // The step kills its wrapper before it could kill anything: the engine does it instead.
+        step('kills-wrapper', 'sleep 1003 >/dev/null 2>&1 & kill -9 $PPID'),
+        step('after', `${count('sleep 100[1]')}; ${count('sleep 100[23]')}`),
+      ],
+    });
+    const out = await sandbox.runConfiguration(spec);
+    const [leaves, killsWrapper, after] = out.tests;
+    // The wrapper's own first line (the pids alive before) is not the step's output.
+    expect(leaves).toMatchObject({ exitCode: 3, outputTail: 'left\n' });
+    expect(killsWrapper?.exitCode).toBe(137);
+    expect(after?.outputTail.trim().split('\n')).toEqual(['1', '0']);
+  });
+
   it('stops the configuration at its timeout', async () => {
     const spec = makeSpec({
       timeoutSec: 2,
