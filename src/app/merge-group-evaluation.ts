@@ -124,6 +124,7 @@ export async function evaluateMergeGroup(
       pinned: { repo: label.repo, base: group.baseSha, head: group.headSha },
     });
     spec.name = `merge group ${label.repo}@${group.headSha.slice(0, 7)} (${spec.name})`;
+    if (signal.aborted) return undefined;
     const report = await deps.executor.run(spec, signal);
     if (signal.aborted) return undefined;
     deps.log.info({ mergeGroup: group.headRef, outcome: report.outcome }, 'merge group evaluated');

@@ -13,7 +13,6 @@
 import { scrubCredentials } from '../core/credentials.ts';
 import { CHECK_NAME, completeCheckRun, createQueuedCheckRun, markInProgress } from '../github/check-runs.ts';
 import { type GitHub, repoId } from '../github/octokit.ts';
-import type { CheckText } from '../report/linked-change.ts';
 import { renderMergeGroupCancelled, renderMergeGroupError } from '../report/merge-group-check.ts';
 import {
   evaluateMergeGroup,
@@ -39,13 +38,6 @@ interface Job {
   cancelled?: string;
 }
 
-/** What a settled group left on GitHub (tests and logs wait on it). */
-export interface GateResult {
-  key: string;
-  conclusion: MergeGroupOutcome['conclusion'];
-  output: CheckText;
-}
-
 const STOPPED =
   'The Tandem App stopped before it finished this merge group. Remove the pull request from the merge queue and add it again to evaluate again.';
 
@@ -54,7 +46,6 @@ export class MergeGroupGate {
   /** Groups with a check run not yet completed, by `mergeGroupKey`. */
   private readonly jobs = new Map<string, Job>();
   private readonly tasks = new Set<Promise<void>>();
-  private readonly waiters = new Map<string, Array<(r: GateResult) => void>>();
   private closing = false;
 
   constructor(private readonly opts: MergeGroupGateOptions) {
@@ -102,15 +93,6 @@ export class MergeGroupGate {
     this.queue.cancel(key);
   }
 
-  /** Resolves with what the group's check run was completed with. */
-  settled(key: string): Promise<GateResult> {
-    return new Promise((resolve) => {
-      const list = this.waiters.get(key) ?? [];
-      list.push(resolve);
-      this.waiters.set(key, list);
-    });
-  }
-
   /** Resolves when no group is waiting, running or being closed. */
   async idle(): Promise<void> {
     while (this.tasks.size > 0 || this.queue.size > 0) {
@@ -154,27 +136,18 @@ export class MergeGroupGate {
   private async finish(job: Job, outcome: MergeGroupOutcome | undefined): Promise<void> {
     if (this.jobs.get(job.key) !== job) return;
     this.jobs.delete(job.key);
-    const result: GateResult = outcome
-      ? { key: job.key, ...outcome }
-      : {
-          key: job.key,
-          conclusion: 'cancelled',
-          output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? STOPPED),
-        };
+    const result: MergeGroupOutcome = outcome ?? {
+      conclusion: 'cancelled',
+      output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? STOPPED),
+    };
     const id = await job.checkRun;
-    try {
-      if (id !== undefined) {
-        const gh = await this.opts.auth(job.group.installationId);
-        await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
-      }
-      this.opts.log.info(
-        { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
-        'merge group checked',
-      );
-    } finally {
-      for (const w of this.waiters.get(job.key) ?? []) w(result);
-      this.waiters.delete(job.key);
-    }
+    if (id === undefined) return;
+    const gh = await this.opts.auth(job.group.installationId);
+    await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+    this.opts.log.info(
+      { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
+      'merge group checked',
+    );
   }
 
   private track(p: Promise<void>): void {

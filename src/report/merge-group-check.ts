@@ -5,13 +5,10 @@
  * the group first, so a reader of the queue sees which commit and PR it is about.
  */
 import { INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
+import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
-import {
-  type CheckText,
-  type LinkedChangeView,
-  renderLinkedChangeCheck,
-  renderSetSection,
-} from './linked-change.ts';
+import { renderCheckRunOutput } from './check-run-output.ts';
+import { type CheckText, type LinkedChangeView, renderSetLine, renderSetSection } from './linked-change.ts';
 import { mdCode, mdFence, mdText } from './markdown-escape.ts';
 import { type Reveal, shortSha } from './report-view.ts';
 
@@ -32,14 +29,24 @@ function groupLine(g: MergeGroupLabel): string {
 const HOW = (repo: string) =>
   `${mdText(repo)} is taken at the queued merge commit as it is (its base plus the queued pull requests); the other members at their heads, merged onto their bases. The full configuration gates the queue.`;
 
-/** The verdict: resolved passes the queue, anything else fails it with the verdict's reason. */
+/**
+ * The verdict: resolved passes the queue, anything else fails it with the verdict's reason.
+ * The set line shows the queue's repository at the queued commit (what was evaluated), and the
+ * footer offers no `/tandem run`: that re-runs the PRs' checks, never a merge group's.
+ */
 export function renderMergeGroupReport(
   g: MergeGroupLabel,
   view: LinkedChangeView,
   report: Report,
   reveal: Reveal,
 ): CheckText {
-  const check = renderLinkedChangeCheck(view, report, reveal);
+  const queued: LinkedChangeView = {
+    ...view,
+    members: view.members.map((m) =>
+      sameRepo(m.ref, g.repo) && m.ref.number === g.pullNumber ? { ...m, headSha: g.headSha } : m,
+    ),
+  };
+  const check = renderCheckRunOutput(report, { reveal, extras: { setLine: renderSetLine(queued) } });
   return {
     title: check.title,
     summary: `${groupLine(g)} ${HOW(g.repo)}\n\n${check.summary}`,

@@ -16,6 +16,8 @@
  *     `installation(action, {installationId, account, repositories?, accountType?})`,
  *     `workflowRunCompleted({repository, installationId, runId, headSha, headBranch?, conclusion?,
  *     event?, workflowName?, pullRequests?})`.
+ *     `mergeGroup(action, {repository, installationId, headSha, headRef, baseSha, baseRef?, reason?})`
+ *     for `merge_group.checks_requested` / `.destroyed`.
  *   The REST objects these take are what the GitHub stand-in returns (`standIn.pullRequest(...)`,
  *   `standIn.repository(...)`, `standIn.addComment(...)`, `standIn.checkRuns(...)`).
  * - `examplePayload(event, action)`: a deep copy of the first example for that event/action
@@ -236,6 +238,42 @@ export function createWebhookSender(target: { url: string; secret: string }) {
         sender: account,
       };
       return send('installation', payload, opts);
+    },
+
+    /**
+     * `merge_group.checks_requested` or `.destroyed` (the example has no `destroyed` payload:
+     * the same group with `reason` added, as GitHub sends it).
+     */
+    mergeGroup(
+      action: 'checks_requested' | 'destroyed',
+      input: {
+        repository: Json;
+        installationId: number;
+        headSha: string;
+        headRef: string;
+        baseSha: string;
+        baseRef?: string;
+        reason?: 'merged' | 'invalidated' | 'dequeued';
+      },
+      opts?: SendOptions,
+    ) {
+      const base = examplePayload('merge_group', 'checks_requested');
+      const group = base.merge_group as Json;
+      const payload: Json = {
+        ...base,
+        action,
+        merge_group: {
+          ...group,
+          head_sha: input.headSha,
+          head_ref: input.headRef,
+          base_sha: input.baseSha,
+          base_ref: input.baseRef ?? 'refs/heads/main',
+          head_commit: { ...(group.head_commit as Json), id: input.headSha },
+        },
+        ...(action === 'destroyed' ? { reason: input.reason ?? 'dequeued' } : {}),
+        ...common(input.repository, input.installationId, accountFrom('octocat')),
+      };
+      return send('merge_group', payload, opts);
     },
 
     workflowRunCompleted(

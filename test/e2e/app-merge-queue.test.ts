@@ -1,0 +1,223 @@
+/**
+ * The App gating GitHub's merge queue, end to end: `merge_group` webhooks from the stand-in, the
+ * queued merge commit built in the repository's real git remote (base + the PR merged, as GitHub
+ * builds `gh-readonly-queue/main/pr-N-<sha>`), the real engine in Docker, and the `Tandem` check
+ * run on the merge group's head SHA — always completed, whatever happens.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, gitOut } from '../../src/engine/git.ts';
+import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
+import {
+  API_BUG,
+  API_OK,
+  ObservedExecutor,
+  openPull,
+  SCHEMA_OK,
+  sendPull,
+  stickyComments,
+  tandemChecks,
+  useWorld,
+  type World,
+} from './app-harness.ts';
+
+const startWorld = useWorld();
+
+async function observed(opts: { holdFirst?: boolean } = {}): Promise<ObservedExecutor> {
+  return new ObservedExecutor(join(await makeTempDir('tandem-merge-queue-'), 'cache'), opts);
+}
+
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'GitHub',
+  GIT_AUTHOR_EMAIL: 'noreply@github.com',
+  GIT_COMMITTER_NAME: 'GitHub',
+  GIT_COMMITTER_EMAIL: 'noreply@github.com',
+};
+
+interface QueuedGroup {
+  headSha: string;
+  headRef: string;
+  baseSha: string;
+}
+
+/**
+ * What GitHub's merge queue does for PR `number` of `repo`: the base branch tip, then `ahead`
+ * (changes of entries ahead of it in the queue, if any), then the PR merged in, published as
+ * `refs/heads/gh-readonly-queue/main/pr-<number>-<head>`.
+ */
+async function queueMergeGroup(w: World, repo: 'schema' | 'api', number: number, ahead?: Files) {
+  const fixture = w.repos[repo]!;
+  const cwd = fixture.work;
+  const baseSha = await gitOut(['rev-parse', 'refs/heads/main'], { cwd: fixture.bare });
+  const prHead = w.standIn.pullRequest('acme', repo, number).head.sha;
+  await git(['fetch', '--quiet', 'origin'], { cwd });
+  await git(['checkout', '--quiet', '--detach', baseSha], { cwd });
+  if (ahead) {
+    await writeFiles(cwd, ahead);
+    await git(['add', '--all'], { cwd });
+    await git(['commit', '--quiet', '-m', 'Merge pull request #99 (ahead in the queue)'], {
+      cwd,
+      env: IDENTITY,
+    });
+  }
+  await git(['merge', '--quiet', '--no-ff', '-m', `Merge pull request #${number}`, prHead], {
+    cwd,
+    env: IDENTITY,
+  });
+  const headSha = await revParse(fixture, 'HEAD');
+  const headRef = `refs/heads/gh-readonly-queue/main/pr-${number}-${prHead}`;
+  await pushRef(fixture, headSha, headRef);
+  return { headSha, headRef, baseSha } satisfies QueuedGroup;
+}
+
+function sendMergeGroup(
+  w: World,
+  repo: string,
+  action: 'checks_requested' | 'destroyed',
+  group: QueuedGroup,
+  reason?: 'merged' | 'invalidated' | 'dequeued',
+) {
+  return w.sender.mergeGroup(action, {
+    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+    ...group,
+    ...(reason ? { reason } : {}),
+  });
+}
+
+/** Sends `checks_requested` and waits until the App has completed (or given up on) the group. */
+async function gate(w: World, repo: string, group: QueuedGroup) {
+  const res = await sendMergeGroup(w, repo, 'checks_requested', group);
+  expect(res.status).toBe(200);
+  await w.app.runtime.mergeGroups.idle();
+  const checks = tandemChecks(w, repo, group.headSha);
+  expect(checks).toHaveLength(1);
+  return checks[0]!;
+}
+
+function statuses(check: ReturnType<typeof tandemChecks>[number]): string[] {
+  return (check.history as Array<{ status?: string; conclusion?: string }>)
+    .map((h) => h.status ?? (h.conclusion ? 'completed' : undefined))
+    .filter((s): s is string => s !== undefined);
+}
+
+/** The linked change of app-harness: acme/api#1 uses the `total` field acme/schema#1 adds. */
+async function linkedChange(w: World) {
+  const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
+  const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+  return { schema, api };
+}
+
+describe('App: merge queue gating (merge_group)', () => {
+  it('passes the queued merge commit of a linked change that resolves, on the group head SHA', async () => {
+    const executor = await observed();
+    const w = await startWorld({ executor });
+    const { schema, api } = await linkedChange(w);
+    // The App has seen the PRs as usual (their own evaluation waits for its debounce window).
+    await sendPull(w, 'opened', 'schema', schema.number);
+    await sendPull(w, 'opened', 'api', api.number);
+    const group = await queueMergeGroup(w, 'api', api.number);
+
+    const check = await gate(w, 'api', group);
+    expect(check.status).toBe('completed');
+    expect(check.conclusion).toBe('success');
+    expect(statuses(check)).toEqual(['queued', 'in_progress', 'completed']);
+    expect(check.output.title).toMatch(/^Tandem: resolved/);
+    expect(check.output.summary).toContain(`**Merge group** \`${group.headSha.slice(0, 7)}\``);
+    // The set line shows acme/api at the queued commit; no `/tandem run` (it re-runs PR checks only).
+    expect(check.output.summary).toContain(`acme/api#1 \`${group.headSha.slice(0, 7)}\``);
+    expect(check.output.summary).toContain('acme/schema#1');
+    expect(check.output.summary).not.toContain('/tandem run');
+
+    // acme/api exactly at the queued commit (nothing merged onto it), acme/schema's head merged onto its base.
+    expect(executor.runs).toHaveLength(1);
+    const spec = executor.runs[0]!.spec;
+    expect(spec.matrix).toBe('leave-one-out');
+    expect(spec.targets.find((t) => t.repo === 'acme/api')).toMatchObject({
+      base: group.baseSha,
+      head: group.headSha,
+      merge: false,
+    });
+    expect(spec.targets.find((t) => t.repo === 'acme/schema')).toMatchObject({
+      head: schema.head.sha,
+      merge: true,
+    });
+    const report = executor.runs[0]!.report!;
+    expect(report.outcome).toBe('resolved');
+    expect(report.targets.find((t) => t.repo === 'acme/api')?.head).toMatchObject({
+      sha: group.headSha,
+      kind: 'branch',
+    });
+    // The queue's check is the only thing written: no comment, no check on the PR heads.
+    expect(stickyComments(w, 'api', api.number)).toEqual([]);
+    expect(tandemChecks(w, 'api', api.head.sha).every((c) => c.status === 'queued')).toBe(true);
+  });
+
+  it('fails the group when the queued commit breaks the linked change, though the PR head is fine', async () => {
+    const w = await startWorld({ executor: await observed() });
+    const { api } = await linkedChange(w);
+    // An entry ahead in the queue pointed the package at another entry file with a wrong sum;
+    // it touches no file of the PR, so the PR still merges cleanly on top of it.
+    const group = await queueMergeGroup(w, 'api', api.number, {
+      'package.json': '{ "main": "legacy.js" }\n',
+      'legacy.js': API_BUG,
+    });
+    const check = await gate(w, 'api', group);
+    expect(check.status).toBe('completed');
+    expect(check.conclusion).toBe('failure');
+    expect(check.output.title).toMatch(/^Tandem: not resolved/);
+    expect(check.output.summary).toContain('**Merge group**');
+  });
+
+  it('completes a neutral check when the group holds no PR Tandem knows, or no suite covers the repository', async () => {
+    const w = await startWorld({ executor: await observed() });
+    w.standIn.addRepo({ owner: 'acme', name: 'docs', cloneUrl: `${w.gitServer.url}/acme/docs.git` });
+    const head = 'c'.repeat(40);
+    const unknownPr: QueuedGroup = {
+      headSha: 'a'.repeat(40),
+      headRef: `refs/heads/gh-readonly-queue/main/pr-42-${head}`,
+      baseSha: 'b'.repeat(40),
+    };
+    const noPr = await gate(w, 'api', unknownPr);
+    expect(noPr.conclusion).toBe('neutral');
+    expect(noPr.output.title).toBe('Tandem: nothing to gate — no pull request known');
+    expect(noPr.output.summary).toContain('acme/api#42');
+
+    const noSuite = await gate(w, 'docs', { ...unknownPr, headSha: 'd'.repeat(40) });
+    expect(noSuite.conclusion).toBe('neutral');
+    expect(noSuite.output.summary).toContain('No suite in `tandem.yml` covers acme/docs');
+    expect(statuses(noSuite)).toEqual(['queued', 'in_progress', 'completed']);
+  });
+
+  it('cancels the check when the group is destroyed while it is evaluated', async () => {
+    const executor = await observed({ holdFirst: true });
+    const w = await startWorld({ executor });
+    const { api } = await linkedChange(w);
+    const group = await queueMergeGroup(w, 'api', api.number);
+    await sendMergeGroup(w, 'api', 'checks_requested', group);
+    await executor.started(1);
+    expect(tandemChecks(w, 'api', group.headSha).map((c) => c.status)).toEqual(['in_progress']);
+
+    await sendMergeGroup(w, 'api', 'destroyed', group, 'dequeued');
+    await w.app.runtime.mergeGroups.idle();
+    expect(executor.runs[0]!.aborted).toBe(true);
+    const checks = tandemChecks(w, 'api', group.headSha);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.status).toBe('completed');
+    expect(checks[0]!.conclusion).toBe('cancelled');
+    expect(checks[0]!.output.summary).toContain('GitHub destroyed this merge group (dequeued)');
+  });
+
+  it('closes the check of a group still running when the App stops', async () => {
+    const executor = await observed({ holdFirst: true });
+    const w = await startWorld({ executor });
+    const { api } = await linkedChange(w);
+    const group = await queueMergeGroup(w, 'api', api.number);
+    await sendMergeGroup(w, 'api', 'checks_requested', group);
+    await executor.started(1);
+    await w.app.close();
+    const checks = tandemChecks(w, 'api', group.headSha);
+    expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'cancelled']]);
+    expect(checks[0]!.output.summary).toContain('The Tandem App stopped');
+  });
+});
