@@ -10,17 +10,8 @@ base=${TANDEM_SANDBOX_IMAGE:-tandem/sandbox:node20}
 force=${1:-}
 docker image inspect "$base" >/dev/null 2>&1 || bash "$(dirname "$0")/build-sandbox-image.sh"
 
-copy_with_libs() {
-  local root=$1 bin=$2
-  mkdir -p "$root$(dirname "$bin")"
-  cp -L "$bin" "$root$bin"
-  # An extension module may need nothing beyond libc: grep then finds nothing, which is fine.
-  { ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' || true; } | while read -r lib; do
-    [ -e "$lib" ] || continue
-    mkdir -p "$root$(dirname "$lib")"
-    cp -Ln "$lib" "$root$lib"
-  done
-}
+# shellcheck source=lib/copy-with-libs.sh
+source "$(dirname "$0")/lib/copy-with-libs.sh"
 
 # Builds image $1 from $base plus the rootfs folder $2, with extra Dockerfile lines $3.
 import_layer() {

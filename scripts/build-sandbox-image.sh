@@ -9,19 +9,11 @@ if [ "${1:-}" != "--force" ] && docker image inspect "$image" >/dev/null 2>&1; t
 fi
 root=$(mktemp -d /tmp/tandem-rootfs.XXXXXX)
 trap 'rm -rf "$root"' EXIT
-copy_with_libs() {
-  local bin=$1
-  mkdir -p "$root$(dirname "$bin")"
-  cp -L "$bin" "$root$bin"
-  ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-    [ -e "$lib" ] || continue
-    mkdir -p "$root$(dirname "$lib")"
-    cp -Ln "$lib" "$root$lib"
-  done
-}
+# shellcheck source=lib/copy-with-libs.sh
+source "$(dirname "$0")/lib/copy-with-libs.sh"
 node_bin=$(readlink -f "$(command -v node)")
 node_prefix=$(dirname "$(dirname "$node_bin")")
-copy_with_libs "$node_bin"
+copy_with_libs "$root" "$node_bin"
 mkdir -p "$root/usr/local/bin" "$root/usr/local/lib"
 [ "$node_bin" = /usr/local/bin/node ] || ln -sf "$node_bin" "$root/usr/local/bin/node"
 # npm and npx ship as a JS package beside node.
@@ -31,11 +23,11 @@ if [ -d "$root/usr/local/lib/node_modules/npm" ]; then
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
 fi
 # git and its helpers (git-core holds the sub-commands, e.g. remote-http).
-copy_with_libs "$(command -v git)"
+copy_with_libs "$root" "$(command -v git)"
 if [ -d /usr/lib/git-core ]; then
   mkdir -p "$root/usr/lib"
   cp -a /usr/lib/git-core "$root/usr/lib/"
-  for b in /usr/lib/git-core/git-remote-http /usr/lib/git-core/git; do [ -e "$b" ] && copy_with_libs "$b"; done
+  for b in /usr/lib/git-core/git-remote-http /usr/lib/git-core/git; do [ -e "$b" ] && copy_with_libs "$root" "$b"; done
 fi
 mkdir -p "$root/usr/share"; cp -a /usr/share/git-core "$root/usr/share/" 2>/dev/null || true
 # busybox gives sh, coreutils, timeout, patch and friends.
