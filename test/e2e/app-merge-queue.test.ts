@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitOut } from '../../src/engine/git.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
+import { checkExchange } from '../support/github-openapi.ts';
 import {
   API_BUG,
   API_OK,
@@ -95,6 +96,13 @@ async function gate(w: World, repo: string, group: QueuedGroup) {
   return checks[0]!;
 }
 
+/** The App's check-run traffic to the stand-in, checked against GitHub's OpenAPI description. */
+function checkRunTraffic(w: World) {
+  const exchanges = w.standIn.requests.filter((r) => r.path.includes('/check-runs'));
+  expect(exchanges.some((e) => e.method === 'PATCH')).toBe(true);
+  return exchanges.flatMap((e) => checkExchange(e));
+}
+
 function statuses(check: ReturnType<typeof tandemChecks>[number]): string[] {
   return (check.history as Array<{ status?: string; conclusion?: string }>)
     .map((h) => h.status ?? (h.conclusion ? 'completed' : undefined))
@@ -151,6 +159,7 @@ describe('App: merge queue gating (merge_group)', () => {
     // The queue's check is the only thing written: no comment, no check on the PR heads.
     expect(stickyComments(w, 'api', api.number)).toEqual([]);
     expect(tandemChecks(w, 'api', api.head.sha).every((c) => c.status === 'queued')).toBe(true);
+    expect(checkRunTraffic(w)).toEqual([]);
   });
 
   it('fails the group when the queued commit breaks the linked change, though the PR head is fine', async () => {
@@ -187,6 +196,7 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(noSuite.conclusion).toBe('neutral');
     expect(noSuite.output.summary).toContain('No suite in `tandem.yml` covers acme/docs');
     expect(statuses(noSuite)).toEqual(['queued', 'in_progress', 'completed']);
+    expect(checkRunTraffic(w)).toEqual([]);
   });
 
   it('cancels the check when the group is destroyed while it is evaluated', async () => {
