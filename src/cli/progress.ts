@@ -1,6 +1,7 @@
 /**
- * Live progress on stderr: a bar on a TTY, otherwise one line per finished configuration.
- * The engine only emits events; this is the CLI's view of them.
+ * Live progress on stderr: a bar on a TTY, otherwise one line per finished item. `countingBar`
+ * is the one bar (`tandem eval` counts configurations, `tandem bench run` predictions); the
+ * engine only emits events, and `createProgress` is the CLI's view of them.
  */
 import cliProgress from 'cli-progress';
 import type { EvaluationEvent } from '../core/evaluation-event.ts';
@@ -11,35 +12,78 @@ export interface Progress {
   stop: () => void;
 }
 
-export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Progress {
-  if (quiet) return { onEvent: () => {}, stop: () => {} };
+export interface CountingBar {
+  /** Shows the bar (on a TTY) for `total` items. */
+  start(total: number): void;
+  /** One item finished: the bar moves, or a line is written. */
+  tick(last: string): void;
+  /** Text that finishes nothing: the bar's last-line text, or a line. */
+  note(last: string): void;
+  /** Whether a bar is showing (other output would break it). */
+  readonly active: boolean;
+  stop(): void;
+}
+
+export interface BarOptions {
+  /** What is counted (`configurations`, `predictions`). */
+  unit: string;
+  /** Show an ETA (worth it when items take similar time). */
+  eta?: boolean;
+  /** A finished item's line without a TTY (default: the text alone). */
+  line?: (done: number, total: number, last: string) => string;
+}
+
+export function countingBar(stream: NodeJS.WriteStream, opts: BarOptions): CountingBar {
   const tty = stream.isTTY === true;
+  const line = opts.line ?? ((_d: number, _t: number, last: string) => last);
   let bar: cliProgress.SingleBar | undefined;
   let done = 0;
-  const line = (text: string) => {
-    if (bar) bar.update(done, { last: text });
-    else stream.write(`${text}\n`);
+  let total = 0;
+  return {
+    start(t) {
+      total = t;
+      if (!tty) return;
+      const eta = opts.eta ? '  ETA {eta_formatted}' : '';
+      bar = new cliProgress.SingleBar(
+        { stream, format: `  [{bar}] {value}/{total} ${opts.unit}${eta}  {last}`, hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(t, 0, { last: '' });
+    },
+    tick(last) {
+      done += 1;
+      if (bar) bar.update(done, { last });
+      else stream.write(`${line(done, total, last)}\n`);
+    },
+    note(last) {
+      if (bar) bar.update(done, { last });
+      else stream.write(`${last}\n`);
+    },
+    get active() {
+      return bar !== undefined;
+    },
+    stop: () => bar?.stop(),
   };
+}
+
+export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Progress {
+  if (quiet) return { onEvent: () => {}, stop: () => {} };
+  const bar = countingBar(stream, { unit: 'configurations' });
   return {
     onEvent(e) {
-      // Under a bar only configurations update its last-line text; the rest would break the bar.
-      if (e.type === 'configuration-done' && e.attempt === 0) done += 1;
       const text = progressLine(e);
       if (text === undefined) return;
       if (e.type === 'plan') {
         stream.write(`${text}\n`);
-        if (tty) {
-          bar = new cliProgress.SingleBar(
-            { stream, format: '  [{bar}] {value}/{total} configurations  {last}', hideCursor: true },
-            cliProgress.Presets.shades_classic,
-          );
-          bar.start(e.configurations.length, 0, { last: '' });
-        }
-      } else if (e.type === 'configuration-done') line(text);
-      else if (!bar && (e.type === 'prepare-done' || e.type === 'log')) line(text);
+        bar.start(e.configurations.length);
+      } else if (e.type === 'configuration-done') {
+        // A retry finishes no new configuration; it only updates the text.
+        if (e.attempt === 0) bar.tick(text);
+        else bar.note(text);
+      }
+      // Under a bar only configurations update its text; the rest would break the bar.
+      else if (!bar.active && (e.type === 'prepare-done' || e.type === 'log')) bar.note(text);
     },
-    stop() {
-      bar?.stop();
-    },
+    stop: () => bar.stop(),
   };
 }

@@ -4,13 +4,13 @@
  * in src/bench/.
  */
 import path from 'node:path';
-import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.ts';
 import { shardSchema } from '../../core/shard-plan.ts';
 import { engineDefaults, hostDefaults } from '../../engine/evaluation-request.ts';
 import { type EngineFlags, engineFlagShape, engineSettings, flagName, parseFlags } from '../eval-options.ts';
 import { EXIT } from '../exit-codes.ts';
+import { countingBar } from '../progress.ts';
 
 // The engine flags every evaluating command shares, plus bench's own.
 const engineFlags = {
@@ -46,33 +46,14 @@ async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
   return { ...defaults, signal };
 }
 
-function progressBar(quiet: boolean, unit: string) {
+/** Predictions or instances counted (`[3/60] model instance: resolved` without a TTY). */
+function progressBar(quiet: boolean, unit: 'predictions' | 'instances') {
   if (quiet) return { start: (_t: number) => {}, tick: (_l: string) => {}, stop: () => {} };
-  const tty = process.stderr.isTTY === true;
-  let bar: cliProgress.SingleBar | undefined;
-  let done = 0;
-  let total = 0;
-  return {
-    start(t: number) {
-      total = t;
-      if (!tty) return;
-      bar = new cliProgress.SingleBar(
-        {
-          stream: process.stderr,
-          format: `  [{bar}] {value}/{total} ${unit}  ETA {eta_formatted}  {last}`,
-          hideCursor: true,
-        },
-        cliProgress.Presets.shades_classic,
-      );
-      bar.start(t, 0, { last: '' });
-    },
-    tick(last: string) {
-      done++;
-      if (bar) bar.update(done, { last });
-      else process.stderr.write(`  [${done}/${total}] ${last}\n`);
-    },
-    stop: () => bar?.stop(),
-  };
+  return countingBar(process.stderr, {
+    unit,
+    eta: true,
+    line: (done, total, last) => `  [${done}/${total}] ${last}`,
+  });
 }
 
 export async function benchRunCommand(raw: unknown, signal: AbortSignal): Promise<number> {
