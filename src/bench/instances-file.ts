@@ -61,6 +61,7 @@ export async function loadInstances(file: string): Promise<LoadedInstance[]> {
       suiteDir = path.dirname(suitePath);
     } else {
       suite = instance.suite;
+      if (instance.suite_dir !== undefined) suiteDir = path.resolve(dir, instance.suite_dir);
     }
     out.push({
       instance: {

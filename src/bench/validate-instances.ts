@@ -167,15 +167,24 @@ async function judge(l: LoadedInstance, opts: ValidateOptions, ctx: CandidateCon
   };
 }
 
-/** The instance as validated: lists filled, a suite path rewritten relative to the output file. */
+/**
+ * The instance as validated: lists filled, and the suite still found from the output file: a
+ * suite path rewritten relative to it, an inline suite's folder given as `suite_dir`.
+ */
 function outputRow(l: LoadedInstance, v: Extract<Verdict, { ok: true }>, runs: number, outDir: string) {
-  const suite =
-    typeof v.instance.suite === 'string'
-      ? path.relative(outDir, path.resolve(path.dirname(l.source.replace(/:\d+$/, '')), v.instance.suite))
-      : v.instance.suite;
+  const inline = typeof v.instance.suite !== 'string';
+  const suite = inline
+    ? v.instance.suite
+    : path.relative(
+        outDir,
+        path.resolve(path.dirname(l.source.replace(/:\d+$/, '')), v.instance.suite as string),
+      );
+  const suiteDir = path.relative(outDir, l.suiteDir);
+  const { suite_dir: _given, ...rest } = v.instance;
   return {
-    ...v.instance,
+    ...rest,
     suite,
+    ...(inline && suiteDir !== '' ? { suite_dir: suiteDir } : {}),
     metadata: {
       ...v.instance.metadata,
       validation: { runs, lists: v.derived ? 'derived' : 'given', flaky: v.flaky },

@@ -64,6 +64,12 @@ export const benchInstanceSchema = z
     repos: z.array(instanceRepoSchema).min(1, 'an instance needs at least one repository'),
     context: z.array(instanceContextSchema).default([]),
     suite: suiteField,
+    /**
+     * For an inline suite: the folder its test `files` are relative to, itself relative to the
+     * instances file (default: the instances file's folder). `tandem bench validate --out` sets
+     * it when it writes an inline suite to another folder.
+     */
+    suite_dir: z.string().min(1).optional(),
     FAIL_TO_PASS: testListSchema.optional(),
     PASS_TO_PASS: testListSchema.optional(),
     created_at: z.string().optional(),
@@ -73,6 +79,12 @@ export const benchInstanceSchema = z
   })
   .strict()
   .superRefine((inst, ctx) => {
+    if (inst.suite_dir !== undefined && typeof inst.suite === 'string')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['suite_dir'],
+        message: "only an inline suite takes a suite_dir (a suite file's files are relative to that file)",
+      });
     const seen = new Set<string>();
     [...inst.repos, ...inst.context].forEach((r, i) => {
       const field = i < inst.repos.length ? ['repos', i, 'repo'] : ['context', i - inst.repos.length, 'repo'];

@@ -42,6 +42,8 @@ beforeAll(async () => {
   const [api, web] = base.repos as [NonNullable<typeof base.repos>[0], NonNullable<typeof base.repos>[1]];
   const instances = await fx.writeInstances('candidates.jsonl', [
     { ...base, instance_id: 'valid' },
+    // An inline suite whose hidden files live in another folder than the instances file.
+    { ...base, instance_id: 'valid-inline', suite: benchSuite(), suite_dir: 'evaluator' },
     { ...base, instance_id: 'one-side', suite: 'evaluator/api-suite.yml' },
     {
       ...base,
@@ -83,8 +85,8 @@ beforeAll(async () => {
 describe('bench validate', () => {
   it('keeps the valid instance with derived F2P/P2P lists and reports counts', () => {
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toMatch(/1 valid → .*validated\.jsonl; 5 rejected → .*rejected\.jsonl/);
-    expect(valid.map((v) => v.instance_id)).toEqual(['valid']);
+    expect(cli.stdout).toMatch(/2 valid → .*validated\.jsonl; 5 rejected → .*rejected\.jsonl/);
+    expect(valid.map((v) => v.instance_id)).toEqual(['valid', 'valid-inline']);
     expect(valid[0]).toMatchObject({
       FAIL_TO_PASS: ['api::::api emits an allowed new field', 'web::::web accepts the api field'],
       PASS_TO_PASS: ['web::::web keeps its readme'],
@@ -93,9 +95,12 @@ describe('bench validate', () => {
   });
 
   it('writes validated instances that load from their new folder (suite path rewritten)', async () => {
-    const [loaded] = await loadInstances(path.join(fx.root, 'out', 'validated.jsonl'));
+    const [loaded, inline] = await loadInstances(path.join(fx.root, 'out', 'validated.jsonl'));
     expect(loaded!.suite.name).toBe('acme-bench');
     expect(loaded!.instance.suite).toBe('../evaluator/suite.yml');
+    // An inline suite keeps finding its hidden files: its folder is written beside it.
+    expect(inline!.instance.suite_dir).toBe('../evaluator');
+    expect(inline!.suiteDir).toBe(path.join(fx.root, 'evaluator'));
   });
 
   it('rejects a gold that passes with one repository alone, naming the configuration', () => {

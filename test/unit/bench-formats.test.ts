@@ -104,6 +104,19 @@ describe('instances file', () => {
     expect(err.message).toMatch(/\.jsonl:1: field "suite\.tests": a suite needs at least one test group/);
   });
 
+  it("finds an inline suite's files in suite_dir (relative to the file); a suite file takes none", async () => {
+    const [inline, plain] = await loadInstances(
+      await instancesFile([
+        { ...multi, suite, suite_dir: '../evaluator' },
+        { ...multi, instance_id: 'acme-2', suite },
+      ]),
+    );
+    expect(inline!.suiteDir).toBe(path.resolve(dir, '../evaluator'));
+    expect(plain!.suiteDir).toBe(dir);
+    const err = await loadError([{ ...multi, suite_dir: 'evaluator' }]);
+    expect(err.message).toMatch(/field "suite_dir": only an inline suite takes a suite_dir/);
+  });
+
   it('rejects two repositories that would share a workspace folder', async () => {
     const err = await loadError([
       { ...multi, repos: [multi.repos[0], { ...multi.repos[1], repo: 'other/api' }] },
