@@ -53,6 +53,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     mkdirSync(dataDir, { recursive: true });
     const store = await Store.open(join(dataDir, 'tandem.db'));
     store.deliveries.prune(7 * 24 * 3600 * 1000);
+    // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
+    const interrupted = store.merges.interruptRunning();
+    if (interrupted > 0) app.log.warn({ interrupted }, 'merges interrupted by a restart');
     const local =
       options.executor ??
       new LocalExecutor({

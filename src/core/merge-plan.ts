@@ -58,15 +58,15 @@ export interface LivePull {
 
 const short = (sha: string) => sha.slice(0, 7);
 
-/** Why a member cannot be merged as evaluated, or undefined. */
+/** Why a member cannot be merged as evaluated (a clause about it: "its head moved …"), or undefined. */
 export function memberRefusal(m: EvaluatedMember, live: LivePull | undefined): string | undefined {
-  if (!live) return `${m.key} is not found or not visible to the App`;
-  if (live.state === 'merged') return `${m.key} was already merged outside /tandem merge`;
-  if (live.state === 'closed') return `${m.key} is closed`;
+  if (!live) return 'it is not found or not visible to the App';
+  if (live.state === 'merged') return 'it was already merged outside /tandem merge';
+  if (live.state === 'closed') return 'it is closed';
   if (live.headSha !== m.headSha)
-    return `${m.key} has a new head ${short(live.headSha)} (evaluated ${short(m.headSha)}): it must be evaluated again`;
-  if (live.draft) return `${m.key} is a draft`;
-  if (live.mergeable === false) return `${m.key} has conflicts with its base branch`;
+    return `its head moved to ${short(live.headSha)} after the evaluation (of ${short(m.headSha)}): it must be evaluated again`;
+  if (live.draft) return 'it is a draft';
+  if (live.mergeable === false) return 'it has conflicts with its base branch';
   return undefined;
 }
 

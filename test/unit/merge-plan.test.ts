@@ -51,11 +51,11 @@ describe('memberRefusal', () => {
     expect(memberRefusal(m, open)).toBeUndefined();
     expect(memberRefusal(m, { ...open, mergeable: null })).toBeUndefined();
     expect(memberRefusal(m, { ...open, headSha: B })).toBe(
-      'acme/api#1 has a new head bbbbbbb (evaluated aaaaaaa): it must be evaluated again',
+      'its head moved to bbbbbbb after the evaluation (of aaaaaaa): it must be evaluated again',
     );
-    expect(memberRefusal(m, { ...open, state: 'closed' })).toBe('acme/api#1 is closed');
+    expect(memberRefusal(m, { ...open, state: 'closed' })).toBe('it is closed');
     expect(memberRefusal(m, { ...open, state: 'merged' })).toMatch(/already merged/);
-    expect(memberRefusal(m, { ...open, draft: true })).toBe('acme/api#1 is a draft');
+    expect(memberRefusal(m, { ...open, draft: true })).toBe('it is a draft');
     expect(memberRefusal(m, { ...open, mergeable: false })).toMatch(/conflicts/);
     expect(memberRefusal(m, undefined)).toMatch(/not found/);
   });

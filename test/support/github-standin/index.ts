@@ -45,6 +45,7 @@ import { appRoutes } from './routes/app.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { historyRoutes } from './routes/history.ts';
 import { issueRoutes } from './routes/issues.ts';
+import { mergeRoutes } from './routes/merges.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { Pipeline } from './server.ts';
 import * as shape from './shapes.ts';
@@ -135,6 +136,8 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
   };
   const routes = [
     ...appRoutes(tokens),
+    // Before repoRoutes: `branches/{branch+}` would swallow `…/protection/required_status_checks`.
+    ...mergeRoutes(),
     ...repoRoutes(),
     ...issueRoutes(),
     ...checkRoutes(),

@@ -1,0 +1,181 @@
+/**
+ * `/tandem merge` end to end: the App over HTTP, the GitHub stand-in, real git remotes the
+ * merges land in, and the real engine (Docker) for the evaluation a merge depends on. A resolved
+ * set merges producer first; a reader gets 😕; a failing required check on the second PR leaves a
+ * half-merged set that every member's comment names; a moved head or an unresolved set merges
+ * nothing and says why.
+ */
+import { describe, expect, it } from 'vitest';
+import { gitOut } from '../../src/engine/git.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
+import { requireChecks, setCommitStatus, setGitDir } from '../support/github-standin/routes/merges.ts';
+import {
+  API_BUG,
+  API_OK,
+  openPull,
+  SCHEMA_OK,
+  sendPull,
+  settle,
+  tandemChecks,
+  useWorld,
+  type World,
+} from './app-harness.ts';
+
+const startWorld = useWorld();
+const MERGE_MARKER = '<!-- tandem:merge -->';
+
+/** acme/schema#1 ← acme/api#1 (the consumer), evaluated; `api` is the consumer's code. */
+async function evaluatedSet(api = API_OK) {
+  const w = await startWorld();
+  for (const name of ['schema', 'api', 'web'] as const)
+    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
+  for (const repo of ['schema', 'api']) {
+    w.standIn.setPermission('acme', repo, 'alice', 'write');
+    // `Tandem` is required everywhere, as docs/app.md recommends.
+    requireChecks(w.standIn.state, 'acme', repo, 'main', ['Tandem']);
+  }
+  const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
+  const consumer = await openPull(w, 'api', { 'index.js': api }, 'Uses total.\n\nDepends-On: acme/schema#1');
+  await sendPull(w, 'opened', 'schema', schema.number);
+  await sendPull(w, 'opened', 'api', consumer.number);
+  await settle(w);
+  const expected = api === API_OK ? 'success' : 'failure';
+  expect(tandemChecks(w, 'api', consumer.head.sha)[0]?.conclusion).toBe(expected);
+  return { w, schema, api: consumer };
+}
+
+/** `user` comments `/tandem merge` on acme/api#1; resolves once the App is idle again. */
+async function commentMerge(w: World, user: string) {
+  const comment = w.standIn.addComment('acme', 'api', 1, { body: 'Ship it.\n\n/tandem merge', user });
+  await w.sender.issueCommentCreated({
+    pullRequest: w.standIn.pullRequest('acme', 'api', 1) as unknown as Record<string, unknown>,
+    repository: w.standIn.repository('acme', 'api') as unknown as Record<string, unknown>,
+    comment: comment as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+  });
+  await settle(w);
+  return comment;
+}
+
+const mergeCalls = (w: World) =>
+  w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
+
+function mergeComment(w: World, repo: string): string {
+  const found = w.standIn.comments('acme', repo, 1).filter((c) => c.body?.includes(MERGE_MARKER));
+  expect(found).toHaveLength(1);
+  expect(found[0]!.user?.login).toBe(w.standIn.botLogin);
+  return found[0]!.body ?? '';
+}
+
+const tipOf = async (w: World, repo: string) =>
+  (await gitOut(['rev-parse', 'refs/heads/main'], { cwd: w.repos[repo]!.bare })).trim();
+
+async function parentsOf(w: World, repo: string, sha: string): Promise<string[]> {
+  const line = await gitOut(['rev-list', '--parents', '-n', '1', sha], { cwd: w.repos[repo]!.bare });
+  return line.trim().split(' ').slice(1);
+}
+
+describe('App: /tandem merge', () => {
+  it('merges a resolved set producer first, says so on every member, and does not merge twice', async () => {
+    const { w, schema, api } = await evaluatedSet();
+    const before = { schema: await tipOf(w, 'schema'), api: await tipOf(w, 'api') };
+    const comment = await commentMerge(w, 'alice');
+    expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
+
+    // Producer first: the merge order is the suite's (schema, then api), not where the command was.
+    expect(mergeCalls(w).map((r) => [r.path, r.status, (r.body as { sha?: string }).sha])).toEqual([
+      ['/repos/acme/schema/pulls/1/merge', 200, schema.head.sha],
+      ['/repos/acme/api/pulls/1/merge', 200, api.head.sha],
+    ]);
+    // The served remotes moved: each base is a merge of its old tip and the evaluated head.
+    expect(await parentsOf(w, 'schema', await tipOf(w, 'schema'))).toEqual([before.schema, schema.head.sha]);
+    expect(await parentsOf(w, 'api', await tipOf(w, 'api'))).toEqual([before.api, api.head.sha]);
+    for (const repo of ['schema', 'api']) {
+      const body = mergeComment(w, repo);
+      expect(body).toMatch(
+        /^✅ \*\*Merged\*\* — all 2 pull requests of the linked change, in merge order\.$/m,
+      );
+      expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
+      expect(body).toMatch(/^\| `acme\/api#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
+      expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(true);
+    }
+
+    // Again: the set is merged, so the App says so and asks GitHub for nothing.
+    await commentMerge(w, 'alice');
+    expect(mergeCalls(w)).toHaveLength(2);
+    expect(mergeComment(w, 'api')).toContain('this linked change was already merged: nothing to do');
+  });
+
+  it('a user without write access gets 😕 and nothing is merged or said', async () => {
+    const { w } = await evaluatedSet();
+    const comment = await commentMerge(w, 'mallory');
+    expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['confused']);
+    expect(mergeCalls(w)).toEqual([]);
+    for (const repo of ['schema', 'api']) {
+      expect(w.standIn.comments('acme', repo, 1).filter((c) => c.body?.includes(MERGE_MARKER))).toEqual([]);
+      expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
+    }
+  });
+
+  it('stops at a failing required check: the producer is merged, every member says the set is half-merged', async () => {
+    const { w, api } = await evaluatedSet();
+    requireChecks(w.standIn.state, 'acme', 'api', 'main', ['ci'], 'rules');
+    setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'failure');
+    const apiTip = await tipOf(w, 'api');
+    await commentMerge(w, 'alice');
+
+    // The App asked GitHub to merge only what passed: the consumer was never attempted.
+    expect(mergeCalls(w).map((r) => [r.path, r.status])).toEqual([['/repos/acme/schema/pulls/1/merge', 200]]);
+    expect(w.standIn.pullRequest('acme', 'schema', 1).merged).toBe(true);
+    expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(false);
+    expect(await tipOf(w, 'api')).toBe(apiTip);
+    for (const repo of ['schema', 'api']) {
+      const body = mergeComment(w, repo);
+      expect(body).toMatch(
+        /^🚨 \*\*Half-merged\*\* — acme\/api#1 was refused: required check "ci" is failing \(failure\)\.$/m,
+      );
+      expect(body).toContain('**1 of 2** pull requests of this linked change are merged and 1 is not');
+      expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
+      expect(body).toMatch(
+        /^\| `acme\/api#1` \| `[0-9a-f]{7}` \| ⛔ refused: required check "ci" is failing \(failure\) \|$/m,
+      );
+    }
+
+    // CI passes now: the same command merges the rest and keeps what was merged.
+    setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'success');
+    await commentMerge(w, 'alice');
+    expect(mergeCalls(w).map((r) => r.path)).toEqual([
+      '/repos/acme/schema/pulls/1/merge',
+      '/repos/acme/api/pulls/1/merge',
+    ]);
+    expect(mergeComment(w, 'schema')).toMatch(/^✅ \*\*Merged\*\* — all 2 pull requests/m);
+  });
+
+  it('merges nothing when a head moved after the evaluation, and says which and why', async () => {
+    const { w, api } = await evaluatedSet();
+    const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
+    w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
+    await commentMerge(w, 'alice');
+    expect(mergeCalls(w)).toEqual([]);
+    for (const repo of ['schema', 'api']) {
+      const body = mergeComment(w, repo);
+      expect(body).toContain(
+        `⛔ **Not merged** — acme/api#1 was refused: its head moved to ${moved.slice(0, 7)} after the evaluation (of ${api.head.sha.slice(0, 7)}): it must be evaluated again. Nothing was merged.`,
+      );
+      expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ⏸ not attempted \|$/m);
+      expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
+    }
+  });
+
+  it('refuses an unresolved set', async () => {
+    const { w } = await evaluatedSet(API_BUG);
+    await commentMerge(w, 'alice');
+    expect(mergeCalls(w)).toEqual([]);
+    for (const repo of ['schema', 'api']) {
+      expect(mergeComment(w, repo)).toContain(
+        '⛔ **Not merged** — the linked change is not resolved. Nothing was merged.',
+      );
+      expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
+    }
+  });
+});
