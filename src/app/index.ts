@@ -32,7 +32,8 @@ export interface TandemRuntime {
   mergeGroups: MergeGroupGate;
   /**
    * Stops in dependency order and resolves when nothing runs any more: the service (queue,
-   * evaluations, webhook work), the merge-group gate (its open checks are closed), then the Actions executor (its polls and check-run updates),
+   * evaluations, webhook work), the merge-group gate (running groups stay stored for the
+   * restart), then the Actions executor (its polls and check-run updates),
    * then the store. Nothing touches the database after this.
    */
   close(): Promise<void>;
@@ -90,6 +91,8 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       concurrency: settings.concurrency,
     });
     registerMergeGroupHandler(app, service, mergeGroups);
+    const resumedGroups = mergeGroups.resume();
+    if (resumedGroups > 0) app.log.info({ resumed: resumedGroups }, 'resumed open merge groups');
     const resumed = service.resume();
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
     let closing: Promise<void> | undefined;

@@ -6,9 +6,8 @@
  * group is destroyed (or the App stops) first. Without a completed check the queue would wait
  * until its own timeout.
  *
- * Merge groups live in memory only: GitHub destroys a group whose checks never complete after
- * the branch rule's timeout, and a new group is built when the PR is queued again, so a restart
- * closes what it was running (`close`) instead of resuming it.
+ * Each open group is stored (`store.mergeGroups`) until its check is completed: a restart, like
+ * a crash, resumes the groups GitHub is still waiting on (`resume`), reusing their check runs.
  */
 import { scrubCredentials } from '../core/credentials.ts';
 import { CHECK_NAME, completeCheckRun, createQueuedCheckRun, markInProgress } from '../github/check-runs.ts';
@@ -34,12 +33,11 @@ interface Job {
   group: MergeGroup;
   /** The check run on the group's head SHA, once created (undefined if creating it failed). */
   checkRun: Promise<number | undefined>;
-  /** Why it ends without a verdict, when it does (destroyed, the App stopping). */
+  /** Why it ends without a verdict, when it does (destroyed). */
   cancelled?: string;
 }
 
-const STOPPED =
-  'The Tandem App stopped before it finished this merge group. Remove the pull request from the merge queue and add it again to evaluate again.';
+const WITHDRAWN = 'The merge group was withdrawn before Tandem finished evaluating it.';
 
 export class MergeGroupGate {
   private readonly queue: EvaluationQueue<Job>;
@@ -64,24 +62,20 @@ export class MergeGroupGate {
     const key = mergeGroupKey(group);
     // A second request for a group already being gated (GitHub re-requesting) changes nothing.
     if (this.closing || this.jobs.has(key)) return;
-    const checkRun = this.opts
-      .auth(group.installationId)
-      .then((gh) =>
-        createQueuedCheckRun(
-          gh,
-          repoId(`${group.owner}/${group.repo}`),
-          group.headSha,
-          `merge-group:${group.headRef}`,
-          'Waiting for the merge group to be evaluated.',
-        ),
-      )
-      .catch((e: unknown) => {
-        this.opts.log.error({ err: e, mergeGroup: key }, 'could not create the merge group check run');
-        return undefined;
-      });
-    const job: Job = { key, group, checkRun };
-    this.jobs.set(key, job);
-    this.queue.push(key, job, { delayMs: 0 });
+    this.opts.store.mergeGroups.open(key, group);
+    this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
+  }
+
+  /** Re-queues the groups a previous process left open (their check runs are reused). */
+  resume(): number {
+    const { open, dropped } = this.opts.store.mergeGroups.all();
+    if (dropped.length > 0) this.opts.log.warn({ dropped }, 'unreadable merge groups dropped');
+    for (const { key, group, checkRunId } of open) {
+      if (this.jobs.has(key)) continue;
+      const checkRun = checkRunId === null ? this.createCheck(key, group) : Promise.resolve(checkRunId);
+      this.enqueue({ key, group, checkRun });
+    }
+    return open.length;
   }
 
   /** `destroyed`: an evaluation still waiting or running for the group is withdrawn. */
@@ -101,19 +95,54 @@ export class MergeGroupGate {
     }
   }
 
-  /** Aborts what runs, closes every open group's check as cancelled, and resolves once done. */
+  /**
+   * Stops the queue and resolves once nothing runs: running groups are aborted and stay stored
+   * with their check open, for the restart to resume.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    for (const job of this.jobs.values()) job.cancelled ??= STOPPED;
     await this.queue.close();
-    // Groups that never started (`close` drops them silently) still hold a queued check.
-    for (const job of [...this.jobs.values()]) this.track(this.finish(job, undefined));
     while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
   }
 
+  private enqueue(job: Job): void {
+    this.jobs.set(job.key, job);
+    this.queue.push(job.key, job, { delayMs: 0 });
+  }
+
+  /** The queued check run on the group's head SHA, recorded with the group; undefined if GitHub refused. */
+  private createCheck(key: string, group: MergeGroup): Promise<number | undefined> {
+    return this.opts
+      .auth(group.installationId)
+      .then((gh) =>
+        createQueuedCheckRun(
+          gh,
+          repoId(`${group.owner}/${group.repo}`),
+          group.headSha,
+          `merge-group:${group.headRef}`,
+          'Waiting for the merge group to be evaluated.',
+        ),
+      )
+      .then((id) => {
+        this.opts.store.mergeGroups.setCheckRun(key, id);
+        return id;
+      })
+      .catch((e: unknown) => {
+        this.opts.log.error({ err: e, mergeGroup: key }, 'could not create the merge group check run');
+        return undefined;
+      });
+  }
+
   private async run(job: Job, signal: AbortSignal): Promise<void> {
-    const id = await job.checkRun;
-    if (id === undefined || signal.aborted) return this.finish(job, undefined);
+    // A check GitHub refused to create is tried once more: without one the queue waits in vain.
+    const id =
+      (await job.checkRun) ?? (signal.aborted ? undefined : await this.createCheck(job.key, job.group));
+    if (id === undefined) {
+      if (!this.closing) this.forget(job);
+      return;
+    }
+    job.checkRun = Promise.resolve(id);
+    if (signal.aborted) return this.stop(job);
     let outcome: MergeGroupOutcome | undefined;
     try {
       const gh = await this.opts.auth(job.group.installationId);
@@ -129,7 +158,22 @@ export class MergeGroupGate {
             output: renderMergeGroupError(labelOf(job.group), undefined, message, 'infrastructure'),
           };
     }
-    await this.finish(job, outcome);
+    await (outcome ? this.finish(job, outcome) : this.stop(job));
+  }
+
+  /** Aborted: by a shutdown (the group stays stored for the restart) or by `destroyed`. */
+  private stop(job: Job): Promise<void> {
+    if (this.closing && job.cancelled === undefined) {
+      this.jobs.delete(job.key);
+      return Promise.resolve();
+    }
+    return this.finish(job, undefined);
+  }
+
+  /** Drops a group from memory and the store. */
+  private forget(job: Job): void {
+    if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
+    this.opts.store.mergeGroups.close(job.key);
   }
 
   /** Completes the group's check run once: with `outcome`, or cancelled with the job's reason. */
@@ -138,12 +182,14 @@ export class MergeGroupGate {
     this.jobs.delete(job.key);
     const result: MergeGroupOutcome = outcome ?? {
       conclusion: 'cancelled',
-      output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? STOPPED),
+      output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? WITHDRAWN),
     };
     const id = await job.checkRun;
-    if (id === undefined) return;
-    const gh = await this.opts.auth(job.group.installationId);
-    await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+    if (id !== undefined) {
+      const gh = await this.opts.auth(job.group.installationId);
+      await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+    }
+    this.opts.store.mergeGroups.close(job.key);
     this.opts.log.info(
       { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
       'merge group checked',

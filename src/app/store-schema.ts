@@ -52,6 +52,12 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
         updated_at INTEGER NOT NULL);
       CREATE UNIQUE INDEX merges_running ON merges (evaluation_id) WHERE state = 'running';
     `),
+  // Merge queue groups whose `Tandem` check is open, so a restart resumes them (store-merge-groups.ts).
+  (db) =>
+    db.exec(`
+      CREATE TABLE merge_groups (
+        key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_run_id INTEGER, created_at INTEGER NOT NULL);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,6 +15,7 @@ import { CheckRunsTable } from './store-check-runs.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { LinksTable } from './store-links.ts';
+import { MergeGroupsTable } from './store-merge-groups.ts';
 import { MergesTable } from './store-merges.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
@@ -45,6 +46,8 @@ export class Store {
   readonly evaluations: EvaluationStates;
   readonly checkRuns: CheckRunsTable;
   readonly handoffs: HandoffStore;
+  /** Merge queue groups whose check is open (resumed after a restart). */
+  readonly mergeGroups: MergeGroupsTable;
   /** `/tandem merge` attempts. */
   readonly merges: MergesTable;
 
@@ -74,6 +77,7 @@ export class Store {
     this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
     this.checkRuns = new CheckRunsTable(this.db);
     this.handoffs = new HandoffStore(this.db);
+    this.mergeGroups = new MergeGroupsTable(this.db);
     this.merges = new MergesTable(this.db);
   }
 

@@ -14,6 +14,7 @@ import {
   API_OK,
   ObservedExecutor,
   openPull,
+  restartApp,
   SCHEMA_OK,
   sendPull,
   stickyComments,
@@ -218,16 +219,22 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(checks[0]!.output.summary).toContain('GitHub destroyed this merge group (dequeued)');
   });
 
-  it('closes the check of a group still running when the App stops', async () => {
-    const executor = await observed({ holdFirst: true });
-    const w = await startWorld({ executor });
+  it('resumes a group that was running when the App restarted, on the same check run', async () => {
+    const held = await observed({ holdFirst: true });
+    const w = await startWorld({ executor: held });
     const { api } = await linkedChange(w);
     const group = await queueMergeGroup(w, 'api', api.number);
     await sendMergeGroup(w, 'api', 'checks_requested', group);
-    await executor.started(1);
-    await w.app.close();
+    await held.started(1);
+
+    const fresh = await observed();
+    await restartApp(w, fresh);
+    await w.app.runtime.mergeGroups.idle();
+    expect(held.runs[0]!.aborted).toBe(true);
+    expect(fresh.runs).toHaveLength(1);
     const checks = tandemChecks(w, 'api', group.headSha);
-    expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'cancelled']]);
-    expect(checks[0]!.output.summary).toContain('The Tandem App stopped');
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.conclusion).toBe('success');
+    expect(statuses(checks[0]!)).toEqual(['queued', 'in_progress', 'in_progress', 'completed']);
   });
 });
