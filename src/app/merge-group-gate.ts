@@ -61,8 +61,10 @@ export class MergeGroupGate {
   request(group: MergeGroup): void {
     const key = mergeGroupKey(group);
     // A second request for a group already being gated (GitHub re-requesting) changes nothing.
-    if (this.closing || this.jobs.has(key)) return;
+    if (this.jobs.has(key)) return;
     this.opts.store.mergeGroups.open(key, group);
+    // Stopping: the restart resumes it from the store.
+    if (this.closing) return;
     this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
   }
 
@@ -112,7 +114,7 @@ export class MergeGroupGate {
 
   /** The queued check run on the group's head SHA, recorded with the group; undefined if GitHub refused. */
   private createCheck(key: string, group: MergeGroup): Promise<number | undefined> {
-    return this.opts
+    const created = this.opts
       .auth(group.installationId)
       .then((gh) =>
         createQueuedCheckRun(
@@ -131,6 +133,9 @@ export class MergeGroupGate {
         this.opts.log.error({ err: e, mergeGroup: key }, 'could not create the merge group check run');
         return undefined;
       });
+    // `close` waits for it: its id must reach the store before the store closes.
+    this.track(created.then(() => {}));
+    return created;
   }
 
   private async run(job: Job, signal: AbortSignal): Promise<void> {
