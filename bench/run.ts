@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the CLI's start time against `node -e 0`; the evaluation engine against a naive baseline on a generated 3-repository
  * case (8 configurations) served over HTTP, without and with real npm dependencies; then the App
- * scenario when bench/app-bench.ts is present. Prints a table and one line per target (pass/fail is reported,
+ * scenario when bench/app-bench.ts is present, benchmark mode, and the real npm case from public history
+ * (bench/real-case.ts, BENCH_REAL=0 skips it). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
   const appFigures = await appScenario();
   if (appFigures) await save(appFigures);
   await benchModeScenario(file);
+  if (process.env.BENCH_REAL !== '0') await realCaseScenario(file, network, ca);
   process.stdout.write(`\nfigures: ${file} (whole bench ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 
@@ -197,6 +199,19 @@ async function benchModeScenario(file: string): Promise<void> {
     await writeFile(file.replace(/\.json$/, '.bench-mode.json'), `${JSON.stringify(figures, null, 2)}\n`);
   } catch (err) {
     process.stdout.write(`\nbench mode: the scenario failed: ${(err as Error).message}\n`);
+  }
+}
+
+/** The real npm case from public history (bench/real-case.ts), about 10–15 min; BENCH_REAL=0 skips it. */
+async function realCaseScenario(file: string, network: string, ca?: string): Promise<void> {
+  log('real multi-repository npm case (bench/real-case.ts; BENCH_REAL=0 skips it)…');
+  try {
+    const { runRealCase, printRealCase } = await import('./real-case.ts');
+    const figures = await runRealCase({ network, ...(ca ? { caBundle: ca } : {}) });
+    printRealCase(figures);
+    await writeFile(file.replace(/\.json$/, '.real-case.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  } catch (err) {
+    process.stdout.write(`\nreal case: the scenario failed: ${(err as Error).message}\n`);
   }
 }
 
