@@ -14,6 +14,19 @@ export const CELL_COLORS: Record<CellKind, string> = {
   missing: '#ffffff',
 };
 
+/** Roughly the advance of one 11 px sans-serif character: enough to size the canvas. */
+const CHAR_W = 6.6;
+/** Longest labels shown whole; longer ones end in "…" (the full text is in the `<title>`). */
+const MAX_MODEL = 28;
+const MAX_LEGEND = 18;
+const MAX_INSTANCE = 36;
+
+/** A label cut to `max` characters, escaped; with the full text as a tooltip when cut. */
+function label(text: string, max: number): { svg: string; chars: number } {
+  if (text.length <= max) return { svg: escapeXml(text), chars: text.length };
+  return { svg: `${escapeXml(`${text.slice(0, max - 1)}…`)}<title>${escapeXml(text)}</title>`, chars: max };
+}
+
 export function escapeXml(s: string): string {
   return s.replace(
     /[&<>"']/g,
@@ -49,10 +62,11 @@ export function resolvedByRepoCountSvg(view: BenchView): string {
       `<text x="${left + gi * groupW + groupW / 2}" y="${h + 26}" text-anchor="middle" font-size="11">${escapeXml(g.repos)} repo${g.repos === '1' ? '' : 's'}</text>`,
     );
   });
+  // Legend entries are 140 px apart: names are cut to fit (MAX_LEGEND × CHAR_W < 140 − 14).
   const legend = view.models
     .map(
       (m, i) =>
-        `<rect x="${left + i * 140}" y="${h + 36}" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${left + i * 140 + 14}" y="${h + 45}" font-size="11">${escapeXml(m)}</text>`,
+        `<rect x="${left + i * 140}" y="${h + 36}" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${left + i * 140 + 14}" y="${h + 45}" font-size="11">${label(m, MAX_LEGEND).svg}</text>`,
     )
     .join('');
   const totalW = Math.max(width, left + n * 140);
@@ -62,21 +76,25 @@ export function resolvedByRepoCountSvg(view: BenchView): string {
 /** Rows = instances, columns = models; a cell's colour is the outcome. */
 export function heatmapSvg(view: BenchView): string {
   const cell = 22;
-  const labelW = 10 + Math.min(260, 7 * Math.max(8, ...view.instances.map((i) => i.id.length)));
-  const headH = 10 + Math.min(160, 7 * Math.max(6, ...view.models.map((m) => m.length)));
-  const w = labelW + view.models.length * cell + 10;
+  const models = view.models.map((m) => label(m, MAX_MODEL));
+  const ids = view.instances.map((i) => label(i.id, MAX_INSTANCE));
+  const labelW = Math.ceil(10 + CHAR_W * Math.max(8, ...ids.map((l) => l.chars)));
+  // Column heads are rotated 60°: a label of length L rises L·sin 60° and leans L·cos 60° right.
+  const longest = CHAR_W * Math.max(6, ...models.map((l) => l.chars));
+  const headH = Math.ceil(14 + longest * Math.sin(Math.PI / 3));
+  const w = Math.ceil(labelW + view.models.length * cell + Math.max(10, longest * Math.cos(Math.PI / 3)));
   const h = headH + view.instances.length * cell + 10;
   const parts: string[] = [];
-  view.models.forEach((m, j) => {
+  models.forEach((m, j) => {
     const x = labelW + j * cell + cell / 2;
     parts.push(
-      `<text x="${x}" y="${headH - 4}" font-size="11" transform="rotate(-60 ${x} ${headH - 4})">${escapeXml(m)}</text>`,
+      `<text x="${x}" y="${headH - 4}" font-size="11" transform="rotate(-60 ${x} ${headH - 4})">${m.svg}</text>`,
     );
   });
   view.instances.forEach((inst, i) => {
     const y = headH + i * cell;
     parts.push(
-      `<text x="${labelW - 6}" y="${y + cell / 2 + 4}" text-anchor="end" font-size="11">${escapeXml(inst.id)}</text>`,
+      `<text x="${labelW - 6}" y="${y + cell / 2 + 4}" text-anchor="end" font-size="11">${ids[i]!.svg}</text>`,
     );
     inst.cells.forEach((c, j) => {
       parts.push(

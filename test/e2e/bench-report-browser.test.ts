@@ -9,6 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heatmapSvg, resolvedByRepoCountSvg } from '../../src/report/bench-svg.ts';
+import type { BenchView } from '../../src/report/bench-view.ts';
 import { API, type BenchFixture, benchFixture, WEB } from '../helpers/bench-fixtures.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
 import { REPO_ROOT, runCli } from '../helpers/example-cases.ts';
@@ -122,5 +124,55 @@ describe('bench report in Chromium', () => {
     expect(text).toContain('| 1 | gold | 1/1 | 100 |');
     expect(text).toContain('| 2 | agent <b>x</b> | 0/1 | 0 |');
     expect(text).toContain('| acme-1 | resolved | unresolved |');
+  });
+});
+
+describe('bench charts with long names in Chromium', () => {
+  it('keeps every label inside its chart, cut with an ellipsis and the full name as a tooltip', async () => {
+    const long = (i: number) => `org-${i}/a-very-long-model-name-with-a-checkpoint-suffix-2026-11-30-v${i}`;
+    const models = [1, 2, 3, 4].map(long);
+    const id = 'acme__a-really-long-instance-identifier-from-a-mined-history-12345';
+    const view = {
+      models,
+      leaderboard: [],
+      byRepoCount: [
+        { repos: '2', rates: models.map((model) => ({ model, rate: 50, resolved: 1, total: 2 })) },
+      ],
+      instances: [{ id, cells: models.map((model) => ({ model, kind: 'resolved' })) }],
+      diagnosisKinds: [],
+      diagnosis: [],
+    } as unknown as BenchView;
+    const page = await browser.newPage();
+    try {
+      await page.setContent(
+        `<body style="margin:0">${heatmapSvg(view)}${resolvedByRepoCountSvg(view)}</body>`,
+      );
+      const overflow = await page.$$eval('svg', (svgs) =>
+        svgs.flatMap((svg) => {
+          const box = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('text')]
+            .map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }))
+            .filter(
+              ({ r }) =>
+                r.left < box.left - 1 ||
+                r.right > box.right + 1 ||
+                r.top < box.top - 1 ||
+                r.bottom > box.bottom + 1,
+            )
+            .map(({ text }) => text);
+        }),
+      );
+      expect(overflow).toEqual([]);
+      // Legend entries do not run into each other.
+      const legend = await page.$$eval('svg:nth-of-type(2) text', (ts) =>
+        ts.filter((t) => t.textContent?.startsWith('org-')).map((t) => t.getBoundingClientRect()),
+      );
+      for (let i = 1; i < legend.length; i++) expect(legend[i]!.left).toBeGreaterThan(legend[i - 1]!.right);
+      const titles = await page.$$eval('svg:first-of-type text title', (ts) => ts.map((t) => t.textContent));
+      expect(titles).toEqual(expect.arrayContaining([...models, id]));
+      await page.screenshot({ path: path.join(ARTIFACTS, 'bench-charts-long-names.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
   });
 });
