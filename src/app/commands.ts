@@ -14,7 +14,7 @@ import { mergeLinkedSet } from './merge-set.ts';
 import type { TandemService } from './service.ts';
 
 export async function handleCommandComment(
-  tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'log'>,
+  tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log'>,
   gh: GitHub,
   installationId: number,
   repo: RepoId,
@@ -48,8 +48,11 @@ export async function handleCommandComment(
       if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
   }
   if (commands.some((c) => c.kind === 'merge')) {
-    const request = { seed: self, linked: tandem.linkedSet(self), requestedBy: comment.author };
-    if ((await mergeLinkedSet(tandem.store, gh, request, tandem.log)) === 'busy')
-      await reactToComment(gh, repo, comment.id, 'confused');
+    const linked = tandem.linkedSet(self);
+    const request = { seed: self, linked, requestedBy: comment.author };
+    const result = await tandem.whileMerging(linked, () =>
+      mergeLinkedSet(tandem.store, gh, request, tandem.log),
+    );
+    if (result === 'busy') await reactToComment(gh, repo, comment.id, 'confused');
   }
 }

@@ -21,7 +21,15 @@ type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payloa
 /** What the handlers need of the service (tests pass a recorder). */
 export type WebhookTarget = Pick<
   TandemService,
-  'claimDelivery' | 'onPull' | 'request' | 'background' | 'invalidateConfig' | 'store' | 'linkedSet' | 'log'
+  | 'claimDelivery'
+  | 'onPull'
+  | 'request'
+  | 'background'
+  | 'invalidateConfig'
+  | 'store'
+  | 'linkedSet'
+  | 'whileMerging'
+  | 'log'
 >;
 
 const PR_EVENTS = [

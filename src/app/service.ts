@@ -41,6 +41,9 @@ export class TandemService {
   private readonly queue: EvaluationQueue<EvalItem>;
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly runningMembers = new Map<number, Set<string>>();
+  /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
+  private readonly merging = new Set<string>();
+  private readonly heldRequests = new Map<string, { installationId: number; matrix?: MatrixMode }>();
   private closing = false;
 
   constructor(private readonly opts: ServiceOptions) {
@@ -87,6 +90,26 @@ export class TandemService {
     return this.opts.log;
   }
 
+  /**
+   * Runs a merge of `members` with their evaluations held back: each merged member's webhook asks
+   * to re-evaluate the rest, and a `Tandem` check going back to queued halfway would make GitHub
+   * refuse the next member's merge. What was asked meanwhile is scheduled once the merge is over.
+   */
+  async whileMerging<T>(members: readonly string[], merge: () => Promise<T>): Promise<T> {
+    const held = members.filter((k) => !this.merging.has(k));
+    for (const k of held) this.merging.add(k);
+    try {
+      return await merge();
+    } finally {
+      for (const k of held) this.merging.delete(k);
+      for (const k of held) {
+        const r = this.heldRequests.get(k);
+        this.heldRequests.delete(k);
+        if (r && !this.closing) this.request(k, r.installationId, r.matrix);
+      }
+    }
+  }
+
   /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
   linkedSet(seed: string): string[] {
     return this.componentOf(seed);
@@ -129,8 +152,14 @@ export class TandemService {
     return this.within(marked);
   }
 
-  /** Schedules an evaluation of the set around `seed`. */
+  /** Schedules an evaluation of the set around `seed` (held while the set is being merged). */
   request(seed: string, installationId: number, matrix?: MatrixMode): void {
+    if (this.merging.has(seed)) {
+      const earlier = this.heldRequests.get(seed)?.matrix;
+      const m = matrix ?? earlier;
+      this.heldRequests.set(seed, { installationId, ...(m ? { matrix: m } : {}) });
+      return;
+    }
     this.abortContaining(seed);
     const component = this.componentOf(seed);
     const key = setKey(component);

@@ -63,6 +63,7 @@ async function world() {
     request: (seed: string, installationId: number, matrix?: MatrixMode) => {
       requests.push({ seed, installationId, matrix });
     },
+    whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
     linkedSet: (seed: string) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
   };
@@ -106,6 +107,27 @@ describe('/tandem commands', () => {
     expect(w.reactions(c)).toEqual(['confused']);
     expect(w.s.links.from('acme/api#1')).toEqual([]);
     expect(w.requests).toEqual([]);
+  });
+
+  it('a second `/tandem merge` while one runs gets 😕, requests no evaluation and asks GitHub for no merge', async () => {
+    const w = await world();
+    const id = w.s.evaluations.create({
+      setKey: 'acme/api#1',
+      seed: 'acme/api#1',
+      installationId: 7,
+      matrix: null,
+    });
+    w.s.evaluations.start(id);
+    w.s.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
+    w.s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: [] });
+    w.s.evaluations.publish(id);
+    expect(w.s.merges.start(id, 'someone')).toBeTypeOf('number');
+    const c = w.comment('writer', '/tandem merge');
+    await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
+    expect(w.reactions(c)).toEqual(['+1', 'confused']);
+    expect(w.requests).toEqual([]);
+    expect(standIn!.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+    expect(w.s.merges.latest(id)).toMatchObject({ requestedBy: 'someone', state: 'running' });
   });
 
   it('ignores a comment without a command, and one that only quotes or fences it', async () => {

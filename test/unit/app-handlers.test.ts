@@ -39,6 +39,7 @@ async function recorder() {
       return Promise.resolve();
     },
     invalidateConfig: () => {},
+    whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
     linkedSet: (seed) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
   };

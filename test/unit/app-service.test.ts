@@ -126,6 +126,22 @@ async function world() {
 }
 
 describe('TandemService', () => {
+  it('holds evaluations of a set being merged and schedules them once the merge is over', async () => {
+    const w = await world();
+    const a = await w.start();
+    const key = 'acme/api#1';
+    await a.service.whileMerging([key], async () => {
+      // A merged member's webhook asks to re-evaluate the rest: not halfway through the merge.
+      a.service.request(key, w.installationId, 'full');
+      a.service.request(key, w.installationId);
+      expect(a.store.evaluations.latestCovering([key])).toBeUndefined();
+    });
+    const held = a.store.evaluations.latestCovering([key]);
+    expect(held).toMatchObject({ seed: key, state: 'queued', matrix: 'full' });
+    a.service.request(key, w.installationId);
+    expect(a.store.evaluations.latestCovering([key])?.id).toBe(held?.id);
+  });
+
   it('a newer push supersedes the running evaluation; the newer one is published', async () => {
     const w = await world();
     const a = await w.start();

@@ -1,0 +1,83 @@
+/**
+ * What `/tandem merge` keeps in the App's store (real SQLite): the verdict an evaluation
+ * published and its merge order, the newest evaluation covering a set, and merge attempts — one
+ * running per evaluation, steps on record, what earlier attempts merged, and attempts a restart
+ * finds running marked interrupted.
+ */
+import { describe, expect, it } from 'vitest';
+import { IllegalTransitionError } from '../../src/app/evaluation-states.ts';
+import type { Store } from '../../src/app/store.ts';
+import { useTempStore } from './app-fixtures.ts';
+
+const temp = useTempStore('tandem-merge-store-');
+const A = 'a'.repeat(40);
+
+function publishedEvaluation(store: Store, members: string[], outcome: 'resolved' | 'unresolved') {
+  const id = store.evaluations.create({
+    setKey: members[0]!,
+    seed: members[0]!,
+    installationId: 1,
+    matrix: null,
+  });
+  store.evaluations.start(id);
+  store.evaluations.setMembers(
+    id,
+    members.map((key) => ({ key, headSha: A })),
+  );
+  store.evaluations.recordVerdict(id, { outcome, mergeOrder: ['acme/schema', 'acme/api'] });
+  store.evaluations.publish(id);
+  return id;
+}
+
+describe('store: merges and verdicts', () => {
+  it('keeps the verdict and merge order, and finds the newest evaluation covering a set', async () => {
+    const store = await temp.open();
+    const first = publishedEvaluation(store, ['acme/api#1', 'acme/schema#1'], 'unresolved');
+    const second = publishedEvaluation(store, ['acme/api#1', 'acme/schema#1'], 'resolved');
+    publishedEvaluation(store, ['acme/web#5'], 'resolved');
+    expect(store.evaluations.verdict(first)).toEqual({
+      outcome: 'unresolved',
+      mergeOrder: ['acme/schema', 'acme/api'],
+    });
+    expect(store.evaluations.latestCovering(['acme/schema#1'])?.id).toBe(second);
+    // A queued evaluation has no members yet: its seed names it.
+    const queued = store.evaluations.create({
+      setKey: 'acme/api#1',
+      seed: 'acme/api#1',
+      installationId: 1,
+      matrix: null,
+    });
+    expect(store.evaluations.latestCovering(['acme/schema#1', 'acme/api#1'])?.id).toBe(queued);
+    expect(store.evaluations.latestCovering(['acme/none#1'])).toBeUndefined();
+    // A verdict belongs to a running evaluation only.
+    expect(() => store.evaluations.recordVerdict(queued, { outcome: 'resolved', mergeOrder: [] })).toThrow(
+      IllegalTransitionError,
+    );
+  });
+
+  it('runs one attempt per evaluation at a time, and remembers what earlier attempts merged', async () => {
+    const store = await temp.open();
+    const ev = publishedEvaluation(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
+    const first = store.merges.start(ev, 'alice');
+    expect(first).toBeTypeOf('number');
+    expect(store.merges.start(ev, 'bob')).toBeUndefined();
+    store.merges.update(first!, 'partial', [
+      { key: 'acme/schema#1', headSha: A, result: 'merged', mergeSha: 'c'.repeat(40) },
+      { key: 'acme/api#1', headSha: A, result: 'refused', reason: 'ci failing' },
+    ]);
+    const second = store.merges.start(ev, 'bob');
+    expect(second).toBeGreaterThan(first!);
+    expect(store.merges.latest(ev)).toMatchObject({
+      id: second,
+      state: 'running',
+      requestedBy: 'bob',
+      steps: [],
+    });
+    expect([...store.merges.mergedBefore(ev)]).toEqual([['acme/schema#1', 'c'.repeat(40)]]);
+
+    // A restart finds the second attempt running: it is over, and a new one may start.
+    expect(store.merges.interruptRunning()).toBe(1);
+    expect(store.merges.latest(ev)?.state).toBe('interrupted');
+    expect(store.merges.start(ev, 'carol')).toBeTypeOf('number');
+  });
+});
