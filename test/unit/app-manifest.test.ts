@@ -28,12 +28,13 @@ describe('app.yml', () => {
     );
   });
 
-  it('asks for the least that works: comments through pull_requests: write, issues read-only', () => {
+  it('asks for the least that works: comments through pull_requests: write, issues read-only, contents: write to merge', () => {
     expect(manifest.default_permissions).toMatchObject({
       checks: 'write',
       pull_requests: 'write',
       issues: 'read',
-      contents: 'read',
+      // `/tandem merge`: GitHub's merge endpoint needs contents: write.
+      contents: 'write',
     });
   });
 

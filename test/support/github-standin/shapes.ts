@@ -50,7 +50,7 @@ export function user(ctx: ShapeContext, login: string, type?: string): S['simple
 
 const APP_PERMISSIONS: S['app-permissions'] = {
   checks: 'write',
-  contents: 'read',
+  contents: 'write',
   issues: 'write',
   pull_requests: 'write',
   metadata: 'read',
