@@ -36,7 +36,7 @@ export function registerMine(program: Command): void {
       )
       .option('--repo <owner/name=URL[@ref]>', 'a repository to read (repeatable)', collect),
   ).action(async (raw: Record<string, unknown>) => {
-    const { mineGitCommand } = await import('../../mine/mine-command.ts');
+    const { mineGitCommand } = await import('../run/mine.ts');
     process.exitCode = await mineGitCommand(raw, process.env, (l) => process.stderr.write(`${l}\n`));
   });
 
@@ -48,7 +48,7 @@ export function registerMine(program: Command): void {
       .option('--repo <owner/name>', 'only these repositories (repeatable)', collect)
       .option('--api-url <url>', 'GitHub Enterprise API root (e.g. https://ghe.example.com/api/v3)'),
   ).action(async (raw: Record<string, unknown>) => {
-    const { mineGitHubCommand } = await import('../../mine/mine-command.ts');
+    const { mineGitHubCommand } = await import('../run/mine.ts');
     process.exitCode = await mineGitHubCommand(raw, process.env, (l) => process.stderr.write(`${l}\n`));
   });
 }

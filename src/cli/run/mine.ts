@@ -1,20 +1,24 @@
 /**
  * The entry of `tandem mine git|github` for the CLI face: flags checked, settings built, the
- * source run, the outputs written, a summary on stderr. Returns the exit code.
+ * source run, the outputs written, progress and a summary on stderr. Returns the exit code.
  */
 import path from 'node:path';
-import { InputError } from '../core/errors.ts';
-import { hostDefaults } from '../engine/evaluation-request.ts';
-import { mineGit } from './mine-git.ts';
+import { Presets, SingleBar } from 'cli-progress';
+import { InputError } from '../../core/errors.ts';
+import { hostDefaults } from '../../engine/evaluation-request.ts';
+import { mineGit } from '../../mine/mine-git.ts';
 import {
   type MineGitFlags,
   mineGitHubOptionsSchema,
   mineGitOptionsSchema,
   parseMineFlags,
-} from './mine-options.ts';
-import { progressBar, type Say } from './mine-progress.ts';
-import type { MineSettings } from './set-pipeline.ts';
-import { loadSuiteTemplate } from './suite-template.ts';
+} from '../../mine/mine-options.ts';
+import type { MineProgress } from '../../mine/mine-progress.ts';
+import type { MineSettings } from '../../mine/set-pipeline.ts';
+import { loadSuiteTemplate } from '../../mine/suite-template.ts';
+
+/** A note to stderr: progress and summaries never go to stdout. */
+export type Say = (line: string) => void;
 
 type CommonFlags = Pick<MineGitFlags, 'suiteTemplate' | 'maxRepos' | 'maxFiles' | 'maxLines' | 'testGlob'>;
 
@@ -58,7 +62,7 @@ export async function mineGitHubCommand(raw: unknown, env: NodeJS.ProcessEnv, sa
   const flags = parseMineFlags(mineGitHubOptionsSchema, raw);
   const token = env.GITHUB_TOKEN;
   if (!token) throw new InputError('mine github: set GITHUB_TOKEN to a token that can read the repositories');
-  const { mineGitHub } = await import('./mine-github.ts');
+  const { mineGitHub } = await import('../../mine/mine-github.ts');
   const bar = progressBar(say);
   const result = await mineGitHub({
     org: flags.org,
@@ -82,4 +86,39 @@ export async function mineGitHubCommand(raw: unknown, env: NodeJS.ProcessEnv, sa
   );
   say(`tandem mine: ${output.summary()}`);
   return 0;
+}
+
+/** `mine github` progress: a bar (cli-progress) on a terminal, one line per repository otherwise. */
+function progressBar(say: Say): { update: (p: MineProgress) => void; stop: () => void } {
+  if (!process.stderr.isTTY) {
+    let last = -1;
+    return {
+      update: (p: MineProgress) => {
+        if (p.repos === last) return;
+        last = p.repos;
+        say(
+          `tandem mine: [${p.repos}/${p.reposTotal}] repositories, ${p.pulls} pull requests scanned (${p.stage})`,
+        );
+      },
+      stop: () => {},
+    };
+  }
+  const bar = new SingleBar(
+    {
+      format: 'tandem mine [{bar}] {value}/{total} repositories | {pulls} PRs | {stage}',
+      stream: process.stderr,
+    },
+    Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update: (p: MineProgress) => {
+      if (!started) bar.start(p.reposTotal, 0, { pulls: 0, stage: p.stage });
+      started = true;
+      bar.update(p.repos, { pulls: p.pulls, stage: p.stage });
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
 }
