@@ -198,6 +198,18 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(noSuite.output.summary).toContain('No suite in `tandem.yml` covers acme/docs');
     expect(statuses(noSuite)).toEqual(['queued', 'in_progress', 'completed']);
     expect(checkRunTraffic(w)).toEqual([]);
+
+    // A delivery without the fields Tandem relies on is answered, logged and ignored.
+    const before = w.standIn.checkRuns('acme', 'api').length;
+    const res = await w.sender.send('merge_group', {
+      action: 'checks_requested',
+      merge_group: { head_sha: 'e'.repeat(40), head_ref: unknownPr.headRef },
+      repository: w.standIn.repository('acme', 'api'),
+      installation: { id: w.installationId },
+    });
+    expect(res.status).toBe(200);
+    await w.app.runtime.mergeGroups.idle();
+    expect(w.standIn.checkRuns('acme', 'api')).toHaveLength(before);
   });
 
   it('cancels the check when the group is destroyed while it is evaluated', async () => {
