@@ -3,11 +3,11 @@
  * GitHub stand-in; reports p50/p99 time from sending a delivery to the stand-in recording the
  * `queued` Tandem check run, and the App's resident memory when idle and right after the load.
  *
- * The App runs as its own process (`node --import tsx src/app/main.ts`) so its memory is measured
- * alone. The debounce is set far beyond the run, so no evaluation starts: this measures the
+ * The App runs as its own process, as `npm start` runs it (`node build/app/main.js`, compiled
+ * first), so its memory is measured alone and without a TypeScript loader. The debounce is set far beyond the run, so no evaluation starts: this measures the
  * webhook path (verify, record, enqueue, queued check run), not the engine.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -90,7 +90,9 @@ export async function runAppBench(
     };
 
     const port = await freePort();
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
+    // The compiled App, as `npm start` runs it (transpiled here if the sources are newer).
+    execFileSync(process.execPath, ['scripts/build-cli.js', '--no-check'], { stdio: 'inherit' });
+    const proc = spawn(process.execPath, ['build/app/main.js'], {
       env: {
         PATH: process.env.PATH,
         APP_ID: String(standIn.appId),

@@ -1,5 +1,6 @@
 /**
- * Compiles the CLI (src/cli/main.ts and everything it imports) into build/ with tsc
+ * Compiles the CLI (src/cli/main.ts) and the App (src/app/main.ts, what `npm start` runs), with
+ * everything they import, into build/ with tsc
  * (tsconfig.build.json: `.ts` imports rewritten to `.js`, same folder depth as src/ so
  * `templates/` and `package.json` resolve from both layouts).
  *
