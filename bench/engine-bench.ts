@@ -32,7 +32,8 @@ export interface ConfigurationFigures {
 }
 
 export interface TandemRun {
-  label: 'cold' | 'warm' | 'warm-rerun';
+  /** `push`: after a new commit on one target's head (bench/push-rerun.ts). */
+  label: 'cold' | 'warm' | 'warm-rerun' | 'push';
   /** Spawn to exit of the CLI. */
   wallMs: number;
   /** The report's durationMs (the engine alone, without the CLI's start). */
@@ -63,7 +64,11 @@ export async function runEngineBench(c: BenchCase, opts: EngineOptions): Promise
   return [cold, warm, rerun];
 }
 
-async function runOnce(c: BenchCase, opts: EngineOptions, label: TandemRun['label']): Promise<TandemRun> {
+export async function runOnce(
+  c: BenchCase,
+  opts: EngineOptions,
+  label: TandemRun['label'],
+): Promise<TandemRun> {
   const json = path.join(opts.cacheDir, `report-${label}.json`);
   const args = [
     path.join(ROOT, 'bin', 'tandem.js'),
