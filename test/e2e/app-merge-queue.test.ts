@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INFRA_TITLE } from '../../src/core/infra-wording.ts';
 import { git, gitOut } from '../../src/engine/git.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
@@ -210,6 +211,20 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(res.status).toBe(200);
     await w.app.runtime.mergeGroups.idle();
     expect(w.standIn.checkRuns('acme', 'api')).toHaveLength(before);
+  });
+
+  it('reports a queued commit the engine cannot fetch as an infrastructure error, not a verdict', async () => {
+    const w = await startWorld({ executor: await observed() });
+    const { api } = await linkedChange(w);
+    const group = await queueMergeGroup(w, 'api', api.number);
+    // GitHub names a commit the repository does not serve (e.g. the group branch already gone).
+    const missing = { ...group, headSha: 'f'.repeat(40) };
+    const check = await gate(w, 'api', missing);
+    expect(check.status).toBe('completed');
+    expect(check.conclusion).toBe('failure');
+    expect(check.output.title).toBe(INFRA_TITLE);
+    expect(check.output.summary).toContain('**Merge group** `fffffff`');
+    expect(check.output.summary).toContain(`unknown ref '${'f'.repeat(40)}'`);
   });
 
   it('cancels the check when the group is destroyed while it is evaluated', async () => {
