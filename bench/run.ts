@@ -19,12 +19,15 @@ import { runEngineBench, type TandemRun } from './engine-bench.ts';
 import { type BenchCase, generateBenchCase, type Variant } from './generate-case.ts';
 import { type NaiveRun, runNaiveBaseline } from './naive-baseline.ts';
 import { median, printFigures, sec, type VariantFigures } from './print-figures.ts';
+import { type PushFigures, printPushFigures, runPushRerun } from './push-rerun.ts';
 import { serveBenchCase } from './serve-case.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+/** Per variant, the re-evaluation after a push (bench/push-rerun.ts). */
+const pushFigures: PushFigures[] = [];
 
 async function benchVariant(
   root: string,
@@ -74,6 +77,20 @@ async function measure(c: BenchCase, url: string, network: string, ca?: string):
   }
   if (!naive) throw new Error('no baseline run');
   const [cold, warm, rerun] = tandem as [TandemRun, TandemRun, TandemRun];
+  // Last, on the last cache folder: it changes a remote, so nothing may run on this case after it.
+  log(`[${variant}] re-evaluation after a push to one of the three targets…`);
+  pushFigures.push(
+    await runPushRerun(
+      c,
+      {
+        jobs,
+        cacheDir: path.join(dir, `cache-${repeat - 1}`),
+        prepareNetwork: network,
+        ...(ca ? { caBundle: ca } : {}),
+      },
+      { cold, rerun },
+    ),
+  );
   const testAlone = (r: TandemRun) => sec(r.configurations.reduce((a, x) => a + (x.testMs ?? 0), 0)) / jobs;
   const overheads = (r: TandemRun) => r.configurations.map((x) => x.durationMs - (x.testMs ?? 0));
   const passIds = (ids: Array<{ id: string; pass: boolean }>) =>
@@ -161,6 +178,7 @@ async function main(): Promise<void> {
   const during = sampler.stop();
   const load = { cores: os.availableParallelism(), before: loadBefore, after: os.loadavg(), during };
   printFigures(figs);
+  if (pushFigures.length > 0) process.stdout.write(`\n${printPushFigures(pushFigures)}\n`);
   if (cliStart) process.stdout.write(`\n${printCliStart(cliStart)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
@@ -175,7 +193,7 @@ async function main(): Promise<void> {
   const save = (app?: unknown) =>
     writeFile(
       file,
-      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, engine: figs, app }, null, 2)}\n`,
+      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, engine: figs, push: pushFigures, app }, null, 2)}\n`,
     );
   await save();
   if (engineOnly) {
