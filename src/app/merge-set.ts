@@ -20,7 +20,7 @@ import {
   mergeSequence,
   setDrift,
 } from '../core/merge-plan.ts';
-import { parsePullKey, repoOfPullKey } from '../core/pull-ref.ts';
+import { parsePullKey, pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../core/required-checks.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../github/merge-pulls.ts';
 import type { GitHub } from '../github/octokit.ts';
@@ -63,7 +63,8 @@ export async function mergeLinkedSet(
   req: MergeRequest,
   log: Log,
 ): Promise<MergeCommandResult> {
-  const evaluation = store.evaluations.latestCovering(req.linked);
+  // The seed too: once merged it has left its own set as the index knows it.
+  const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
   const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
     ...s,
     requestedBy: req.requestedBy,
@@ -77,8 +78,13 @@ export async function mergeLinkedSet(
   const evaluated =
     evaluation.members.length > 0
       ? evaluation.members
-      : req.linked.map((key) => ({ key, headSha: store.pulls.get(key)?.headSha ?? '' }));
-  const sequence = mergeSequence(evaluated, verdict?.mergeOrder ?? []);
+      : [...new Set([req.seed, ...req.linked])].map((key) => ({
+          key,
+          headSha: store.pulls.get(key)?.headSha ?? '',
+        }));
+  const kept = keptMerges(store, evaluation.id, evaluated);
+  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key));
+  const sequence = mergeSequence([...evaluated, ...carried], verdict?.mergeOrder ?? []);
   const everyone = sequence.map((m) => m.key);
 
   const last = store.merges.latest(evaluation.id);
@@ -105,15 +111,14 @@ export async function mergeLinkedSet(
       await finish(setReasons);
       return 'done';
     }
-    const mergedBefore = store.merges.mergedBefore(evaluation.id);
     const live = await Promise.all(sequence.map((m) => livePull(gh, parsePullKey(m.key))));
     let refusedAny = false;
     sequence.forEach((m, i) => {
       const now = live[i];
-      const earlier = mergedBefore.get(m.key);
-      // Merged by an earlier attempt on this evaluation (a retry after a half-merge): kept.
+      const earlier = kept.get(m.key);
+      // Merged by an earlier attempt (a retry after a half-merge): kept.
       if (earlier && now?.state === 'merged') {
-        steps[i] = { ...m, result: 'merged', mergeSha: earlier };
+        steps[i] = earlier;
         return;
       }
       const reason = memberRefusal(m, now);
@@ -155,6 +160,29 @@ export async function mergeLinkedSet(
     store.merges.update(attempt, 'interrupted', steps);
     throw e;
   }
+}
+
+/**
+ * Members an earlier `/tandem merge` merged, by key: this evaluation's own earlier attempts, and
+ * linked PRs merged by an attempt on an earlier evaluation (after a half-merge, the rest of the
+ * set is evaluated again without them: they still belong in its merge comment).
+ */
+function keptMerges(store: Store, evaluationId: number, evaluated: readonly EvaluatedMember[]) {
+  const kept = new Map<string, MergeStep>();
+  for (const [key, mergeSha] of store.merges.mergedBefore(evaluationId)) {
+    const m = evaluated.find((e) => e.key === key);
+    if (m) kept.set(key, { ...m, result: 'merged', mergeSha });
+  }
+  for (const m of evaluated) {
+    const neighbours = [...store.links.from(m.key).map(pullKey), ...store.links.to(m.key)];
+    for (const key of neighbours) {
+      if (kept.has(key) || evaluated.some((e) => e.key === key)) continue;
+      if (store.pulls.get(key)?.state !== 'merged') continue;
+      const step = store.merges.mergedStep(key);
+      if (step) kept.set(key, step);
+    }
+  }
+  return kept;
 }
 
 /** Checks then merges one member; the refusal reason, or undefined once merged. */

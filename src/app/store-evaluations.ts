@@ -84,7 +84,8 @@ export class EvaluationsTable {
 
   /**
    * The newest evaluation that concerns any of these PRs: as a member, or (queued, members not
-   * settled yet) as its seed or set name. A scan, but only `/tandem merge` asks.
+   * settled yet) as its seed or set name. Superseded ones do not count: a newer one took over,
+   * or the set was gone (every member closed) before it ran. A scan, but only `/tandem merge` asks.
    */
   latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
     if (keys.length === 0) return undefined;
@@ -92,9 +93,10 @@ export class EvaluationsTable {
     const row = this.db
       .prepare(
         `SELECT ${COLUMNS} FROM evaluations e
-         WHERE e.seed IN (SELECT value FROM json_each(@list)) OR e.set_key IN (SELECT value FROM json_each(@list))
+         WHERE e.state != 'superseded' AND (
+           e.seed IN (SELECT value FROM json_each(@list)) OR e.set_key IN (SELECT value FROM json_each(@list))
            OR EXISTS (SELECT 1 FROM json_each(e.members) m
-                      WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list)))
+                      WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list))))
          ORDER BY e.id DESC LIMIT 1`,
       )
       .get({ list }) as EvalRow | undefined;

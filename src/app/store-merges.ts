@@ -78,6 +78,21 @@ export class MergesTable {
     return out;
   }
 
+  /**
+   * The newest step that merged this PR, in any attempt: a member merged before its set was
+   * evaluated again without it still belongs in the set's merge comment.
+   */
+  mergedStep(key: string): MergeStep | undefined {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM merges m WHERE EXISTS (SELECT 1 FROM json_each(m.steps) s
+           WHERE json_extract(s.value, '$.key') = ? AND json_extract(s.value, '$.result') = 'merged')
+         ORDER BY id DESC LIMIT 1`,
+      )
+      .all(key) as MergeRow[];
+    return rows.flatMap((r) => toAttempt(r).steps).find((s) => s.key === key && s.result === 'merged');
+  }
+
   /** At start: attempts a previous process left running did not finish. */
   interruptRunning(): number {
     return this.db

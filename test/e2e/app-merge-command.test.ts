@@ -100,7 +100,11 @@ describe('App: /tandem merge', () => {
       expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(true);
     }
 
-    // Again: the set is merged, so the App says so and asks GitHub for nothing.
+    // GitHub announces both merges; then again: the set is merged, so the App says so and asks
+    // GitHub for nothing.
+    await sendPull(w, 'closed', 'schema', 1);
+    await sendPull(w, 'closed', 'api', 1);
+    await settle(w);
     await commentMerge(w, 'alice');
     expect(mergeCalls(w)).toHaveLength(2);
     expect(mergeComment(w, 'api')).toContain('this linked change was already merged: nothing to do');
@@ -141,14 +145,24 @@ describe('App: /tandem merge', () => {
       );
     }
 
-    // CI passes now: the same command merges the rest and keeps what was merged.
+    // GitHub announces the producer's merge: the consumer is evaluated again, alone, on the
+    // producer's merged base. CI passes now: the same command merges the rest, and the producer
+    // merged earlier stays in the set's merge comment.
+    await sendPull(w, 'closed', 'schema', 1);
+    await settle(w);
+    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success', 'success']);
     setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'success');
     await commentMerge(w, 'alice');
     expect(mergeCalls(w).map((r) => r.path)).toEqual([
       '/repos/acme/schema/pulls/1/merge',
       '/repos/acme/api/pulls/1/merge',
     ]);
-    expect(mergeComment(w, 'schema')).toMatch(/^✅ \*\*Merged\*\* — all 2 pull requests/m);
+    for (const repo of ['schema', 'api']) {
+      const body = mergeComment(w, repo);
+      expect(body).toMatch(/^✅ \*\*Merged\*\* — all 2 pull requests/m);
+      expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
+    }
+    expect(await parentsOf(w, 'api', await tipOf(w, 'api'))).toEqual([apiTip, api.head.sha]);
   });
 
   it('merges nothing when a head moved after the evaluation, and says which and why', async () => {

@@ -49,6 +49,9 @@ describe('store: merges and verdicts', () => {
     });
     expect(store.evaluations.latestCovering(['acme/schema#1', 'acme/api#1'])?.id).toBe(queued);
     expect(store.evaluations.latestCovering(['acme/none#1'])).toBeUndefined();
+    // Superseded (taken over, or the set was gone before it ran): the one before it counts.
+    store.evaluations.supersede(queued);
+    expect(store.evaluations.latestCovering(['acme/api#1'])?.id).toBe(second);
     // A verdict belongs to a running evaluation only.
     expect(() => store.evaluations.recordVerdict(queued, { outcome: 'resolved', mergeOrder: [] })).toThrow(
       IllegalTransitionError,
