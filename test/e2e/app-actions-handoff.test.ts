@@ -52,7 +52,7 @@ async function dispatchedChange(): Promise<{ world: World; inputs: Record<string
   await sendPull(world, 'opened', 'schema', 1);
   await sendPull(world, 'opened', 'api', 1);
   world.app.service.flush();
-  await until(() => world.standIn.dispatches.length > 0, 'the workflow dispatch');
+  await until(world, () => world.standIn.dispatches.length > 0, 'the workflow dispatch');
   const d = world.standIn.dispatches[0]!;
   if (d.kind !== 'workflow') throw new Error('expected a workflow_dispatch');
   const inputs = d.inputs as Record<string, string>;
@@ -158,6 +158,7 @@ describe('App: hand-off to GitHub Actions', () => {
     // Clone URLs and tokens stay in the App.
     expect(JSON.stringify(d)).not.toMatch(/x-access-token|ghs_|127\.0\.0\.1/);
     await until(
+      world,
       () =>
         members.every(
           ([repo]) => tandemChecks(world, repo)[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
@@ -172,6 +173,7 @@ describe('App: hand-off to GitHub Actions', () => {
     const run = addRun(world, id);
     expect((await sendWorkflowRun(world, 'in_progress', run)).status).toBe(200);
     await until(
+      world,
       () => members.every(([repo]) => tandemChecks(world, repo)[0]?.details_url === run.html_url),
       'the checks to link the run',
     );
@@ -248,6 +250,7 @@ describe('App: hand-off to GitHub Actions', () => {
   it('after a restart waits for the dispatched run instead of dispatching again, and rejects an unreadable report', async () => {
     const { world, id } = await dispatchedChange();
     await until(
+      world,
       () => tandemChecks(world, 'api')[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
       'the dispatch to be shown',
     );

@@ -252,14 +252,11 @@ export function settle(w: World): Promise<void> {
 
 /**
  * Waits for a condition the stand-in shows (a dispatch, a check's status) where the App has no
- * event for it; `ms` only bounds a hang, the test never relies on it passing.
+ * event for it: checked after every request the stand-in answers, with no clock. `what` names
+ * the wait in the test's own words (a hang ends at the test's timeout).
  */
-export async function until(pred: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function until(w: World, pred: () => boolean, _what: string): Promise<void> {
+  return w.standIn.state.when(pred);
 }
 
 export interface ObservedRun {

@@ -45,6 +45,7 @@ describe('App reliability', () => {
     const world = w;
     w.app.service.flush();
     await until(
+      world,
       () => tandemChecks(world, 'api', api.head.sha).some((c) => c.status === 'in_progress'),
       'the check run to start',
     );

@@ -92,6 +92,7 @@ export class Pipeline {
     // What was answered, so tests can hold requests and responses to GitHub's OpenAPI description.
     if (result.body !== undefined) entry.response = result.body;
     this.state.requests.push(entry);
+    this.state.answered();
     this.write(res, result, resource);
   }
 

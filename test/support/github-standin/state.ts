@@ -205,6 +205,28 @@ export class StandInState {
   readonly files = new Map<string, Map<string, Buffer>>();
   readonly permissions = new Map<string, Permission>();
   private nextId = 1000;
+  private readonly watchers = new Set<() => void>();
+
+  /**
+   * Resolves once `pred` holds: checked now and after every request the stand-in answers (the
+   * App changes GitHub only through requests), so tests wait on the App's calls, not on a clock.
+   */
+  when(pred: () => boolean): Promise<void> {
+    if (pred()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!pred()) return;
+        this.watchers.delete(check);
+        resolve();
+      };
+      this.watchers.add(check);
+    });
+  }
+
+  /** The pipeline calls this after each answered request. */
+  answered(): void {
+    for (const check of [...this.watchers]) check();
+  }
 
   newId(): number {
     this.nextId += 1;
