@@ -11,6 +11,7 @@
  * as they happen (`store.merges`): a repeated command on a merged set says so, a second one while
  * one runs is refused, and a retry after a half-merge keeps what merged.
  */
+import { scrubCredentials } from '../core/credentials.ts';
 import {
   type EvaluatedMember,
   evaluationRefusal,
@@ -95,7 +96,8 @@ export async function mergeLinkedSet(
   const attempt = store.merges.start(evaluation.id, req.requestedBy);
   if (attempt === undefined) return 'busy';
 
-  const steps: MergeStep[] = sequence.map(notAttempted);
+  // What earlier attempts merged stays merged, whatever this attempt does.
+  const steps: MergeStep[] = sequence.map((m) => kept.get(m.key) ?? notAttempted(m));
   const finish = async (reasons: string[] = []) => {
     const outcome = mergeOutcome(steps);
     store.merges.update(attempt, outcome, steps);
@@ -156,8 +158,11 @@ export async function mergeLinkedSet(
     await finish();
     return 'done';
   } catch (e) {
-    // Something broke between steps (the store, a comment): never leave the attempt running.
+    // GitHub unreachable while reading the members, or the store failing: never leave the
+    // attempt running, and say on every member how far it got.
     store.merges.update(attempt, 'interrupted', steps);
+    const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
+    await tell(gh, everyone, status({ outcome: mergeOutcome(steps), steps, reasons }), log);
     throw e;
   }
 }

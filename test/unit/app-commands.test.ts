@@ -130,6 +130,30 @@ describe('/tandem commands', () => {
     expect(w.s.merges.latest(id)).toMatchObject({ requestedBy: 'someone', state: 'running' });
   });
 
+  it('GitHub failing halfway: nothing merged, the attempt is over and the comment says where it stopped', async () => {
+    const w = await world();
+    const id = w.s.evaluations.create({
+      setKey: 'acme/api#1',
+      seed: 'acme/api#1',
+      installationId: 7,
+      matrix: null,
+    });
+    w.s.evaluations.start(id);
+    w.s.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
+    w.s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: [] });
+    w.s.evaluations.publish(id);
+    standIn!.failNext({ status: 502, count: 10, method: 'GET', path: /\/pulls\/1$/, message: 'Bad Gateway' });
+    const c = w.comment('writer', '/tandem merge');
+    await expect(handleCommandComment(w.tandem, w.gh, 7, api, 1, c)).rejects.toMatchObject({ status: 502 });
+    expect(w.s.merges.latest(id)?.state).toBe('interrupted');
+    expect(standIn!.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+    const said = standIn!.comments('acme', 'api', 1).filter((x) => x.body?.includes('<!-- tandem:merge -->'));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.body).toMatch(
+      /^⛔ \*\*Not merged\*\* — the merge stopped: Bad Gateway.*Nothing was merged\.$/m,
+    );
+  });
+
   it('ignores a comment without a command, and one that only quotes or fences it', async () => {
     const w = await world();
     for (const body of ['LGTM', '> /tandem run', '```\n/tandem run\n```', '<!-- /tandem run -->']) {
