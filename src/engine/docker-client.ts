@@ -80,15 +80,9 @@ export interface RunningExec {
   exitCode(): Promise<number | null>;
 }
 
-/** `stdout`, when given, takes the command's stdout instead of the tail (stderr still goes there). */
-export async function startExec(
-  docker: Docker,
-  container: Docker.Container,
-  opts: ExecOptions,
-  tail: OutputTail,
-  stdout?: Writable,
-): Promise<RunningExec> {
-  const exec = await container.exec({
+/** Registers a `docker exec` with the engine; nothing runs until `startExec` starts it. */
+export function createExec(container: Docker.Container, opts: ExecOptions): Promise<Docker.Exec> {
+  return container.exec({
     Cmd: opts.cmd,
     Env: opts.env,
     WorkingDir: opts.workingDir,
@@ -97,6 +91,20 @@ export async function startExec(
     AttachStdin: false,
     Tty: false,
   });
+}
+
+/**
+ * Starts a command (`created`: one registered ahead by `createExec`). `stdout`, when given, takes
+ * the command's stdout instead of the tail (stderr still goes there).
+ */
+export async function startExec(
+  docker: Docker,
+  container: Docker.Container,
+  opts: ExecOptions | { created: Docker.Exec },
+  tail: OutputTail,
+  stdout?: Writable,
+): Promise<RunningExec> {
+  const exec = 'created' in opts ? opts.created : await createExec(container, opts);
   const stream: Duplex = await exec.start({ hijack: true, stdin: false });
   const sink = tail.writable();
   docker.modem.demuxStream(stream, stdout ?? sink, sink);

@@ -4,7 +4,7 @@
  * and OOM detection from the container's memory cgroup.
  */
 import type Docker from 'dockerode';
-import { engineError, execToEnd, type RunningExec, startExec } from './docker-client.ts';
+import { createExec, engineError, execToEnd, type RunningExec, startExec } from './docker-client.ts';
 import { OutputTail } from './output-tail.ts';
 import type { RunGuard } from './run-guard.ts';
 import type { CommandResult } from './step-sequence.ts';
@@ -18,6 +18,26 @@ const READ_OOM = [
   '-c',
   'cat /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null || cat /sys/fs/cgroup/memory.events 2>/dev/null',
 ];
+
+function stepCommand(command: string, isolate: boolean): string[] {
+  return isolate ? wrappedStep(command) : ['sh', '-c', command];
+}
+
+/**
+ * Registers a step's exec before its run slot is free, so the slot pays only for starting it
+ * (`ContainerExec.run` with the same command and `isolate`, and no extra environment, as
+ * configuration steps run). Nothing runs until then.
+ */
+export function createStepExec(
+  container: Docker.Container,
+  command: string,
+  isolate: boolean,
+): Promise<Docker.Exec> {
+  const created = createExec(container, { cmd: stepCommand(command, isolate), env: [] });
+  // Awaited (or dropped) by the run; a failure there means "create it again", never unhandled.
+  created.catch(() => {});
+  return created;
+}
 
 export class ContainerExec {
   /** Last OOM-kill count read from the cgroup, so each step only counts its own kills. */
@@ -34,7 +54,8 @@ export class ContainerExec {
   /**
    * Runs `sh -c command`; a finite `timeoutMs` kills its processes when passed (the container
    * stays). `isolate`: the command runs in the step wrapper (step-wrapper.ts), and nothing it
-   * leaves running survives it; what was running before it (setup's services) stays.
+   * leaves running survives it; what was running before it (setup's services) stays. `created`:
+   * the same exec registered ahead (`createStepExec`), used unless its creation failed.
    */
   async run(
     command: string,
@@ -42,6 +63,7 @@ export class ContainerExec {
     timeoutMs: number,
     tail: OutputTail,
     isolate = false,
+    created?: Promise<Docker.Exec>,
   ): Promise<CommandResult> {
     const { guard } = this;
     const started = Date.now();
@@ -52,10 +74,14 @@ export class ContainerExec {
       durationMs: Date.now() - started,
     });
     const wrapper = isolate ? new WrapperStdout(tail) : undefined;
-    const cmd = isolate ? wrappedStep(command) : ['sh', '-c', command];
+    const ahead = await created?.catch(() => undefined);
     let run: RunningExec;
+    const start = (opts: Parameters<typeof startExec>[2]) =>
+      startExec(this.docker, this.container, opts, tail, wrapper?.writable());
+    const fresh = { cmd: stepCommand(command, isolate), env };
     try {
-      run = await startExec(this.docker, this.container, { cmd, env }, tail, wrapper?.writable());
+      // One registered ahead may be stale (the container was restarted after a failed kill).
+      run = ahead ? await start({ created: ahead }).catch(() => start(fresh)) : await start(fresh);
     } catch (err) {
       if (guard.reason) return stoppedResult();
       throw engineError(this.docker, err, 'starting a step', this.configuration);

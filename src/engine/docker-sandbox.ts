@@ -4,7 +4,7 @@ import { InfraError, InputError } from '../core/errors.ts';
 import { removeOrphans } from './container-owner.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
-import { ContainerExec } from './docker-exec.ts';
+import { ContainerExec, createStepExec } from './docker-exec.ts';
 import { configurationContainer, prepareContainer } from './docker-layout.ts';
 import { HiddenStage } from './hidden-stage.ts';
 import { assertMountSources } from './mount-sources.ts';
@@ -16,6 +16,7 @@ import type {
   PrepareSpec,
   Sandbox,
   SandboxLimits,
+  Step,
 } from './sandbox.ts';
 import { aborted, runPrepareCommands, runSteps } from './step-sequence.ts';
 
@@ -132,6 +133,13 @@ export class DockerSandbox implements Sandbox {
       // Made ready ahead, while another configuration holds the slot: created and started (PID 1
       // only idles; nothing of the PR runs before the first step), so the slot pays neither.
       const container = await this.containers.start(layout.options, spec.image, configuration);
+      // A test step before the last runs in the step wrapper: nothing it leaves running sees the
+      // next group's hidden files. After the last group the container is killed next.
+      const isolate = (step: Step) =>
+        spec.tests.indexOf(step) < spec.tests.length - 1 && !spec.setup.includes(step);
+      const ahead = new Map(
+        [...spec.setup, ...spec.tests].map((s) => [s, createStepExec(container, s.run, isolate(s))]),
+      );
       await this.slotFree(spec).catch((err: unknown) => {
         this.containers.discard(container);
         throw err;
@@ -142,15 +150,11 @@ export class DockerSandbox implements Sandbox {
         return await runSteps(
           spec,
           () => guard.reason,
-          // Only the running group's hidden files are in the stage; setup sees none. A test step
-          // runs in the step wrapper, which kills what it leaves running before the next group's
-          // files arrive. After the last group no files arrive and the container is killed next.
+          // Only the running group's hidden files are in the stage; setup sees none.
           (step, tail) =>
-            stage.during(step.hiddenDir, () => {
-              const later = spec.tests.indexOf(step) < spec.tests.length - 1;
-              const isolate = later && !spec.setup.includes(step);
-              return exec.run(step.run, [], step.timeoutSec * 1000, tail, isolate);
-            }),
+            stage.during(step.hiddenDir, () =>
+              exec.run(step.run, [], step.timeoutSec * 1000, tail, isolate(step), ahead.get(step)),
+            ),
         );
       } finally {
         await this.containers.release(container, guard, configuration);

@@ -7,12 +7,10 @@
  * what setup starts keeps running (services), so a process started by setup could still read a
  * group's files while that group runs: SECURITY.md says so.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const COPY = { recursive: true, verbatimSymlinks: true, preserveTimestamps: true } as const;
 
 export class HiddenStage {
   private constructor(readonly dir: string) {}
@@ -25,8 +23,10 @@ export class HiddenStage {
   /** Runs `step` with `hiddenDir`'s files (none when undefined) in the stage, then empties it. */
   async during<T>(hiddenDir: string | undefined, step: () => Promise<T>): Promise<T> {
     await this.clear();
-    // `cp -a src/. dst` copies the folder's entries (dotfiles too), keeping links as links.
-    if (hiddenDir) await run('cp', ['-a', `${hiddenDir}/.`, this.dir]);
+    // The folder's entries (dotfiles too), links kept as links. In-process: a group's hidden
+    // files are few, and spawning `cp` would cost more than copying them (this is on the run's
+    // critical path, once per group).
+    if (hiddenDir) await cp(hiddenDir, this.dir, COPY);
     try {
       return await step();
     } finally {
