@@ -5,9 +5,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scrubCredentials } from '../core/credentials.ts';
-import { InputError } from '../core/errors.ts';
-import { LeakFilter } from '../core/leak-filter.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
@@ -20,6 +17,7 @@ import { buildChangeSpec } from './change-spec.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { closeRefused, failAll, type Members, publishFailure, publishReport } from './evaluation-publish.ts';
 import type { Executor } from './executor.ts';
+import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import type { PublishedReports } from './published-reports.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
@@ -153,10 +151,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
   } catch (e) {
     if (signal.aborted) return;
-    const raw = e instanceof InputError ? e.message : `evaluation failed: ${(e as Error).message}`;
-    // The suite's folder and hidden file names stay private, as do tokens in clone URLs.
-    const hiddenPaths = [workDir, ...hidden].map((path) => ({ path, content: '' }));
-    const message = new LeakFilter(hiddenPaths).text(scrubCredentials(raw));
+    const message = publicFailureMessage(e, [workDir, ...hidden]);
     deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
     await publishFailure(gh, store, members, view, e, message);
     states.fail(item.evaluationId);

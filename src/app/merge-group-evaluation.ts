@@ -17,9 +17,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scrubCredentials } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
-import { LeakFilter } from '../core/leak-filter.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
@@ -35,6 +33,7 @@ import {
 } from '../report/merge-group-check.ts';
 import { buildChangeSpec } from './change-spec.ts';
 import type { Executor } from './executor.ts';
+import { publicFailureMessage } from './failure-message.ts';
 import type { MergeGroup } from './merge-group-payload.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import { resolveLinkedSet } from './resolve-set.ts';
@@ -134,10 +133,7 @@ export async function evaluateMergeGroup(
     };
   } catch (e) {
     if (signal.aborted) return undefined;
-    const raw = e instanceof InputError ? e.message : `evaluation failed: ${(e as Error).message}`;
-    // The suite's folder and hidden file names stay private, as do tokens in clone URLs.
-    const hiddenPaths = [workDir, ...hidden].map((path) => ({ path, content: '' }));
-    const message = new LeakFilter(hiddenPaths).text(scrubCredentials(raw));
+    const message = publicFailureMessage(e, [workDir, ...hidden]);
     deps.log.warn({ mergeGroup: group.headRef, err: message }, 'merge group evaluation failed');
     const kind = e instanceof InputError ? 'suite' : 'infrastructure';
     return { conclusion: 'failure', output: renderMergeGroupError(label, view, message, kind) };
