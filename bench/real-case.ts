@@ -198,6 +198,7 @@ export function printRealCase(f: RealCaseFigures): void {
     'Details:',
     `  [real] jobs ${f.jobs} on both sides; repositories over ${f.served}; packages installed per prepared folder: ${Object.values(f.packagesPerRepo).join(', ')}`,
     `    tandem cold: CLI start ${cold.startupMs === null ? '?' : sec(cold.startupMs).toFixed(1)} s, installs ${cold.prepareS.map((x) => x.toFixed(0)).join(' + ')} s (on ${f.jobs} slots), engine ${sec(cold.engineMs).toFixed(0)} s`,
+    `    bound: naive ÷ test-only = ${(f.naiveS / f.testAloneS).toFixed(1)}× (an engine costing nothing beyond the tests themselves)`,
     `    naive per configuration (median): clone ${m('cloneMs')} s, container ${m('containerMs')} s, installs + wiring ${m('installMs')} s, tests ${m('testMs')} s`,
     `  Load average (1 min) ${f.load.before.toFixed(1)} before, ${f.load.after.toFixed(1)} after, ${f.load.mean.toFixed(1)} mean / ${f.load.max.toFixed(1)} max during, on ${f.load.cores} cores`,
   ];
