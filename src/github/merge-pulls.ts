@@ -79,8 +79,18 @@ async function protectionChecks(gh: GitHub, repo: RepoId, branch: string): Promi
     if (s !== 403) throw e;
     // The endpoint wants `administration: read`, which the App does not ask for; the branch
     // itself tells the same contexts with `contents: read`.
+    return branchChecks(gh, repo, branch);
+  }
+}
+
+async function branchChecks(gh: GitHub, repo: RepoId, branch: string): Promise<string[]> {
+  try {
     const { data } = await gh.rest.repos.getBranch({ ...repo, branch });
     return contextsOf(branchSchema.parse(data).protection?.required_status_checks ?? {});
+  } catch (e) {
+    // No such branch: nothing to require here (GitHub's merge will say what is wrong).
+    if (httpStatus(e) === 404) return [];
+    throw e;
   }
 }
 

@@ -13,6 +13,7 @@ import {
   API_BUG,
   API_OK,
   openPull,
+  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -27,8 +28,11 @@ const MERGE_MARKER = '<!-- tandem:merge -->';
 /** acme/schema#1 ← acme/api#1 (the consumer), evaluated; `api` is the consumer's code. */
 async function evaluatedSet(api = API_OK) {
   const w = await startWorld();
-  for (const name of ['schema', 'api', 'web'] as const)
+  for (const name of ['schema', 'api', 'web'] as const) {
     setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
+    // The App reads required checks from the base branch (protection's endpoint refuses it).
+    publishBranch(w, name, 'main', w.repos[name]!.sha);
+  }
   for (const repo of ['schema', 'api']) {
     w.standIn.setPermission('acme', repo, 'alice', 'write');
     // `Tandem` is required everywhere, as docs/app.md recommends.
@@ -87,6 +91,18 @@ describe('App: /tandem merge', () => {
       ['/repos/acme/schema/pulls/1/merge', 200, schema.head.sha],
       ['/repos/acme/api/pulls/1/merge', 200, api.head.sha],
     ]);
+    // Required checks were read where an App may read them: the branch (protection's endpoint
+    // refuses an App without administration) and its rules.
+    const reads = w.standIn.requests.filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/repos/acme/api/'),
+    );
+    expect(reads.map((r) => [r.path, r.status])).toEqual(
+      expect.arrayContaining([
+        ['/repos/acme/api/branches/main/protection/required_status_checks', 403],
+        ['/repos/acme/api/branches/main', 200],
+        ['/repos/acme/api/rules/branches/main', 200],
+      ]),
+    );
     // The served remotes moved: each base is a merge of its old tip and the evaluated head.
     expect(await parentsOf(w, 'schema', await tipOf(w, 'schema'))).toEqual([before.schema, schema.head.sha]);
     expect(await parentsOf(w, 'api', await tipOf(w, 'api'))).toEqual([before.api, api.head.sha]);

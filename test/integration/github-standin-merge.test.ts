@@ -7,12 +7,15 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tandemOctokit } from '../../src/app/octokit.ts';
 import { gitOut } from '../../src/engine/git.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../src/github/merge-pulls.ts';
+import type { GitHub } from '../../src/github/octokit.ts';
 import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { requireChecks, setCommitStatus, setGitDir } from '../support/github-standin/routes/merges.ts';
+import { setBranch } from '../support/github-standin/routes/repos.ts';
 import { standInClient } from '../unit/app-fixtures.ts';
 
 let standIn: StandIn | undefined;
@@ -27,10 +30,11 @@ afterEach(async () => {
 async function world() {
   root = await makeTempDir('tandem-standin-merge-');
   const repo = await createRepo(join(root, 'acme'), 'api', { 'index.js': 'module.exports = 1;\n' });
-  const s = await startGitHubStandIn();
+  const s = await startGitHubStandIn({ tokens: { 'admin-token': 'admin' } });
   standIn = s;
   s.addRepo({ owner: 'acme', name: 'api' });
   setGitDir(s.state, 'acme', 'api', repo.bare);
+  setBranch(s.state, 'acme', 'api', 'main', repo.sha);
   const open = async (branch: string, files: Record<string, string>) => {
     const head = await commitOn(repo, branch, files, `change ${branch}`, { from: repo.sha });
     return s.addPullRequest({
@@ -78,7 +82,18 @@ describe('stand-in: merging a pull request', () => {
     const sha = pr.head.sha;
     requireChecks(w.s.state, 'acme', 'api', 'main', ['Tandem'], 'protection');
     requireChecks(w.s.state, 'acme', 'api', 'main', ['ci'], 'rules');
+    // The App has no `administration`: protection's endpoint refuses it, the branch tells it.
     expect((await requiredChecks(w.gh, api, 'main')).sort()).toEqual(['Tandem', 'ci']);
+    const protectionCall = w.s.requests.find((r) => r.path.endsWith('/protection/required_status_checks'));
+    expect(protectionCall?.status).toBe(403);
+    const admin = new (tandemOctokit({ writeSpacingMs: 0 }))({
+      auth: { token: 'admin-token' },
+      baseUrl: w.s.apiUrl,
+    }) as unknown as GitHub;
+    expect((await requiredChecks(admin, api, 'main')).sort()).toEqual(['Tandem', 'ci']);
+    expect(
+      w.s.requests.filter((r) => r.path.endsWith('/required_status_checks')).map((r) => r.status),
+    ).toEqual([403, 200]);
     const { data: run } = await w.gh.rest.checks.create({ ...api, name: 'Tandem', head_sha: sha });
     await w.gh.rest.checks.update({ ...api, check_run_id: run.id, conclusion: 'success' });
     setCommitStatus(w.s.state, 'acme', 'api', sha, 'ci', 'pending');

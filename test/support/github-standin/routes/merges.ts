@@ -10,22 +10,27 @@
  * repository (`git merge-tree` + `commit-tree` + `update-ref`), so clones see the merge; a
  * conflict answers 405 as GitHub does. The new tip is also published for `GET …/branches/{b}`.
  *
+ * Branch protection's endpoint is administration: an installation token gets 403, as an App
+ * without `administration` (Tandem asks for none) does on GitHub; the branch itself
+ * (`GET …/branches/{b}`, repos.ts) tells its required contexts to anyone who can read it.
+ *
  * Seeding (in-process): `setGitDir(state, owner, repo, bareDir)`,
- * `requireChecks(state, owner, repo, branch, contexts, via)`,
+ * `requireChecks(state, owner, repo, branch, contexts, via)` (branch-rules.ts),
  * `setCommitStatus(state, owner, repo, sha, context, state)`.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { git, gitOut } from '../../../../src/engine/git.ts';
+import { requirementsOf } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
 import { now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
 import { requireRepo, setBranch } from './repos.ts';
 
+export { requireChecks } from '../branch-rules.ts';
+
 interface MergeWorld {
   gitDirs: Map<string, string>;
-  /** `owner/repo@branch` → required contexts, by where they are configured. */
-  required: Map<string, { protection: string[]; rules: string[] }>;
   statuses: Array<{
     id: number;
     repo: string;
@@ -42,7 +47,7 @@ const worlds = new WeakMap<StandInState, MergeWorld>();
 function world(state: StandInState): MergeWorld {
   let w = worlds.get(state);
   if (!w) {
-    w = { gitDirs: new Map(), required: new Map(), statuses: [] };
+    w = { gitDirs: new Map(), statuses: [] };
     worlds.set(state, w);
   }
   return w;
@@ -51,21 +56,6 @@ function world(state: StandInState): MergeWorld {
 /** Backs a repository with a bare git repository: merges then happen in it for real. */
 export function setGitDir(state: StandInState, owner: string, repo: string, bareDir: string): void {
   world(state).gitDirs.set(repoKey(owner, repo), bareDir);
-}
-
-/** Requires `contexts` on `branch`, through branch protection or a ruleset. */
-export function requireChecks(
-  state: StandInState,
-  owner: string,
-  repo: string,
-  branch: string,
-  contexts: string[],
-  via: 'protection' | 'rules' = 'protection',
-): void {
-  const key = `${repoKey(owner, repo)}@${branch}`;
-  const entry = world(state).required.get(key) ?? { protection: [], rules: [] };
-  entry[via] = contexts;
-  world(state).required.set(key, entry);
 }
 
 /** A commit status (`POST …/statuses/{sha}` as CI would send it). */
@@ -88,7 +78,7 @@ export function setCommitStatus(
 }
 
 function requiredOf(state: StandInState, r: RepoRecord, branch: string) {
-  return world(state).required.get(`${repoKey(r.owner, r.name)}@${branch}`) ?? { protection: [], rules: [] };
+  return requirementsOf(state, r.owner, r.name, branch);
 }
 
 /** The newest status of each context on a commit, newest first (what GitHub combines). */
@@ -191,6 +181,9 @@ export function mergeRoutes(): Route[] {
       'token',
       (ctx) => {
         const r = requireRepo(ctx);
+        // Branch protection is administration: an App without that permission (Tandem's) is refused.
+        if (ctx.caller.installationId !== undefined)
+          throw new HttpError(403, 'Resource not accessible by integration');
         const branch = ctx.params.branch ?? '';
         const contexts = requiredOf(ctx.state, r, branch).protection;
         if (contexts.length === 0) throw new HttpError(404, 'Branch not protected');

@@ -1,6 +1,7 @@
 /** Repository, pull request, contents and collaborator-permission routes. */
 
 import { createHash } from 'node:crypto';
+import { requirementsOf } from '../branch-rules.ts';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
 import { pullRequest } from '../pull-shapes.ts';
 import { repository, user } from '../shapes.ts';
@@ -150,6 +151,7 @@ export function repoRoutes(): Route[] {
       const sha = branchTips.get(ctx.state)?.get(`${r.owner}/${r.name}`.toLowerCase())?.get(name);
       if (!sha) throw notFound();
       const api = `${ctx.shapes.api}/repos/${r.owner}/${r.name}`;
+      const contexts = requirementsOf(ctx.state, r.owner, r.name, name).protection;
       return {
         status: 200,
         body: {
@@ -159,10 +161,14 @@ export function repoRoutes(): Route[] {
             self: `${api}/branches/${name}`,
             html: `${ctx.shapes.html}/${r.owner}/${r.name}/tree/${name}`,
           },
-          protected: false,
+          protected: contexts.length > 0,
           protection: {
-            enabled: false,
-            required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] },
+            enabled: contexts.length > 0,
+            required_status_checks: {
+              enforcement_level: contexts.length > 0 ? 'non_admins' : 'off',
+              contexts,
+              checks: contexts.map((context) => ({ context, app_id: null })),
+            },
           },
           protection_url: `${api}/branches/${name}/protection`,
         },
