@@ -20,6 +20,7 @@ import { stageHiddenFiles, suiteHash } from './hidden-files.ts';
 import { suiteLeakFilter } from './hidden-texts.ts';
 import { downloadCacheDir, prepareDeps } from './prepare-cache.ts';
 import { settleStates } from './prepare-failure.ts';
+import { keyFilesBytes, largestFirst } from './prepare-order.ts';
 import { ResultCache } from './result-cache.ts';
 import { type ConfigurationJob, runConfiguration, type WorkspaceRepo } from './run-configuration.ts';
 import { holdSlot, readyAhead } from './run-slots.ts';
@@ -190,6 +191,15 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
     const own = options.slots ? undefined : pLimit(Math.max(1, options.jobs));
     const limit = options.slots ?? (<T>(fn: () => Promise<T>) => own!(fn));
     const ahead = pLimit(readyAhead(options.jobs));
+    // Base prepares take the slots before any configuration asks, the largest install first
+    // (prepare-order.ts): every configuration waits for the slowest of them.
+    if (!imageError) {
+      const specOf = (r: MaterializedRepo) => suite.prepare[r.repo] ?? suite.prepare[r.name];
+      const bases = [...repos.targets, ...repos.context].filter((r) => r.base && specOf(r));
+      const order = await largestFirst(bases, (r) => keyFilesBytes(r.base!.dir, specOf(r)?.key_files ?? []));
+      // Failures surface where the configurations await these states.
+      for (const r of order) stateFor(r, 'base').catch(() => {});
+    }
     const runs: ConfigurationRun[] = await Promise.all(
       attempts.map(({ c, attempt }) =>
         ahead(async () => {
