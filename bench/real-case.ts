@@ -42,8 +42,8 @@ export const REAL_SPEEDUP_TARGET = 10;
 export interface RealCaseFigures {
   jobs: number;
   served: string;
-  /** Packages npm installed per repository at base (Tandem's prepared folders). */
-  packagesPerRepo: Record<string, number>;
+  /** Packages npm installed in each of Tandem's prepared folders (3 bases, 3 heads; in no order). */
+  packagesPerPreparedFolder: number[];
   tandem: TandemRun[];
   naive: NaiveRun;
   naiveS: number;
@@ -160,7 +160,7 @@ export async function runRealCase(opts: RealCaseOptions): Promise<RealCaseFigure
     return {
       jobs,
       served: server.url,
-      packagesPerRepo: Object.fromEntries(packages.map((n, i) => [`prepared folder ${i + 1}`, n])),
+      packagesPerPreparedFolder: packages,
       tandem,
       naive,
       naiveS: sec(naive.wallMs),
@@ -196,7 +196,7 @@ export function printRealCase(f: RealCaseFigures): void {
     `  ${ok(f.verdictsAgree)} [real] Tandem and the naive way agree (only the full configuration passes; resolved, jointly necessary)`,
     '',
     'Details:',
-    `  [real] jobs ${f.jobs} on both sides; repositories over ${f.served}; packages installed per prepared folder: ${Object.values(f.packagesPerRepo).join(', ')}`,
+    `  [real] jobs ${f.jobs} on both sides; repositories over ${f.served}; packages installed per prepared folder: ${f.packagesPerPreparedFolder.join(', ')}`,
     `    tandem cold: CLI start ${cold.startupMs === null ? '?' : sec(cold.startupMs).toFixed(1)} s, installs ${cold.prepareS.map((x) => x.toFixed(0)).join(' + ')} s (on ${f.jobs} slots), engine ${sec(cold.engineMs).toFixed(0)} s`,
     `    bound: naive ÷ test-only = ${(f.naiveS / f.testAloneS).toFixed(1)}× (an engine costing nothing beyond the tests themselves)`,
     `    naive per configuration (median): clone ${m('cloneMs')} s, container ${m('containerMs')} s, installs + wiring ${m('installMs')} s, tests ${m('testMs')} s`,
