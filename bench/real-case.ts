@@ -101,7 +101,7 @@ export async function runRealCase(opts: RealCaseOptions): Promise<RealCaseFigure
   const caseFile = path.join(root, 'case.yml');
   await writeFile(caseFile, caseYaml(urlOf));
   const jobs = defaultJobs((await loadCase(caseFile)).suite);
-  // engine-bench.ts reads only the case file; the rest describes the same case honestly.
+  // engine-bench.ts reads only the case file; the rest describes the same case (files not counted: 0).
   const benchCase: BenchCase = {
     variant: 'deps',
     dir: root,
