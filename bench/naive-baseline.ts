@@ -118,7 +118,7 @@ async function runConfiguration(
 
     if (install) {
       for (const r of c.repos) {
-        const res = await run(docker, container, `cd /w/${r.name} && ${c.prepare}`, []);
+        const res = await execToEnd(docker, container, `cd /w/${r.name} && ${c.prepare}`, []);
         if (res.exitCode !== 0)
           throw new Error(`naive npm ci in ${r.name} (${cfg.id}) failed:\n${res.output}`);
       }
@@ -129,7 +129,7 @@ async function runConfiguration(
     let passed = 0;
     let failed = 0;
     for (const g of c.groups) {
-      const res = await run(docker, container, g.run, [`TANDEM_HIDDEN=/w/.hidden/${g.name}`]);
+      const res = await execToEnd(docker, container, g.run, [`TANDEM_HIDDEN=/w/.hidden/${g.name}`]);
       testMs += (testSeconds(res.output) ?? 0) * 1000;
       const xml = await readFile(path.join(ws, '.results', g.resultFile), 'utf8').catch(() => '');
       const cases = (xml.match(/<testcase\b/g) ?? []).length;
@@ -154,8 +154,8 @@ async function runConfiguration(
   }
 }
 
-/** `docker exec sh -c <cmd>` to the end: exit code and combined output. */
-async function run(
+/** `docker exec sh -c <cmd>` to the end: exit code and combined output (the real case's naive side too). */
+export async function execToEnd(
   docker: Docker,
   container: Docker.Container,
   cmd: string,

@@ -13,13 +13,12 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import pLimit from 'p-limit';
 import { type PlannedConfiguration, planMatrix } from '../src/core/matrix-plan.ts';
 import { testSeconds } from './engine-bench.ts';
-import type { NaiveConfiguration, NaiveRun } from './naive-baseline.ts';
+import { execToEnd, type NaiveConfiguration, type NaiveRun } from './naive-baseline.ts';
 import { IMAGE, INSTALL, LIMITS, REAL_REPOS, testCommand, WIRING } from './real-case-spec.ts';
 
 const exec = promisify(execFile);
@@ -121,11 +120,11 @@ async function runConfiguration(
     const t2 = performance.now();
 
     for (const r of REAL_REPOS) {
-      const res = await run(docker, container, `cd /w/${r.name} && ${INSTALL}`, []);
+      const res = await execToEnd(docker, container, `cd /w/${r.name} && ${INSTALL}`, []);
       if (res.exitCode !== 0)
         throw new Error(`naive install in ${r.name} (${cfg.id}) failed:\n${res.output}`);
     }
-    const wired = await run(docker, container, wireByHand(), []);
+    const wired = await execToEnd(docker, container, wireByHand(), []);
     if (wired.exitCode !== 0) throw new Error(`naive wiring (${cfg.id}) failed:\n${wired.output}`);
     const t3 = performance.now();
 
@@ -133,7 +132,7 @@ async function runConfiguration(
     let passed = 0;
     let failed = 0;
     for (const r of REAL_REPOS) {
-      const res = await run(docker, container, testCommand(r), [`TANDEM_HIDDEN=/w/.hidden/${r.name}`]);
+      const res = await execToEnd(docker, container, testCommand(r), [`TANDEM_HIDDEN=/w/.hidden/${r.name}`]);
       testMs += (testSeconds(res.output) ?? 0) * 1000;
       const xml = await readFile(path.join(ws, '.results', `${r.name}.xml`), 'utf8').catch(() => '');
       const cases = (xml.match(/<testcase\b/g) ?? []).length;
@@ -156,37 +155,5 @@ async function runConfiguration(
   } finally {
     await container?.remove({ force: true, v: true }).catch(() => {});
     await rm(ws, { recursive: true, force: true });
-  }
-}
-
-/** `docker exec sh -c <cmd>` to the end: exit code and the output's tail. */
-async function run(
-  docker: Docker,
-  container: Docker.Container,
-  cmd: string,
-  env: string[],
-): Promise<{ exitCode: number | null; output: string }> {
-  const e = await container.exec({
-    Cmd: ['sh', '-c', cmd],
-    Env: env,
-    AttachStdout: true,
-    AttachStderr: true,
-  });
-  const stream = await e.start({ hijack: true, stdin: false });
-  let output = '';
-  const sink = new PassThrough();
-  sink.on('data', (d: Buffer) => {
-    output = (output + d.toString()).slice(-16_000);
-  });
-  docker.modem.demuxStream(stream, sink, sink);
-  await new Promise<void>((resolve) => {
-    stream.once('end', resolve);
-    stream.once('close', resolve);
-    stream.once('error', () => resolve());
-  });
-  for (;;) {
-    const info = await e.inspect();
-    if (!info.Running) return { exitCode: info.ExitCode, output };
-    await new Promise((r) => setTimeout(r, 25));
   }
 }

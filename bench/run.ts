@@ -17,6 +17,7 @@ import { defaultJobs } from '../src/engine/evaluation-request.ts';
 import { printCliStart, runCliStartBench } from './cli-start.ts';
 import { runEngineBench, type TandemRun } from './engine-bench.ts';
 import { type BenchCase, generateBenchCase, type Variant } from './generate-case.ts';
+import { sampleLoad } from './load-sample.ts';
 import { type NaiveRun, runNaiveBaseline } from './naive-baseline.ts';
 import { median, printFigures, sec, type VariantFigures } from './print-figures.ts';
 import { type PushFigures, printPushFigures, runPushRerun } from './push-rerun.ts';
@@ -126,20 +127,6 @@ async function measure(c: BenchCase, url: string, network: string, ca?: string):
     overheadByGroupMedianMs: median(cold.configurations.map((x) => x.durationMs - x.groupMs)),
     verdictsAgree:
       agree && cold.outcome === 'resolved' && cold.jointlyNecessary === true && naivePass === 'full',
-  };
-}
-
-/** The 1-minute load average every 10 s while the bench runs: other work on the machine skews it. */
-function sampleLoad(): { stop(): { mean: number; max: number } } {
-  const samples = [os.loadavg()[0]!];
-  const timer = setInterval(() => samples.push(os.loadavg()[0]!), 10_000);
-  timer.unref();
-  return {
-    stop() {
-      clearInterval(timer);
-      samples.push(os.loadavg()[0]!);
-      return { mean: samples.reduce((a, x) => a + x, 0) / samples.length, max: Math.max(...samples) };
-    },
   };
 }
 
