@@ -125,18 +125,9 @@ async function runConfiguration(
     }
     const t3 = performance.now();
 
-    let testMs = 0;
-    let passed = 0;
-    let failed = 0;
-    for (const g of c.groups) {
-      const res = await execToEnd(docker, container, g.run, [`TANDEM_HIDDEN=/w/.hidden/${g.name}`]);
-      testMs += (testSeconds(res.output) ?? 0) * 1000;
-      const xml = await readFile(path.join(ws, '.results', g.resultFile), 'utf8').catch(() => '');
-      const cases = (xml.match(/<testcase\b/g) ?? []).length;
-      const failures = (xml.match(/<failure\b/g) ?? []).length;
-      passed += cases - failures;
-      failed += failures;
-    }
+    const { testMs, passed, failed } = await runTestGroups(docker, container, ws, c.groups, {
+      emptyFails: false,
+    });
     const t4 = performance.now();
     return {
       id: cfg.id,
@@ -152,6 +143,33 @@ async function runConfiguration(
     await container?.remove({ force: true, v: true }).catch(() => {});
     await rm(ws, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs each test group by hand (`docker exec`) and counts its JUnit cases: the test commands' own
+ * time (their timing lines), passed and failed cases. `emptyFails`: a group that wrote no results
+ * counts as one failure, as Tandem counts it.
+ */
+export async function runTestGroups(
+  docker: Docker,
+  container: Docker.Container,
+  ws: string,
+  groups: ReadonlyArray<{ name: string; run: string; resultFile: string }>,
+  opts: { emptyFails: boolean },
+): Promise<{ testMs: number; passed: number; failed: number }> {
+  let testMs = 0;
+  let passed = 0;
+  let failed = 0;
+  for (const g of groups) {
+    const res = await execToEnd(docker, container, g.run, [`TANDEM_HIDDEN=/w/.hidden/${g.name}`]);
+    testMs += (testSeconds(res.output) ?? 0) * 1000;
+    const xml = await readFile(path.join(ws, '.results', g.resultFile), 'utf8').catch(() => '');
+    const cases = (xml.match(/<testcase\b/g) ?? []).length;
+    const failures = (xml.match(/<failure\b/g) ?? []).length;
+    passed += cases - failures;
+    failed += opts.emptyFails && cases === 0 ? 1 : failures;
+  }
+  return { testMs, passed, failed };
 }
 
 /** `docker exec sh -c <cmd>` to the end: exit code and combined output (the real case's naive side too). */

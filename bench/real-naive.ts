@@ -11,14 +11,13 @@
  * Its figures use naive-baseline.ts's shapes (NaiveRun, NaiveConfiguration).
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import pLimit from 'p-limit';
 import { type PlannedConfiguration, planMatrix } from '../src/core/matrix-plan.ts';
-import { testSeconds } from './engine-bench.ts';
-import { execToEnd, type NaiveConfiguration, type NaiveRun } from './naive-baseline.ts';
+import { execToEnd, type NaiveConfiguration, type NaiveRun, runTestGroups } from './naive-baseline.ts';
 import { IMAGE, INSTALL, LIMITS, REAL_REPOS, testCommand, WIRING } from './real-case-spec.ts';
 
 const exec = promisify(execFile);
@@ -128,19 +127,15 @@ async function runConfiguration(
     if (wired.exitCode !== 0) throw new Error(`naive wiring (${cfg.id}) failed:\n${wired.output}`);
     const t3 = performance.now();
 
-    let testMs = 0;
-    let passed = 0;
-    let failed = 0;
-    for (const r of REAL_REPOS) {
-      const res = await execToEnd(docker, container, testCommand(r), [`TANDEM_HIDDEN=/w/.hidden/${r.name}`]);
-      testMs += (testSeconds(res.output) ?? 0) * 1000;
-      const xml = await readFile(path.join(ws, '.results', `${r.name}.xml`), 'utf8').catch(() => '');
-      const cases = (xml.match(/<testcase\b/g) ?? []).length;
-      const failures = (xml.match(/<failure\b/g) ?? []).length;
-      // A group that wrote no results failed as a whole, like Tandem counts it.
-      passed += cases - failures;
-      failed += cases === 0 ? 1 : failures;
-    }
+    const groups = REAL_REPOS.map((r) => ({
+      name: r.name,
+      run: testCommand(r),
+      resultFile: `${r.name}.xml`,
+    }));
+    // A group that wrote no results failed as a whole, like Tandem counts it.
+    const { testMs, passed, failed } = await runTestGroups(docker, container, ws, groups, {
+      emptyFails: true,
+    });
     const t4 = performance.now();
     return {
       id: cfg.id,
