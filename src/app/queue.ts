@@ -36,18 +36,7 @@ export class EvaluationQueue<T> {
     if (this.closed) return item;
     const merge = this.opts.merge ?? ((_w: T, n: T) => n);
     // Requests waiting under another name of the same set (before a link joined them) become this one.
-    for (const other of opts.absorb ?? []) {
-      if (other === key) continue;
-      const w = this.debouncing.get(other);
-      if (w) {
-        clearTimeout(w.timer);
-        this.debouncing.delete(other);
-        this.opts.onDrop?.(w.item);
-      }
-      const i = this.ready.findIndex((r) => r.key === other);
-      if (i >= 0) this.opts.onDrop?.(this.ready.splice(i, 1)[0]!.item);
-      this.abortWhere((k) => k === other);
-    }
+    for (const other of opts.absorb ?? []) if (other !== key) this.withdraw(other);
     const waiting = this.debouncing.get(key);
     const readyIdx = this.ready.findIndex((r) => r.key === key);
     let merged = item;
@@ -81,6 +70,12 @@ export class EvaluationQueue<T> {
 
   /** Withdraws `key`: a waiting item is dropped (through `onDrop`), a running one aborted. */
   cancel(key: string): void {
+    this.withdraw(key);
+    this.notifyIdle();
+  }
+
+  /** Drops what waits under `key` (through `onDrop`) and aborts its run. */
+  private withdraw(key: string): void {
     const w = this.debouncing.get(key);
     if (w) {
       clearTimeout(w.timer);
@@ -90,7 +85,6 @@ export class EvaluationQueue<T> {
     const i = this.ready.findIndex((r) => r.key === key);
     if (i >= 0) this.opts.onDrop?.(this.ready.splice(i, 1)[0]!.item);
     this.abortWhere((k) => k === key);
-    this.notifyIdle();
   }
 
   /** Aborts running items the predicate selects; returns how many. */
