@@ -2,12 +2,14 @@
  * Attack on the secrecy of hidden tests through what Tandem publishes (issue 8, finding 2), with
  * real Docker and git: PR code reads its group's hidden files and prints them into its output,
  * a failure message and (hex-encoded) a test name. No hidden line or path may reach the report,
- * its Markdown (App comments, Action summaries, CLI `--markdown`) or its check-run text.
+ * its Markdown (App comments, Action summaries, CLI `--markdown`), its check-run text or the JSON
+ * report the App serves (within `reveal`).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
 import { renderCheckRunOutput } from '../../src/report/check-run-output.ts';
 import { renderMarkdown } from '../../src/report/markdown-report.ts';
+import { revealReport } from '../../src/report/report-reveal.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
 import { SANDBOX_IMAGE, shellCase } from '../helpers/example-cases.ts';
 
@@ -72,6 +74,10 @@ describe('attack: publishing hidden test content', () => {
       markdownNames: renderMarkdown(report, { reveal: 'names' }),
       markdownCounts: renderMarkdown(report, { reveal: 'counts' }),
       checkRun: JSON.stringify(renderCheckRunOutput(report, { reveal: 'names' })),
+      // The JSON report the App serves from its comments' footers, at each `reveal`.
+      publishedMessages: JSON.stringify(revealReport(report, 'messages')),
+      publishedNames: JSON.stringify(revealReport(report, 'names')),
+      publishedCounts: JSON.stringify(revealReport(report, 'counts')),
     };
     for (const [where, text] of Object.entries(texts)) {
       expect(text, where).not.toContain('42-the-hidden-expectation');
@@ -79,5 +85,11 @@ describe('attack: publishing hidden test content', () => {
       expect(text, where).not.toContain('secret-check.sh');
       expect(text, where).not.toContain("the evaluator's private check");
     }
+  });
+
+  it('the published JSON report at reveal: counts carries no name or message the PR wrote', () => {
+    const counts = JSON.stringify(revealReport(report, 'counts'));
+    expect(counts).not.toContain('leaky');
+    expect(counts).not.toContain('[hidden]');
   });
 });
