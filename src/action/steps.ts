@@ -10,9 +10,9 @@ import { scrubCredentialsDeep } from '../core/credentials.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import type { EvaluationEvent } from '../core/evaluation-event.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
-import { MISSING_SHARD_FIELD, mergeReports } from '../core/merge-reports.ts';
 import { progressLine } from '../core/progress-lines.ts';
 import type { Report } from '../core/report.schema.ts';
+import { combineShardReports, MISSING_SHARD_FIELD } from '../core/shard-combine.ts';
 import { formatShard, planShards } from '../core/shard-plan.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import { buildEvaluationRequest } from '../engine/evaluation-request.ts';
@@ -111,7 +111,7 @@ export async function mergeStep(inputs: Mode<'merge'>, ctx: StepContext): Promis
   }));
   let report: Report;
   try {
-    report = mergeReports(partials);
+    report = combineShardReports(partials);
   } catch (err) {
     // A missing shard is a failed shard job: no verdict, but not the workflow author's input either.
     if (err instanceof InputError && err.field === MISSING_SHARD_FIELD)

@@ -8,18 +8,18 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
 import type { GitHub } from '../github/octokit.ts';
-import { ActionsExecutor } from './actions-executor.ts';
-import { type Executor, LocalExecutor } from './executor.ts';
-import { registerHandlers } from './handlers.ts';
+import { OrgConfigCache } from './evaluations/org-config-cache.ts';
+import { PublishedReports } from './evaluations/published-reports.ts';
+import { ActionsExecutor } from './executors/actions-executor.ts';
+import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
-import { MergeGroupGate } from './merge-group-gate.ts';
-import { registerMergeGroupHandler } from './merge-group-handler.ts';
-import { OrgConfigCache } from './org-config-cache.ts';
-import { PublishedReports } from './published-reports.ts';
+import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
-import { Store } from './store.ts';
-import { registerWorkflowRunHandler } from './workflow-run-handler.ts';
+import { Store } from './store/store.ts';
+import { registerMergeGroupHandler } from './webhooks/merge-group-handler.ts';
+import { registerHandlers } from './webhooks/pull-request-handlers.ts';
+import { registerWorkflowRunHandler } from './webhooks/workflow-run-handler.ts';
 
 /** Everything the App started, and the one way to stop it. */
 export interface TandemRuntime {

@@ -6,10 +6,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeMiddleware, createProbot } from 'probot';
-import type { Executor } from './executor.ts';
+import { type PublishedReports, REPORTS_ROUTE } from './evaluations/published-reports.ts';
+import type { Executor } from './executors/executor.ts';
 import { createTandemApp, type TandemRuntime } from './index.ts';
 import { tandemOctokit } from './octokit.ts';
-import { type PublishedReports, REPORTS_ROUTE } from './published-reports.ts';
 import type { TandemService } from './service.ts';
 import { settingsFromEnv } from './settings.ts';
 

@@ -9,16 +9,16 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
-import { CheckRunRegistry } from './check-run-registry.ts';
-import { type EvalDeps, type EvalItem, runEvaluation } from './evaluation.ts';
-import type { Executor } from './executor.ts';
-import { indexedSet } from './indexed-set.ts';
+import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
+import { EvaluationQueue } from './evaluations/evaluation-queue.ts';
+import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
+import type { PublishedReports } from './evaluations/published-reports.ts';
+import { type EvalDeps, type EvalItem, runEvaluation } from './evaluations/run-evaluation.ts';
+import type { Executor } from './executors/executor.ts';
 import type { InstallationClients } from './installation-clients.ts';
-import type { OrgConfigCache } from './org-config-cache.ts';
-import type { PublishedReports } from './published-reports.ts';
-import { EvaluationQueue } from './queue.ts';
-import { recordPull } from './resolve-set.ts';
-import type { Store } from './store.ts';
+import { indexedSet } from './linking/indexed-set.ts';
+import { recordPull } from './linking/resolve-set.ts';
+import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
   store: Store;

@@ -21,9 +21,9 @@ import { workspaceName } from '../core/case.schema.ts';
 import { InfraError } from '../core/errors.ts';
 import { withDirLock } from '../engine/dir-lock.ts';
 import { exists, removeTree } from '../engine/fs-util.ts';
-import { git, gitOut, TANDEM_COMMIT_ENV } from '../engine/git.ts';
-import type { MirrorCache } from '../engine/git-mirror.ts';
-import { applyPatch } from '../engine/patch-apply.ts';
+import { git, gitOut, TANDEM_COMMIT_ENV } from '../engine/git/git.ts';
+import type { MirrorCache } from '../engine/git/git-mirror.ts';
+import { applyPatch } from '../engine/git/patch-apply.ts';
 
 export type CandidateState =
   | { ok: true; sha: string; method?: string }

@@ -11,7 +11,7 @@ import { summarizeRun } from '../core/bench-summary.ts';
 import { InfraError } from '../core/errors.ts';
 import type { Shard } from '../core/shard-plan.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
-import { MirrorCache } from '../engine/git-mirror.ts';
+import { MirrorCache } from '../engine/git/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
 import { diagnose } from './diagnose.ts';
 import { type BenchMatrix, evaluateCandidate } from './evaluate-candidate.ts';

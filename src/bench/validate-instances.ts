@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { deriveLists } from '../core/bench-derive-lists.ts';
 import type { BenchInstance } from '../core/bench-instance.schema.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
-import { MirrorCache } from '../engine/git-mirror.ts';
+import { MirrorCache } from '../engine/git/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
 import { type CandidateContext, evaluateCandidate } from './evaluate-candidate.ts';
 import { type LoadedInstance, loadInstances } from './instances-file.ts';

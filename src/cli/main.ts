@@ -11,9 +11,9 @@ import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerBench } from './commands/bench.ts';
+import { registerCombine } from './commands/combine.ts';
 import { registerEval } from './commands/eval.ts';
 import { PROGRAM_HELP } from './commands/help-text.ts';
-import { registerMerge } from './commands/merge.ts';
 import { registerMine } from './commands/mine.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
@@ -47,7 +47,7 @@ registerBench(program, ctx);
 registerEval(program, ctx);
 registerValidate(program, ctx);
 registerPlan(program);
-registerMerge(program);
+registerCombine(program);
 registerMine(program);
 
 try {

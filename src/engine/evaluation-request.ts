@@ -23,7 +23,7 @@ import { parseMemory } from '../core/memory-size.ts';
 import { formatShard, shardConfigurations } from '../core/shard-plan.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
-import { detectPrepareNetwork } from './docker-network.ts';
+import { detectPrepareNetwork } from './docker/docker-network.ts';
 import type { HostDefaults } from './host-defaults.ts';
 
 export { type HostDefaults, hostDefaults } from './host-defaults.ts';

@@ -9,13 +9,13 @@ import { InfraError, infraInfo } from '../core/errors.ts';
 import type { PlannedConfiguration } from '../core/matrix-plan.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
-import { collectGroups, toStepRun } from './collect-results.ts';
 import { copyTree, removeTree } from './fs-util.ts';
-import { failedPrepareRun, type PrepareFailedError } from './prepare-failure.ts';
-import type { ResultCache } from './result-cache.ts';
-import { resultKey } from './result-cache.ts';
-import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox.ts';
-import { wireWorkspace } from './wiring-workspace.ts';
+import { failedPrepareRun, type PrepareFailedError } from './prepare/prepare-failure.ts';
+import { collectGroups, toStepRun } from './results/collect-results.ts';
+import type { ResultCache } from './results/result-cache.ts';
+import { resultKey } from './results/result-cache.ts';
+import type { ReadonlyMount, Sandbox, SandboxLimits } from './sandbox/sandbox.ts';
+import { wireWorkspace } from './wiring/wiring-workspace.ts';
 
 /** One repository as it enters a configuration. */
 export interface WorkspaceRepo {

@@ -6,7 +6,7 @@
  * GitHub's reason, never as thrown errors, so the caller can stop and say why.
  */
 import { z } from 'zod';
-import type { LivePull } from '../core/merge-plan.ts';
+import type { LivePull } from '../core/merge-command-plan.ts';
 import type { PullRef } from '../core/pull-ref.ts';
 import type { CheckRunState, CommitStatusState } from '../core/required-checks.ts';
 import { type GitHub, httpStatus, type RepoId } from './octokit.ts';

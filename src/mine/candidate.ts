@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { type BenchInstanceInput, benchInstanceSchema } from '../core/bench-instance.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
-import { git } from '../engine/git.ts';
+import { git } from '../engine/git/git.ts';
 import type { Cue } from './cues.ts';
 import { isScript, languageOf } from './file-kinds.ts';
 import { type InterfaceEntry, interfaceChanges } from './interface-diff.ts';

@@ -1,23 +1,11 @@
 /**
  * What a changed file is, for splitting a change into gold patch and test patch and for screening
- * sides that carry no real change: tests (per-ecosystem globs, overridable), docs, changelogs,
+ * sides that carry no real change: tests (per-ecosystem globs and the repository's configuration,
+ * `core/test-file-rules.ts`; overridable), docs, changelogs,
  * lockfiles, and manifests whose change is only a version number. Pure.
  */
 import { minimatch } from 'minimatch';
-
-/** Test files in the common ecosystems (JS/TS, Go, Python, Rust, Java, Ruby). */
-export const DEFAULT_TEST_GLOBS: readonly string[] = [
-  '**/test/**',
-  '**/tests/**',
-  '**/__tests__/**',
-  '**/spec/**',
-  '**/*_test.go',
-  '**/test_*.py',
-  '**/*_test.py',
-  '**/*.test.*',
-  '**/*.spec.*',
-  '**/src/test/**',
-];
+import { DEFAULT_TEST_GLOBS, matchesTestGlobs } from '../core/test-file-rules.ts';
 
 const DOC_GLOBS = [
   '**/*.md',
@@ -85,7 +73,7 @@ export function fileKind(
   changedLines: readonly string[],
   testGlobs: readonly string[] = DEFAULT_TEST_GLOBS,
 ): FileKind {
-  if (matchAny(file, testGlobs)) return 'test';
+  if (matchesTestGlobs(file, testGlobs)) return 'test';
   const name = baseName(file);
   if (LOCKFILES.has(name)) return 'lockfile';
   if (MANIFESTS.has(name) && changedLines.length > 0 && changedLines.every((l) => VERSION_LINE.test(l)))

@@ -3,7 +3,7 @@
  * message and, for a merge, the messages of the commits it brought in (their trailers count for
  * the merge) and the merged branch's name.
  */
-import { git } from '../engine/git.ts';
+import { git } from '../engine/git/git.ts';
 
 export interface HistoryCommit {
   sha: string;

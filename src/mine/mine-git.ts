@@ -6,7 +6,7 @@
  */
 import { urlWithoutCredentials } from '../core/credentials.ts';
 import { splitRepo } from '../core/repo-name.ts';
-import { MirrorCache } from '../engine/git-mirror.ts';
+import { MirrorCache } from '../engine/git/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
 import { type Cue, cuesInText } from './cues.ts';
 import { type HistoryCommit, readHistory } from './git-history.ts';

@@ -9,8 +9,8 @@
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import { RepoMap, sameRepo, splitRepo } from '../core/repo-name.ts';
-import { git, gitOut } from '../engine/git.ts';
-import { MirrorCache } from '../engine/git-mirror.ts';
+import { git, gitOut } from '../engine/git/git.ts';
+import { MirrorCache } from '../engine/git/git-mirror.ts';
 import type { SetDescription } from './candidate.ts';
 import { type Cue, cuesInPullRequest } from './cues.ts';
 import { miningClient } from './github-client.ts';

@@ -10,8 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { git, gitOut, summarizeStderr } from '../engine/git.ts';
+import { isRustTestOnly } from '../core/test-file-rules.ts';
+import { git, gitOut, summarizeStderr } from '../engine/git/git.ts';
+import { diffChunks, hunkLines } from './diff-lines.ts';
 import { type FileKind, fileKind } from './file-kinds.ts';
+import { testGlobsAt } from './repo-test-globs.ts';
 import type { ChangedFile } from './screening.ts';
 
 export interface RepoChange {
@@ -39,32 +42,6 @@ export class ReplayConflict extends Error {
   }
 }
 
-/** A diff per file, in `git diff --no-renames` order, keyed by the `diff --git` chunk. */
-function splitDiff(diff: string): string[] {
-  const chunks: string[] = [];
-  for (const part of diff.split(/^(?=diff --git )/m)) if (part.startsWith('diff --git ')) chunks.push(part);
-  return chunks;
-}
-
-function changedLines(chunk: string): { added: number; removed: number; lines: string[] } {
-  let added = 0;
-  let removed = 0;
-  const lines: string[] = [];
-  let inHunk = false;
-  for (const line of chunk.split('\n')) {
-    if (line.startsWith('@@')) inHunk = true;
-    else if (!inHunk) continue;
-    else if (line.startsWith('+')) {
-      added++;
-      lines.push(line.slice(1));
-    } else if (line.startsWith('-')) {
-      removed++;
-      lines.push(line.slice(1));
-    }
-  }
-  return { added, removed, lines };
-}
-
 /** The gold and test diffs between two revisions, with per-file kinds and line counts. */
 export async function splitChange(
   gitDir: string,
@@ -76,23 +53,36 @@ export async function splitChange(
   const names = (await git(['diff', '--name-only', '-z', ...common], { cwd: gitDir })).stdout
     .split('\0')
     .filter(Boolean);
-  const chunks = splitDiff(
+  const chunks = diffChunks(
     (await git(['diff', '--binary', '--full-index', ...common], { cwd: gitDir })).stdout,
   );
   if (chunks.length !== names.length)
     throw new Error(`diff of ${base}..${head}: ${chunks.length} chunks for ${names.length} files`);
+  // The repository's own rules, read where the change ends (its config may come with it).
+  const globs = testGlobs ?? (await testGlobsAt(gitDir, head));
   const files: ChangedFile[] = [];
   let patch = '';
   let testPatch = '';
-  names.forEach((name, i) => {
+  for (const [i, name] of names.entries()) {
     const chunk = chunks[i]!;
-    const { added, removed, lines } = changedLines(chunk);
-    const kind: FileKind = fileKind(name, lines, testGlobs);
-    files.push({ path: name, kind, added, removed });
+    const { added, removed } = hunkLines(chunk);
+    let kind: FileKind = fileKind(name, [...added, ...removed], globs);
+    if (kind === 'code' && name.endsWith('.rs') && (await rustTestOnly(gitDir, base, head, name)))
+      kind = 'test';
+    files.push({ path: name, kind, added: added.length, removed: removed.length });
     if (kind === 'test') testPatch += chunk;
     else patch += chunk;
-  });
+  }
   return { patch, testPatch, files };
+}
+
+/** A Rust file holding only `#[cfg(test)]` code, at head (or at base when the change deletes it). */
+async function rustTestOnly(gitDir: string, base: string, head: string, file: string): Promise<boolean> {
+  for (const rev of [head, base]) {
+    const shown = await git(['show', `${rev}:${file}`], { cwd: gitDir, allowFailure: true });
+    if (shown.code === 0) return isRustTestOnly(shown.stdout);
+  }
+  return false;
 }
 
 /** One change of a side: a commit (or a merged PR's head) and what it was made on. */

@@ -5,15 +5,17 @@
 import Handlebars from 'handlebars';
 import { heatmapSvg, resolvedByRepoCountSvg } from './bench-svg.ts';
 import type { BenchView } from './bench-view.ts';
+import { mdText } from './markdown-escape.ts';
 import { loadTemplate } from './templates.ts';
 
 const html = Handlebars.create();
 html.registerHelper('inc', (i: number) => i + 1);
 
-// Markdown: no HTML escaping, but table cells must not break on `|` or newlines.
+// Markdown: model names and instance ids are whatever a predictions file says, so they are
+// Markdown-escaped text (no raw HTML, no link, no `|` breaking a table cell).
 const md = Handlebars.create();
 md.registerHelper('inc', (i: number) => i + 1);
-md.registerHelper('md', (s: string) => String(s).replace(/\|/g, '\\|').replace(/\s+/g, ' '));
+md.registerHelper('md', (s: string) => mdText(s));
 
 export function renderBenchHtml(view: BenchView): string {
   const template = html.compile(loadTemplate('bench-report.html.hbs'), { strict: true });

@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executor.ts';
+import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { hostDefaults } from '../../src/engine/evaluation-request.ts';
-import { git, gitOut } from '../../src/engine/git.ts';
+import { git, gitOut } from '../../src/engine/git/git.ts';
 import {
   commitOn,
   createRepo,

@@ -6,7 +6,7 @@
  * nothing and says why.
  */
 import { describe, expect, it } from 'vitest';
-import { gitOut } from '../../src/engine/git.ts';
+import { gitOut } from '../../src/engine/git/git.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import { requireChecks, setCommitStatus, setGitDir } from '../support/github-standin/routes/merges.ts';
 import {

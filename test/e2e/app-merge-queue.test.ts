@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/core/infra-wording.ts';
-import { git, gitOut } from '../../src/engine/git.ts';
+import { git, gitOut } from '../../src/engine/git/git.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import {

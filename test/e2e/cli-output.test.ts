@@ -1,7 +1,7 @@
 /**
  * How `tandem` writes: `--json -` (stdout carries the report alone), `--quiet` (the verdict line
  * still printed), colours by NO_COLOR / FORCE_COLOR / TTY, and the help text. Through
- * `tandem merge` on a report file, so no Docker is needed.
+ * `tandem combine` on a report file, so no Docker is needed.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * engine, Docker client, zod, the App's libraries and each command's implementation are
  * imported when a command runs. Checked by tracing every module the process resolves, so a
  * command file that statically imports its implementation fails here. (The start time itself
- * is a benchmark: bench/cli-start.ts.)
+ * is a benchmark: perf/cli-start.ts.)
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

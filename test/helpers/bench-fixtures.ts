@@ -12,7 +12,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { BenchInstanceInput } from '../../src/core/bench-instance.schema.ts';
 import type { SuiteInput } from '../../src/core/suite.schema.ts';
-import { git, gitOut } from '../../src/engine/git.ts';
+import { git, gitOut } from '../../src/engine/git/git.ts';
 import { SANDBOX_IMAGE, shellGroup, tapScript } from './example-cases.ts';
 import { createRepo, type Files, type FixtureRepo, writeFiles } from './git-fixtures.ts';
 

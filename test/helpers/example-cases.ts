@@ -12,7 +12,7 @@ import { generateExample } from '../../examples/checkout/generate.ts';
 import type { SuiteInput } from '../../src/core/suite.schema.ts';
 import { loadCase } from '../../src/engine/case-loader.ts';
 import type { EvaluationInput, EvaluationOptions } from '../../src/engine/evaluate-api.ts';
-import { git } from '../../src/engine/git.ts';
+import { git } from '../../src/engine/git/git.ts';
 import {
   commitOn,
   createRepo,

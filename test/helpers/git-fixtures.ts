@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { git, gitOut } from '../../src/engine/git.ts';
+import { git, gitOut } from '../../src/engine/git/git.ts';
 
 export interface FixtureRepo {
   name: string;

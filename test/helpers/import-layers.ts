@@ -27,6 +27,30 @@ export const CORE_FORBIDDEN_PACKAGES = [
   /^(dockerode|better-sqlite3|probot|@octokit\/|@actions\/)/,
 ];
 
+/**
+ * The App's rooms (folders of `src/app/`) and which other rooms each may import. `.` is the App's
+ * root, the host files; a room may use its leaf helpers but never the composition files, which
+ * import the rooms.
+ */
+export const APP_ROOM_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  store: [],
+  linking: ['store'],
+  executors: ['store', '.'],
+  evaluations: ['store', 'linking', 'executors', '.'],
+  'merge-queue': ['evaluations', 'store', 'linking', 'executors', '.'],
+  'merge-command': ['store', 'linking', 'evaluations', '.'],
+  webhooks: ['evaluations', 'merge-queue', 'merge-command', 'executors', 'linking', '.'],
+  '.': ['store', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
+};
+
+/** Root files that compose the App: no room imports them (they import the rooms). */
+export const APP_COMPOSITION_FILES = ['index.ts', 'main.ts', 'server.ts'];
+
+const roomOf = (appRel: string) => {
+  const parts = appRel.split(path.sep);
+  return parts.length > 1 ? parts[0]! : '.';
+};
+
 export interface Violation {
   file: string;
   imports: string;
@@ -57,6 +81,10 @@ export function layerViolations(srcRoot: string): Violation[] {
       });
       continue;
     }
+    if (from === 'app' && !APP_ROOM_IMPORTS[roomOf(path.relative(path.join(srcRoot, 'app'), file))]) {
+      out.push({ file: rel, imports: '', rule: `app room of ${rel} is not a known room` });
+      continue;
+    }
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     for (const { fileName } of info.importedFiles) {
       if (!fileName.startsWith('.')) {
@@ -66,6 +94,27 @@ export function layerViolations(srcRoot: string): Violation[] {
       }
       const target = path.resolve(path.dirname(file), fileName);
       const to = path.relative(srcRoot, target).startsWith('..') ? '(outside src)' : layerOf(srcRoot, target);
+      if (to === 'app' && from === 'app') {
+        const fromRoom = roomOf(path.relative(path.join(srcRoot, 'app'), file));
+        const toRel = path.relative(path.join(srcRoot, 'app'), target);
+        const toRoom = roomOf(toRel);
+        const rooms = APP_ROOM_IMPORTS[fromRoom];
+        if (!rooms) continue; // said once above
+        if (toRoom !== fromRoom && !rooms.includes(toRoom)) {
+          out.push({
+            file: rel,
+            imports: fileName,
+            rule: `app/${fromRoom} may import only ${rooms.join(', ') || 'no other room'}`,
+          });
+        } else if (fromRoom !== '.' && toRoom === '.' && APP_COMPOSITION_FILES.includes(toRel)) {
+          out.push({
+            file: rel,
+            imports: fileName,
+            rule: `a room never imports the App's composition (${toRel})`,
+          });
+        }
+        continue;
+      }
       if (to === from || allowed.includes(to)) continue;
       out.push({
         file: rel,
@@ -75,4 +124,37 @@ export function layerViolations(srcRoot: string): Violation[] {
     }
   }
   return out;
+}
+
+/** Every relative import edge of the tree (type-only imports included: a cycle of types is one too). */
+function importEdges(srcRoot: string): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const file of tsFiles(srcRoot)) {
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const to = info.importedFiles
+      .filter((f) => f.fileName.startsWith('.'))
+      .map((f) => path.relative(srcRoot, path.resolve(path.dirname(file), f.fileName)));
+    edges.set(path.relative(srcRoot, file), to);
+  }
+  return edges;
+}
+
+/** Import cycles under `srcRoot`, each as the files around it (depth-first, one per cycle found). */
+export function importCycles(srcRoot: string): string[][] {
+  const edges = importEdges(srcRoot);
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === 'open') cycles.push([...stack.slice(stack.indexOf(t)), t]);
+      else if (!state.has(t) && edges.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of [...edges.keys()].sort()) if (!state.has(f)) visit(f);
+  return cycles;
 }

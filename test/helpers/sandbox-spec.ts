@@ -12,7 +12,7 @@ import type {
   ConfigurationRunSpec,
   Sandbox,
   Step,
-} from '../../src/engine/sandbox.ts';
+} from '../../src/engine/sandbox/sandbox.ts';
 
 export const MiB = 1024 * 1024;
 

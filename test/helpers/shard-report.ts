@@ -1,6 +1,6 @@
 /**
  * A one-shard partial report on disk (the example's shape: api + web both needed), for CLI
- * tests of `tandem merge` that need no Docker: merging it gives a resolved report.
+ * tests of `tandem combine` that need no Docker: merging it gives a resolved report.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

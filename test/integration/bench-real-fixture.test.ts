@@ -1,5 +1,5 @@
 /**
- * The real-case benchmark's fixture (bench/fixtures/real-case/): the bundles hold the base and the
+ * The real-case benchmark's fixture (perf/fixtures/real-case/): the bundles hold the base and the
  * PR head of each repository, the hidden tests never appear in a PR head, and the generated case
  * and suite load (wiring included) as `tandem eval` would load them. Real git on the bundles.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseYaml, FIXTURE, REAL_REPOS, suiteYaml } from '../../bench/real-case-spec.ts';
+import { caseYaml, FIXTURE, REAL_REPOS, suiteYaml } from '../../perf/real-case-spec.ts';
 import { loadCase } from '../../src/engine/case-loader.ts';
 
 const exec = promisify(execFile);

@@ -9,7 +9,7 @@ import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { mergeRuns } from '../../src/bench/merge-runs.ts';
+import { combineRuns } from '../../src/bench/combine-runs.ts';
 import { runBench } from '../../src/bench/run-bench.ts';
 import {
   type InstanceReportEntry,
@@ -366,7 +366,7 @@ describe('bench run: sharded and merged', () => {
     // Each shard evaluated only its share (folders of the models it ran).
     const folders = (names: string[]) => names.filter((n) => !n.endsWith('.json'));
     expect(folders(shard1).length + folders(shard2).length).toBe(MODELS.length);
-    const merged = await mergeRuns(
+    const merged = await combineRuns(
       // Folder names as a CI artifact download gives them: the run id is read from the summaries.
       await Promise.all(
         [1, 2].map(async (k) => {

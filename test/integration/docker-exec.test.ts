@@ -5,10 +5,10 @@
  */
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDockerClient } from '../../src/engine/docker-client.ts';
-import { ContainerExec, createStepExec } from '../../src/engine/docker-exec.ts';
-import { OutputTail } from '../../src/engine/output-tail.ts';
-import { RunGuard } from '../../src/engine/run-guard.ts';
+import { createDockerClient } from '../../src/engine/docker/docker-client.ts';
+import { ContainerExec, createStepExec } from '../../src/engine/docker/docker-exec.ts';
+import { OutputTail } from '../../src/engine/results/output-tail.ts';
+import { RunGuard } from '../../src/engine/sandbox/run-guard.ts';
 import { ensureDocker, SANDBOX_IMAGE } from '../helpers/example-cases.ts';
 
 const docker = createDockerClient();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
-import { DockerSandbox } from '../../src/engine/docker-sandbox.ts';
+import { DockerSandbox } from '../../src/engine/docker/docker-sandbox.ts';
 import { expectConfigurationTimedOut, MiB, sandboxSpecs, step } from '../helpers/sandbox-spec.ts';
 
 const IMAGE = 'tandem/sandbox:node20';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.ts';
 import type { Report } from '../../src/core/report.schema.ts';
-import { git } from '../../src/engine/git.ts';
+import { git } from '../../src/engine/git/git.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
 import { SANDBOX_IMAGE, shellCase, shellGroup, tapScript } from '../helpers/example-cases.ts';
 import type { FixtureRepo } from '../helpers/git-fixtures.ts';

@@ -2,8 +2,8 @@ import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
-import { gitOut } from '../../src/engine/git.ts';
-import { MirrorCache } from '../../src/engine/git-mirror.ts';
+import { gitOut } from '../../src/engine/git/git.ts';
+import { MirrorCache } from '../../src/engine/git/git-mirror.ts';
 import {
   commitOn,
   createRepo,

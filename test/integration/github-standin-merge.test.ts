@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
-import { gitOut } from '../../src/engine/git.ts';
+import { gitOut } from '../../src/engine/git/git.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../src/github/merge-pulls.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';

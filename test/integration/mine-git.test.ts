@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
-import { git } from '../../src/engine/git.ts';
+import { git } from '../../src/engine/git/git.ts';
 import { mineGit } from '../../src/mine/mine-git.ts';
 import { loadSuiteTemplate } from '../../src/mine/suite-template.ts';
 import {

@@ -2,10 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
-import { gitOut } from '../../src/engine/git.ts';
-import { MirrorCache } from '../../src/engine/git-mirror.ts';
-import { applyPatch } from '../../src/engine/patch-apply.ts';
-import { materializeCheckout } from '../../src/engine/repo-state.ts';
+import { gitOut } from '../../src/engine/git/git.ts';
+import { MirrorCache } from '../../src/engine/git/git-mirror.ts';
+import { applyPatch } from '../../src/engine/git/patch-apply.ts';
+import { materializeCheckout } from '../../src/engine/git/repo-state.ts';
 import {
   commitOn,
   createRepo,

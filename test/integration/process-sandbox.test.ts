@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
-import { ProcessSandbox } from '../../src/engine/process-sandbox.ts';
+import { ProcessSandbox } from '../../src/engine/sandbox/process-sandbox.ts';
 import { expectConfigurationTimedOut, MiB, sandboxSpecs, step } from '../helpers/sandbox-spec.ts';
 
 const sandbox = new ProcessSandbox();

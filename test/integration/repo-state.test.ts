@@ -2,8 +2,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../src/core/errors.ts';
-import { gitOut } from '../../src/engine/git.ts';
-import { MirrorCache } from '../../src/engine/git-mirror.ts';
+import { gitOut } from '../../src/engine/git/git.ts';
+import { MirrorCache } from '../../src/engine/git/git-mirror.ts';
 import {
   contextState,
   headFromBranch,
@@ -12,7 +12,7 @@ import {
   materializeCheckout,
   type RepoState,
   StateSet,
-} from '../../src/engine/repo-state.ts';
+} from '../../src/engine/git/repo-state.ts';
 import {
   commitOn,
   createRepo,

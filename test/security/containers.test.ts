@@ -10,8 +10,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { currentOwner, OWNER_LABELS, ownerLabels, processOwner } from '../../src/engine/container-owner.ts';
-import { createDockerClient } from '../../src/engine/docker-client.ts';
+import {
+  currentOwner,
+  OWNER_LABELS,
+  ownerLabels,
+  processOwner,
+} from '../../src/engine/docker/container-owner.ts';
+import { createDockerClient } from '../../src/engine/docker/docker-client.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
 import { appChecksCase, hangGroup, SANDBOX_IMAGE, shellCase, startCli } from '../helpers/example-cases.ts';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readRunReport } from '../../src/app/actions-report.ts';
+import { readRunReport } from '../../src/app/executors/actions-report.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';

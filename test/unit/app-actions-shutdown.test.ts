@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActionsExecutor } from '../../src/app/actions-executor.ts';
-import type { LinkedChangeSpec } from '../../src/app/executor.ts';
+import { ActionsExecutor } from '../../src/app/executors/actions-executor.ts';
+import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
-import { Store } from '../../src/app/store.ts';
+import { Store } from '../../src/app/store/store.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { standInClient } from './app-fixtures.ts';

@@ -3,7 +3,7 @@
  * the suite lists is evaluated again; a payload without an installation is ignored.
  */
 import { describe, expect, it } from 'vitest';
-import { onCheckSuiteRerequested, type WebhookTarget } from '../../src/app/handlers.ts';
+import { onCheckSuiteRerequested, type WebhookTarget } from '../../src/app/webhooks/pull-request-handlers.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
 
 function recorder() {

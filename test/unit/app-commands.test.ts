@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleCommandComment } from '../../src/app/commands.ts';
-import { Store } from '../../src/app/store.ts';
+import { Store } from '../../src/app/store/store.ts';
+import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';

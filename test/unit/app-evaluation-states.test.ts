@@ -10,8 +10,8 @@ import {
   IllegalTransitionError,
   isFinal,
   type Transition,
-} from '../../src/app/evaluation-states.ts';
-import type { Store } from '../../src/app/store.ts';
+} from '../../src/app/store/evaluation-states.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import { useTempStore } from './app-fixtures.ts';
 
 const temp = useTempStore('tandem-states-');

@@ -3,7 +3,7 @@
  * wrote it, anything else as an evaluation failure; tokens and hidden paths do not get through.
  */
 import { describe, expect, it } from 'vitest';
-import { publicFailureMessage } from '../../src/app/failure-message.ts';
+import { publicFailureMessage } from '../../src/app/evaluations/failure-message.ts';
 import { InputError } from '../../src/core/errors.ts';
 
 describe('publicFailureMessage', () => {

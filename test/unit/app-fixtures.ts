@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
-import { Store } from '../../src/app/store.ts';
+import { Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import type { StandIn } from '../support/github-standin/index.ts';

@@ -10,7 +10,7 @@ import {
   onIssueComment,
   onPullRequest,
   type WebhookTarget,
-} from '../../src/app/handlers.ts';
+} from '../../src/app/webhooks/pull-request-handlers.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { examplePayload } from '../support/webhook-sender.ts';

@@ -5,8 +5,8 @@
  * and the same set from whichever member it starts.
  */
 import { describe, expect, it } from 'vitest';
-import { indexedSet } from '../../src/app/indexed-set.ts';
-import type { Store } from '../../src/app/store.ts';
+import { indexedSet } from '../../src/app/linking/indexed-set.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import { setKey } from '../../src/core/linked-set.ts';
 import { validateOrgConfig } from '../../src/core/org-config.schema.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { onMergeGroup } from '../../src/app/merge-group-handler.ts';
-import type { MergeGroup } from '../../src/app/merge-group-payload.ts';
-import { mergeGroupKey, parseMergeGroupEvent, parseQueueRef } from '../../src/app/merge-group-payload.ts';
-import { EvaluationQueue } from '../../src/app/queue.ts';
+import { EvaluationQueue } from '../../src/app/evaluations/evaluation-queue.ts';
+import { onMergeGroup } from '../../src/app/webhooks/merge-group-handler.ts';
+import type { MergeGroup } from '../../src/core/merge-group.schema.ts';
+import { mergeGroupKey, parseMergeGroupEvent, parseQueueRef } from '../../src/core/merge-group.schema.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
 
 /** The webhooks-examples payload (it carries no installation) as GitHub sends it to an App. */

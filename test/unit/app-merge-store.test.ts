@@ -5,8 +5,8 @@
  * finds running marked interrupted.
  */
 import { describe, expect, it } from 'vitest';
-import { IllegalTransitionError } from '../../src/app/evaluation-states.ts';
-import type { Store } from '../../src/app/store.ts';
+import { IllegalTransitionError } from '../../src/app/store/evaluation-states.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import { useTempStore } from './app-fixtures.ts';
 
 const temp = useTempStore('tandem-merge-store-');

@@ -4,7 +4,7 @@
  * The loader is injected: this is the cache's logic, the loader has its own tests.
  */
 import { describe, expect, it } from 'vitest';
-import { OrgConfigCache } from '../../src/app/org-config-cache.ts';
+import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { parseOrgConfig } from '../../src/github/org-config.ts';
 

@@ -4,7 +4,7 @@
  * waiting: the default window here is an hour.
  */
 import { describe, expect, it } from 'vitest';
-import { EvaluationQueue } from '../../src/app/queue.ts';
+import { EvaluationQueue } from '../../src/app/evaluations/evaluation-queue.ts';
 
 interface Item {
   id: string;

@@ -7,12 +7,12 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Transition } from '../../src/app/evaluation-states.ts';
-import type { Executor, LinkedChangeSpec } from '../../src/app/executor.ts';
+import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
+import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
-import { OrgConfigCache } from '../../src/app/org-config-cache.ts';
 import { TandemService } from '../../src/app/service.ts';
-import { Store } from '../../src/app/store.ts';
+import type { Transition } from '../../src/app/store/evaluation-states.ts';
+import { Store } from '../../src/app/store/store.ts';
 import { pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import type { GitHub } from '../../src/github/octokit.ts';

@@ -4,7 +4,7 @@
  * parses is dropped instead of stopping the App.
  */
 import { describe, expect, it } from 'vitest';
-import type { MergeGroup } from '../../src/app/merge-group-payload.ts';
+import type { MergeGroup } from '../../src/core/merge-group.schema.ts';
 import { useTempStore } from './app-fixtures.ts';
 
 const temp = useTempStore('tandem-merge-groups-');

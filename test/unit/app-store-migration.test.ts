@@ -6,8 +6,8 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/app/store.ts';
-import { SCHEMA_VERSION, schemaVersion } from '../../src/app/store-schema.ts';
+import { Store } from '../../src/app/store/store.ts';
+import { SCHEMA_VERSION, schemaVersion } from '../../src/app/store/store-schema.ts';
 import { useTempStore } from './app-fixtures.ts';
 
 /** The unversioned schema each table created for itself before `store-schema.ts`. */

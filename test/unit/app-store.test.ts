@@ -5,7 +5,7 @@
  * closing and reopening the file.
  */
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/app/store.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';
 import { useTempStore } from './app-fixtures.ts';
 

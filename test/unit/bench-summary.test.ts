@@ -95,21 +95,22 @@ describe('summarizeRun', () => {
     });
   });
 
-  it("computes the papers' metrics over scored predictions", () => {
+  it("computes the papers' metrics over every prediction, an error counting as not resolved", () => {
     const m = summarizeRun(entries, opts).metrics;
     expect(m.case_success).toBe(0.1667);
     expect(m.repository_success).toBe(0.75);
-    expect(m.fix_rate).toBe(0.375);
-    // c did not apply; d is empty (not counted); e is an error (not scored).
-    expect(m.patch_apply_rate).toBe(0.6667);
+    // (1 + 0.5 + 0 + 0 + 0) / 5: the error e counts 0, as SWE-bench counts it unresolved.
+    expect(m.fix_rate).toBe(0.3);
+    // c did not apply, e errored before applying; d is empty (not counted).
+    expect(m.patch_apply_rate).toBe(0.5);
     expect(m.by_repo_count).toEqual({
       '2': { total: 3, resolved: 1, rate: 0.3333 },
-      '3': { total: 1, resolved: 0, rate: 0 },
+      '3': { total: 2, resolved: 0, rate: 0 },
     });
     expect(m.by_language_count).toEqual({
       '1': { total: 1, resolved: 0, rate: 0 },
       '2': { total: 1, resolved: 1, rate: 1 },
-      unknown: { total: 2, resolved: 0, rate: 0 },
+      unknown: { total: 3, resolved: 0, rate: 0 },
     });
     expect(m.diagnosis).toEqual({ regression: 1 });
   });

@@ -1,6 +1,6 @@
 /**
  * The verdict definitions of docs/design.md "Verdicts", one test each (or a few), graded through
- * core/grading exactly as the engine and `tandem merge` do.
+ * core/grading exactly as the engine and `tandem combine` do.
  */
 import { describe, expect, it } from 'vitest';
 import { type Grade, gradeSchema } from '../../src/core/grade.schema.ts';

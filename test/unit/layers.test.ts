@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { layerViolations } from '../helpers/import-layers.ts';
+import { importCycles, layerViolations } from '../helpers/import-layers.ts';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
@@ -56,6 +56,51 @@ describe('layer rules on the import graph', () => {
     ['a file outside any layer', 'misc/x.ts', '', 'not inside a known layer'],
   ])('fail on %s', (_name, file, text, rule) => {
     const root = tree({ [file]: text, 'cli/eval-options.ts': '', 'engine/git.ts': '', 'app/index.ts': '' });
+    const found = layerViolations(root);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.file).toBe(file);
+    expect(found[0]!.rule).toContain(rule);
+  });
+
+  it('find no import cycle in src/ (type-only imports included)', () => {
+    expect(importCycles(SRC)).toEqual([]);
+  });
+
+  it('find a cycle of type-only imports', () => {
+    const root = tree({
+      'app/store/a.ts': "import type { B } from './b.ts';",
+      'app/store/b.ts': "import type { A } from './a.ts';",
+    });
+    expect(importCycles(root)).toEqual([['app/store/a.ts', 'app/store/b.ts', 'app/store/a.ts']]);
+  });
+
+  it.each([
+    [
+      'the store importing another room',
+      'app/store/x.ts',
+      "import '../evaluations/e.ts';",
+      'app/store may import only',
+    ],
+    [
+      'a room importing the composition',
+      'app/evaluations/x.ts',
+      "import '../index.ts';",
+      "never imports the App's composition",
+    ],
+    [
+      'the merge queue importing webhooks',
+      'app/merge-queue/x.ts',
+      "import '../webhooks/w.ts';",
+      'app/merge-queue may import only',
+    ],
+    ['a folder that is no room', 'app/misc/x.ts', '', 'not a known room'],
+  ])('fail on %s', (_name, file, text, rule) => {
+    const root = tree({
+      [file]: text,
+      'app/evaluations/e.ts': '',
+      'app/index.ts': '',
+      'app/webhooks/w.ts': '',
+    });
     const found = layerViolations(root);
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe(file);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyFilesBytes, largestFirst } from '../../src/engine/prepare-order.ts';
+import { keyFilesBytes, largestFirst } from '../../src/engine/prepare/prepare-order.ts';
 
 describe('largestFirst', () => {
   it('orders by decreasing estimate', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PublishedReports } from '../../src/app/published-reports.ts';
+import { PublishedReports } from '../../src/app/evaluations/published-reports.ts';
 import { reportSchema } from '../../src/core/report.schema.ts';
 import { revealReport } from '../../src/report/report-reveal.ts';
 import { T, unresolvedReport } from './report-fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OutputTail } from '../../src/engine/output-tail.ts';
-import { WrapperStdout, wrappedStep, wrapperCompleted } from '../../src/engine/step-wrapper.ts';
+import { OutputTail } from '../../src/engine/results/output-tail.ts';
+import { WrapperStdout, wrappedStep, wrapperCompleted } from '../../src/engine/sandbox/step-wrapper.ts';
 
 function feed(chunks: string[]): { stdout: WrapperStdout; tail: OutputTail } {
   const tail = new OutputTail(1024);

@@ -10,8 +10,13 @@ import YAML from 'yaml';
 import { InputError } from '../../src/core/errors.ts';
 import { suiteSchema, type Wiring } from '../../src/core/suite.schema.ts';
 import { loadCase } from '../../src/engine/case-loader.ts';
-import { ensureMountpoint, prepareMountpoints } from '../../src/engine/mountpoints.ts';
-import { goDirective, goWorkFile, type WiredRepo, wiringLayout } from '../../src/engine/wiring-layout.ts';
+import { ensureMountpoint, prepareMountpoints } from '../../src/engine/wiring/mountpoints.ts';
+import {
+  goDirective,
+  goWorkFile,
+  type WiredRepo,
+  wiringLayout,
+} from '../../src/engine/wiring/wiring-layout.ts';
 
 let root: string;
 beforeAll(async () => {

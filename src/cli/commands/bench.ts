@@ -59,7 +59,8 @@ export function registerBench(program: Command, ctx: CliContext): void {
     });
 
   bench
-    .command('merge')
+    .command('combine')
+    .alias('merge')
     .argument('<run-dirs...>', 'run folders of the shards (runs/<run-id> each)')
     .requiredOption('--instances <file>', 'the instances file the shards ran')
     .requiredOption('--out <dir>', 'the merged run folder (runs/<run-id>)')

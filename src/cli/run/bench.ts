@@ -125,8 +125,8 @@ export async function benchValidateCommand(
 
 export async function benchMergeCommand(dirs: string[], raw: unknown): Promise<number> {
   const flags = parseFlags(z.object({ instances: z.string().min(1), out: z.string().min(1) }), raw);
-  const { mergeRuns } = await import('../../bench/merge-runs.ts');
-  const summaries = await mergeRuns(dirs, flags.out, flags.instances);
+  const { combineRuns } = await import('../../bench/combine-runs.ts');
+  const summaries = await combineRuns(dirs, flags.out, flags.instances);
   for (const { file, summary } of summaries) {
     process.stdout.write(
       `${summary.model_name_or_path}: ${summary.resolved_instances}/${summary.total_instances} resolved → ${file}\n`,

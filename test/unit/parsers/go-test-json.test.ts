@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoTestJson } from '../../../src/engine/parsers/go-test-json.ts';
-import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
+import { parseGoTestJson } from '../../../src/engine/results/parsers/go-test-json.ts';
+import { ResultParseError } from '../../../src/engine/results/parsers/parser.ts';
 import { byId, idsAndStatuses, resultFile } from '../../helpers/result-fixtures.ts';
 
 const ev = (e: Record<string, unknown>) => JSON.stringify(e);

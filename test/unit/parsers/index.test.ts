@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultFormatSchema } from '../../../src/core/suite.schema.ts';
-import { parseResults, parsers, ResultParseError } from '../../../src/engine/parsers/index.ts';
-import { cleanMessage, MESSAGE_CAP } from '../../../src/engine/parsers/result-builder.ts';
+import { parseResults, parsers, ResultParseError } from '../../../src/engine/results/parsers/index.ts';
+import { cleanMessage, MESSAGE_CAP } from '../../../src/engine/results/parsers/result-builder.ts';
 import { resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseResults', () => {

@@ -4,8 +4,8 @@ import {
   parseJestJson,
   parseVitestJson,
   relativeFiles,
-} from '../../../src/engine/parsers/jest-json.ts';
-import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
+} from '../../../src/engine/results/parsers/jest-json.ts';
+import { ResultParseError } from '../../../src/engine/results/parsers/parser.ts';
 import { byId, idsAndStatuses, resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseJestJson (jest --json)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJunit } from '../../../src/engine/parsers/junit.ts';
-import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
-import { MESSAGE_CAP } from '../../../src/engine/parsers/result-builder.ts';
+import { parseJunit } from '../../../src/engine/results/parsers/junit.ts';
+import { ResultParseError } from '../../../src/engine/results/parsers/parser.ts';
+import { MESSAGE_CAP } from '../../../src/engine/results/parsers/result-builder.ts';
 import { byId, idsAndStatuses, NODE_EDGE_RUN, NODE_RUN, resultFile } from '../../helpers/result-fixtures.ts';
 
 /** A fixture parsed as group `unit`. */
@@ -23,7 +23,7 @@ describe('parseJunit: node --test junit reporter (real output)', () => {
   });
 
   it('gives the same ids as the TAP reporter for the same tests', async () => {
-    const { parseTap } = await import('../../../src/engine/parsers/tap.ts');
+    const { parseTap } = await import('../../../src/engine/results/parsers/tap.ts');
     const tapIds = parseTap(resultFile('node-tap.tap'), 'unit').map((r) => r.id);
     expect(results.map((r) => r.id)).toEqual(tapIds);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ResultParseError } from '../../../src/engine/parsers/parser.ts';
-import { parseTap } from '../../../src/engine/parsers/tap.ts';
+import { ResultParseError } from '../../../src/engine/results/parsers/parser.ts';
+import { parseTap } from '../../../src/engine/results/parsers/tap.ts';
 import { idsAndStatuses, NODE_EDGE_RUN, NODE_RUN, resultFile } from '../../helpers/result-fixtures.ts';
 
 describe('parseTap: node --test tap reporter (real output)', () => {

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { git, gitOut } from '../../../../src/engine/git.ts';
+import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';

@@ -1,0 +1,91 @@
+/**
+ * The linked change as an executor gets it: members as merge targets (head onto the current tip
+ * of their base branch), the suite's other repositories as context, the fetched suite, and
+ * where `tandem.yml` says to run it.
+ */
+import type { BranchTarget, ContextRepo } from '../../core/case.schema.ts';
+import type { MatrixMode } from '../../core/matrix-mode.ts';
+import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
+import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { RepoMap, RepoSet, sameRepo } from '../../core/repo-name.ts';
+import type { Suite } from '../../core/suite.schema.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { authenticatedCloneUrl } from '../../github/permissions.ts';
+import { branchTip, getRepo } from '../../github/pull-requests.ts';
+import type { LinkedChangeSpec } from '../executors/executor.ts';
+import type { ResolvedSet } from '../linking/resolve-set.ts';
+
+export interface ChangeSpecInput {
+  evaluationId: number;
+  set: ResolvedSet;
+  config: OrgConfig;
+  suiteEntry: OrgSuite;
+  suite: { suite: Suite; suiteDir: string };
+  matrix: MatrixMode | undefined;
+  /**
+   * A member repository taken at one exact commit with nothing applied (a merge queue's merge
+   * commit, already base + the queued PRs): its head state is `head` as is, its base `base`.
+   */
+  pinned?: PinnedRepo;
+}
+
+export interface PinnedRepo {
+  repo: string;
+  base: string;
+  head: string;
+}
+
+export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promise<LinkedChangeSpec> {
+  const { config, set } = input;
+  return {
+    evaluationId: input.evaluationId,
+    name: `linked change ${set.members.map((m) => pullKey(m.ref)).join(' ')}`,
+    suite: input.suite.suite,
+    suiteDir: input.suite.suiteDir,
+    suitePath: input.suiteEntry.path,
+    matrix: input.matrix ?? config.matrix,
+    ...(await workspaceOf(gh, set, input.suiteEntry, input.pinned)),
+    ...(config.executor === 'actions' ? { actions: { ...config.actions, evaluator: config.evaluator } } : {}),
+  };
+}
+
+/**
+ * Members are merge targets (head onto the current tip of their base branch); the suite's other
+ * repositories are context at their default branch, except a repository a member was merged
+ * into, which is taken at its new base: the tip of the branch the PR went into. A pinned
+ * member is a plain target at its commit (`merge: false` checks out exactly `head`).
+ */
+async function workspaceOf(
+  gh: GitHub,
+  set: ResolvedSet,
+  suite: OrgSuite,
+  pinned: PinnedRepo | undefined,
+): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
+  const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
+  const memberRepos = new RepoSet(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const mergedInto = new RepoMap<string>();
+  for (const l of set.left)
+    if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOfPullKey(l.key)))
+      mergedInto.set(repoOfPullKey(l.key), l.baseRef);
+  const targets = await Promise.all(
+    set.members.map(async (m) => {
+      const repo = `${m.ref.owner}/${m.ref.repo}`;
+      const url = await authenticatedCloneUrl(gh, m.cloneUrl);
+      if (pinned && sameRepo(pinned.repo, repo))
+        return { repo, url, base: pinned.base, head: pinned.head, merge: false };
+      return { repo, url, base: await tip(repo, m.baseRef), head: m.headSha, merge: true };
+    }),
+  );
+  const context = await Promise.all(
+    suite.repos
+      .filter((r) => !memberRepos.has(r))
+      .map(async (r) => {
+        const info = await getRepo(gh, repoId(r));
+        const mergedBase = mergedInto.get(r);
+        const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
+        return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
+      }),
+  );
+  return { targets, context };
+}

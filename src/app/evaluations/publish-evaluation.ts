@@ -1,0 +1,131 @@
+/**
+ * What an evaluation leaves on GitHub: the completed `Tandem` check run on every member and the
+ * same sticky comment on each — for a report, for a failure before any report existed, and for
+ * PRs the caps kept out of the set. The words come from `report/linked-change.ts`; this module
+ * decides the conclusions and where each text goes.
+ */
+import { InputError } from '../../core/errors.ts';
+import type { OrgSuite } from '../../core/org-config.schema.ts';
+import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { RepoSet } from '../../core/repo-name.ts';
+import type { Report } from '../../core/report.schema.ts';
+import { type CheckConclusion, completeCheckRun } from '../../github/check-runs.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { upsertStickyComment } from '../../github/sticky-comment.ts';
+import {
+  type CheckText,
+  type LinkedChangeView,
+  renderLinkedChangeCheck,
+  renderLinkedChangeComment,
+  renderNoReport,
+  renderRefused,
+} from '../../report/linked-change.ts';
+import type { Reveal } from '../../report/report-view.ts';
+import type { ResolvedSet } from '../linking/resolve-set.ts';
+import type { Store } from '../store/store.ts';
+
+/** The members' check runs this evaluation completes. */
+export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
+
+/** A report's check conclusion, and whether the check offers a re-run (infrastructure errors). */
+function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
+  if (report.outcome === 'resolved') return { conclusion: 'success', rerun: false };
+  return { conclusion: 'failure', rerun: report.outcome === 'error' };
+}
+
+export async function failAll(
+  gh: GitHub,
+  store: Store,
+  members: Members,
+  output: CheckText,
+  rerun: boolean,
+): Promise<void> {
+  for (const m of members) {
+    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, 'failure', output, {
+      rerunAction: rerun,
+    });
+    store.checkRuns.complete(m.key, m.headSha);
+  }
+}
+
+async function commentOnAll(gh: GitHub, view: LinkedChangeView, body: string): Promise<void> {
+  for (const m of view.members)
+    await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
+}
+
+/** The report on every member: check conclusion and output, then the sticky comment. */
+export async function publishReport(
+  gh: GitHub,
+  store: Store,
+  members: Members,
+  view: LinkedChangeView,
+  report: Report,
+  reveal: Reveal,
+): Promise<void> {
+  const { conclusion, rerun } = conclusionOf(report);
+  const check = renderLinkedChangeCheck(view, report, reveal);
+  // One comment on every member, so its footer links one check run: the first member's.
+  const first = view.members[0];
+  const run = members.find((m) => first && m.key === pullKey(first.ref));
+  const checkRunUrl =
+    first && run
+      ? `${new URL(first.htmlUrl).origin}/${first.ref.owner}/${first.ref.repo}/runs/${run.checkRunId}`
+      : undefined;
+  for (const m of members) {
+    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, conclusion, check, {
+      rerunAction: rerun,
+    });
+    store.checkRuns.complete(m.key, m.headSha);
+  }
+  await commentOnAll(
+    gh,
+    view,
+    renderLinkedChangeComment({ ...view, ...(checkRunUrl ? { checkRunUrl } : {}) }, report, reveal),
+  );
+}
+
+/**
+ * No report: a suite the evaluator must fix (InputError, no Re-run), or an infrastructure error
+ * (with Re-run). `message` is already cleaned of secrets and hidden paths.
+ */
+export async function publishFailure(
+  gh: GitHub,
+  store: Store,
+  members: Members,
+  view: LinkedChangeView,
+  error: unknown,
+  message: string,
+): Promise<void> {
+  const suite = error instanceof InputError;
+  const out = renderNoReport(view, message, suite ? 'suite' : 'infrastructure');
+  await failAll(gh, store, members, out.check, !suite);
+  await commentOnAll(gh, view, out.comment);
+}
+
+/**
+ * PRs the caps kept out of the set still carry the `queued` check their webhook created: they
+ * are not evaluated, so say why on the check and in their comment instead of leaving it open.
+ */
+export async function closeRefused(
+  gh: GitHub,
+  store: Store,
+  set: ResolvedSet,
+  suite: OrgSuite,
+): Promise<void> {
+  const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
+  const covered = new RepoSet(suite.repos);
+  for (const r of set.refused) {
+    // Only the caps refuse a PR of this suite's repositories; others have sets of their own.
+    if (!covered.has(repoOfPullKey(r.to))) continue;
+    const open = store.checkRuns.open(r.to);
+    if (open.length === 0) continue;
+    const out = renderRefused(view, r.reason);
+    for (const c of open) {
+      await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);
+      store.checkRuns.complete(r.to, c.headSha);
+    }
+    const ref = parsePullKey(r.to);
+    await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, out.comment);
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * `/tandem merge`: merges a resolved linked change member by member, producers first, and says
+ * on every member what happened. The rules are core's (`merge-command-plan.ts`, `required-checks.ts`);
+ * GitHub is asked through `github/merge-pulls.ts`; the words are `report/merge-command-status.ts`'s.
+ *
+ * Before anything merges: the set's latest evaluation must be published and resolved, the set
+ * must not have grown since, and every member must still be open at its evaluated head. Then each
+ * member in turn must pass its base branch's required checks and is merged pinned to its
+ * evaluated head; the first refusal stops the attempt, and every member's comment names the PR,
+ * the reason, what is merged and what was not attempted. The attempt and each step are recorded
+ * as they happen (`store.merges`): a repeated command on a merged set says so, a second one while
+ * one runs is refused, and a retry after a half-merge keeps what merged.
+ */
+import { scrubCredentials } from '../../core/credentials.ts';
+import {
+  type EvaluatedMember,
+  evaluationRefusal,
+  type MergeStep,
+  memberRefusal,
+  mergeOutcome,
+  mergeSequence,
+  setDrift,
+} from '../../core/merge-command-plan.ts';
+import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
+import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
+import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
+import type { Store } from '../store/store.ts';
+
+export interface MergeRequest {
+  /** The PR the command was written on. */
+  seed: string;
+  /** The linked set around it as the link index knows it now (the service's view). */
+  linked: string[];
+  requestedBy: string;
+}
+
+/** `busy`: another `/tandem merge` of this set is running; nothing was done or said. */
+export type MergeCommandResult = 'done' | 'busy';
+
+type Log = { warn: (o: object, m: string) => void };
+
+async function tell(gh: GitHub, keys: readonly string[], status: MergeStatus, log: Log): Promise<void> {
+  const body = renderMergeStatus(status);
+  for (const key of keys) {
+    const ref = parsePullKey(key);
+    try {
+      await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
+    } catch (e) {
+      // One member's comment failing must not keep the others from hearing about the merge.
+      log.warn({ err: e, pull: key }, 'could not write the merge comment');
+    }
+  }
+}
+
+const notAttempted = (m: EvaluatedMember): MergeStep => ({ ...m, result: 'not-attempted' });
+
+export async function mergeLinkedSet(
+  store: Store,
+  gh: GitHub,
+  req: MergeRequest,
+  log: Log,
+): Promise<MergeCommandResult> {
+  // The seed too: once merged it has left its own set as the index knows it.
+  const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
+  const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
+    ...s,
+    requestedBy: req.requestedBy,
+  });
+  if (!evaluation) {
+    const reasons = [evaluationRefusal(undefined)!];
+    await tell(gh, [req.seed], status({ outcome: 'refused', reasons, steps: [] }), log);
+    return 'done';
+  }
+  const verdict = store.evaluations.verdict(evaluation.id);
+  const evaluated =
+    evaluation.members.length > 0
+      ? evaluation.members
+      : [...new Set([req.seed, ...req.linked])].map((key) => ({
+          key,
+          headSha: store.pulls.get(key)?.headSha ?? '',
+        }));
+  const kept = keptMerges(store, evaluation.id, evaluated);
+  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key));
+  const sequence = mergeSequence([...evaluated, ...carried], verdict?.mergeOrder ?? []);
+  const everyone = sequence.map((m) => m.key);
+
+  const last = store.merges.latest(evaluation.id);
+  if (last?.state === 'merged') {
+    await tell(gh, everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }), log);
+    return 'done';
+  }
+  const attempt = store.merges.start(evaluation.id, req.requestedBy);
+  if (attempt === undefined) return 'busy';
+
+  // What earlier attempts merged stays merged, whatever this attempt does.
+  const steps: MergeStep[] = sequence.map((m) => kept.get(m.key) ?? notAttempted(m));
+  const finish = async (reasons: string[] = []) => {
+    const outcome = mergeOutcome(steps);
+    store.merges.update(attempt, outcome, steps);
+    await tell(gh, everyone, status({ outcome, steps, reasons }), log);
+  };
+  try {
+    // The whole set first: nothing merges unless all of it can.
+    const setReasons = [
+      evaluationRefusal({ state: evaluation.state, outcome: verdict?.outcome ?? null }),
+      evaluation.members.length > 0 ? setDrift(everyone, req.linked) : undefined,
+    ].filter((r): r is string => r !== undefined);
+    if (setReasons.length > 0) {
+      await finish(setReasons);
+      return 'done';
+    }
+    const live = await Promise.all(sequence.map((m) => livePull(gh, parsePullKey(m.key))));
+    let refusedAny = false;
+    sequence.forEach((m, i) => {
+      const now = live[i];
+      const earlier = kept.get(m.key);
+      // Merged by an earlier attempt (a retry after a half-merge): kept.
+      if (earlier && now?.state === 'merged') {
+        steps[i] = earlier;
+        return;
+      }
+      const reason = memberRefusal(m, now);
+      if (reason) {
+        steps[i] = { ...m, result: 'refused', reason };
+        refusedAny = true;
+      }
+    });
+    if (refusedAny) {
+      await finish();
+      return 'done';
+    }
+
+    await tell(
+      gh,
+      everyone,
+      status({
+        outcome: 'running',
+        steps: steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' })),
+      }),
+      log,
+    );
+    for (const [i, m] of sequence.entries()) {
+      if (steps[i]!.result === 'merged') continue;
+      const reason = await mergeOne(gh, m, live[i]!.baseRef, (sha) => {
+        steps[i] = { ...m, result: 'merged', mergeSha: sha };
+      });
+      if (reason !== undefined) {
+        steps[i] = { ...m, result: 'refused', reason };
+        break;
+      }
+      // Each merge is on record at once: a crash after it still leaves the truth in the store.
+      store.merges.update(attempt, 'running', steps);
+    }
+    await finish();
+    return 'done';
+  } catch (e) {
+    // GitHub unreachable while reading the members, or the store failing: never leave the
+    // attempt running, and say on every member how far it got.
+    store.merges.update(attempt, 'interrupted', steps);
+    const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
+    await tell(gh, everyone, status({ outcome: mergeOutcome(steps), steps, reasons }), log);
+    throw e;
+  }
+}
+
+/**
+ * Members an earlier `/tandem merge` merged, by key: this evaluation's own earlier attempts, and
+ * linked PRs merged by an attempt on an earlier evaluation (after a half-merge, the rest of the
+ * set is evaluated again without them: they still belong in its merge comment).
+ */
+function keptMerges(store: Store, evaluationId: number, evaluated: readonly EvaluatedMember[]) {
+  const kept = new Map<string, MergeStep>();
+  for (const [key, mergeSha] of store.merges.mergedBefore(evaluationId)) {
+    const m = evaluated.find((e) => e.key === key);
+    if (m) kept.set(key, { ...m, result: 'merged', mergeSha });
+  }
+  for (const m of evaluated) {
+    const neighbours = [...store.links.from(m.key).map(pullKey), ...store.links.to(m.key)];
+    for (const key of neighbours) {
+      if (kept.has(key) || evaluated.some((e) => e.key === key)) continue;
+      if (store.pulls.get(key)?.state !== 'merged') continue;
+      const step = store.merges.mergedStep(key);
+      if (step) kept.set(key, step);
+    }
+  }
+  return kept;
+}
+
+/** Checks then merges one member; the refusal reason, or undefined once merged. */
+async function mergeOne(
+  gh: GitHub,
+  m: EvaluatedMember,
+  baseRef: string,
+  merged: (sha: string) => void,
+): Promise<string | undefined> {
+  const repo = repoId(repoOfPullKey(m.key));
+  try {
+    const required = await requiredChecks(gh, repo, baseRef);
+    if (required.length > 0) {
+      const { runs, statuses } = await checksOn(gh, repo, m.headSha);
+      const judged = judgeRequiredChecks(required, runs, statuses);
+      if (!judged.pass) return describeBlockingCheck(judged.checks);
+    }
+  } catch (e) {
+    return `its required checks could not be read (${(e as Error).message})`;
+  }
+  const answer = await mergePull(gh, parsePullKey(m.key), m.headSha);
+  if (!answer.merged) return answer.reason;
+  merged(answer.sha);
+  return undefined;
+}

@@ -1,0 +1,215 @@
+/**
+ * Gating GitHub's merge queue: every `merge_group.checks_requested` gets a `Tandem` check run
+ * on the group's head SHA right away (queued), evaluated in its own queue (one run per group,
+ * at most `concurrency` at once), and always completed: with the verdict, `neutral` when there
+ * is nothing to gate, `failure` for a suite or infrastructure error, or `cancelled` when the
+ * group is destroyed (or the App stops) first. Without a completed check the queue would wait
+ * until its own timeout.
+ *
+ * Each open group is stored (`store.mergeGroups`) until its check is completed: a restart, like
+ * a crash, resumes the groups GitHub is still waiting on (`resume`), reusing their check runs.
+ */
+import { scrubCredentials } from '../../core/credentials.ts';
+import { type MergeGroup, mergeGroupKey } from '../../core/merge-group.schema.ts';
+import {
+  CHECK_NAME,
+  completeCheckRun,
+  createQueuedCheckRun,
+  markInProgress,
+} from '../../github/check-runs.ts';
+import { type GitHub, repoId } from '../../github/octokit.ts';
+import { renderMergeGroupCancelled, renderMergeGroupError } from '../../report/merge-group-check.ts';
+import { EvaluationQueue } from '../evaluations/evaluation-queue.ts';
+import {
+  evaluateMergeGroup,
+  labelOf,
+  type MergeGroupDeps,
+  type MergeGroupOutcome,
+} from './merge-group-evaluation.ts';
+
+export interface MergeGroupGateOptions extends MergeGroupDeps {
+  auth: (installationId: number) => Promise<GitHub>;
+  concurrency: number;
+  log: MergeGroupDeps['log'] & { error: (o: object, m: string) => void };
+}
+
+interface Job {
+  key: string;
+  group: MergeGroup;
+  /** The check run on the group's head SHA, once created (undefined if creating it failed). */
+  checkRun: Promise<number | undefined>;
+  /** Why it ends without a verdict, when it does (destroyed). */
+  cancelled?: string;
+}
+
+const WITHDRAWN = 'The merge group was withdrawn before Tandem finished evaluating it.';
+
+export class MergeGroupGate {
+  private readonly queue: EvaluationQueue<Job>;
+  /** Groups with a check run not yet completed, by `mergeGroupKey`. */
+  private readonly jobs = new Map<string, Job>();
+  private readonly tasks = new Set<Promise<void>>();
+  private closing = false;
+
+  constructor(private readonly opts: MergeGroupGateOptions) {
+    this.queue = new EvaluationQueue<Job>({
+      concurrency: opts.concurrency,
+      debounceMs: 0,
+      run: (job, signal) => this.run(job, signal),
+      onError: (e, job) => opts.log.error({ err: e, mergeGroup: job.key }, 'merge group run crashed'),
+      // Withdrawn before it started (destroyed): the queued check is closed with the reason.
+      onDrop: (job) => this.track(this.finish(job, undefined)),
+    });
+  }
+
+  /** `checks_requested`: a queued check on the head SHA now, the evaluation in the queue. */
+  request(group: MergeGroup): void {
+    const key = mergeGroupKey(group);
+    // A second request for a group already being gated (GitHub re-requesting) changes nothing.
+    if (this.jobs.has(key)) return;
+    this.opts.store.mergeGroups.open(key, group);
+    // Stopping: the restart resumes it from the store.
+    if (this.closing) return;
+    this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
+  }
+
+  /** Re-queues the groups a previous process left open (their check runs are reused). */
+  resume(): number {
+    const { open, dropped } = this.opts.store.mergeGroups.all();
+    if (dropped.length > 0) this.opts.log.warn({ dropped }, 'unreadable merge groups dropped');
+    for (const { key, group, checkRunId } of open) {
+      if (this.jobs.has(key)) continue;
+      const checkRun = checkRunId === null ? this.createCheck(key, group) : Promise.resolve(checkRunId);
+      this.enqueue({ key, group, checkRun });
+    }
+    return open.length;
+  }
+
+  /** `destroyed`: an evaluation still waiting or running for the group is withdrawn. */
+  destroy(group: MergeGroup, reason: string): void {
+    const key = mergeGroupKey(group);
+    const job = this.jobs.get(key);
+    if (!job) return;
+    job.cancelled = `GitHub destroyed this merge group (${reason}) before Tandem finished evaluating it.`;
+    this.queue.cancel(key);
+  }
+
+  /** Resolves when no group is waiting, running or being closed. */
+  async idle(): Promise<void> {
+    while (this.tasks.size > 0 || this.queue.size > 0) {
+      await Promise.allSettled([...this.tasks]);
+      await this.queue.idle();
+    }
+  }
+
+  /**
+   * Stops the queue and resolves once nothing runs: running groups are aborted and stay stored
+   * with their check open, for the restart to resume.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.queue.close();
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  private enqueue(job: Job): void {
+    this.jobs.set(job.key, job);
+    this.queue.push(job.key, job, { delayMs: 0 });
+  }
+
+  /** The queued check run on the group's head SHA, recorded with the group; undefined if GitHub refused. */
+  private createCheck(key: string, group: MergeGroup): Promise<number | undefined> {
+    const created = this.opts
+      .auth(group.installationId)
+      .then((gh) =>
+        createQueuedCheckRun(
+          gh,
+          repoId(`${group.owner}/${group.repo}`),
+          group.headSha,
+          `merge-group:${group.headRef}`,
+          'Waiting for the merge group to be evaluated.',
+        ),
+      )
+      .then((id) => {
+        this.opts.store.mergeGroups.setCheckRun(key, id);
+        return id;
+      })
+      .catch((e: unknown) => {
+        this.opts.log.error({ err: e, mergeGroup: key }, 'could not create the merge group check run');
+        return undefined;
+      });
+    // `close` waits for it: its id must reach the store before the store closes.
+    this.track(created.then(() => {}));
+    return created;
+  }
+
+  private async run(job: Job, signal: AbortSignal): Promise<void> {
+    // A check GitHub refused to create is tried once more: without one the queue waits in vain.
+    const id =
+      (await job.checkRun) ?? (signal.aborted ? undefined : await this.createCheck(job.key, job.group));
+    if (id === undefined) {
+      if (!this.closing) this.forget(job);
+      return;
+    }
+    job.checkRun = Promise.resolve(id);
+    if (signal.aborted) return this.stop(job);
+    let outcome: MergeGroupOutcome | undefined;
+    try {
+      const gh = await this.opts.auth(job.group.installationId);
+      await markInProgress(gh, repoId(labelOf(job.group).repo), id, 'Evaluating the merge group.');
+      outcome = signal.aborted ? undefined : await evaluateMergeGroup(this.opts, gh, job.group, signal);
+    } catch (e) {
+      // GitHub unreachable before the evaluation began: still an answer for the queue.
+      const message = scrubCredentials(`evaluation failed: ${(e as Error).message}`);
+      outcome = signal.aborted
+        ? undefined
+        : {
+            conclusion: 'failure',
+            output: renderMergeGroupError(labelOf(job.group), undefined, message, 'infrastructure'),
+          };
+    }
+    await (outcome ? this.finish(job, outcome) : this.stop(job));
+  }
+
+  /** Aborted: by a shutdown (the group stays stored for the restart) or by `destroyed`. */
+  private stop(job: Job): Promise<void> {
+    if (this.closing && job.cancelled === undefined) {
+      this.jobs.delete(job.key);
+      return Promise.resolve();
+    }
+    return this.finish(job, undefined);
+  }
+
+  /** Drops a group from memory and the store. */
+  private forget(job: Job): void {
+    if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
+    this.opts.store.mergeGroups.close(job.key);
+  }
+
+  /** Completes the group's check run once: with `outcome`, or cancelled with the job's reason. */
+  private async finish(job: Job, outcome: MergeGroupOutcome | undefined): Promise<void> {
+    if (this.jobs.get(job.key) !== job) return;
+    this.jobs.delete(job.key);
+    const result: MergeGroupOutcome = outcome ?? {
+      conclusion: 'cancelled',
+      output: renderMergeGroupCancelled(labelOf(job.group), job.cancelled ?? WITHDRAWN),
+    };
+    const id = await job.checkRun;
+    if (id !== undefined) {
+      const gh = await this.opts.auth(job.group.installationId);
+      await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+    }
+    this.opts.store.mergeGroups.close(job.key);
+    this.opts.log.info(
+      { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
+      'merge group checked',
+    );
+  }
+
+  private track(p: Promise<void>): void {
+    const t = p
+      .catch((e: unknown) => this.opts.log.error({ err: e }, 'merge group check update failed'))
+      .finally(() => this.tasks.delete(t));
+    this.tasks.add(t);
+  }
+}

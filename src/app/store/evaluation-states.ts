@@ -1,0 +1,150 @@
+/**
+ * The one owner of an evaluation's state. Every change goes through `move`, which checks it
+ * against the transition table, writes it with a compare-and-set (so a write from a stale view
+ * of the row is refused instead of overwriting a newer state) and announces it: the service
+ * and tests wait on these events instead of polling the database.
+ *
+ *   queued ─→ running ─→ published | superseded | failed
+ *      └──→ superseded       └──→ queued (a restart re-queues what was running)
+ */
+import { EventEmitter } from 'node:events';
+import {
+  EVALUATION_STATES,
+  type EvaluationState,
+  type EvaluationsTable,
+  type EvaluationVerdict,
+  type StoredEvaluation,
+} from './store-evaluations.ts';
+
+export { EVALUATION_STATES, type EvaluationState };
+
+const NEXT: Record<EvaluationState, readonly EvaluationState[]> = {
+  // Superseded while waiting: a newer request of the same set (or a set it grew into) took over.
+  queued: ['running', 'superseded'],
+  running: ['published', 'superseded', 'failed', 'queued'],
+  published: [],
+  superseded: [],
+  failed: [],
+};
+
+export function canMove(from: EvaluationState, to: EvaluationState): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function isFinal(state: EvaluationState): boolean {
+  return NEXT[state].length === 0;
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly evaluationId: number,
+    readonly from: EvaluationState | undefined,
+    readonly to: EvaluationState,
+  ) {
+    super(`evaluation ${evaluationId}: ${from ?? 'unknown'} → ${to} is not a legal transition`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export interface Transition {
+  id: number;
+  /** `undefined` for a newly created evaluation. */
+  from: EvaluationState | undefined;
+  to: EvaluationState;
+}
+
+type Events = { transition: [Transition] };
+
+export class EvaluationStates extends EventEmitter<Events> {
+  constructor(private readonly table: EvaluationsTable) {
+    super();
+  }
+
+  create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
+    const id = this.table.create(e);
+    this.emit('transition', { id, from: undefined, to: 'queued' });
+    return id;
+  }
+
+  get(id: number): StoredEvaluation | undefined {
+    return this.table.get(id);
+  }
+
+  stateOf(id: number): EvaluationState | undefined {
+    return this.table.get(id)?.state;
+  }
+
+  /** Evaluations a previous process left queued or running. */
+  unfinished(): StoredEvaluation[] {
+    return this.table.unfinished();
+  }
+
+  start(id: number): void {
+    this.move(id, 'running');
+  }
+
+  publish(id: number): void {
+    this.move(id, 'published');
+  }
+
+  fail(id: number): void {
+    this.move(id, 'failed');
+  }
+
+  supersede(id: number): void {
+    this.move(id, 'superseded');
+  }
+
+  /** A restart found it running: it runs again (its check runs are reused). */
+  requeue(id: number): void {
+    this.move(id, 'queued');
+  }
+
+  /** The members (PR and head) a running evaluation settled on: the Actions hand-off keys on them. */
+  setMembers(id: number, members: StoredEvaluation['members']): void {
+    const state = this.stateOf(id);
+    if (state !== 'running') throw new IllegalTransitionError(id, state, 'running');
+    this.table.setMembers(id, members);
+  }
+
+  /** What the report concluded: written while running, just before `publish`. */
+  recordVerdict(id: number, verdict: EvaluationVerdict): void {
+    const state = this.stateOf(id);
+    if (state !== 'running') throw new IllegalTransitionError(id, state, 'published');
+    this.table.setVerdict(id, verdict);
+  }
+
+  verdict(id: number): EvaluationVerdict | undefined {
+    return this.table.verdict(id);
+  }
+
+  /** The newest evaluation concerning any of these PRs (`/tandem merge` follows it). */
+  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+    return this.table.latestCovering(keys);
+  }
+
+  /** Resolves with the state once the evaluation has reached one of `states`. */
+  reached(
+    id: number,
+    states: readonly EvaluationState[] = ['published', 'superseded', 'failed'],
+  ): Promise<EvaluationState> {
+    const now = this.stateOf(id);
+    if (now && states.includes(now)) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      // One listener for the whole wait: transitions emitted back to back are all seen.
+      const listener = (t: Transition) => {
+        if (t.id !== id || !states.includes(t.to)) return;
+        this.off('transition', listener);
+        resolve(t.to);
+      };
+      this.on('transition', listener);
+    });
+  }
+
+  private move(id: number, to: EvaluationState): void {
+    const from = this.stateOf(id);
+    if (!from || !canMove(from, to) || !this.table.compareAndSet(id, from, to))
+      throw new IllegalTransitionError(id, from, to);
+    this.emit('transition', { id, from, to });
+  }
+}

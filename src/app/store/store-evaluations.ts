@@ -1,0 +1,116 @@
+/**
+ * Evaluations and their state, with the members (PR and head) they evaluate: a restart
+ * re-queues what a previous process left queued or running. Only `EvaluationStates` writes the
+ * state, through `compareAndSet`.
+ */
+import type Database from 'better-sqlite3';
+
+/** The state names live with the table that stores them; `evaluation-states.ts` owns the moves. */
+export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
+export type EvaluationState = (typeof EVALUATION_STATES)[number];
+
+export interface StoredEvaluation {
+  id: number;
+  setKey: string;
+  seed: string;
+  installationId: number;
+  state: EvaluationState;
+  matrix: string | null;
+  members: Array<{ key: string; headSha: string }>;
+}
+
+/** What a published report concluded, and the suite's merge order (producers first). */
+export interface EvaluationVerdict {
+  outcome: 'resolved' | 'unresolved' | 'error';
+  mergeOrder: string[];
+}
+
+/** Columns under their `StoredEvaluation` names: a row is one but for the members' JSON. */
+const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
+
+type EvalRow = Omit<StoredEvaluation, 'members'> & { members: string };
+
+const toEvaluation = (row: EvalRow): StoredEvaluation => ({
+  ...row,
+  members: JSON.parse(row.members) as StoredEvaluation['members'],
+});
+
+export class EvaluationsTable {
+  constructor(private readonly db: Database.Database) {}
+
+  create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
+    const now = Date.now();
+    const r = this.db
+      .prepare(
+        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
+         VALUES (?, ?, ?, 'queued', ?, ?, ?)`,
+      )
+      .run(e.setKey, e.seed, e.installationId, e.matrix, now, now);
+    return Number(r.lastInsertRowid);
+  }
+
+  /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
+  compareAndSet(id: number, from: EvaluationState, to: EvaluationState): boolean {
+    const r = this.db
+      .prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?')
+      .run(to, Date.now(), id, from);
+    return r.changes === 1;
+  }
+
+  setMembers(id: number, members: StoredEvaluation['members']): void {
+    this.db
+      .prepare('UPDATE evaluations SET members = ?, updated_at = ? WHERE id = ?')
+      .run(JSON.stringify(members), Date.now(), id);
+  }
+
+  get(id: number): StoredEvaluation | undefined {
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id) as
+      | EvalRow
+      | undefined;
+    return row ? toEvaluation(row) : undefined;
+  }
+
+  /** What a report concluded, and the merge order the suite gave (for `/tandem merge`). */
+  setVerdict(id: number, verdict: EvaluationVerdict): void {
+    this.db
+      .prepare('UPDATE evaluations SET outcome = ?, merge_order = ?, updated_at = ? WHERE id = ?')
+      .run(verdict.outcome, JSON.stringify(verdict.mergeOrder), Date.now(), id);
+  }
+
+  verdict(id: number): EvaluationVerdict | undefined {
+    const row = this.db.prepare('SELECT outcome, merge_order FROM evaluations WHERE id = ?').get(id) as
+      | { outcome: EvaluationVerdict['outcome'] | null; merge_order: string }
+      | undefined;
+    if (!row?.outcome) return undefined;
+    return { outcome: row.outcome, mergeOrder: JSON.parse(row.merge_order) as string[] };
+  }
+
+  /**
+   * The newest evaluation that concerns any of these PRs: as a member, or (queued, members not
+   * settled yet) as its seed or set name. Superseded ones do not count: a newer one took over,
+   * or the set was gone (every member closed) before it ran. A scan, but only `/tandem merge` asks.
+   */
+  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+    if (keys.length === 0) return undefined;
+    const list = JSON.stringify(keys);
+    const row = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM evaluations e
+         WHERE e.state != 'superseded' AND (
+           e.seed IN (SELECT value FROM json_each(@list)) OR e.set_key IN (SELECT value FROM json_each(@list))
+           OR EXISTS (SELECT 1 FROM json_each(e.members) m
+                      WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list))))
+         ORDER BY e.id DESC LIMIT 1`,
+      )
+      .get({ list }) as EvalRow | undefined;
+    return row ? toEvaluation(row) : undefined;
+  }
+
+  /** Evaluations a previous process left queued or running. */
+  unfinished(): StoredEvaluation[] {
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`)
+      .all() as EvalRow[];
+    return rows.map(toEvaluation);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Pull requests the App has seen (webhooks and API reads): state, heads and branches, with the
+ * links their title and body make kept in the link index in the same transaction.
+ */
+import type Database from 'better-sqlite3';
+import { type PullRef, pullKey } from '../../core/pull-ref.ts';
+import type { LinksTable } from './store-links.ts';
+
+export interface StoredPull {
+  key: string;
+  owner: string;
+  repo: string;
+  number: number;
+  installationId: number;
+  state: 'open' | 'closed' | 'merged';
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+  links: PullRef[];
+}
+
+interface PullRow {
+  key: string;
+  owner: string;
+  repo: string;
+  number: number;
+  installation_id: number;
+  state: string;
+  head_sha: string;
+  head_ref: string;
+  base_ref: string;
+}
+
+export class PullsTable {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly links: LinksTable,
+  ) {}
+
+  /** Records a PR and replaces the links its title and body make. */
+  upsert(pull: Omit<StoredPull, 'key'>): StoredPull {
+    const key = pullKey(pull);
+    const tx = this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, base_ref, updated_at)
+           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @baseRef, @now)
+           ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, state = excluded.state,
+             head_sha = excluded.head_sha, head_ref = excluded.head_ref, base_ref = excluded.base_ref,
+             updated_at = excluded.updated_at`,
+        )
+        .run({ ...pull, key, now: Date.now() });
+      this.links.replaceBodyLinks(key, pull.links);
+    });
+    tx();
+    return { ...pull, key };
+  }
+
+  get(key: string): StoredPull | undefined {
+    const row = this.db.prepare('SELECT * FROM pulls WHERE key = ?').get(key) as PullRow | undefined;
+    return row ? this.toPull(row) : undefined;
+  }
+
+  /** Open PRs of an installation with this head branch name (opt-in grouping). */
+  withHeadRef(installationId: number, headRef: string): StoredPull[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM pulls WHERE installation_id = ? AND head_ref = ? AND state = 'open'`)
+      .all(installationId, headRef) as PullRow[];
+    return rows.map((r) => this.toPull(r));
+  }
+
+  private toPull(row: PullRow): StoredPull {
+    return {
+      key: row.key,
+      owner: row.owner,
+      repo: row.repo,
+      number: row.number,
+      installationId: row.installation_id,
+      state: row.state as StoredPull['state'],
+      headSha: row.head_sha,
+      headRef: row.head_ref,
+      baseRef: row.base_ref,
+      links: this.links.from(row.key),
+    };
+  }
+}

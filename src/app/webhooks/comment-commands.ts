@@ -1,0 +1,58 @@
+/**
+ * `/tandem run | matrix full | link | unlink | merge` from users with write access, acknowledged
+ * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem merge`
+ * merges the linked change (`merge-set.ts`) and answers in its own comment on every member; a
+ * second one while a merge of the same set runs gets 😕.
+ */
+import { parseCommands } from '../../core/link-parser.ts';
+import { pairKey } from '../../core/linked-set.ts';
+import type { MatrixMode } from '../../core/matrix-mode.ts';
+import { pullKey } from '../../core/pull-ref.ts';
+import type { GitHub, RepoId } from '../../github/octokit.ts';
+import { canWrite, reactToComment } from '../../github/permissions.ts';
+import { mergeLinkedSet } from '../merge-command/merge-set.ts';
+import type { TandemService } from '../service.ts';
+
+export async function handleCommandComment(
+  tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log'>,
+  gh: GitHub,
+  installationId: number,
+  repo: RepoId,
+  number: number,
+  comment: { id: number; body: string; author: string },
+): Promise<void> {
+  const commands = parseCommands(comment.body, repo);
+  if (commands.length === 0) return;
+  if (!(await canWrite(gh, repo, comment.author))) {
+    await reactToComment(gh, repo, comment.id, 'confused');
+    return;
+  }
+  const self = pullKey({ ...repo, number });
+  let matrix: MatrixMode | undefined;
+  let evaluate = false;
+  const detached: string[] = [];
+  for (const c of commands) {
+    if (c.kind === 'merge') continue;
+    evaluate = true;
+    if (c.kind === 'link') tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+    else if (c.kind === 'unlink') {
+      tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+      detached.push(pullKey(c.ref));
+    } else if (c.kind === 'matrix') matrix = c.mode;
+  }
+  await reactToComment(gh, repo, comment.id, '+1');
+  if (evaluate) {
+    tandem.request(self, installationId, matrix);
+    // The PR unlinked from this one now forms its own set, which needs its own verdict.
+    for (const other of detached)
+      if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
+  }
+  if (commands.some((c) => c.kind === 'merge')) {
+    const linked = tandem.linkedSet(self);
+    const request = { seed: self, linked, requestedBy: comment.author };
+    const result = await tandem.whileMerging(linked, () =>
+      mergeLinkedSet(tandem.store, gh, request, tandem.log),
+    );
+    if (result === 'busy') await reactToComment(gh, repo, comment.id, 'confused');
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Webhook handlers: verify-once (delivery ids), record, enqueue, return. Probot has already
+ * checked the signature. Anything that calls GitHub runs in the service's background.
+ *
+ * Payload types come from `@octokit/webhooks` (what Probot delivers); the parts Tandem acts on
+ * are validated with zod as well (`pullInfoOf`, and the schemas below), so a payload that does
+ * not carry them is ignored with a log line instead of crashing a handler.
+ */
+import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webhooks';
+import type { Probot } from 'probot';
+import { z } from 'zod';
+import { pullKey } from '../../core/pull-ref.ts';
+import { pullInfoOf } from '../../core/pull-request.schema.ts';
+import { CHECK_NAME } from '../../github/check-runs.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import type { TandemService } from '../service.ts';
+import { handleCommandComment } from './comment-commands.ts';
+
+type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payload'];
+
+/** What the handlers need of the service (tests pass a recorder). */
+export type WebhookTarget = Pick<
+  TandemService,
+  | 'claimDelivery'
+  | 'onPull'
+  | 'request'
+  | 'background'
+  | 'invalidateConfig'
+  | 'store'
+  | 'linkedSet'
+  | 'whileMerging'
+  | 'log'
+>;
+
+const PR_EVENTS = [
+  'pull_request.opened',
+  'pull_request.synchronize',
+  'pull_request.edited',
+  'pull_request.reopened',
+  'pull_request.closed',
+] as const;
+
+/** The repository and installation every parsed payload carries. */
+const installationFields = {
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+  installation: z.object({ id: z.number().int() }),
+};
+
+/** The key of PR `number` in the payload's repository. */
+function pullKeyIn(repository: { name: string; owner: { login: string } }, number: number) {
+  return pullKey({ owner: repository.owner.login, repo: repository.name, number });
+}
+
+/** The comment fields a command needs. */
+const commandCommentSchema = z.object({
+  issue: z.object({ number: z.number().int(), pull_request: z.object({}).passthrough().optional() }),
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string(),
+    user: z.object({ login: z.string(), type: z.string() }).nullable(),
+  }),
+  ...installationFields,
+});
+
+/** The check-run fields a re-run needs. */
+const rerunSchema = z.object({
+  action: z.enum(['rerequested', 'requested_action']),
+  requested_action: z.object({ identifier: z.string() }).nullish(),
+  check_run: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    pull_requests: z.array(z.object({ number: z.number().int() })),
+  }),
+  ...installationFields,
+});
+
+export async function onPullRequest(
+  tandem: WebhookTarget,
+  payload: Payload<(typeof PR_EVENTS)[number]>,
+): Promise<void> {
+  const installationId = payload.installation?.id;
+  if (installationId === undefined) return;
+  // Only edits that can change links or the base matter; a label rename does not.
+  if (payload.action === 'edited') {
+    const { changes } = payload;
+    if (!changes.body && !changes.title && !changes.base) return;
+  }
+  await tandem.onPull(pullInfoOf(payload.pull_request), installationId);
+}
+
+export function onIssueComment(
+  tandem: WebhookTarget,
+  payload: Payload<'issue_comment.created'>,
+  gh: GitHub,
+): void {
+  const parsed = commandCommentSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  if (!p.issue.pull_request || p.comment.user?.type === 'Bot') return;
+  const repo = { owner: p.repository.owner.login, repo: p.repository.name };
+  tandem.background(() =>
+    handleCommandComment(tandem, gh, p.installation.id, repo, p.issue.number, {
+      id: p.comment.id,
+      body: p.comment.body,
+      author: p.comment.user?.login ?? '',
+    }),
+  );
+}
+
+/** "Re-run" on a `Tandem` check (GitHub's button, or the one the infrastructure-error check offers). */
+export function onCheckRunRerun(
+  tandem: WebhookTarget,
+  payload: Payload<'check_run.rerequested' | 'check_run.requested_action'>,
+): void {
+  const parsed = rerunSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  if (p.check_run.name !== CHECK_NAME) return;
+  if (p.action === 'requested_action' && p.requested_action?.identifier !== 'rerun') return;
+  const known = tandem.store.checkRuns.byId(p.check_run.id);
+  const pr = p.check_run.pull_requests[0];
+  const seed = known?.pullKey ?? (pr ? pullKeyIn(p.repository, pr.number) : undefined);
+  if (seed) tandem.request(seed, p.installation.id);
+}
+
+/** The check-suite fields a "Re-run all checks" needs: the PRs whose head the suite is on. */
+const suiteRerunSchema = z.object({
+  check_suite: z.object({ pull_requests: z.array(z.object({ number: z.number().int() })) }),
+  ...installationFields,
+});
+
+/**
+ * "Re-run all checks" on a PR: GitHub sends `check_suite.rerequested` (only to the App whose
+ * suite it is), not a `check_run` event, so the `Tandem` check would otherwise never re-run.
+ * A PR from a fork is not listed in `pull_requests`: its re-run goes through the check's own
+ * Re-run or `/tandem run`.
+ */
+export function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown): void {
+  const parsed = suiteRerunSchema.safeParse(payload);
+  if (!parsed.success) return;
+  const p = parsed.data;
+  for (const pr of p.check_suite.pull_requests)
+    tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
+}
+
+export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
+  app.on([...PR_EVENTS], async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    await onPullRequest(tandem, context.payload);
+  });
+
+  app.on('issue_comment.created', async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    onIssueComment(tandem, context.payload, context.octokit as unknown as GitHub);
+  });
+
+  app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    onCheckRunRerun(tandem, context.payload);
+  });
+
+  app.on('check_suite.rerequested', async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    onCheckSuiteRerequested(tandem, context.payload);
+  });
+
+  app.on(['installation', 'installation_repositories'], async (context) => {
+    if (!tandem.claimDelivery(context.id, context.name)) return;
+    const id = context.payload.installation.id;
+    tandem.invalidateConfig(id);
+    context.log.info({ installation: id, action: context.payload.action }, 'installation changed');
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * What a sandbox container looks like: the paths inside, bind mounts, environment, labels,
+ * network and resource limits, for a configuration run and for a prepare. Pure: no engine calls.
+ */
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from '../sandbox/sandbox.ts';
+import { CA_BUNDLE_VARIABLES, DOWNLOAD_CACHE_VARIABLES } from '../sandbox/step-sequence.ts';
+
+const WORKSPACE = '/tandem/workspace';
+const HIDDEN = '/tandem/hidden';
+const RESULTS = '/tandem/results';
+const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
+const DOWNLOADS = '/tandem/downloads';
+/** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
+const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
+
+/**
+ * Defence in depth for untrusted code (configurations and prepares alike): no privilege gain, and
+ * only the capabilities a run plausibly needs as root on its own files (no raw sockets, mknod,
+ * chroot…).
+ */
+const UNTRUSTED_PRIVILEGES = {
+  SecurityOpt: ['no-new-privileges'],
+  CapDrop: ['ALL'],
+  CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'],
+} satisfies Docker.HostConfig;
+
+export interface ConfigurationContainer {
+  options: Docker.ContainerCreateOptions;
+  /** Host folders under the workspace that are mounted elsewhere (checked before mounting). */
+  workspaceSources: string[];
+}
+
+/**
+ * `hiddenStage`: a host folder private to this configuration, mounted read-only at
+ * $TANDEM_HIDDEN; only the running group's files are put in it (hidden-stage.ts).
+ */
+export function configurationContainer(
+  spec: ConfigurationRunSpec,
+  hiddenStage: string,
+): ConfigurationContainer {
+  const configuration = spec.configurationId;
+  const workspaceSources = (spec.links ?? []).map((l) => path.join(spec.workspaceDir, insidePath(l.source)));
+  const mounts: Docker.MountSettings[] = [
+    bind(spec.workspaceDir, WORKSPACE, false),
+    ...spec.readonlyMounts.map((m) => bind(m.hostPath, `${WORKSPACE}/${insidePath(m.workspacePath)}`, true)),
+    // Docker orders mounts parent-first, so a link inside a prepared folder lands on top of it.
+    ...(spec.links ?? []).map((l, i) =>
+      bind(workspaceSources[i]!, `${WORKSPACE}/${insidePath(l.target)}`, false),
+    ),
+    bind(hiddenStage, HIDDEN, true),
+    bind(spec.resultsDir, RESULTS, false),
+  ];
+  const options: Docker.ContainerCreateOptions = {
+    Image: spec.image,
+    Cmd: ['sh', '-c', IDLE],
+    Labels: { tandem: '1', 'tandem.configuration': configuration },
+    WorkingDir: WORKSPACE,
+    Env: [
+      'HOME=/tmp',
+      `TANDEM_WORKSPACE=${WORKSPACE}`,
+      `TANDEM_HIDDEN=${HIDDEN}`,
+      `TANDEM_RESULTS=${RESULTS}`,
+      `TANDEM_CONFIGURATION=${configuration}`,
+      ...Object.entries(spec.workspaceEnv ?? {}).map(
+        ([name, paths]) => `${name}=${paths.map((p) => `${WORKSPACE}/${insidePath(p)}`).join(':')}`,
+      ),
+    ],
+    // Both: NetworkDisabled skips network setup entirely (about half the start cost here).
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: 'none',
+      Mounts: mounts,
+      ...limitsConfig(spec.limits),
+      ...UNTRUSTED_PRIVILEGES,
+    },
+  };
+  return { options, workspaceSources };
+}
+
+export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptions {
+  const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
+  const mounts = [bind(spec.repoDir, repoPath, false)];
+  const env = ['HOME=/tmp', `TANDEM_WORKSPACE=${WORKSPACE}`];
+  if (spec.caBundle) {
+    mounts.push(bind(spec.caBundle, CA_PATH, true));
+    for (const name of CA_BUNDLE_VARIABLES) env.push(`${name}=${CA_PATH}`);
+  }
+  if (spec.downloadCache) {
+    mounts.push(bind(spec.downloadCache, DOWNLOADS, false));
+    for (const [name, sub] of Object.entries(DOWNLOAD_CACHE_VARIABLES))
+      env.push(`${name}=${DOWNLOADS}/${sub}`);
+  }
+  return {
+    Image: spec.image,
+    Cmd: ['sh', '-c', IDLE],
+    Labels: { tandem: '1', 'tandem.prepare': spec.repoName },
+    WorkingDir: repoPath,
+    Env: env,
+    // PR install scripts run here (with network): the same confinement as a configuration.
+    HostConfig: {
+      NetworkMode: spec.network,
+      Mounts: mounts,
+      ...limitsConfig(spec.limits),
+      ...UNTRUSTED_PRIVILEGES,
+    },
+  };
+}
+
+function bind(source: string, target: string, readOnly: boolean): Docker.MountSettings {
+  return { Type: 'bind', Source: path.resolve(source), Target: target, ReadOnly: readOnly };
+}
+
+/** A relative path inside the container, refusing anything that would climb out. */
+function insidePath(rel: string): string {
+  const norm = path.posix.normalize(rel.split(path.sep).join('/')).replace(/^\/+|\/+$/g, '');
+  if (norm === '' || norm === '.' || norm.startsWith('..'))
+    throw new Error(`path "${rel}" escapes the workspace`);
+  return norm;
+}
+
+function limitsConfig(limits: SandboxLimits): Docker.HostConfig {
+  const memory = limits.memoryBytes > 0 ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {};
+  return {
+    ...memory,
+    ...(limits.cpus > 0 ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
+    ...(limits.pids > 0 ? { PidsLimit: limits.pids } : {}),
+  };
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
+import { ResultParseError } from './parser.ts';
+import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
+
+/**
+ * `go test -json` (test2json): one JSON event per line. classname is the package import path,
+ * name the test (`TestX/sub` stays whole: Go users name subtests that way). Events are the
+ * life of one test, so a test reported twice (`-count=2`, reruns) keeps its last outcome.
+ * Package-level events and build output carry no test and create none; a package that failed to
+ * build leaves its tests missing, which grading counts as failed.
+ */
+
+const eventSchema = z.object({
+  Action: z.string(),
+  Package: z.string().optional(),
+  Test: z.string().optional(),
+  Output: z.string().optional(),
+  Elapsed: z.number().optional(),
+});
+
+type GoEvent = z.infer<typeof eventSchema>;
+
+interface Tracked {
+  classname: string;
+  name: string;
+  status?: TestStatus;
+  output: string[];
+  durationMs?: number;
+}
+
+const TERMINAL: Record<string, TestStatus> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
+
+// The framing lines go prints around a test's own output; they say nothing a status does not.
+const FRAMING = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (PASS|FAIL|SKIP): )/;
+
+function events(text: string): GoEvent[] {
+  const out: GoEvent[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{')) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      continue; // build output or a test printing braces to stdout
+    }
+    const parsed = eventSchema.safeParse(json);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+function message(t: Tracked, status: TestStatus): string | undefined {
+  const own = t.output.filter((l) => !FRAMING.test(l)).join('');
+  if (status === 'passed') return undefined;
+  if (t.status === undefined) {
+    return cleanMessage('test did not finish (the test binary panicked, timed out or was killed)', own);
+  }
+  return cleanMessage(own);
+}
+
+export function parseGoTestJson(text: string, group: string): TestResult[] {
+  const all = events(readableText(text, 'go test -json'));
+  if (all.length === 0) {
+    throw new ResultParseError('no go test -json events found (expected lines like {"Action":"pass",...})');
+  }
+  // Keyed by package and test; Map keeps first-seen order.
+  const tests = new Map<string, Tracked>();
+  for (const ev of all) {
+    if (!ev.Test) continue;
+    const classname = ev.Package ?? '';
+    const key = JSON.stringify([classname, ev.Test]);
+    const terminal = Object.hasOwn(TERMINAL, ev.Action) ? TERMINAL[ev.Action] : undefined;
+    let t = tests.get(key);
+    // Only `run` or an outcome makes a test; output alone (benchmarks, examples' chatter) does not.
+    if (!t && (ev.Action === 'run' || terminal)) {
+      t = { classname, name: ev.Test, output: [] };
+      tests.set(key, t);
+    }
+    if (!t) continue;
+    if (ev.Action === 'run') {
+      // A new attempt: forget the previous one's outcome and output.
+      t.status = undefined;
+      t.output = [];
+      t.durationMs = undefined;
+    } else if (ev.Action === 'output' && ev.Output !== undefined) {
+      t.output.push(ev.Output);
+    } else if (terminal) {
+      t.status = terminal;
+      t.durationMs = secondsToMs(ev.Elapsed);
+    }
+  }
+  const raw: RawTest[] = [...tests.values()].map((t) => {
+    // Started but never finished: the binary died under it.
+    const status = t.status ?? 'failed';
+    const msg = message(t, status);
+    return {
+      classname: t.classname,
+      name: t.name,
+      status,
+      ...(msg === undefined ? {} : { message: msg }),
+      ...(t.durationMs === undefined ? {} : { durationMs: t.durationMs }),
+    };
+  });
+  return toResults(group, raw);
+}

@@ -1,0 +1,58 @@
+/**
+ * Content-addressed cache of configuration results. A key covers everything a result depends
+ * on: the tree of every repository state, the prepared dependency keys, the suite (with its
+ * hidden files), the image id and the attempt number. After a push to one of N targets, every
+ * configuration with that target at base keeps its key and is reused.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type ConfigurationRun, configurationRunSchema } from '../../core/run.schema.ts';
+
+export interface ResultKeyParts {
+  configurationId: string;
+  attempt: number;
+  /** Per repository in the workspace: its folder name, state tree and prepared-deps key. */
+  states: Array<{ name: string; tree: string; deps?: string }>;
+  suiteHash: string;
+  imageId: string;
+  sandbox: string;
+}
+
+export function resultKey(parts: ResultKeyParts): string {
+  const canonical = JSON.stringify({
+    ...parts,
+    states: [...parts.states].sort((a, b) => a.name.localeCompare(b.name)),
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+export class ResultCache {
+  constructor(private readonly dir: string) {}
+
+  private file(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  async get(key: string): Promise<ConfigurationRun | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.file(key), 'utf8');
+    } catch {
+      return undefined;
+    }
+    // A corrupt or old-format entry is a miss, never an error.
+    const parsed = configurationRunSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** Results with an infrastructure error are never stored: they say nothing about the code. */
+  async put(key: string, run: ConfigurationRun): Promise<void> {
+    if (run.infraError) return;
+    const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify({ ...run, cached: false }));
+    await rename(tmp, file);
+  }
+}
