@@ -34,7 +34,7 @@ function benchCalls(job: string): Array<{ sub: string; flags: string[] }> {
 describe('examples/workflows/tandem-bench.yml', () => {
   it('passes only flags the bench subcommands declare', () => {
     const calls = [...benchCalls('shard'), ...benchCalls('merge')];
-    expect(calls.map((c) => c.sub)).toEqual(['run', 'merge', 'report']);
+    expect(calls.map((c) => c.sub)).toEqual(['run', 'combine', 'report']);
     for (const call of calls) {
       const sub = bench.commands.find((c) => c.name() === call.sub)!;
       const declared = sub.options.map((o) => o.long);
