@@ -9,8 +9,8 @@ import { branchTargetSchema } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
 import { loadCase, loadSuiteFile } from '../engine/case-loader.ts';
 import type { EvaluationInput } from '../engine/evaluate-api.ts';
+import type { GitHubApi } from '../github/token-client.ts';
 import { contextRepos } from './context-repos.ts';
-import type { GitHubApi } from './github-client.ts';
 import type { ChangeSource } from './inputs.ts';
 import { linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
 

@@ -10,7 +10,8 @@ import type { ContextRef } from '../core/context-ref.ts';
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
 import { RepoSet, repoFullName } from '../core/repo-name.ts';
-import { type GitHubApi, readJson } from './github-client.ts';
+import { readJson } from '../github/input-reads.ts';
+import type { GitHubApi } from '../github/token-client.ts';
 
 const repoSchema = z.object({
   full_name: z.string(),

@@ -11,7 +11,8 @@ import { InputError } from '../core/errors.ts';
 import { formatPullRef, type PullRef } from '../core/pull-ref.ts';
 import { type PullInfo, pullInfoOf, pullRequestSchema } from '../core/pull-request.schema.ts';
 import { RepoMap, repoFullName } from '../core/repo-name.ts';
-import { type GitHubApi, readJson } from './github-client.ts';
+import { readJson } from '../github/input-reads.ts';
+import type { GitHubApi } from '../github/token-client.ts';
 
 /** One PR; 404/401/403 are input problems (wrong name or a token that cannot read it). */
 export function fetchPullRequest(api: GitHubApi, ref: PullRef): Promise<PullInfo> {

@@ -16,9 +16,9 @@ import { combineShardReports, MISSING_SHARD_FIELD } from '../core/shard-combine.
 import { formatShard, planShards } from '../core/shard-plan.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import { buildEvaluationRequest } from '../engine/evaluation-request.ts';
+import { createGitHubApi } from '../github/token-client.ts';
 import { readJsonReport } from '../report/json-report.ts';
 import { loadChange, targetNames } from './change.ts';
-import { createGitHubApi } from './github-client.ts';
 import type { ActionInputs } from './inputs.ts';
 import { appendSummary, publishReport } from './outputs.ts';
 import { expandGlobs } from './report-globs.ts';
@@ -41,7 +41,7 @@ export async function evaluateStep(inputs: Mode<'evaluate'>, ctx: StepContext): 
   const { settings } = ctx;
   const api =
     inputs.source.kind === 'pull-requests' && inputs.token
-      ? createGitHubApi({ token: inputs.token, baseUrl: settings.apiUrl })
+      ? createGitHubApi({ token: inputs.token, baseUrl: settings.apiUrl, onWait: (line) => core.info(line) })
       : undefined;
   const input = await loadChange(inputs.source, inputs.suite, { workspace: settings.workspace, api });
   const request = await buildEvaluationRequest(

@@ -23,6 +23,12 @@ export const orgSuiteSchema = z
         (p) => !p.startsWith('/') && !p.split('/').includes('..'),
         'expected a path inside the repository',
       ),
+    /**
+     * Opt-in: an evaluation triggered from a more public repository may include this suite's
+     * more private (private or internal) repositories, and its reports name them. Off, nothing
+     * of a more private repository reaches a more public PR.
+     */
+    share_private: z.boolean().default(false),
   })
   .strict();
 
@@ -65,7 +71,19 @@ export const orgConfigSchema = z
     executor: z.enum(['local', 'actions']).default('local'),
     actions: orgActionsSchema.default({ workflow: 'tandem.yml', timeout_minutes: 360 }),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    // The evaluator holds the hidden tests: as a covered repository it would be checked out next
+    // to PR code (and a PR to it evaluated), so its hidden files would be readable by that code.
+    for (const [i, suite] of config.suites.entries())
+      for (const [j, repo] of suite.repos.entries())
+        if (sameRepo(repo, config.evaluator))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['suites', i, 'repos', j],
+            message: `${repo} is the evaluator repository (\`evaluator\`): its hidden tests must never be a repository a suite covers`,
+          });
+  });
 
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 export type OrgSuite = z.infer<typeof orgSuiteSchema>;

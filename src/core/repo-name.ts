@@ -12,7 +12,7 @@ export function isRepoPart(text: string): boolean {
   return PART.test(text) && text !== '.' && text !== '..';
 }
 
-/** A repository as its two parts (a PR reference, a `RepoId` for Octokit). */
+/** A repository as its two parts (a PR reference, Octokit's `{owner, repo}`). */
 export interface RepoParts {
   owner: string;
   repo: string;

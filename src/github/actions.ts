@@ -3,7 +3,8 @@
  * its runs, fetch a run's report artifact, and point a check run at the run.
  */
 import { z } from 'zod';
-import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+import type { RepoParts } from '../core/repo-name.ts';
+import { type GitHub, httpStatus } from './octokit.ts';
 
 /** The artifact the evaluator workflow uploads with the merged report (examples/workflows). */
 export const REPORT_ARTIFACT = 'tandem-report';
@@ -51,7 +52,7 @@ export function workflowRunInfo(payload: unknown): WorkflowRunInfo {
 /** `workflow_dispatch`: needs only the `actions: write` permission (a `repository_dispatch` needs contents write). */
 export async function dispatchWorkflow(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   workflow: string,
   ref: string,
   inputs: Record<string, string>,
@@ -61,7 +62,7 @@ export async function dispatchWorkflow(
 
 export async function getWorkflowRun(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   id: number,
 ): Promise<WorkflowRunInfo | undefined> {
   try {
@@ -76,7 +77,7 @@ export async function getWorkflowRun(
 /** Runs of a workflow started by `workflow_dispatch` since a moment (newest first). */
 export async function recentWorkflowRuns(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   workflow: string,
   since: Date,
 ): Promise<WorkflowRunInfo[]> {
@@ -93,7 +94,7 @@ export async function recentWorkflowRuns(
 /** The zip of a run's artifact, or undefined when the run uploaded none (or it expired). */
 export async function downloadRunArtifact(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   runId: number,
   name: string,
 ): Promise<Buffer | undefined> {
@@ -117,7 +118,7 @@ export async function downloadRunArtifact(
 /** Keeps a check run `in_progress` and links it to where the evaluation happens. */
 export async function linkCheckRun(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   checkRunId: number,
   link: { url?: string; title: string; summary: string },
 ): Promise<void> {

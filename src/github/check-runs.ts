@@ -3,18 +3,14 @@
  * trimmed to GitHub's limits (core/github-limits.ts: title 255 characters, summary and text
  * 65,535 bytes each).
  */
+import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { CHECK_RUN_OUTPUT_LIMIT, CHECK_RUN_TITLE_LIMIT, fitText } from '../core/github-limits.ts';
-import type { GitHub, RepoId } from './octokit.ts';
+import type { RepoParts } from '../core/repo-name.ts';
+import type { GitHub } from './octokit.ts';
 
 export const CHECK_NAME = 'Tandem';
 // Re-exported for the App until it imports the wording from core/infra-wording.ts.
 export { INFRA_TITLE } from '../core/infra-wording.ts';
-
-export interface CheckOutput {
-  title: string;
-  summary: string;
-  text?: string;
-}
 
 /** `neutral`: nothing to judge (a merge group no suite covers); GitHub lets a required check pass on it. */
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'neutral';
@@ -25,7 +21,7 @@ export function trimOutput(s: string): string {
   return fitText(s, CHECK_RUN_OUTPUT_LIMIT, TRIM_NOTICE);
 }
 
-function output(o: CheckOutput) {
+function output(o: CheckRunOutput) {
   return {
     title: fitText(o.title, CHECK_RUN_TITLE_LIMIT, '…'),
     summary: trimOutput(o.summary),
@@ -35,7 +31,7 @@ function output(o: CheckOutput) {
 
 export async function createQueuedCheckRun(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   headSha: string,
   externalId: string,
   summary: string,
@@ -51,7 +47,12 @@ export async function createQueuedCheckRun(
   return data.id;
 }
 
-export async function markInProgress(gh: GitHub, repo: RepoId, id: number, summary: string): Promise<void> {
+export async function markInProgress(
+  gh: GitHub,
+  repo: RepoParts,
+  id: number,
+  summary: string,
+): Promise<void> {
   await gh.rest.checks.update({
     ...repo,
     check_run_id: id,
@@ -63,10 +64,10 @@ export async function markInProgress(gh: GitHub, repo: RepoId, id: number, summa
 
 export async function completeCheckRun(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   id: number,
   conclusion: CheckConclusion,
-  out: CheckOutput,
+  out: CheckRunOutput,
   opts: { rerunAction?: boolean } = {},
 ): Promise<void> {
   await gh.rest.checks.update({

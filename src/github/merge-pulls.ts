@@ -8,8 +8,9 @@
 import { z } from 'zod';
 import type { LivePull } from '../core/merge-command-plan.ts';
 import type { PullRef } from '../core/pull-ref.ts';
+import type { RepoParts } from '../core/repo-name.ts';
 import type { CheckRunState, CommitStatusState } from '../core/required-checks.ts';
-import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+import { type GitHub, httpStatus } from './octokit.ts';
 
 const livePullSchema = z.object({
   state: z.string(),
@@ -69,7 +70,7 @@ const contextsOf = (c: {
 }) => [...(c.contexts ?? []), ...(c.checks ?? []).map((x) => x.context)];
 
 /** Branch protection's required checks: none when unprotected (404). */
-async function protectionChecks(gh: GitHub, repo: RepoId, branch: string): Promise<string[]> {
+async function protectionChecks(gh: GitHub, repo: RepoParts, branch: string): Promise<string[]> {
   try {
     const { data } = await gh.rest.repos.getStatusChecksProtection({ ...repo, branch });
     return contextsOf(contextsSchema.parse(data));
@@ -83,7 +84,7 @@ async function protectionChecks(gh: GitHub, repo: RepoId, branch: string): Promi
   }
 }
 
-async function branchChecks(gh: GitHub, repo: RepoId, branch: string): Promise<string[]> {
+async function branchChecks(gh: GitHub, repo: RepoParts, branch: string): Promise<string[]> {
   try {
     const { data } = await gh.rest.repos.getBranch({ ...repo, branch });
     return contextsOf(branchSchema.parse(data).protection?.required_status_checks ?? {});
@@ -95,7 +96,7 @@ async function branchChecks(gh: GitHub, repo: RepoId, branch: string): Promise<s
 }
 
 /** Rulesets' required checks on the branch: none when no ruleset applies (404 or empty). */
-async function rulesetChecks(gh: GitHub, repo: RepoId, branch: string): Promise<string[]> {
+async function rulesetChecks(gh: GitHub, repo: RepoParts, branch: string): Promise<string[]> {
   try {
     const { data } = await gh.rest.repos.getBranchRules({ ...repo, branch, per_page: 100 });
     return rulesSchema
@@ -109,7 +110,7 @@ async function rulesetChecks(gh: GitHub, repo: RepoId, branch: string): Promise<
 }
 
 /** Every check context `branch` requires before a merge, from protection and rulesets. */
-export async function requiredChecks(gh: GitHub, repo: RepoId, branch: string): Promise<string[]> {
+export async function requiredChecks(gh: GitHub, repo: RepoParts, branch: string): Promise<string[]> {
   const [protection, rules] = await Promise.all([
     protectionChecks(gh, repo, branch),
     rulesetChecks(gh, repo, branch),
@@ -129,7 +130,7 @@ const combinedStatusSchema = z.object({
 /** The check runs (latest of each name) and commit statuses on a commit. */
 export async function checksOn(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   sha: string,
 ): Promise<{ runs: CheckRunState[]; statuses: CommitStatusState[] }> {
   const runs = (await gh.paginate(gh.rest.checks.listForRef, {

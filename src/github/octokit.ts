@@ -3,13 +3,9 @@
  * Kept in one place so the port does not depend on how the App builds its clients.
  */
 import type { ProbotOctokit } from 'probot';
+import type { RepoParts } from '../core/repo-name.ts';
 
 export type GitHub = ProbotOctokit;
-
-export interface RepoId {
-  owner: string;
-  repo: string;
-}
 
 /** Octokit errors carry the HTTP status; anything else has none. */
 export function httpStatus(e: unknown): number | undefined {
@@ -18,7 +14,7 @@ export function httpStatus(e: unknown): number | undefined {
 }
 
 /** Splits `owner/name`. */
-export function repoId(fullName: string): RepoId {
+export function repoId(fullName: string): RepoParts {
   const i = fullName.indexOf('/');
   return { owner: fullName.slice(0, i), repo: fullName.slice(i + 1) };
 }

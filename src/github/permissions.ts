@@ -2,11 +2,12 @@
  * Who may command Tandem (write access or more) and the reaction that acknowledges a command.
  */
 import { cloneUrlWithToken } from '../core/credentials.ts';
-import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+import type { RepoParts } from '../core/repo-name.ts';
+import { type GitHub, httpStatus } from './octokit.ts';
 
 const WRITERS = new Set(['admin', 'maintain', 'write']);
 
-export async function canWrite(gh: GitHub, repo: RepoId, username: string): Promise<boolean> {
+export async function canWrite(gh: GitHub, repo: RepoParts, username: string): Promise<boolean> {
   try {
     const { data } = await gh.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
     const role = (data as { role_name?: string }).role_name;
@@ -19,7 +20,7 @@ export async function canWrite(gh: GitHub, repo: RepoId, username: string): Prom
 
 export async function reactToComment(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   commentId: number,
   content: '+1' | 'eyes' | 'confused' | 'rocket',
 ): Promise<void> {

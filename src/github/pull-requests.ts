@@ -3,7 +3,8 @@
  */
 import type { PullRef } from '../core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
-import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+import type { RepoParts } from '../core/repo-name.ts';
+import { type GitHub, httpStatus } from './octokit.ts';
 
 /** A PR, or undefined when it does not exist or the installation cannot see it. */
 export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | undefined> {
@@ -18,21 +19,21 @@ export async function getPull(gh: GitHub, ref: PullRef): Promise<PullInfo | unde
 }
 
 /** The current tip of a branch: the base a member's head is merged onto. */
-export async function branchTip(gh: GitHub, repo: RepoId, branch: string): Promise<string> {
+export async function branchTip(gh: GitHub, repo: RepoParts, branch: string): Promise<string> {
   const { data } = await gh.rest.repos.getBranch({ ...repo, branch });
   return data.commit.sha;
 }
 
 export async function getRepo(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
 ): Promise<{ cloneUrl: string; defaultBranch: string }> {
   const { data } = await gh.rest.repos.get({ owner: repo.owner, repo: repo.repo });
   return { cloneUrl: data.clone_url, defaultBranch: data.default_branch };
 }
 
 /** Open PRs of a repository whose head branch has this name (opt-in grouping by branch). */
-export async function openPullsWithHead(gh: GitHub, repo: RepoId, headRef: string): Promise<PullInfo[]> {
+export async function openPullsWithHead(gh: GitHub, repo: RepoParts, headRef: string): Promise<PullInfo[]> {
   const { data } = await gh.rest.pulls.list({ ...repo, state: 'open', head: `${repo.owner}:${headRef}` });
   return data.map((p) => pullInfoOf(p)).filter((p) => p.headRef === headRef);
 }

@@ -3,7 +3,8 @@
  * edited in place and left alone when nothing changed.
  */
 import { COMMENT_LIMIT, fitText } from '../core/github-limits.ts';
-import type { GitHub, RepoId } from './octokit.ts';
+import type { RepoParts } from '../core/repo-name.ts';
+import type { GitHub } from './octokit.ts';
 
 export const COMMENT_MARKER = '<!-- tandem:linked-change -->';
 /**
@@ -31,7 +32,7 @@ function isOurs(c: CommentShape, marker: string): boolean {
 
 export async function findStickyComment(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   number: number,
   marker = COMMENT_MARKER,
 ): Promise<{ id: number; body: string } | undefined> {
@@ -47,7 +48,7 @@ export async function findStickyComment(
 /** Creates or edits the sticky comment; `unchanged` when the body is already current. */
 export async function upsertStickyComment(
   gh: GitHub,
-  repo: RepoId,
+  repo: RepoParts,
   number: number,
   content: string,
   marker = COMMENT_MARKER,

@@ -7,9 +7,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { parse } from 'yaml';
 import { InputError } from '../core/errors.ts';
+import type { RepoParts } from '../core/repo-name.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
 import { validate } from '../core/zod-issues.ts';
-import { type GitHub, httpStatus, type RepoId } from './octokit.ts';
+import { type GitHub, httpStatus } from './octokit.ts';
 
 export interface FetchedSuite {
   suite: Suite;
@@ -23,7 +24,7 @@ function inRepo(suitePath: string, rel: string): string | undefined {
   return p.startsWith('../') || p === '..' || posix.isAbsolute(p) ? undefined : p.replace(/\/$/, '');
 }
 
-async function download(gh: GitHub, repo: RepoId, path: string, root: string, depth = 0): Promise<void> {
+async function download(gh: GitHub, repo: RepoParts, path: string, root: string, depth = 0): Promise<void> {
   if (depth > 20) throw new Error('hidden folder nesting too deep');
   const { data } = await gh.rest.repos.getContent({ ...repo, path });
   if (Array.isArray(data)) {
@@ -41,7 +42,7 @@ async function download(gh: GitHub, repo: RepoId, path: string, root: string, de
 
 export async function fetchSuite(
   gh: GitHub,
-  evaluator: RepoId,
+  evaluator: RepoParts,
   suitePath: string,
   root: string,
 ): Promise<FetchedSuite> {

@@ -2,17 +2,12 @@
  * The `Tandem` check run's output: a one-line title, the verdict and matrix as the summary, and
  * the details as the text, each within GitHub's limits.
  */
+import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
 import { INFRA_TITLE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderFitted, type ViewExtras, viewWithExtras } from './markdown-report.ts';
 import type { ReportView, Reveal } from './report-view.ts';
-
-export interface CheckRunOutput {
-  title: string;
-  summary: string;
-  text: string;
-}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -32,7 +27,7 @@ export function checkRunTitle(view: ReportView): string {
 export function renderCheckRunOutput(
   report: Report,
   options: { reveal: Reveal; extras?: ViewExtras },
-): CheckRunOutput {
+): Required<CheckRunOutput> {
   const view = viewWithExtras(report, options.reveal, options.extras);
   return {
     title: checkRunTitle(view),

@@ -6,6 +6,7 @@
  * hand-off to GitHub Actions). The App composes and publishes; every word is written here.
  * Hidden file paths never appear; test names only with `reveal: names`.
  */
+import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { COMMENT_LIMIT } from '../core/github-limits.ts';
 import { INFRA_ADVICE, INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Refusal } from '../core/linked-set.ts';
@@ -39,12 +40,6 @@ export interface LinkedChangeView {
 
 /** The comment's re-run command, offered in its footer. */
 export const RERUN_COMMAND = '/tandem run';
-
-export interface CheckText {
-  title: string;
-  summary: string;
-  text?: string;
-}
 
 export function memberLabel(p: PullInfo): string {
   return formatPullRef(p.ref);
@@ -136,7 +131,7 @@ function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
 }
 
 /** The `Tandem` check output of every member. */
-export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, reveal: Reveal): CheckText {
+export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, reveal: Reveal): CheckRunOutput {
   const base = renderCheckRunOutput(report, {
     reveal,
     extras: { ...extrasOf(view, report), checkRunUrl: '' },
@@ -158,7 +153,7 @@ export function renderNoReport(
   view: LinkedChangeView,
   message: string,
   kind: 'infrastructure' | 'suite',
-): { comment: string; check: CheckText } {
+): { comment: string; check: CheckRunOutput } {
   if (kind === 'suite') {
     const advice = "The evaluator's suite must be fixed; nothing was evaluated.";
     return {
@@ -187,7 +182,7 @@ export function renderNoReport(
 const RERUN_ADVICE = `Re-run the check or comment ${mdCode(RERUN_COMMAND)} once the cause is fixed.`;
 
 /** A PR the caps kept out of the set: its check and its comment say why. */
-export function renderRefused(view: LinkedChangeView, reason: string): { comment: string; check: CheckText } {
+export function renderRefused(view: LinkedChangeView, reason: string): { comment: string; check: CheckRunOutput } {
   const advice = 'Unlink pull requests (`/tandem unlink`) or raise `limits` in `tandem.yml`.';
   return {
     comment: noReportComment(view, `⛔ **Not evaluated** — ${mdText(reason)}`, '', advice),
@@ -237,7 +232,7 @@ function noReportComment(view: LinkedChangeView, verdict: string, message: strin
 }
 
 /** The organization's `tandem.yml` does not validate: the seed's check names the field. */
-export function renderInvalidConfig(org: string, field: string, message: string): CheckText {
+export function renderInvalidConfig(org: string, field: string, message: string): CheckRunOutput {
   return {
     title: `Tandem: invalid configuration (${field})`,
     summary: `${mdCode('.github/tandem.yml')} in ${mdCode(`${org}/.github`)} is invalid at ${mdCode(field)}: ${message}`,
@@ -250,7 +245,7 @@ export function renderHandoffProgress(h: {
   evaluator: string;
   runUrl?: string;
   members: readonly string[];
-}): CheckText {
+}): CheckRunOutput {
   const set = `Linked change: ${h.members.join(', ')}.`;
   return h.runUrl
     ? {

@@ -4,11 +4,12 @@
  * without one (nothing to gate, cancelled, a suite or infrastructure error). Each text names
  * the group first, so a reader of the queue sees which commit and PR it is about.
  */
+import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
 import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
-import { type CheckText, type LinkedChangeView, renderSetLine, renderSetSection } from './linked-change.ts';
+import { type LinkedChangeView, renderSetLine, renderSetSection } from './linked-change.ts';
 import { mdCode, mdFence, mdText } from './markdown-escape.ts';
 import { type Reveal, shortSha } from './report-view.ts';
 
@@ -39,7 +40,7 @@ export function renderMergeGroupReport(
   view: LinkedChangeView,
   report: Report,
   reveal: Reveal,
-): CheckText {
+): CheckRunOutput {
   const queued: LinkedChangeView = {
     ...view,
     members: view.members.map((m) =>
@@ -55,12 +56,12 @@ export function renderMergeGroupReport(
 }
 
 /** Nothing for Tandem to gate (a neutral check: the queue goes on); `reason` says why. */
-export function renderMergeGroupSkipped(g: MergeGroupLabel, title: string, reason: string): CheckText {
+export function renderMergeGroupSkipped(g: MergeGroupLabel, title: string, reason: string): CheckRunOutput {
   return { title: `Tandem: nothing to gate — ${title}`, summary: `${groupLine(g)}\n\n${reason}` };
 }
 
 /** The group went away (or the App stopped) before its verdict. */
-export function renderMergeGroupCancelled(g: MergeGroupLabel, reason: string): CheckText {
+export function renderMergeGroupCancelled(g: MergeGroupLabel, reason: string): CheckRunOutput {
   return { title: 'Tandem: cancelled', summary: `${groupLine(g)}\n\n${reason}` };
 }
 
@@ -75,7 +76,7 @@ export function renderMergeGroupError(
   view: LinkedChangeView | undefined,
   message: string,
   kind: 'infrastructure' | 'suite',
-): CheckText {
+): CheckRunOutput {
   const set = view && view.members.length > 0 ? `\n\n${renderSetSection(view)}` : '';
   // Verbatim in a fence: the message may hold paths, quotes and several lines.
   const text = mdFence(message.split('\n'));

@@ -7,8 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createGitHubApi, type GitHubApi, readJson } from '../../src/action/github-client.ts';
 import { InfraError, InputError } from '../../src/core/errors.ts';
+import { readJson } from '../../src/github/input-reads.ts';
+import { createGitHubApi, type GitHubApi } from '../../src/github/token-client.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 const TOKEN = 'ghp_clientTestToken123';

@@ -4,6 +4,7 @@
  * PRs the caps kept out of the set. The words come from `report/linked-change.ts`; this module
  * decides the conclusions and where each text goes.
  */
+import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import { InputError } from '../../core/errors.ts';
 import type { OrgSuite } from '../../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
@@ -14,7 +15,6 @@ import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { upsertStickyComment } from '../../github/sticky-comment.ts';
 import {
-  type CheckText,
   type LinkedChangeView,
   renderLinkedChangeCheck,
   renderLinkedChangeComment,
@@ -38,7 +38,7 @@ export async function failAll(
   gh: GitHub,
   store: Store,
   members: Members,
-  output: CheckText,
+  output: CheckRunOutput,
   rerun: boolean,
 ): Promise<void> {
   for (const m of members) {

@@ -3,15 +3,16 @@
  * validated. Anything short of one complete report is an error whose message says what was
  * wrong and links the run: the caller turns it into an infrastructure error on every member.
  */
+import type { RepoParts } from '../../core/repo-name.ts';
 import { type Report, reportSchema } from '../../core/report.schema.ts';
 import { describeIssues } from '../../core/zod-issues.ts';
 import { downloadRunArtifact, REPORT_ARTIFACT } from '../../github/actions.ts';
-import type { GitHub, RepoId } from '../../github/octokit.ts';
+import type { GitHub } from '../../github/octokit.ts';
 import { unzip } from '../../github/zip.ts';
 
 export async function readRunReport(
   gh: GitHub,
-  evaluator: RepoId,
+  evaluator: RepoParts,
   run: { id: number; url: string; conclusion: string | null },
 ): Promise<Report> {
   const where = `the workflow run ${run.url}`;

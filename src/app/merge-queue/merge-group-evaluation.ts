@@ -17,6 +17,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import { InputError } from '../../core/errors.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import type { MergeGroup } from '../../core/merge-group.schema.ts';
@@ -25,7 +26,7 @@ import { pullKey } from '../../core/pull-ref.ts';
 import type { CheckConclusion } from '../../github/check-runs.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import { fetchSuite } from '../../github/suite-fetch.ts';
-import { type CheckText, type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
+import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import {
   type MergeGroupLabel,
   renderMergeGroupError,
@@ -51,7 +52,7 @@ export interface MergeGroupDeps {
 
 export interface MergeGroupOutcome {
   conclusion: CheckConclusion;
-  output: CheckText;
+  output: CheckRunOutput;
 }
 
 export function labelOf(g: MergeGroup): MergeGroupLabel {

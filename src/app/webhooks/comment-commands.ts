@@ -8,7 +8,8 @@ import { parseCommands } from '../../core/link-parser.ts';
 import { pairKey } from '../../core/linked-set.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { pullKey } from '../../core/pull-ref.ts';
-import type { GitHub, RepoId } from '../../github/octokit.ts';
+import type { RepoParts } from '../../core/repo-name.ts';
+import type { GitHub } from '../../github/octokit.ts';
 import { canWrite, reactToComment } from '../../github/permissions.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
 import type { TandemService } from '../service.ts';
@@ -17,7 +18,7 @@ export async function handleCommandComment(
   tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log'>,
   gh: GitHub,
   installationId: number,
-  repo: RepoId,
+  repo: RepoParts,
   number: number,
   comment: { id: number; body: string; author: string },
 ): Promise<void> {

@@ -1,0 +1,68 @@
+/**
+ * One REST read that an input asked for (the Action's `pull-requests` and `context` lines), its
+ * answer validated with zod. What still fails after the client's retries and waits
+ * (http-errors.ts decides which class):
+ * - a rate limit the plugin gave up on: infrastructure trouble, said to be a rate limit;
+ * - 401/403/404 and other refusals: bad input naming the input that led to the request (a wrong
+ *   name, or a token that cannot read the repository);
+ * - anything else (5xx after retries, no connection, an answer of the wrong shape): infrastructure.
+ */
+import type { z } from 'zod';
+import { InfraError, InputError } from '../core/errors.ts';
+import { describeIssues } from '../core/zod-issues.ts';
+import { classifyHttpFailure } from './http-errors.ts';
+import type { GitHubApi, TokenOctokit } from './token-client.ts';
+
+/** Names a read in messages and says which input led to it. */
+export interface ReadTarget {
+  /** `acme/api#7`, `acme/web`. */
+  label: string;
+  /** `pull-requests`, `context`. */
+  input: string;
+  /** `owner/repo` the token must be able to read. */
+  repo: string;
+}
+
+export async function readJson<S extends z.ZodType>(
+  api: GitHubApi,
+  what: ReadTarget,
+  call: (octokit: TokenOctokit) => Promise<{ data: unknown }>,
+  schema: S,
+): Promise<z.infer<S>> {
+  let data: unknown;
+  try {
+    ({ data } = await call(api.octokit));
+  } catch (err) {
+    throw explainFailure(api, what, err);
+  }
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw new InfraError(
+    'fetch',
+    `${what.label}: unexpected answer from ${api.baseUrl}: ${describeIssues(parsed.error).text}`,
+    { target: what.repo },
+  );
+}
+
+function explainFailure(api: GitHubApi, what: ReadTarget, err: unknown): Error {
+  const f = classifyHttpFailure(err, api.rateLimitOf);
+  const target = { target: what.repo };
+  switch (f.kind) {
+    case 'no-answer':
+      return new InfraError('fetch', `${what.label}: cannot reach ${api.baseUrl}: ${f.message}`, target);
+    case 'rate-limit':
+      return new InfraError(
+        'fetch',
+        `${what.label}: GitHub's ${f.limit} rate limit for this token is still exceeded after waiting (${f.why}); run the job again later`,
+        target,
+      );
+    case 'server':
+      return new InfraError('fetch', `${what.label}: GitHub answered ${f.why}`, target);
+    case 'refused':
+      return new InputError(
+        `input "${what.input}": ${what.label}: ${f.why} (does the "token" input read ${what.repo}?)`,
+        undefined,
+        what.input,
+      );
+  }
+}
