@@ -12,6 +12,8 @@ const envSchema = z.object({
   TANDEM_DEBOUNCE_MS: z.coerce.number().int().min(0).default(5000),
   TANDEM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   TANDEM_SANDBOX: z.enum(['docker', 'process']).default('docker'),
+  /** Development only: the process sandbox is no sandbox, so the App refuses it without this. */
+  TANDEM_ALLOW_PROCESS_SANDBOX: z.enum(['0', '1']).default('0'),
   TANDEM_JOBS: z.coerce.number().int().min(1).optional(),
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -49,6 +51,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     throw new Error(text);
   }
   const e = parsed.data;
+  // PR code run as host processes could read the App's files and talk to GitHub as the App: a
+  // development convenience an App serving real pull requests must never fall into by a typo.
+  if (e.TANDEM_SANDBOX === 'process' && e.TANDEM_ALLOW_PROCESS_SANDBOX !== '1')
+    throw new Error(
+      'environment variable TANDEM_SANDBOX: "process" runs pull-request code as plain host processes (no isolation); the App refuses it unless TANDEM_ALLOW_PROCESS_SANDBOX=1 is set, for development only',
+    );
   return {
     dataDir: e.TANDEM_DATA_DIR,
     debounceMs: e.TANDEM_DEBOUNCE_MS,

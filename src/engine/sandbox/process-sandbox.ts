@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, rm, rmdir, symlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../../core/errors.ts';
+import { GroupResults } from '../results/group-results.ts';
 import type { OutputTail } from '../results/output-tail.ts';
 import { linkWiring, workspaceVariables } from './process-links.ts';
 import { RunGuard } from './run-guard.ts';
@@ -30,6 +31,7 @@ interface ProcessRun {
  *  - read-only mounts are symlinks into the workspace and hidden files are plain folders: a
  *    command can write to them;
  *  - TANDEM_* point at host paths.
+ * PR code gets a short allowlist of the host's environment (`hostBasics`), never Tandem's own.
  * What it does keep: the environment variables, working directories, step and configuration
  * timeouts (each command runs in its own process group, killed as a whole), output tails, and
  * the same outcome shapes and step order (step-sequence.ts) as DockerSandbox.
@@ -53,7 +55,7 @@ export class ProcessSandbox implements Sandbox {
     const run = this.begin(spec.timeoutSec, spec.signal, configuration);
     let links: string[] = [];
     const baseEnv = {
-      ...process.env,
+      ...hostBasics(process.env),
       TANDEM_WORKSPACE: spec.workspaceDir,
       TANDEM_RESULTS: spec.resultsDir,
       TANDEM_CONFIGURATION: configuration,
@@ -62,12 +64,25 @@ export class ProcessSandbox implements Sandbox {
     try {
       links = await linkMounts(spec);
       links.push(...(await linkWiring(spec)));
+      const results = await GroupResults.create(
+        spec.resultsDir,
+        path.join(path.dirname(spec.resultsDir), 'results-taken'),
+      );
       return await runSteps(
         spec,
         () => run.guard.reason,
-        (step, tail) => {
+        async (step, tail) => {
           const env = { ...baseEnv, TANDEM_HIDDEN: step.hiddenDir ?? spec.hiddenRoot };
-          return this.command(run, step.run, spec.workspaceDir, env, step.timeoutSec * 1000, tail);
+          const command = (e: NodeJS.ProcessEnv) =>
+            this.command(run, step.run, spec.workspaceDir, e, step.timeoutSec * 1000, tail);
+          const index = spec.tests.indexOf(step);
+          if (index < 0) return command(env);
+          // Each group gets a fresh results folder of its own, as in Docker (group-results.ts).
+          const folder = GroupResults.folderName(index);
+          const { value, resultFile } = await results.during(folder, step.resultsPath, () =>
+            command({ ...env, TANDEM_RESULTS: path.join(spec.resultsDir, folder) }),
+          );
+          return { ...value, ...(resultFile ? { resultFile } : {}) };
         },
       );
     } finally {
@@ -79,7 +94,7 @@ export class ProcessSandbox implements Sandbox {
   async prepare(spec: PrepareSpec) {
     const run = this.begin(spec.timeoutSec, spec.signal);
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...hostBasics(process.env, PREPARE_VARIABLES),
       TANDEM_WORKSPACE: path.dirname(path.resolve(spec.repoDir)),
     };
     if (spec.caBundle) {
@@ -205,6 +220,21 @@ export class ProcessSandbox implements Sandbox {
       child.once('close', finish);
     });
   }
+}
+
+/** What a host command needs to find its tools; nothing else of Tandem's environment. */
+const BASIC_VARIABLES = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TERM', 'TZ'];
+/** `prepare` installs dependencies over the network: it may need the host's proxy. */
+const PREPARE_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+
+/**
+ * The environment PR code gets as a host process: an allowlist, never the whole of Tandem's own
+ * (an App started from `.env` holds its private key and webhook secret there).
+ */
+export function hostBasics(env: NodeJS.ProcessEnv, extra: readonly string[] = []): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const name of [...BASIC_VARIABLES, ...extra]) if (env[name] !== undefined) out[name] = env[name];
+  return out;
 }
 
 function killGroup(pgid: number): void {
