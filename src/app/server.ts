@@ -1,6 +1,6 @@
 /**
- * The App's HTTP server: Probot's webhook middleware (signature verification included) on a
- * plain node server, configured from Probot's standard environment plus TANDEM_* (read here,
+ * The App's HTTP server: Probot's webhook middleware on a plain node server, behind the webhook
+ * intake (`webhooks/webhook-intake.ts`: GitHub's 25 MB cap and the signature on the raw bytes), configured from Probot's standard environment plus TANDEM_* (read here,
  * once, and passed down).
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { createTandemApp, type TandemRuntime } from './index.ts';
 import { tandemOctokit } from './octokit.ts';
 import type { TandemService } from './service.ts';
 import { settingsFromEnv } from './settings.ts';
+import { guardWebhooks } from './webhooks/webhook-intake.ts';
 
 export interface AppServer {
   server: Server;
@@ -45,8 +46,10 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   );
   if (!runtime) throw new Error('the Tandem App did not load');
   const loaded = runtime;
+  // Size and signature are settled on the raw bytes before Probot reads or parses anything.
+  const guarded = guardWebhooks(opts.env.WEBHOOK_SECRET ?? '', middleware);
   const server = createServer((req, res) => {
-    void middleware(req, res, () => {
+    void guarded(req, res, () => {
       if (req.url === '/ping') res.writeHead(200).end('PONG');
       else if (req.method === 'GET' && req.url?.startsWith(REPORTS_ROUTE))
         serveReport(loaded.reports, req.url, res);
