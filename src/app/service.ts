@@ -10,10 +10,10 @@ import { suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
-import { EvaluationQueue } from './evaluations/evaluation-queue.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import type { PublishedReports } from './evaluations/published-reports.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluations/run-evaluation.ts';
+import { TaskLifecycle } from './evaluations/task-lifecycle.ts';
 import type { Executor } from './executors/executor.ts';
 import type { InstallationClients } from './installation-clients.ts';
 import { indexedSet } from './linking/indexed-set.ts';
@@ -38,13 +38,11 @@ export interface ServiceOptions {
 
 export class TandemService {
   readonly checks: CheckRunRegistry;
-  private readonly queue: EvaluationQueue<EvalItem>;
-  private readonly tasks = new Set<Promise<unknown>>();
+  private readonly life: TaskLifecycle<EvalItem>;
   private readonly runningMembers = new Map<number, Set<string>>();
   /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
   private readonly merging = new Set<string>();
   private readonly heldRequests = new Map<string, { installationId: number; matrix?: MatrixMode }>();
-  private closing = false;
 
   constructor(private readonly opts: ServiceOptions) {
     this.checks = new CheckRunRegistry(opts.store);
@@ -58,28 +56,32 @@ export class TandemService {
       ...(opts.reports ? { reports: opts.reports } : {}),
     };
     const states = opts.store.evaluations;
-    this.queue = new EvaluationQueue<EvalItem>({
-      concurrency: opts.concurrency,
-      debounceMs: opts.debounceMs,
-      merge: (w, n) => ({ ...n, evaluationId: w.evaluationId, matrix: n.matrix ?? w.matrix }),
-      run: async (item, signal) => {
-        const id = item.evaluationId;
-        this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
-        try {
-          await runEvaluation(deps, item, signal);
-        } catch (e) {
-          // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
-          if (!signal.aborted && states.stateOf(id) === 'running') states.fail(id);
-          throw e;
-        } finally {
-          this.runningMembers.delete(id);
-          // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-          if (signal.aborted && !this.closing && states.stateOf(id) === 'running') states.supersede(id);
-        }
+    this.life = new TaskLifecycle<EvalItem>(
+      {
+        concurrency: opts.concurrency,
+        debounceMs: opts.debounceMs,
+        merge: (w, n) => ({ ...n, evaluationId: w.evaluationId, matrix: n.matrix ?? w.matrix }),
+        run: async (item, signal) => {
+          const id = item.evaluationId;
+          this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
+          try {
+            await runEvaluation(deps, item, signal);
+          } catch (e) {
+            // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
+            if (!signal.aborted && states.stateOf(id) === 'running') states.fail(id);
+            throw e;
+          } finally {
+            this.runningMembers.delete(id);
+            // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
+            if (signal.aborted && !this.life.closing && states.stateOf(id) === 'running')
+              states.supersede(id);
+          }
+        },
+        onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
+        onDrop: (item) => states.supersede(item.evaluationId),
       },
-      onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
-      onDrop: (item) => states.supersede(item.evaluationId),
-    });
+      (e) => opts.log.error({ err: e }, 'background task failed'),
+    );
   }
 
   get store(): Store {
@@ -105,7 +107,7 @@ export class TandemService {
       for (const k of held) {
         const r = this.heldRequests.get(k);
         this.heldRequests.delete(k);
-        if (r && !this.closing) this.request(k, r.installationId, r.matrix);
+        if (r && !this.life.closing) this.request(k, r.installationId, r.matrix);
       }
     }
   }
@@ -115,9 +117,9 @@ export class TandemService {
     return this.componentOf(seed);
   }
 
-  /** True the first time a delivery is seen. */
-  claimDelivery(id: string, event: string): boolean {
-    return this.opts.store.deliveries.claim(id, event);
+  /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
+  claimDelivery(id: string, event: string, identity?: string): boolean {
+    return this.opts.store.deliveries.claim(id, event, identity);
   }
 
   /**
@@ -163,7 +165,7 @@ export class TandemService {
     this.abortContaining(seed);
     const component = this.componentOf(seed);
     const key = setKey(component);
-    const item = this.queue.push(
+    const item = this.life.queue.push(
       key,
       { evaluationId: 0, setKey: key, seed, installationId, matrix },
       { absorb: component },
@@ -184,7 +186,7 @@ export class TandemService {
     const unfinished = states.unfinished();
     for (const e of unfinished) {
       if (e.state === 'running') states.requeue(e.id);
-      this.queue.push(
+      this.life.queue.push(
         e.setKey,
         {
           evaluationId: e.id,
@@ -201,19 +203,15 @@ export class TandemService {
 
   /** Starts what is debouncing now instead of at the end of its window. */
   flush(): void {
-    this.queue.flush();
+    this.life.queue.flush();
   }
 
   /**
    * Resolves when no evaluation or background task is pending. With `flush`, debounce windows
    * end at once, including those that work still pending opens (tests settle a scenario so).
    */
-  async idle(opts: { flush?: boolean } = {}): Promise<void> {
-    while (this.tasks.size > 0 || this.queue.size > 0) {
-      await Promise.allSettled([...this.tasks]);
-      if (opts.flush) this.queue.flush();
-      await this.queue.idle();
-    }
+  idle(opts: { flush?: boolean } = {}): Promise<void> {
+    return this.life.idle(opts);
   }
 
   /**
@@ -223,9 +221,7 @@ export class TandemService {
    * what a webhook began), then check runs being created. After this the store may close.
    */
   async close(): Promise<void> {
-    this.closing = true;
-    await this.queue.close();
-    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+    await this.life.close();
     await this.checks.settled();
   }
 
@@ -235,14 +231,7 @@ export class TandemService {
 
   /** Runs `fn` in the background (errors logged); the returned promise never rejects. */
   background(fn: () => Promise<unknown>): Promise<void> {
-    const p: Promise<void> = fn()
-      .then(
-        () => {},
-        (e) => this.opts.log.error({ err: e }, 'background task failed'),
-      )
-      .finally(() => this.tasks.delete(p));
-    this.tasks.add(p);
-    return p;
+    return this.life.track(fn());
   }
 
   /** `task`, or nothing after `ackWaitMs` (a rate limit being waited out must not hold a webhook). */
@@ -274,6 +263,6 @@ export class TandemService {
   }
 
   private abortContaining(key: string): void {
-    this.queue.abortWhere((_k, item) => this.runningMembers.get(item.evaluationId)?.has(key) ?? false);
+    this.life.queue.abortWhere((_k, item) => this.runningMembers.get(item.evaluationId)?.has(key) ?? false);
   }
 }

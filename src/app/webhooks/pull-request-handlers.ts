@@ -15,6 +15,7 @@ import { CHECK_NAME } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
+import { deliveryIdentity } from './delivery-identity.ts';
 
 type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payload'];
 
@@ -145,12 +146,14 @@ export function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown)
 
 export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name)) return;
+    if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+      return;
     await onPullRequest(tandem, context.payload);
   });
 
   app.on('issue_comment.created', async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name)) return;
+    if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+      return;
     onIssueComment(tandem, context.payload, context.octokit as unknown as GitHub);
   });
 
