@@ -1,6 +1,6 @@
 /**
  * `/tandem merge` as decisions: in which order the members of a resolved linked set are merged
- * (the suite's `merge_order`, producers first), what keeps a member from being merged at all
+ * (the suite's `merge_order`, then each PR's dependencies first by its links), what keeps a member from being merged at all
  * (it moved, closed or conflicts since its evaluation), and what an attempt left behind. The
  * App asks GitHub and merges; every rule it follows is here. Pure.
  */
@@ -15,16 +15,73 @@ export interface EvaluatedMember {
 }
 
 /**
- * The members in merge order: repositories listed in `mergeOrder` first, in its order; the rest
- * after, as the evaluation listed them (the sort is stable).
+ * The members in merge order (`mergePlan` without links): repositories listed in `mergeOrder`
+ * first, in its order; the rest after, as the evaluation listed them (the sort is stable).
  */
 export function mergeSequence(
   members: readonly EvaluatedMember[],
   mergeOrder: readonly string[],
 ): EvaluatedMember[] {
+  return mergePlan(members, mergeOrder, () => []).sequence;
+}
+
+export interface MergePlan {
+  sequence: EvaluatedMember[];
+  /** Members whose links form a cycle: they follow `merge_order` (or the listed order) instead. */
+  cycle: string[];
+}
+
+/**
+ * The merge order: the suite's `merge_order` ranks repositories when it has them; members of the
+ * same rank (all of them, without `merge_order`) go dependencies first, by the links each makes
+ * (`dependsOn(key)`: the PRs it links to). Members in a cycle of links have no such order: they
+ * keep `merge_order`'s rank and the listed order, and the plan names them so the comment can say.
+ */
+export function mergePlan(
+  members: readonly EvaluatedMember[],
+  mergeOrder: readonly string[],
+  dependsOn: (key: string) => readonly string[],
+): MergePlan {
   const rank = new Map(mergeOrder.map((r, i) => [repoKey(r), i] as const));
   const rankOf = (m: EvaluatedMember) => rank.get(repoKey(repoOfPullKey(m.key))) ?? mergeOrder.length;
-  return [...members].sort((a, b) => rankOf(a) - rankOf(b));
+  const ranked = [...members].sort((a, b) => rankOf(a) - rankOf(b));
+  const sequence: EvaluatedMember[] = [];
+  const cycle: string[] = [];
+  for (let i = 0; i < ranked.length; ) {
+    let j = i;
+    while (j < ranked.length && rankOf(ranked[j]!) === rankOf(ranked[i]!)) j++;
+    const { order, cyclic } = dependenciesFirst(ranked.slice(i, j), dependsOn);
+    sequence.push(...order);
+    cycle.push(...cyclic);
+    i = j;
+  }
+  return { sequence, cycle };
+}
+
+/** Kahn's algorithm, stable: each round takes the first listed member whose dependencies are placed. */
+function dependenciesFirst(group: readonly EvaluatedMember[], dependsOn: (key: string) => readonly string[]) {
+  const inGroup = new Set(group.map((m) => m.key));
+  const needs = new Map(
+    group.map((m) => [m.key, new Set(dependsOn(m.key).filter((k) => inGroup.has(k) && k !== m.key))]),
+  );
+  const order: EvaluatedMember[] = [];
+  const left = [...group];
+  while (left.length > 0) {
+    const next = left.findIndex((m) => needs.get(m.key)!.size === 0);
+    if (next < 0) break;
+    const [m] = left.splice(next, 1);
+    order.push(m!);
+    for (const n of needs.values()) n.delete(m!.key);
+  }
+  // What is left waits on itself: a cycle (and what depends on it), in the listed order.
+  return { order: [...order, ...left], cyclic: left.map((m) => m.key) };
+}
+
+/** The plan's note for the merge comment, when links could not decide the whole order. */
+export function cycleNote(plan: MergePlan, mergeOrder: readonly string[]): string | undefined {
+  if (plan.cycle.length === 0) return undefined;
+  const fallback = mergeOrder.length > 0 ? "the suite's merge_order" : 'the order the evaluation listed them';
+  return `the Depends-On links of ${plan.cycle.join(', ')} form a cycle, so they are merged in ${fallback}`;
 }
 
 /** What the evaluation store says about the set's latest evaluation. */

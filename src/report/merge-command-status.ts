@@ -23,6 +23,8 @@ export interface MergeStatus {
   reasons?: string[];
   /** The set was merged by an earlier `/tandem merge`. */
   alreadyMerged?: boolean;
+  /** Things worth knowing about the order (links in a cycle fell back to `merge_order`). */
+  notes?: string[];
 }
 
 const env = Handlebars.create();

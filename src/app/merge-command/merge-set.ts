@@ -13,12 +13,13 @@
  */
 import { scrubCredentials } from '../../core/credentials.ts';
 import {
+  cycleNote,
   type EvaluatedMember,
   evaluationRefusal,
   type MergeStep,
   memberRefusal,
   mergeOutcome,
-  mergeSequence,
+  mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
@@ -26,6 +27,7 @@ import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-
 import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
+import { canWrite } from '../../github/permissions.ts';
 import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import type { Store } from '../store/store.ts';
@@ -66,9 +68,11 @@ export async function mergeLinkedSet(
 ): Promise<MergeCommandResult> {
   // The seed too: once merged it has left its own set as the index knows it.
   const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
+  let notes: string[] = [];
   const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
     ...s,
     requestedBy: req.requestedBy,
+    ...(notes.length > 0 ? { notes } : {}),
   });
   if (!evaluation) {
     const reasons = [evaluationRefusal(undefined)!];
@@ -85,8 +89,12 @@ export async function mergeLinkedSet(
         }));
   const kept = keptMerges(store, evaluation.id, evaluated);
   const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key));
-  const sequence = mergeSequence([...evaluated, ...carried], verdict?.mergeOrder ?? []);
+  const mergeOrder = verdict?.mergeOrder ?? [];
+  // Dependencies first, by the links each member makes; `merge_order` ranks repositories first.
+  const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => store.links.from(key).map(pullKey));
+  const sequence = plan.sequence;
   const everyone = sequence.map((m) => m.key);
+  notes = [cycleNote(plan, mergeOrder)].filter((n): n is string => n !== undefined);
 
   const last = store.merges.latest(evaluation.id);
   if (last?.state === 'merged') {
@@ -113,22 +121,37 @@ export async function mergeLinkedSet(
       await finish(setReasons);
       return 'done';
     }
+    // Rights on every member's repository: write access where the command was written is not
+    // write access everywhere, and nothing merges unless the requester may merge all of it.
+    const denied = await reposDenied(gh, sequence, kept, req.requestedBy);
+    if (denied.size > 0) {
+      sequence.forEach((m, i) => {
+        const repo = repoOfPullKey(m.key);
+        if (denied.has(repo))
+          steps[i] = { ...m, result: 'refused', reason: `${req.requestedBy} has no write access to ${repo}` };
+      });
+      const refusedKeys = sequence.filter((m) => denied.has(repoOfPullKey(m.key))).map((m) => m.key);
+      await finish([`${req.requestedBy} may not merge ${refusedKeys.join(', ')} (no write access)`]);
+      return 'done';
+    }
+    // Preflight every member before anything merges: open, mergeable, head as evaluated, and its
+    // base branch's required checks passing on that head.
     const live = await Promise.all(sequence.map((m) => livePull(gh, parsePullKey(m.key))));
     let refusedAny = false;
-    sequence.forEach((m, i) => {
+    for (const [i, m] of sequence.entries()) {
       const now = live[i];
       const earlier = kept.get(m.key);
       // Merged by an earlier attempt (a retry after a half-merge): kept.
       if (earlier && now?.state === 'merged') {
         steps[i] = earlier;
-        return;
+        continue;
       }
-      const reason = memberRefusal(m, now);
+      const reason = memberRefusal(m, now) ?? (await checksRefusal(gh, m, now!.baseRef));
       if (reason) {
         steps[i] = { ...m, result: 'refused', reason };
         refusedAny = true;
       }
-    });
+    }
     if (refusedAny) {
       await finish();
       return 'done';
@@ -190,24 +213,41 @@ function keptMerges(store: Store, evaluationId: number, evaluated: readonly Eval
   return kept;
 }
 
-/** Checks then merges one member; the refusal reason, or undefined once merged. */
+/** Repositories of members still to merge where `user` has no write access. */
+async function reposDenied(
+  gh: GitHub,
+  sequence: readonly EvaluatedMember[],
+  kept: ReadonlyMap<string, MergeStep>,
+  user: string,
+): Promise<Set<string>> {
+  const repos = [...new Set(sequence.filter((m) => !kept.has(m.key)).map((m) => repoOfPullKey(m.key)))];
+  const allowed = await Promise.all(repos.map((r) => canWrite(gh, repoId(r), user)));
+  return new Set(repos.filter((_, i) => !allowed[i]));
+}
+
+/** Why a member's required checks (as GitHub reports them on its head) keep it from merging. */
+async function checksRefusal(gh: GitHub, m: EvaluatedMember, baseRef: string): Promise<string | undefined> {
+  const repo = repoId(repoOfPullKey(m.key));
+  try {
+    const required = await requiredChecks(gh, repo, baseRef);
+    if (required.length === 0) return undefined;
+    const { runs, statuses } = await checksOn(gh, repo, m.headSha);
+    const judged = judgeRequiredChecks(required, runs, statuses);
+    return judged.pass ? undefined : describeBlockingCheck(judged.checks);
+  } catch (e) {
+    return `its required checks could not be read (${(e as Error).message})`;
+  }
+}
+
+/** Checks again (they may change after the preflight), then merges one member; the refusal reason, or undefined once merged. */
 async function mergeOne(
   gh: GitHub,
   m: EvaluatedMember,
   baseRef: string,
   merged: (sha: string) => void,
 ): Promise<string | undefined> {
-  const repo = repoId(repoOfPullKey(m.key));
-  try {
-    const required = await requiredChecks(gh, repo, baseRef);
-    if (required.length > 0) {
-      const { runs, statuses } = await checksOn(gh, repo, m.headSha);
-      const judged = judgeRequiredChecks(required, runs, statuses);
-      if (!judged.pass) return describeBlockingCheck(judged.checks);
-    }
-  } catch (e) {
-    return `its required checks could not be read (${(e as Error).message})`;
-  }
+  const blocked = await checksRefusal(gh, m, baseRef);
+  if (blocked) return blocked;
   const answer = await mergePull(gh, parsePullKey(m.key), m.headSha);
   if (!answer.merged) return answer.reason;
   merged(answer.sha);
