@@ -2,8 +2,7 @@
  * The verdict for one merge group: the linked set of the queued PR, with the queue's repository
  * at the merge group's head commit exactly as GitHub built it (base + the queued PRs; nothing is
  * applied on top) and the other members at their heads merged onto their bases, through the
- * same pipeline as a PR's evaluation (`resolveLinkedSet`, `buildChangeSpec`, the executor,
- * `report/`). Returns the check's conclusion and text, or undefined when aborted; it never
+ * same corridor as a PR's evaluation (`evaluations/evaluate-set.ts`) and `report/`. Returns the check's conclusion and text, or undefined when aborted; it never
  * throws: GitHub or engine trouble is an infrastructure outcome.
  *
  * The matrix: the queue only needs the gate, `resolved`, which is judged on the full
@@ -14,18 +13,15 @@
  * `/tandem matrix` request, which serve the PR comment's jointly-necessary analysis, do not
  * apply to the queue, whose throughput matters more.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import { InputError } from '../../core/errors.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import type { MergeGroup } from '../../core/merge-group.schema.ts';
-import { suiteFor } from '../../core/org-config.schema.ts';
+import type { OrgConfig } from '../../core/org-config.schema.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import type { CheckConclusion } from '../../github/check-runs.ts';
-import { type GitHub, repoId } from '../../github/octokit.ts';
-import { fetchSuite } from '../../github/suite-fetch.ts';
+import type { GitHub } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import {
   type MergeGroupLabel,
@@ -33,11 +29,10 @@ import {
   renderMergeGroupReport,
   renderMergeGroupSkipped,
 } from '../../report/merge-group-check.ts';
-import { buildChangeSpec } from '../evaluations/change-spec.ts';
+import { evaluateSet, type SetOutcome, type SetSkip } from '../evaluations/evaluate-set.ts';
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { OrgConfigCache } from '../evaluations/org-config-cache.ts';
 import type { Executor } from '../executors/executor.ts';
-import { resolveLinkedSet } from '../linking/resolve-set.ts';
 import type { Store } from '../store/store.ts';
 
 /** See the module comment: the gate needs base and full, nothing more. */
@@ -75,70 +70,82 @@ export async function evaluateMergeGroup(
     conclusion: 'neutral',
     output: renderMergeGroupSkipped(label, title, reason),
   });
-  let view: LinkedChangeView | undefined;
-  const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
-  let hidden: string[] = [];
-  try {
-    const cfg = await deps.configs.fresh(gh, group.installationId, group.owner);
-    if (cfg.kind === 'missing')
-      return skip(
-        'no tandem.yml',
-        `The organization has no \`.github/tandem.yml\` the App can read, so no suite covers ${label.repo}.`,
-      );
-    if (cfg.kind === 'invalid')
-      return { conclusion: 'failure', output: renderInvalidConfig(group.owner, cfg.field, cfg.message) };
-    const config = cfg.config;
-    const suiteEntry = suiteFor(config, label.repo);
-    if (!suiteEntry) return skip('no suite', `No suite in \`tandem.yml\` covers ${label.repo}.`);
-    if (config.executor === 'actions')
-      // The hand-off to the evaluator's workflow is keyed on PR evaluations; not built for queues yet.
-      return skip(
-        'executor: actions',
-        'Merge groups are evaluated on the App host only; this organization runs evaluations in its evaluator workflow (`executor: actions`), so the queue is not gated by Tandem. The pull requests’ own `Tandem` checks still apply.',
-      );
-    if (group.pullNumber === undefined)
-      return skip(
-        'no pull request',
-        `The merge group's ref ${group.headRef} does not name a pull request (\`gh-readonly-queue/<branch>/pr-<number>-<sha>\`), so there is no linked change to evaluate.`,
-      );
-    const seed = pullKey({ owner: group.owner, repo: group.repo, number: group.pullNumber });
-    const set = await resolveLinkedSet(gh, deps.store, group.installationId, seed, config, suiteEntry);
-    if (signal.aborted) return undefined;
-    if (!set.members.some((m) => pullKey(m.ref) === seed))
-      return skip(
-        'no pull request known',
-        `Pull request ${seed}, which this merge group was built for, is not an open pull request the App can see, so there is no linked change to evaluate.`,
-      );
-    view = { members: set.members, left: set.left, refused: set.refused };
-    const fetched = await fetchSuite(gh, repoId(config.evaluator), suiteEntry.path, workDir);
-    view.mergeOrder = fetched.suite.merge_order;
-    hidden = fetched.suite.tests.flatMap((t) => t.files);
-    const spec = await buildChangeSpec(gh, {
-      // Not an evaluation of the store's table: nothing is handed off or resumed by this id.
-      evaluationId: 0,
-      set,
-      config,
-      suiteEntry,
-      suite: fetched,
-      matrix: MERGE_GROUP_MATRIX,
-      pinned: { repo: label.repo, base: group.baseSha, head: group.headSha },
-    });
-    spec.name = `merge group ${label.repo}@${group.headSha.slice(0, 7)} (${spec.name})`;
-    if (signal.aborted) return undefined;
-    const report = await deps.executor.run(spec, signal);
-    if (signal.aborted) return undefined;
-    deps.log.info({ mergeGroup: group.headRef, outcome: report.outcome }, 'merge group evaluated');
-    return {
-      conclusion: report.outcome === 'resolved' ? 'success' : 'failure',
-      output: renderMergeGroupReport(label, view, report, config.reveal),
-    };
-  } catch (e) {
-    if (signal.aborted) return undefined;
-    const message = publicFailureMessage(e, [workDir, ...hidden]);
+  const fail = (view: LinkedChangeView | undefined, e: unknown, message: string): MergeGroupOutcome => {
     deps.log.warn({ mergeGroup: group.headRef, err: message }, 'merge group evaluation failed');
     const kind = e instanceof InputError ? 'suite' : 'infrastructure';
     return { conclusion: 'failure', output: renderMergeGroupError(label, view, message, kind) };
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
+  };
+  let outcome: SetOutcome;
+  try {
+    outcome = await evaluateSet(
+      deps,
+      gh,
+      {
+        installationId: group.installationId,
+        org: group.owner,
+        repo: label.repo,
+        // Not an evaluation of the store's table: nothing is handed off or resumed by this id.
+        evaluationId: 0,
+        matrix: MERGE_GROUP_MATRIX,
+        pinned: { repo: label.repo, base: group.baseSha, head: group.headSha },
+        seedFor: (config) => seedOf(group, config.executor),
+        onSet: async (set) => {
+          const seed = pullKey({ owner: group.owner, repo: group.repo, number: group.pullNumber ?? 0 });
+          if (set.members.some((m) => pullKey(m.ref) === seed)) return undefined;
+          return {
+            title: 'no pull request known',
+            reason: `Pull request ${seed}, which this merge group was built for, is not an open pull request the App can see, so there is no linked change to evaluate.`,
+          };
+        },
+        name: (name) => `merge group ${label.repo}@${group.headSha.slice(0, 7)} (${name})`,
+      },
+      signal,
+    );
+  } catch (e) {
+    // GitHub trouble before the set was known.
+    return signal.aborted ? undefined : fail(undefined, e, publicFailureMessage(e, []));
   }
+  switch (outcome.kind) {
+    case 'config':
+      if (outcome.load.kind === 'missing')
+        return skip(
+          'no tandem.yml',
+          `The organization has no \`.github/tandem.yml\` the App can read, so no suite covers ${label.repo}.`,
+        );
+      return {
+        conclusion: 'failure',
+        output: renderInvalidConfig(group.owner, outcome.load.field, outcome.load.message),
+      };
+    case 'no-suite':
+      return skip('no suite', `No suite in \`tandem.yml\` covers ${label.repo}.`);
+    case 'skipped':
+      return skip(outcome.skip.title, outcome.skip.reason);
+    case 'aborted':
+      return undefined;
+    case 'failed':
+      return fail(outcome.view, outcome.error, outcome.message);
+    case 'done':
+      deps.log.info({ mergeGroup: group.headRef, outcome: outcome.report.outcome }, 'merge group evaluated');
+      return {
+        conclusion: outcome.report.outcome === 'resolved' ? 'success' : 'failure',
+        output: renderMergeGroupReport(label, outcome.view, outcome.report, outcome.config.reveal),
+      };
+  }
+}
+
+/** The queued PR the set is walked from, or why the queue is not gated. */
+function seedOf(group: MergeGroup, executor: OrgConfig['executor']): string | SetSkip {
+  if (executor === 'actions')
+    // The hand-off to the evaluator's workflow is keyed on PR evaluations; not built for queues yet.
+    return {
+      title: 'executor: actions',
+      reason:
+        'Merge groups are evaluated on the App host only; this organization runs evaluations in its evaluator workflow (`executor: actions`), so the queue is not gated by Tandem. The pull requests’ own `Tandem` checks still apply.',
+    };
+  if (group.pullNumber === undefined)
+    return {
+      title: 'no pull request',
+      reason: `The merge group's ref ${group.headRef} does not name a pull request (\`gh-readonly-queue/<branch>/pr-<number>-<sha>\`), so there is no linked change to evaluate.`,
+    };
+  return pullKey({ owner: group.owner, repo: group.repo, number: group.pullNumber });
 }

@@ -19,7 +19,7 @@ import {
 } from '../../github/check-runs.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import { renderMergeGroupCancelled, renderMergeGroupError } from '../../report/merge-group-check.ts';
-import { EvaluationQueue } from '../evaluations/evaluation-queue.ts';
+import { TaskLifecycle } from '../evaluations/task-lifecycle.ts';
 import {
   evaluateMergeGroup,
   labelOf,
@@ -45,21 +45,22 @@ interface Job {
 const WITHDRAWN = 'The merge group was withdrawn before Tandem finished evaluating it.';
 
 export class MergeGroupGate {
-  private readonly queue: EvaluationQueue<Job>;
+  private readonly life: TaskLifecycle<Job>;
   /** Groups with a check run not yet completed, by `mergeGroupKey`. */
   private readonly jobs = new Map<string, Job>();
-  private readonly tasks = new Set<Promise<void>>();
-  private closing = false;
 
   constructor(private readonly opts: MergeGroupGateOptions) {
-    this.queue = new EvaluationQueue<Job>({
-      concurrency: opts.concurrency,
-      debounceMs: 0,
-      run: (job, signal) => this.run(job, signal),
-      onError: (e, job) => opts.log.error({ err: e, mergeGroup: job.key }, 'merge group run crashed'),
-      // Withdrawn before it started (destroyed): the queued check is closed with the reason.
-      onDrop: (job) => this.track(this.finish(job, undefined)),
-    });
+    this.life = new TaskLifecycle<Job>(
+      {
+        concurrency: opts.concurrency,
+        debounceMs: 0,
+        run: (job, signal) => this.run(job, signal),
+        onError: (e, job) => opts.log.error({ err: e, mergeGroup: job.key }, 'merge group run crashed'),
+        // Withdrawn before it started (destroyed): the queued check is closed with the reason.
+        onDrop: (job) => this.track(this.finish(job, undefined)),
+      },
+      (e) => opts.log.error({ err: e }, 'merge group check update failed'),
+    );
   }
 
   /** `checks_requested`: a queued check on the head SHA now, the evaluation in the queue. */
@@ -69,7 +70,7 @@ export class MergeGroupGate {
     if (this.jobs.has(key)) return;
     this.opts.store.mergeGroups.open(key, group);
     // Stopping: the restart resumes it from the store.
-    if (this.closing) return;
+    if (this.life.closing) return;
     this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
   }
 
@@ -91,30 +92,25 @@ export class MergeGroupGate {
     const job = this.jobs.get(key);
     if (!job) return;
     job.cancelled = `GitHub destroyed this merge group (${reason}) before Tandem finished evaluating it.`;
-    this.queue.cancel(key);
+    this.life.queue.cancel(key);
   }
 
   /** Resolves when no group is waiting, running or being closed. */
-  async idle(): Promise<void> {
-    while (this.tasks.size > 0 || this.queue.size > 0) {
-      await Promise.allSettled([...this.tasks]);
-      await this.queue.idle();
-    }
+  idle(): Promise<void> {
+    return this.life.idle();
   }
 
   /**
    * Stops the queue and resolves once nothing runs: running groups are aborted and stay stored
    * with their check open, for the restart to resume.
    */
-  async close(): Promise<void> {
-    this.closing = true;
-    await this.queue.close();
-    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  close(): Promise<void> {
+    return this.life.close();
   }
 
   private enqueue(job: Job): void {
     this.jobs.set(job.key, job);
-    this.queue.push(job.key, job, { delayMs: 0 });
+    this.life.queue.push(job.key, job, { delayMs: 0 });
   }
 
   /** The queued check run on the group's head SHA, recorded with the group; undefined if GitHub refused. */
@@ -148,7 +144,7 @@ export class MergeGroupGate {
     const id =
       (await job.checkRun) ?? (signal.aborted ? undefined : await this.createCheck(job.key, job.group));
     if (id === undefined) {
-      if (!this.closing) this.forget(job);
+      if (!this.life.closing) this.forget(job);
       return;
     }
     job.checkRun = Promise.resolve(id);
@@ -173,7 +169,7 @@ export class MergeGroupGate {
 
   /** Aborted: by a shutdown (the group stays stored for the restart) or by `destroyed`. */
   private stop(job: Job): Promise<void> {
-    if (this.closing && job.cancelled === undefined) {
+    if (this.life.closing && job.cancelled === undefined) {
       this.jobs.delete(job.key);
       return Promise.resolve();
     }
@@ -207,9 +203,6 @@ export class MergeGroupGate {
   }
 
   private track(p: Promise<void>): void {
-    const t = p
-      .catch((e: unknown) => this.opts.log.error({ err: e }, 'merge group check update failed'))
-      .finally(() => this.tasks.delete(t));
-    this.tasks.add(t);
+    void this.life.track(p);
   }
 }

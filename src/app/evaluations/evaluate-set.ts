@@ -1,0 +1,124 @@
+/**
+ * The App's one evaluation corridor, shared by a PR's evaluation and a merge group's: the org's
+ * `tandem.yml` read fresh → the suite covering the repository → the linked set → the suite and its
+ * hidden files fetched → the change spec → the executor. What each path does with GitHub around
+ * it (check runs, comments, the merge group's check) stays with the caller: `seedFor` and `onSet`
+ * are its two say-sos, and the result says where the corridor ended.
+ *
+ * Errors before the set is known (GitHub unreachable while reading config or resolving links)
+ * propagate; from the suite fetch on they come back as `failed` with a message fit to publish.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MatrixMode } from '../../core/matrix-mode.ts';
+import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
+import type { Report } from '../../core/report.schema.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import type { OrgConfigLoad } from '../../github/org-config.ts';
+import { fetchSuite } from '../../github/suite-fetch.ts';
+import type { LinkedChangeView } from '../../report/linked-change.ts';
+import type { Executor } from '../executors/executor.ts';
+import { type ResolvedSet, resolveLinkedSet } from '../linking/resolve-set.ts';
+import type { Store } from '../store/store.ts';
+import { buildChangeSpec, type PinnedRepo } from './change-spec.ts';
+import { publicFailureMessage } from './failure-message.ts';
+import type { OrgConfigCache } from './org-config-cache.ts';
+
+export interface EvaluateSetDeps {
+  store: Store;
+  executor: Executor;
+  configs: OrgConfigCache;
+}
+
+/** Why a path stops short of the executor, in words for its check or comment. */
+export interface SetSkip {
+  title: string;
+  reason: string;
+}
+
+export interface EvaluateSetRequest {
+  installationId: number;
+  org: string;
+  /** The repository whose suite is evaluated (the PR's, or the merge queue's). */
+  repo: string;
+  /** The evaluation's id in the store (0: none, nothing is handed off or resumed by it). */
+  evaluationId: number;
+  matrix: MatrixMode | undefined;
+  pinned?: PinnedRepo;
+  /** Where the linked-set walk starts, or why this path does not evaluate at all. */
+  seedFor: (config: OrgConfig, suite: OrgSuite) => string | SetSkip;
+  /** Once the set is known, before anything is fetched: the path's GitHub side (checks), or a stop. */
+  onSet?: (set: ResolvedSet, config: OrgConfig, suite: OrgSuite) => Promise<SetSkip | undefined>;
+  /** The spec's name, from the default one (the merge queue says it is a merge group). */
+  name?: (name: string) => string;
+}
+
+export type SetOutcome =
+  | { kind: 'config'; load: Exclude<OrgConfigLoad, { kind: 'ok' }> }
+  | { kind: 'no-suite'; config: OrgConfig }
+  | { kind: 'skipped'; skip: SetSkip; config: OrgConfig }
+  | { kind: 'aborted' }
+  | ({ kind: 'done'; report: Report; mergeOrder: string[]; scrub: string[] } & Evaluated)
+  | ({ kind: 'failed'; error: unknown; message: string } & Evaluated);
+
+/** `scrub`: what a message about the run must not show (host paths, hidden file names). */
+interface Evaluated {
+  config: OrgConfig;
+  set: ResolvedSet;
+  view: LinkedChangeView;
+}
+
+export async function evaluateSet(
+  deps: EvaluateSetDeps,
+  gh: GitHub,
+  req: EvaluateSetRequest,
+  signal: AbortSignal,
+): Promise<SetOutcome> {
+  const load = await deps.configs.fresh(gh, req.installationId, req.org);
+  if (load.kind !== 'ok') return { kind: 'config', load };
+  const config = load.config;
+  const suiteEntry = suiteFor(config, req.repo);
+  if (!suiteEntry) return { kind: 'no-suite', config };
+  const seed = req.seedFor(config, suiteEntry);
+  if (typeof seed !== 'string') return { kind: 'skipped', skip: seed, config };
+
+  const set = await resolveLinkedSet(gh, deps.store, req.installationId, seed, config, suiteEntry);
+  if (signal.aborted) return { kind: 'aborted' };
+  const stop = await req.onSet?.(set, config, suiteEntry);
+  if (stop) return { kind: 'skipped', skip: stop, config };
+  if (signal.aborted) return { kind: 'aborted' };
+
+  const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
+  const evaluated: Evaluated = { config, set, view };
+  const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
+  let hidden: string[] = [];
+  try {
+    const fetched = await fetchSuite(gh, repoId(config.evaluator), suiteEntry.path, workDir);
+    view.mergeOrder = fetched.suite.merge_order;
+    hidden = fetched.suite.tests.flatMap((t) => t.files);
+    const spec = await buildChangeSpec(gh, {
+      evaluationId: req.evaluationId,
+      set,
+      config,
+      suiteEntry,
+      suite: fetched,
+      matrix: req.matrix,
+      ...(req.pinned ? { pinned: req.pinned } : {}),
+    });
+    if (req.name) spec.name = req.name(spec.name);
+    if (signal.aborted) return { kind: 'aborted' };
+    const report = await deps.executor.run(spec, signal);
+    if (signal.aborted) return { kind: 'aborted' };
+    const scrub = [workDir, ...hidden];
+    return { kind: 'done', report, mergeOrder: fetched.suite.merge_order ?? [], scrub, ...evaluated };
+  } catch (error) {
+    if (signal.aborted) return { kind: 'aborted' };
+    // Paths of the host and of hidden files never reach a comment.
+    const message = publicFailureMessage(error, [workDir, ...hidden]);
+    return { kind: 'failed', error, message, ...evaluated };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
