@@ -9,7 +9,9 @@ import { type BenchInstanceInput, benchInstanceSchema } from '../core/bench-inst
 import type { Suite } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
 import { git } from '../engine/git/git.ts';
+import type { CouplingLink } from './coupling.ts';
 import type { Cue } from './cues.ts';
+import { declarationChanges, declarationLanguage } from './declarations.ts';
 import { isScript, languageOf } from './file-kinds.ts';
 import { type InterfaceEntry, interfaceChanges } from './interface-diff.ts';
 import type { RepoChange } from './repo-change.ts';
@@ -26,6 +28,17 @@ export interface SetDescription {
   createdAt: string;
   /** Every PR, issue and commit URL the set was built from. */
   provenance: string[];
+  /** Every link that joined the set: text cues, shared branches, dependency bumps, shared symbols. */
+  links: CouplingLink[];
+  /** The issues and PRs the set's changes name (`owner/name#N`), its own PRs left out. */
+  issues: string[];
+  /** Per repository, the tags and releases on the side's commits. */
+  tags: Record<string, string[]>;
+}
+
+/** A set is as strong as its weakest link. */
+export function setScore(links: readonly CouplingLink[]): number | null {
+  return links.length ? Math.min(...links.map((l) => l.score)) : null;
 }
 
 /** A readable, stable id: `acme__api+web-1a2b3c4d` (owner, repository names, hash of the heads). */
@@ -45,24 +58,32 @@ async function fileAt(gitDir: string, rev: string, file: string): Promise<string
   return res.code === 0 ? res.stdout : undefined;
 }
 
-/** The exported declarations the side's gold patch (non-test scripts) adds or changes. */
+/**
+ * The declarations the side's gold patch (non-test code) adds or changes: TS/JS exports through
+ * the TypeScript compiler, Python and Go through `declarations.ts`.
+ */
 export async function interfaceOf(change: RepoChange): Promise<InterfaceEntry[]> {
   const out: InterfaceEntry[] = [];
   for (const f of change.files) {
-    if (f.kind !== 'code' || !isScript(f.path)) continue;
+    const lang = declarationLanguage(f.path);
+    if (f.kind !== 'code' || !lang) continue;
     const head = await fileAt(change.gitDir, change.head, f.path);
     if (head === undefined) continue; // deleted
-    out.push(...(await interfaceChanges(f.path, await fileAt(change.gitDir, change.base, f.path), head)));
+    const base = await fileAt(change.gitDir, change.base, f.path);
+    if (lang === 'script' && isScript(f.path)) out.push(...(await interfaceChanges(f.path, base, head)));
+    else if (lang !== 'script')
+      out.push(...declarationChanges(f.path, base, head).map((d) => ({ file: f.path, ...d })));
   }
   return out;
 }
 
-function statsOf(change: RepoChange) {
+function statsOf(change: RepoChange, tags: readonly string[]) {
   const languages = [...new Set(change.files.map((f) => languageOf(f.path)).filter((l): l is string => !!l))];
   return {
     head: change.head,
     head_is_replay: change.headIsReplay,
     commits: change.commits,
+    tags,
     files: change.files.length,
     test_files: change.files.filter((f) => f.kind === 'test').length,
     lines: change.files.reduce((n, f) => n + f.added + f.removed, 0),
@@ -101,8 +122,11 @@ export async function buildCandidate(
       mined_by: `tandem mine ${set.source}`,
       needs_rewrite: set.needsRewrite,
       interface: interfaces,
-      repositories: Object.fromEntries(changes.map((c) => [c.repo, statsOf(c)])),
+      repositories: Object.fromEntries(changes.map((c) => [c.repo, statsOf(c, set.tags[c.repo] ?? [])])),
       cues: set.cues.map((c) => ({ from: c.from, kind: c.kind, target: c.target, text: c.text })),
+      score: setScore(set.links),
+      links: set.links,
+      issues: set.issues,
       ...(set.sharedBranches.length ? { shared_branches: set.sharedBranches } : {}),
     },
   };

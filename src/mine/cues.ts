@@ -13,11 +13,12 @@
  * `owner/name#N` (lower case), the key of `pullKey`.
  */
 import { parseLinks } from '../core/link-parser.ts';
+import type { TextCueKind } from '../core/link-score.ts';
 import { proseLines, proseOfLine } from '../core/markdown-prose.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { RepoParts } from '../core/repo-name.ts';
 
-export type CueKind = 'depends-on' | 'closes' | 'trailer' | 'reference';
+export type CueKind = TextCueKind;
 
 export interface Cue {
   kind: CueKind;

@@ -6,7 +6,9 @@
  * issues they share (not PRs themselves), and screens a set over the cap out whole rather than
  * cutting it short (a truncated set would be an incomplete task). Pure.
  */
+import { DEFAULT_MIN_SCORE, EVIDENCE_WEIGHTS, type LinkEvidence } from '../core/link-score.ts';
 import { RepoSet, sameRepo } from '../core/repo-name.ts';
+import type { CouplingLink } from './coupling.ts';
 import type { Cue } from './cues.ts';
 
 export interface LinkUnit {
@@ -30,6 +32,16 @@ export interface LinkedComponent {
   repos: string[];
   /** Branch names that joined units of different repositories. */
   sharedBranches: string[];
+  /** Every link that joined the set's units, with its evidence and score. */
+  links: CouplingLink[];
+}
+
+export interface LinkOptions {
+  windowMs: number;
+  /** Links scoring below this do not join (text cues and shared branches weigh too); default 0.5. */
+  minScore?: number;
+  /** Links no text states (dependency bumps, shared symbols): `coupling.ts`. */
+  coupling?: readonly CouplingLink[];
 }
 
 /** Branch names every repository has: sharing one says nothing about a shared change. */
@@ -58,21 +70,38 @@ class UnionFind {
   }
 }
 
-export function linkComponents(units: readonly LinkUnit[], opts: { windowMs: number }): LinkedComponent[] {
+export function linkComponents(units: readonly LinkUnit[], opts: LinkOptions): LinkedComponent[] {
+  const minScore = opts.minScore ?? DEFAULT_MIN_SCORE;
   const uf = new UnionFind();
   const unitNode = (id: string) => `unit ${id}`;
+  const textLinks: CouplingLink[] = [];
   for (const u of units) {
     uf.find(unitNode(u.id));
     for (const k of u.ownKeys) uf.union(unitNode(u.id), `item ${k}`);
-    for (const c of u.cues) uf.union(unitNode(u.id), `item ${c.target}`);
+    for (const c of u.cues) {
+      if (EVIDENCE_WEIGHTS[c.kind] < minScore) continue;
+      uf.union(unitNode(u.id), `item ${c.target}`);
+      const evidence: LinkEvidence = { kind: c.kind, target: c.target, text: c.text };
+      textLinks.push({ from: u.id, to: [c.target], evidence: [evidence], score: EVIDENCE_WEIGHTS[c.kind] });
+    }
   }
-  const shared = sameBranchPairs(units, opts.windowMs);
-  for (const { a, b } of shared) uf.union(unitNode(a), unitNode(b));
+  const shared = EVIDENCE_WEIGHTS['same-branch'] >= minScore ? sameBranchPairs(units, opts.windowMs) : [];
+  for (const { a, b, branch } of shared) {
+    uf.union(unitNode(a), unitNode(b));
+    textLinks.push({
+      from: b,
+      to: [a],
+      evidence: [{ kind: 'same-branch', branch }],
+      score: EVIDENCE_WEIGHTS['same-branch'],
+    });
+  }
+  const coupled = (opts.coupling ?? []).filter((l) => l.score >= minScore);
+  for (const l of coupled) for (const t of l.to) uf.union(unitNode(l.from), unitNode(t));
 
   const byRoot = new Map<string, LinkedComponent>();
   for (const u of units) {
     const root = uf.find(unitNode(u.id));
-    const comp = byRoot.get(root) ?? { units: [], repos: [], sharedBranches: [] };
+    const comp = byRoot.get(root) ?? { units: [], repos: [], sharedBranches: [], links: [] };
     byRoot.set(root, comp);
     comp.units.push(u.id);
     if (!comp.repos.some((r) => sameRepo(r, u.repo))) comp.repos.push(u.repo);
@@ -81,6 +110,7 @@ export function linkComponents(units: readonly LinkUnit[], opts: { windowMs: num
     const comp = byRoot.get(uf.find(unitNode(a)));
     if (comp && !comp.sharedBranches.includes(branch)) comp.sharedBranches.push(branch);
   }
+  for (const l of [...textLinks, ...coupled]) byRoot.get(uf.find(unitNode(l.from)))?.links.push(l);
   return [...byRoot.values()];
 }
 

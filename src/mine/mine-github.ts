@@ -25,7 +25,7 @@ import {
   referencingPulls,
   repositoryCloneUrl,
 } from './github-reads.ts';
-import type { LinkUnit } from './link-graph.ts';
+import type { LinkedComponent, LinkUnit } from './link-graph.ts';
 import { MineOutput } from './mine-output.ts';
 import type { MineProgress } from './mine-progress.ts';
 import type { ChangeStep } from './repo-change.ts';
@@ -149,7 +149,7 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
       for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
       sides.push({ repo, url: cloneUrl, mirror, steps });
     }
-    await processSet(sides, describe(members, issues, comp.sharedBranches), comp.units, settings, output);
+    await processSet(sides, describe(members, issues, comp), comp.units, settings, output);
   });
   await output.write();
   return {
@@ -179,7 +179,7 @@ async function stepOf(
   return { sha: head, parent: await gitOut(['merge-base', base, head], { cwd: mirror }) };
 }
 
-function describe(members: Scanned[], issues: Map<string, Issue>, sharedBranches: string[]): SetDescription {
+function describe(members: Scanned[], issues: Map<string, Issue>, comp: LinkedComponent): SetDescription {
   const cues = members.flatMap((m) => m.cues.map((c) => ({ ...c, from: m.key })));
   const named = [...new Set(cues.map((c) => c.target))]
     .filter((t) => issues.has(t))
@@ -188,10 +188,14 @@ function describe(members: Scanned[], issues: Map<string, Issue>, sharedBranches
   const statement = fromIssues
     ? named.map((i) => `${i.title}\n\n${i.body ?? ''}`.trim()).join('\n\n')
     : members.map((m) => `${m.pull.title}\n\n${m.pull.body ?? ''}`.trim()).join('\n\n');
+  const own = new Set(members.map((m) => m.key));
   return {
     source: 'github',
     cues,
-    sharedBranches,
+    sharedBranches: comp.sharedBranches,
+    links: comp.links,
+    issues: [...new Set(cues.map((c) => c.target))].filter((t) => !own.has(t)),
+    tags: {},
     problemStatement: statement,
     needsRewrite: !fromIssues,
     createdAt: new Date(Math.max(...members.map((m) => m.pull.mergedAt))).toISOString(),

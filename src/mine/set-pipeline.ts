@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_MIN_SCORE } from '../core/link-score.ts';
 import type { Suite } from '../core/suite.schema.ts';
 import { buildCandidate, type SetDescription } from './candidate.ts';
+import type { CouplingLink } from './coupling.ts';
 import { type LinkedComponent, type LinkUnit, linkComponents } from './link-graph.ts';
 import type { MineOutput } from './mine-output.ts';
 import { type ChangeStep, ReplayConflict, type RepoChange, repoChange } from './repo-change.ts';
@@ -17,6 +19,8 @@ export interface MineSettings {
   maxFiles: number;
   maxLines: number;
   testGlobs?: readonly string[];
+  /** Links scoring below this do not join a set (`--min-score`, core/link-score.ts). */
+  minScore?: number;
   suite: (instanceId: string, repos: string[]) => Suite | string;
   /** Scratch repositories for replays live here while a set is processed. */
   scratchRoot: string;
@@ -87,7 +91,12 @@ export async function processSet(
  */
 export async function forEachLinkedSet(
   units: readonly LinkUnit[],
-  opts: { windowMs: number; cacheDir: string; settings: Omit<MineSettings, 'scratchRoot'> },
+  opts: {
+    windowMs: number;
+    cacheDir: string;
+    settings: Omit<MineSettings, 'scratchRoot'>;
+    coupling?: readonly CouplingLink[];
+  },
   output: MineOutput,
   handle: (comp: LinkedComponent, settings: MineSettings) => Promise<void>,
 ): Promise<void> {
@@ -99,7 +108,11 @@ export async function forEachLinkedSet(
   const settings: MineSettings = { ...opts.settings, scratchRoot };
   const cued = new Set(units.filter((u) => u.cues.length > 0).map((u) => u.id));
   try {
-    for (const comp of linkComponents(units, { windowMs: opts.windowMs })) {
+    for (const comp of linkComponents(units, {
+      windowMs: opts.windowMs,
+      minScore: settings.minScore ?? DEFAULT_MIN_SCORE,
+      ...(opts.coupling ? { coupling: opts.coupling } : {}),
+    })) {
       if (comp.repos.length >= 2) await handle(comp, settings);
       else if (comp.units.some((u) => cued.has(u))) output.singleRepositorySets++;
     }

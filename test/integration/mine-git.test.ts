@@ -173,7 +173,10 @@ describe('tandem mine git', () => {
     >;
     expect(stats['acme/api']).toMatchObject({ head_is_replay: true, languages: ['TypeScript'] });
     expect(stats['acme/api']!.commits).toHaveLength(2);
-    expect(instance.provenance).toHaveLength(4);
+    // Four commits and the issue they all name.
+    expect(instance.provenance).toHaveLength(5);
+    expect(instance.provenance).toContain('acme/api#63');
+    expect(instance.metadata.issues).toEqual(['acme/api#63']);
     expect(typeof instance.suite === 'object' && instance.suite.tests.map((t) => t.repo)).toEqual([
       'acme/api',
       'acme/web',

@@ -137,6 +137,14 @@ describe('linkComponents', () => {
       units: ['acme/api#1', 'acme/web#1'],
       repos: ['acme/api', 'acme/web'],
       sharedBranches: ['feat/currency'],
+      links: [
+        {
+          from: 'acme/web#1',
+          to: ['acme/api#1'],
+          evidence: [{ kind: 'same-branch', branch: 'feat/currency' }],
+          score: 0.6,
+        },
+      ],
     });
     expect(comps).toHaveLength(4);
     expect(sameBranchPairs(units, 14 * day)).toHaveLength(1);
