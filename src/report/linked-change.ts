@@ -36,6 +36,8 @@ export interface LinkedChangeView {
   /** For the footer: the `Tandem` check run of the PR the comment is on, and the JSON report. */
   checkRunUrl?: string;
   jsonReportUrl?: string;
+  /** `/tandem merge` merged the set: the comment says so and offers nothing to re-run. */
+  merged?: boolean;
 }
 
 /** The comment's re-run command, offered in its footer. */
@@ -89,7 +91,7 @@ function orderOf(view: LinkedChangeView): string[] {
  * refused links follow on their own lines only when there are any.
  */
 export function renderSetLine(view: LinkedChangeView): string {
-  const label = (m: PullInfo) => `${memberLabel(m)} ${mdCode(shortSha(m.headSha))}`;
+  const label = (m: PullInfo) => `${memberLabel(m)} ${commitLink(m)}`;
   const order = orderOf(view);
   // Members in merge order joined by arrows (producers first); the rest follow unordered.
   const ordered = order.flatMap((r) => view.members.filter((m) => sameRepo(r, m.ref)));
@@ -103,12 +105,77 @@ export function renderSetLine(view: LinkedChangeView): string {
   return lines.join('<br>\n');
 }
 
-/** Merge conflicts are named on every member, with the repository they happened in. */
-function conflictNote(report: Report): string {
-  const conflicts = report.infraErrors.filter((e) => e.kind === 'merge-conflict');
-  if (conflicts.length === 0) return '';
-  const repos = [...new Set(conflicts.map((c) => c.target ?? 'a member'))];
-  return `\n\n**Merge conflict** in ${repos.map((r) => mdCode(r)).join(', ')}: the PR does not merge onto the current tip of its base branch.`;
+/**
+ * Merge conflicts name the PR and who must act: its author updates it (merge its base into it or
+ * rebase), and the push re-evaluates the change. A re-run cannot help, so none is offered.
+ */
+function conflictNote(view: LinkedChangeView, report: Report): string {
+  const repos = new RepoSet(
+    [...report.infraErrors, ...report.targets.map((t) => t.error)]
+      .filter((e) => e?.kind === 'merge-conflict')
+      .map((e) => e?.target ?? ''),
+  );
+  const pulls = view.members.filter((m) => repos.has(repoFullName(m.ref)));
+  if (pulls.length === 0) return '';
+  const lines = pulls.map(
+    (m) =>
+      `**Merge conflict:** ${mdText(memberLabel(m))} does not merge onto the tip of ${mdCode(m.baseRef)}. Merge ${mdCode(m.baseRef)} into it or rebase it; the push re-evaluates the linked change.`,
+  );
+  return `\n\n${lines.join('<br>\n')}`;
+}
+
+/** Where commits are linked: the host of the members' pages (github.com or a GitHub Enterprise host). */
+function webUrlOf(view: LinkedChangeView): string | undefined {
+  const url = view.members[0]?.htmlUrl;
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A PR's head as a reader can find it: the short SHA, linked to the commit on the PR's host. */
+function commitLink(m: PullInfo): string {
+  const code = mdCode(shortSha(m.headSha));
+  try {
+    if (!/^[0-9a-f]{7,40}$/i.test(m.headSha)) return code;
+    const origin = new URL(m.htmlUrl).origin;
+    return `[${code}](<${origin}/${encodeURIComponent(m.ref.owner)}/${encodeURIComponent(m.ref.repo)}/commit/${m.headSha}>)`;
+  } catch {
+    return code;
+  }
+}
+
+/** The footer's re-run offer, as the report template writes it. */
+const RERUN_OFFER = ` · comment ${mdCode(RERUN_COMMAND)} to evaluate again`;
+const STALE_MARK = '<!-- tandem:stale -->';
+
+/**
+ * The comment as it stands when `/tandem merge` merged the set: it says so first and offers
+ * nothing to re-run; the verdict it merged on stays below.
+ */
+export function markCommentMerged(body: string, requestedBy: string): string {
+  const rest = dropStaleNotice(body).replace(RERUN_OFFER, '');
+  if (rest.startsWith('✅ **Merged**')) return rest;
+  return `✅ **Merged** with ${mdCode('/tandem merge')} by ${mdText(requestedBy)}; below: the evaluation it merged on.\n\n${rest}`;
+}
+
+/**
+ * A push is being evaluated: the old verdict stays, marked as the result for the old heads, under
+ * a line naming the new ones. Marking again replaces the line (a second push while evaluating).
+ */
+export function markCommentStale(body: string, view: LinkedChangeView): string {
+  const rest = dropStaleNotice(body);
+  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
+  const old = /<sub>Tandem · updated for (.*?)(?: · |<\/sub>)/.exec(rest)?.[1];
+  const below = old ? `below: the result for ${old}` : 'below: the previous result';
+  return `${STALE_MARK}\n⏳ **Re-evaluating** for ${heads}; ${below}.\n\n---\n\n${rest}`;
+}
+
+function dropStaleNotice(body: string): string {
+  if (!body.startsWith(STALE_MARK)) return body;
+  const end = body.indexOf('\n\n---\n\n');
+  return end < 0 ? body : body.slice(end + '\n\n---\n\n'.length);
 }
 
 /** The sticky comment: the same on every member. */
@@ -122,16 +189,27 @@ export function renderLinkedChangeComment(view: LinkedChangeView, report: Report
 }
 
 function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
+  const webUrl = webUrlOf(view);
+  const order = orderOf(view);
   return {
-    setLine: renderSetLine(view) + conflictNote(report),
-    rerunCommand: RERUN_COMMAND,
+    setLine: renderSetLine(view) + conflictNote(view, report),
+    // Merged, the set has nothing left to evaluate.
+    ...(view.merged ? {} : { rerunCommand: RERUN_COMMAND }),
+    // The PR heads a reader can find on GitHub, not Tandem's merge of each onto its base.
+    prHeads: view.members.map((m) => ({ repo: repoFullName(m.ref), sha: m.headSha })),
+    ...(order.length > 0 ? { order } : {}),
+    ...(webUrl ? { webUrl } : {}),
     ...(view.checkRunUrl ? { checkRunUrl: view.checkRunUrl } : {}),
     ...(view.jsonReportUrl ? { jsonReportUrl: view.jsonReportUrl } : {}),
   };
 }
 
 /** The `Tandem` check output of every member. */
-export function renderLinkedChangeCheck(view: LinkedChangeView, report: Report, reveal: Reveal): CheckRunOutput {
+export function renderLinkedChangeCheck(
+  view: LinkedChangeView,
+  report: Report,
+  reveal: Reveal,
+): CheckRunOutput {
   const base = renderCheckRunOutput(report, {
     reveal,
     extras: { ...extrasOf(view, report), checkRunUrl: '' },
@@ -182,7 +260,10 @@ export function renderNoReport(
 const RERUN_ADVICE = `Re-run the check or comment ${mdCode(RERUN_COMMAND)} once the cause is fixed.`;
 
 /** A PR the caps kept out of the set: its check and its comment say why. */
-export function renderRefused(view: LinkedChangeView, reason: string): { comment: string; check: CheckRunOutput } {
+export function renderRefused(
+  view: LinkedChangeView,
+  reason: string,
+): { comment: string; check: CheckRunOutput } {
   const advice = 'Unlink pull requests (`/tandem unlink`) or raise `limits` in `tandem.yml`.';
   return {
     comment: noReportComment(view, `⛔ **Not evaluated** — ${mdText(reason)}`, '', advice),

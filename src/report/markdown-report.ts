@@ -35,6 +35,12 @@ export interface ViewExtras {
   checkRunUrl?: string;
   jsonReportUrl?: string;
   rerunCommand?: string;
+  /** Columns and tables in this order (the suite's `merge_order`). */
+  order?: readonly string[];
+  /** The PR head commits (full SHAs): quoted and linked instead of Tandem's merge commits. */
+  prHeads?: ReadonlyArray<{ repo: string; sha: string }>;
+  /** Commits are linked under this origin (`https://github.com`). */
+  webUrl?: string;
 }
 
 /** Only http(s) URLs, percent-encoded so that `<…>` link syntax cannot be closed early. */
@@ -45,7 +51,13 @@ function safeUrl(url: string | undefined): string | undefined {
 
 /** The view of a report with the face's extras. */
 export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtras = {}): ReportView {
-  const view = buildReportView(report, { reveal });
+  const webUrl = safeUrl(extras.webUrl);
+  const view = buildReportView(report, {
+    reveal,
+    ...(extras.order ? { order: extras.order } : {}),
+    ...(extras.prHeads ? { prHeads: extras.prHeads } : {}),
+    ...(webUrl ? { webUrl: webUrl.replace(/\/+$/, '') } : {}),
+  });
   const checkRunUrl = safeUrl(extras.checkRunUrl);
   const jsonReportUrl = safeUrl(extras.jsonReportUrl);
   return {
@@ -55,7 +67,8 @@ export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtra
       ...view.footer,
       ...(checkRunUrl ? { checkRunUrl } : {}),
       ...(jsonReportUrl ? { jsonReportUrl } : {}),
-      ...(extras.rerunCommand ? { rerunCommand: extras.rerunCommand } : {}),
+      // A merge conflict is fixed by updating the PR (which re-evaluates), never by a re-run.
+      ...(extras.rerunCommand && view.conflicts.length === 0 ? { rerunCommand: extras.rerunCommand } : {}),
     },
   };
 }
@@ -75,6 +88,16 @@ env.registerHelper('judged', (r: ReportView['matrix'][number]) => {
   if (r.outcome === 'error') return `⚠️ error${r.errorKind ? ` (${r.errorKind})` : ''}`;
   if (r.role === 'full') return r.outcome === 'pass' ? '✅ passes' : '❌ fails';
   return r.outcome === 'fail' ? '➖ fails, as expected' : '⚠️ passes: unexpected';
+});
+// A commit as a reader can find it: short, linked to `<webUrl>/<repo>/commit/<sha>` when the face knows the host.
+env.registerHelper('commit', (repo: unknown, sha: unknown, options: Handlebars.HelperOptions) => {
+  const full = String(sha ?? '');
+  if (!full) return '';
+  const code = mdCode(full.slice(0, 7));
+  const web = (options.data?.root as ReportView | undefined)?.webUrl;
+  return web && /^[0-9a-f]{7,40}$/i.test(full) && /^[\w.-]+\/[\w.-]+$/.test(String(repo))
+    ? `[${code}](<${web}/${repo}/commit/${full}>)`
+    : code;
 });
 env.registerHelper('verdictLine', (view: ReportView) => verdictLine(view));
 env.registerHelper('fence', (lines: string[]) => mdFence(lines, '  '));

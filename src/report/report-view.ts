@@ -66,6 +66,8 @@ export interface ReportView {
   matrix: MatrixRowView[];
   ran: number;
   asExpected: number;
+  /** Configurations that ran into an infrastructure error: no result, not judged. */
+  errored: number;
   /** Rows dropped by trimming. */
   matrixMore: number;
   repositories: Report['repositories'];
@@ -94,6 +96,9 @@ export interface ReportView {
     baseSha: string;
     headRef?: string;
     headSha?: string;
+    /** Full commits, for links: the base, and the PR's own head (never Tandem's merge of it). */
+    baseCommit: string;
+    headCommit?: string;
     patch?: string;
     error?: string;
   }>;
@@ -114,6 +119,14 @@ export interface ReportView {
   compact: boolean;
   /** Configurations folded into the summary line (as expected, not listed one by one). */
   folded: number;
+  /** Whether the joint-necessity line says anything: only a resolved change can be jointly necessary. */
+  showJointlyNecessary: boolean;
+  /** The failing-tests section has something to show (names are revealed). */
+  failingListed: boolean;
+  /** Targets whose PR does not merge onto its base (a merge conflict): updating it re-evaluates. */
+  conflicts: string[];
+  /** Where commits are linked (`https://github.com`): `<webUrl>/<repo>/commit/<sha>`. */
+  webUrl?: string;
   /** At most this many matrix rows are listed (trimming lowers it); `full` always is. */
   matrixCap: number;
   /** Set by the face (Markdown, already escaped): the linked PRs, heads and merge order. */
@@ -123,7 +136,8 @@ export interface ReportView {
 
 /** The last line: which heads the report is for, where to read more, how to re-run. */
 export interface FooterView {
-  heads: Array<{ repo: string; sha: string }>;
+  /** `sha` short; `commit` full (for the link) and `fullRepo` (`owner/name`). */
+  heads: Array<{ repo: string; sha: string; commit: string; fullRepo: string }>;
   checkRunUrl?: string;
   jsonReportUrl?: string;
   /** The App's `/tandem run`; the CLI and the Action have no command to offer. */
@@ -131,6 +145,36 @@ export interface FooterView {
 }
 
 export const shortSha = (sha: string | undefined): string => (sha ? sha.slice(0, 7) : '');
+
+/** A ref that is a commit (the App names PR heads and base tips by SHA): shown as a short SHA, not a ref. */
+export const isFullSha = (ref: string | undefined): boolean => /^[0-9a-f]{40}$/i.test(ref ?? '');
+
+export interface ViewOptions {
+  reveal: Reveal;
+  /** Targets in this order (`merge_order`, producers first) for columns, legend and tables. */
+  order?: readonly string[];
+  /** The PR head commits, when the face knows them (the App): quoted instead of merge commits. */
+  prHeads?: ReadonlyArray<{ repo: string; sha: string }>;
+  webUrl?: string;
+}
+
+/** The commit a reader can find for a target's head: the PR's own (a SHA ref), never a merge of it. */
+function headCommitOf(t: Report['targets'][number], prHeads: ViewOptions['prHeads']): string | undefined {
+  const known = prHeads?.find((h) => h.repo.toLowerCase() === t.repo.toLowerCase())?.sha;
+  if (known) return known;
+  if (isFullSha(t.head?.ref)) return t.head?.ref;
+  return t.head?.sha;
+}
+
+/** Repository names in display order: those `order` names first, in its order, then the rest. */
+function displayOrder(repos: string[], order: readonly string[] | undefined): string[] {
+  if (!order || order.length === 0) return repos;
+  const rank = (r: string) => {
+    const i = order.findIndex((o) => o.toLowerCase() === r.toLowerCase());
+    return i < 0 ? order.length : i;
+  };
+  return [...repos].sort((a, b) => rank(a) - rank(b));
+}
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
@@ -150,11 +194,13 @@ function columnsOf(repos: string[]): ReportView['columns'] {
   }));
 }
 
+/** Planned in the report's target order (ids depend on it); columns in `repos`' (display) order. */
 function matrixRows(report: Report, repos: string[]): MatrixRowView[] {
+  const planRepos = report.targets.map((t) => t.repo);
   const byId = new Map(report.configurations.map((c) => [c.id, c]));
   let planned: Array<{ id: string; applied: string[]; role: MatrixRowView['role'] }> = [];
   try {
-    const plan = planMatrix(repos, report.matrix.mode);
+    const plan = planMatrix(planRepos, report.matrix.mode);
     const wanted = new Set(report.matrix.planned);
     planned = plan.configurations.filter((c) => wanted.has(c.id) || byId.has(c.id));
   } catch {
@@ -318,8 +364,12 @@ function repoRow(r: Report['repositories'][number]): ReportView['repoRows'][numb
   };
 }
 
-export function buildReportView(report: Report, options: { reveal: Reveal }): ReportView {
-  const repos = report.targets.map((t) => t.repo);
+export function buildReportView(report: Report, options: ViewOptions): ReportView {
+  const repos = displayOrder(
+    report.targets.map((t) => t.repo),
+    options.order,
+  );
+  const targetsShown = repos.map((r) => report.targets.find((t) => t.repo === r)!);
   const full = report.configurations.find((c) => c.role === 'full');
   const matrix = matrixRows(report, repos);
   const ran = matrix.filter((r) => r.outcome !== 'not-run');
@@ -352,6 +402,7 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
     matrix,
     ran: ran.length,
     asExpected: ran.filter((r) => r.asExpected).length,
+    errored: ran.filter((r) => r.outcome === 'error').length,
     matrixMore: 0,
     repositories: report.outcome === 'error' ? [] : report.repositories,
     reveal: options.reveal,
@@ -370,16 +421,20 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
       files: e.files ?? [],
     })),
     infraMore: 0,
-    targets: report.targets.map((t) => ({
-      repo: t.repo,
-      kind: t.head?.kind ?? 'unknown',
-      ...(t.base.ref ? { baseRef: t.base.ref } : {}),
-      baseSha: shortSha(t.base.sha),
-      ...(t.head?.ref ? { headRef: t.head.ref } : {}),
-      ...(t.head ? { headSha: shortSha(t.head.sha) } : {}),
-      ...(t.head?.patch ? { patch: `${t.head.patch.file} (${t.head.patch.method})` } : {}),
-      ...(t.error ? { error: `${t.error.kind}: ${t.error.message}` } : {}),
-    })),
+    targets: targetsShown.map((t) => {
+      const headCommit = headCommitOf(t, options.prHeads);
+      return {
+        repo: t.repo,
+        kind: t.head?.kind ?? (t.error?.kind === 'merge-conflict' ? 'does not merge' : 'unknown'),
+        ...(t.base.ref && !isFullSha(t.base.ref) ? { baseRef: t.base.ref } : {}),
+        baseSha: shortSha(t.base.sha),
+        baseCommit: t.base.sha,
+        ...(t.head?.ref && !isFullSha(t.head.ref) ? { headRef: t.head.ref } : {}),
+        ...(headCommit ? { headSha: shortSha(headCommit), headCommit } : {}),
+        ...(t.head?.patch ? { patch: `${t.head.patch.file} (${t.head.patch.method})` } : {}),
+        ...(t.error ? { error: `${t.error.kind}: ${t.error.message}` } : {}),
+      };
+    }),
     context: report.context.map((c) => ({ repo: c.repo, ref: c.ref, sha: shortSha(c.sha) })),
     ...(report.partial
       ? { partial: { shard: report.partial.shard, ran: ran.length, planned: report.matrix.planned.length } }
@@ -395,10 +450,20 @@ export function buildReportView(report: Report, options: { reveal: Reveal }): Re
     compact: repos.length > 3,
     folded: 0,
     matrixCap: MATRIX_LISTED,
+    conflicts: [
+      ...new Set([
+        ...report.targets.flatMap((t) => (t.error?.kind === 'merge-conflict' ? [t.repo] : [])),
+        ...report.infraErrors.flatMap((e) => (e.kind === 'merge-conflict' && e.target ? [e.target] : [])),
+      ]),
+    ],
+    showJointlyNecessary: report.outcome === 'resolved',
+    failingListed: names && f.failingCount > 0,
+    ...(options.webUrl ? { webUrl: options.webUrl } : {}),
     footer: {
-      heads: report.targets.flatMap((t, i) =>
-        t.head ? [{ repo: columns[i]!.short, sha: shortSha(t.head.sha) }] : [],
-      ),
+      heads: targetsShown.flatMap((t, i) => {
+        const commit = headCommitOf(t, options.prHeads);
+        return commit ? [{ repo: columns[i]!.short, sha: shortSha(commit), commit, fullRepo: t.repo }] : [];
+      }),
     },
   };
 }

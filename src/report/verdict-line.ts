@@ -48,6 +48,11 @@ export function verdictLine(view: ReportView): string {
     const p = view.partial;
     return `🧩 Partial report (shard ${mdText(p.shard)}): ${p.ran} of ${p.planned} planned configurations ran here; merge the shards for the verdict.`;
   }
+  if (view.outcome === 'error' && view.conflicts.length > 0) {
+    const who = joinWords(view.conflicts.map((r) => mdCode(r)));
+    const one = view.conflicts.length === 1;
+    return `⚠️ **Merge conflict** — the pull request in ${who} does not merge onto ${one ? 'its' : 'their'} base; updating ${one ? 'it' : 'them'} will re-evaluate the change (${NOT_A_VERDICT})`;
+  }
   if (view.outcome === 'error') {
     const detail = view.hasSummary ? `: ${mdText(view.summary)}` : '';
     return `⚠️ **Infrastructure error** — ${NOT_A_VERDICT}${detail}`;

@@ -4,7 +4,10 @@
  * HTML `<details>` as GitHub allows) inside GitHub's own stylesheet (github-markdown-css) in a
  * 728 px column, in headless Chromium. Checked: nothing is wider than the column (no table or
  * page scrolls sideways), the folded comment stays short, and the verdict is its first line.
- * Screenshots (folded and unfolded) are kept in test-artifacts/comments/.
+ * The heads are named as the App names them, by full 40-character SHA (issue 21: such refs once
+ * made the Targets table wider than the column). Screenshots (folded and unfolded) of every case
+ * are kept in test-artifacts/comments/ (gitignored), e.g. `3-prs-resolved-open.png`,
+ * `8-prs-unresolved-open.png`.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -50,6 +53,9 @@ interface Measure {
   articleOverflow: number;
   tables: Array<{ scroll: number; client: number }>;
   firstLine: string;
+  /** Links to `…/commit/<sha>` the reader can follow. */
+  commitLinks: number;
+  text: string;
 }
 
 async function render(name: string, markdown: string, open: boolean): Promise<Measure> {
@@ -65,6 +71,8 @@ async function render(name: string, markdown: string, open: boolean): Promise<Me
       articleOverflow: a.scrollWidth - a.clientWidth,
       tables: [...a.querySelectorAll('table')].map((t) => ({ scroll: t.scrollWidth, client: t.clientWidth })),
       firstLine: a.firstElementChild?.textContent ?? '',
+      commitLinks: [...a.querySelectorAll('a')].filter((l) => /\/commit\/[0-9a-f]{40}$/.test(l.href)).length,
+      text: a.textContent ?? '',
     }));
     await p
       .locator('article')
@@ -91,6 +99,9 @@ describe('the linked-change comment in GitHub-like rendering', () => {
         for (const t of opened.tables) expect(t.scroll).toBeLessThanOrEqual(t.client);
         // Unfolded, the matrix is a summary line beyond three PRs, not 2^n rows.
         expect(opened.height).toBeLessThan(n <= 3 ? 1_600 : 1_900);
+        // The commits quoted are the PR heads (short, linked), not Tandem's merge commits.
+        expect(opened.commitLinks).toBeGreaterThanOrEqual(2 * n);
+        expect(opened.text).not.toMatch(/[0-9a-f]{40}/);
       }, 60_000);
     }
   }

@@ -18,6 +18,10 @@ const NAMES = ['api', 'web', 'cli', 'schema', 'worker', 'billing', 'search', 'mo
 
 export const repoNames = (n: number): string[] => NAMES.slice(0, n).map((r) => `acme/${r}`);
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
+/** Tandem's merge of a PR head onto its base: never to be quoted to a reader. */
+export const mergeSha = (repo: string) => sha(`merge:${repo}`);
+export const headShaOf = (repo: string) => sha(`head:${repo}`);
+export const baseShaOf = (repo: string) => sha(`base:${repo}`);
 const f2p = (repo: string) => `${repo.slice(5)}::::accepts the new field from the linked change`;
 const p2p = (repo: string) => `${repo.slice(5)}::Existing::keeps working`;
 
@@ -72,8 +76,10 @@ export function linkedReport(
     targets: targets.map((repo) => ({
       repo,
       url: `https://github.com/${repo}.git`,
-      base: { ref: 'main', sha: sha(`base:${repo}`) },
-      head: { ref: 'feature/new-field', sha: sha(`head:${repo}`), kind: 'merge' as const },
+      // As the App names them: the base tip and the PR head by full SHA; the head state is
+      // Tandem's own merge of the PR onto that tip, a commit that exists nowhere on GitHub.
+      base: { ref: sha(`base:${repo}`), sha: sha(`base:${repo}`) },
+      head: { ref: sha(`head:${repo}`), sha: mergeSha(repo), kind: 'merge' as const },
     })),
     context: [],
   };

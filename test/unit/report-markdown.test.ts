@@ -131,13 +131,20 @@ describe('renderMarkdown', () => {
       expect(md).not.toContain('SECRET-ASSERTION');
     }
     const md = renderMarkdown(unresolvedReport(), { reveal: 'counts' });
-    expect(md).toContain('Failing tests: 1 P2P regression, 1 F2P still failing');
-    expect(md).toContain('Test names are not shown here (`reveal: counts`).');
+    // The counts are in the verdict line; a section that could list nothing is left out.
+    expect(md.split('\n')[0]).toContain('1 F2P test still fails');
+    expect(md).not.toContain('Failing tests');
+    expect(renderMarkdown(unresolvedReport(), { reveal: 'names' })).toContain(
+      'Failing tests: 1 P2P regression, 1 F2P still failing',
+    );
   });
 
-  it('reports an infrastructure error as its own outcome, not a verdict on the code', () => {
+  it('reports a merge conflict as its own outcome, naming the target and what fixes it', () => {
     const md = named('infra-error');
-    expect(md.split('\n')[0]).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code/);
+    expect(md.split('\n')[0]).toBe(
+      '⚠️ **Merge conflict** — the pull request in `acme/web` does not merge onto its base; updating it will re-evaluate the change (not a verdict on the code)',
+    );
+    expect(md).toContain('<summary>Matrix: 2 of 4 configurations as expected; 2 without a result (infrastructure error)</summary>');
     expectText(md, {
       has: [
         '- **Fix rate:** — (the full configuration has no result)',

@@ -24,8 +24,8 @@ describe('merge group check text', () => {
     const ok = renderMergeGroupReport(group, view, linkedReport(2, 'resolved'), 'names');
     expect(ok.title).toMatch(/^Tandem: resolved/);
     expect(ok.summary.startsWith(FIRST_LINE)).toBe(true);
-    expect(ok.summary).toContain('acme/api#10 `9999999`');
-    expect(ok.summary).not.toContain(`acme/api#10 \`${view.members[0]!.headSha.slice(0, 7)}\``);
+    expect(ok.summary).toContain(`acme/api#10 [\`9999999\`](<https://github.com/acme/api/commit/${QUEUED}>)`);
+    expect(ok.summary).not.toContain(`acme/api#10 [\`${view.members[0]!.headSha.slice(0, 7)}\``);
     expect(ok.summary).not.toContain('/tandem run');
     const bad = renderMergeGroupReport(group, view, linkedReport(2, 'unresolved'), 'names');
     expect(bad.title).toMatch(/^Tandem: not resolved — /);

@@ -13,9 +13,11 @@ import type { Report } from '../../core/report.schema.ts';
 import { type CheckConclusion, completeCheckRun } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
-import { upsertStickyComment } from '../../github/sticky-comment.ts';
+import { COMMENT_MARKER, findStickyComment, upsertStickyComment } from '../../github/sticky-comment.ts';
 import {
   type LinkedChangeView,
+  markCommentMerged,
+  markCommentStale,
   renderLinkedChangeCheck,
   renderLinkedChangeComment,
   renderNoReport,
@@ -52,6 +54,50 @@ export async function failAll(
 async function commentOnAll(gh: GitHub, view: LinkedChangeView, body: string): Promise<void> {
   for (const m of view.members)
     await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
+}
+
+/** Each PR's sticky comment as written, without its marker; undefined when there is none. */
+async function currentComment(gh: GitHub, key: string): Promise<string | undefined> {
+  const ref = parsePullKey(key);
+  const found = await findStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number);
+  return found?.body.replace(`${COMMENT_MARKER}\n`, '');
+}
+
+/**
+ * An evaluation starts: each member's earlier comment is marked as the result for the old heads,
+ * under a line naming the heads now evaluated, so nobody reads an old verdict as current.
+ */
+export async function markCommentsStale(gh: GitHub, view: LinkedChangeView): Promise<void> {
+  for (const m of view.members) {
+    const key = pullKey(m.ref);
+    const body = await currentComment(gh, key);
+    if (body === undefined) continue;
+    await upsertStickyComment(
+      gh,
+      { owner: m.ref.owner, repo: m.ref.repo },
+      m.ref.number,
+      markCommentStale(body, view),
+    );
+  }
+}
+
+/** `/tandem merge` merged the set: each member's verdict comment says so and offers no re-run. */
+export async function markCommentsMerged(
+  gh: GitHub,
+  keys: readonly string[],
+  requestedBy: string,
+): Promise<void> {
+  for (const key of keys) {
+    const body = await currentComment(gh, key);
+    if (body === undefined) continue;
+    const ref = parsePullKey(key);
+    await upsertStickyComment(
+      gh,
+      { owner: ref.owner, repo: ref.repo },
+      ref.number,
+      markCommentMerged(body, requestedBy),
+    );
+  }
 }
 
 /** The report on every member: check conclusion and output, then the sticky comment. */

@@ -1,0 +1,148 @@
+/**
+ * The facts of the App's sticky comment a first-time user relies on: the commits it quotes are
+ * the PR heads and base tips (short, linked), never Tandem's own merge commit; a merge conflict
+ * names the PR and what fixes it and offers no re-run; the matrix columns follow the merge order;
+ * "Jointly necessary" only where it can be yes; a merged set and a comment being replaced say so.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.schema.ts';
+import {
+  markCommentMerged,
+  markCommentStale,
+  RERUN_COMMAND,
+  renderLinkedChangeComment,
+} from '../../src/report/linked-change.ts';
+import {
+  baseShaOf,
+  headShaOf,
+  linkedReport,
+  linkedView,
+  mergeSha,
+  repoNames,
+} from '../helpers/comment-cases.ts';
+
+const short = (s: string) => s.slice(0, 7);
+const link = (repo: string, sha: string) => `[\`${short(sha)}\`](<https://github.com/${repo}/commit/${sha}>)`;
+
+/** acme/web's PR does not merge onto its base: no head state, its configurations have no result. */
+function conflictReport(): Report {
+  const report = linkedReport(3, 'resolved');
+  const conflict = {
+    kind: 'merge-conflict' as const,
+    target: 'acme/web',
+    message: 'head of acme/web does not merge onto base: CONFLICT (content): Merge conflict in src/a.ts',
+  };
+  const web = (applied: string[]) => applied.includes('acme/web');
+  return {
+    ...report,
+    outcome: 'error',
+    summary: `the full configuration could not be evaluated: ${conflict.message}`,
+    verdict: { ...report.verdict, resolved: false, jointlyNecessary: null },
+    resolved: false,
+    targets: report.targets.map((t) =>
+      t.repo === 'acme/web' ? { repo: t.repo, url: t.url, base: t.base, error: conflict } : t,
+    ),
+    configurations: report.configurations.map((c) =>
+      web(c.applied) ? { ...c, outcome: 'error', error: { ...conflict, configuration: c.id } } : c,
+    ),
+    infraErrors: [conflict],
+  };
+}
+
+describe('the commits the comment quotes', () => {
+  it('are the PR heads and base tips, short and linked; never the merge commit or a 40-character ref', () => {
+    const text = renderLinkedChangeComment(linkedView(3), linkedReport(3, 'resolved'), 'names');
+    for (const repo of repoNames(3)) {
+      expect(text).not.toContain(short(mergeSha(repo)));
+      expect(text).not.toContain(`\`${headShaOf(repo)}\``);
+      expect(text).not.toContain(`\`${baseShaOf(repo)}\``);
+      // Targets table: base and head linked; footer: the head linked.
+      expect(text).toMatch(
+        new RegExp(
+          `\\| \`${repo}\` \\| ${reEscape(link(repo, baseShaOf(repo)))} \\| ${reEscape(link(repo, headShaOf(repo)))} \\(merge\\) \\|`,
+        ),
+      );
+    }
+    const footer = text.trim().split('\n').at(-1)!;
+    expect(footer).toContain(`api ${link('acme/api', headShaOf('acme/api'))}`);
+  });
+});
+
+describe('a merge conflict', () => {
+  it('names the PR that conflicts with its base and that updating it re-evaluates; offers no re-run', () => {
+    const text = renderLinkedChangeComment(linkedView(3), conflictReport(), 'names');
+    const [first] = text.split('\n');
+    expect(first).toBe(
+      '⚠️ **Merge conflict** — the pull request in `acme/web` does not merge onto its base; updating it will re-evaluate the change (not a verdict on the code)',
+    );
+    expect(text).toContain(
+      '**Merge conflict:** acme/web#11 does not merge onto the tip of `main`. Merge `main` into it or rebase it; the push re-evaluates the linked change.',
+    );
+    expect(text).not.toContain(RERUN_COMMAND);
+    // The conflicting PR is in the footer, at its own head.
+    expect(text.trim().split('\n').at(-1)).toContain(`web ${link('acme/web', headShaOf('acme/web'))}`);
+    expect(text).toContain('without a result (infrastructure error)');
+  });
+});
+
+describe('the matrix and the details', () => {
+  it('orders the matrix columns as the printed merge order', () => {
+    const view = { ...linkedView(3), mergeOrder: ['acme/cli', 'acme/api', 'acme/web'] };
+    const text = renderLinkedChangeComment(view, linkedReport(3, 'resolved'), 'names');
+    expect(text).toContain('**Linked, in merge order:** acme/cli#12');
+    expect(text).toContain('| Configuration | cli | api | web | Result | Tests | Time |');
+    // The `api` configuration applies api only: a tick in the second column.
+    expect(text).toContain('| `api` | · | ✓ | · |');
+  });
+
+  it('says "Jointly necessary" only of a resolved change', () => {
+    const resolved = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'resolved'), 'names');
+    expect(resolved).toContain('- **Jointly necessary:** yes');
+    const unresolved = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'unresolved'), 'names');
+    expect(unresolved).not.toContain('Jointly necessary:');
+  });
+
+  it('leaves out the failing-tests section under reveal counts, where it could name nothing', () => {
+    const counts = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'unresolved'), 'counts');
+    expect(counts).not.toContain('Failing tests');
+    expect(counts.split('\n')[0]).toContain('F2P test still fails');
+    const names = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'unresolved'), 'names');
+    expect(names).toContain('<summary>Failing tests:');
+  });
+});
+
+describe('a comment that is being replaced, and a merged set', () => {
+  const old = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'resolved'), 'names');
+
+  it('says it is re-evaluating for the new heads and that below is the result for the old ones', () => {
+    const pushed = linkedView(2);
+    pushed.members[1] = { ...pushed.members[1]!, headSha: 'f'.repeat(40) };
+    const stale = markCommentStale(old, pushed);
+    const first = stale.split('\n').find((l) => l.startsWith('⏳'))!;
+    expect(first).toContain(
+      `⏳ **Re-evaluating** for acme/api#10 ${link('acme/api', headShaOf('acme/api'))}, acme/web#11 ${link('acme/web', 'f'.repeat(40))}`,
+    );
+    expect(first).toContain(
+      `below: the result for api ${link('acme/api', headShaOf('acme/api'))}, web ${link('acme/web', headShaOf('acme/web'))}`,
+    );
+    expect(stale).toContain(old);
+    // A second push replaces the line rather than stacking another.
+    const again = markCommentStale(stale, linkedView(2));
+    expect(again.match(/Re-evaluating/g)).toHaveLength(1);
+    expect(again.endsWith(old)).toBe(true);
+  });
+
+  it('after /tandem merge: says merged first and offers nothing to re-run', () => {
+    const merged = markCommentMerged(markCommentStale(old, linkedView(2)), 'octocat');
+    expect(merged.split('\n')[0]).toBe(
+      '✅ **Merged** with `/tandem merge` by octocat; below: the evaluation it merged on.',
+    );
+    expect(merged).not.toContain(RERUN_COMMAND);
+    expect(merged).not.toContain('Re-evaluating');
+    expect(markCommentMerged(merged, 'octocat')).toBe(merged);
+  });
+});
+
+function reEscape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
