@@ -9,7 +9,7 @@ describe('parseGoTestJson', () => {
   const results = parseGoTestJson(resultFile('go-test.jsonl'), 'go');
   const map = byId(results);
 
-  it('uses package and test names, keeps subtests whole, and ignores package-level events', () => {
+  it('uses package and test names, keeps subtests whole; a package that did not build is one failure', () => {
     expect(idsAndStatuses(results)).toEqual([
       ['go::github.com/acme/api/calc::TestAdd', 'passed'],
       ['go::github.com/acme/api/calc::TestAdd/negative', 'passed'],
@@ -20,7 +20,9 @@ describe('parseGoTestJson', () => {
       ['go::github.com/acme/api/calc::TestRegress', 'failed'],
       ['go::github.com/acme/api/server::TestServe', 'passed'],
       ['go::github.com/acme/api/server::TestSlow', 'failed'],
+      ['go::github.com/acme/api/broken::[build failed]', 'failed'],
     ]);
+    expect(map.get('go::github.com/acme/api/broken::[build failed]')?.message).toContain('syntax error');
   });
 
   it("lets the last run of a repeated test win, with that run's output only", () => {
@@ -54,13 +56,37 @@ describe('parseGoTestJson', () => {
     ]);
   });
 
-  it('a stream of package events only (build failure) is zero tests, not an error', () => {
+  it('a package that did not build is "build failed" for that package (go < 1.24 stream)', () => {
     const text = [
+      '# x/broken',
+      'broken.go:3:1: syntax error: non-declaration statement outside function body',
       ev({ Action: 'start', Package: 'x/broken' }),
       ev({ Action: 'output', Package: 'x/broken', Output: 'FAIL\tx/broken [build failed]\n' }),
       ev({ Action: 'fail', Package: 'x/broken', Elapsed: 0 }),
+      ev({ Action: 'run', Package: 'x/ok', Test: 'TestA' }),
+      ev({ Action: 'pass', Package: 'x/ok', Test: 'TestA' }),
     ].join('\n');
-    expect(parseGoTestJson(text, 'go')).toEqual([]);
+    expect(idsAndStatuses(parseGoTestJson(text, 'go'))).toEqual([
+      ['go::x/ok::TestA', 'passed'],
+      ['go::x/broken::[build failed]', 'failed'],
+    ]);
+  });
+
+  it('go 1.24 build events: the compiler output becomes the message', () => {
+    const text = [
+      ev({ ImportPath: 'x/broken [x/broken.test]', Action: 'build-output', Output: '# x/broken\n' }),
+      ev({
+        ImportPath: 'x/broken [x/broken.test]',
+        Action: 'build-output',
+        Output: 'a.go:1: undefined: Foo\n',
+      }),
+      ev({ ImportPath: 'x/broken [x/broken.test]', Action: 'build-fail' }),
+      ev({ Action: 'start', Package: 'x/broken' }),
+      ev({ Action: 'fail', Package: 'x/broken', Elapsed: 0, FailedBuild: 'x/broken [x/broken.test]' }),
+    ].join('\n');
+    const [r] = parseGoTestJson(text, 'go');
+    expect(r).toMatchObject({ id: 'go::x/broken::[build failed]', status: 'failed' });
+    expect(r!.message).toContain('undefined: Foo');
   });
 
   it('same test name in two packages stays two tests', () => {
@@ -85,10 +111,11 @@ describe('parseGoTestJson', () => {
     expect(parseGoTestJson(text, 'go').map((r) => r.id)).toEqual(['go::a::TestY']);
   });
 
-  it('rejects text without a single event', () => {
-    expect(() => parseGoTestJson('# x/broken\nbroken.go:3: syntax error\nFAIL\n', 'go')).toThrow(
-      /no go test -json events found/,
-    );
+  it('reads compiler output alone as a build failure; rejects text without a single event', () => {
+    expect(idsAndStatuses(parseGoTestJson('# x/broken\nbroken.go:3: syntax error\nFAIL\n', 'go'))).toEqual([
+      ['go::x/broken::[build failed]', 'failed'],
+    ]);
+    expect(() => parseGoTestJson('panic: something\n', 'go')).toThrow(/no go test -json events found/);
     expect(() => parseGoTestJson('{"not":"an event"}\n', 'go')).toThrow(ResultParseError);
     expect(() => parseGoTestJson('', 'go')).toThrow('go test -json result file is empty');
   });

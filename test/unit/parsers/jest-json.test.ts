@@ -54,11 +54,35 @@ describe('parseJestJson (jest --json)', () => {
 
   it('rejects text that is not JSON or not a jest report, and empty files', () => {
     expect(() => parseJestJson('FAIL test/a.test.js', 'g')).toThrow(/^jest --json result is not JSON: /);
+    // A file cut short names the path it stopped at.
+    expect(() =>
+      parseJestJson('{"testResults":[{"name":"a.js","assertionResults":[{"title":"x"},{"title": ]}', 'g'),
+    ).toThrow(/^jest --json result is not JSON at testResults\[0\]\.assertionResults\[1\]\.title: /);
     expect(() => parseJestJson('{"testResults":[{"name":1}]}', 'g')).toThrow(
       /^jest --json result has an unexpected shape at testResults\[0\]\.name: /,
     );
     expect(() => parseJestJson('{"numTotalTests":0}', 'g')).toThrow(ResultParseError);
     expect(() => parseJestJson('', 'g')).toThrow(ResultParseError);
+  });
+});
+
+describe('parseJestJson: titles that are not strings', () => {
+  it("reads jest 22's array titles (it([2010, 1, 14])) as jest names them", () => {
+    const text = JSON.stringify({
+      testResults: [
+        {
+          name: '/tandem/workspace/dayjs/test/parse.test.js',
+          assertionResults: [
+            { ancestorTitles: ['parse', 7], title: [2010, 1, 14], status: 'passed' },
+            { ancestorTitles: [], title: 42, status: 'failed', failureMessages: ['boom'] },
+          ],
+        },
+      ],
+    });
+    expect(idsAndStatuses(parseJestJson(text, 'g'))).toEqual([
+      ['g::dayjs/test/parse.test.js > parse > 7::2010,1,14', 'passed'],
+      ['g::dayjs/test/parse.test.js::42', 'failed'],
+    ]);
   });
 });
 

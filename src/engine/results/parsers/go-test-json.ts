@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
+import { BUILD_FAILURE } from '../../../core/test-id.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
 
@@ -7,13 +8,19 @@ import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from
  * `go test -json` (test2json): one JSON event per line. classname is the package import path,
  * name the test (`TestX/sub` stays whole: Go users name subtests that way). Events are the
  * life of one test, so a test reported twice (`-count=2`, reruns) keeps its last outcome.
- * Package-level events and build output carry no test and create none; a package that failed to
- * build leaves its tests missing, which grading counts as failed.
+ * Package-level events carry no test and create none, except a package that did not build: it
+ * becomes one failed `<package>::[build failed]` with the compiler's output as its message (its
+ * tests stay missing, which grading counts as failed). Go ≥ 1.24 says so with `build-output` /
+ * `build-fail` events and `FailedBuild`; older versions with `FAIL <pkg> [build failed]` output
+ * and, for a stream that holds no event at all, plain `# <pkg>` compiler headers.
  */
 
 const eventSchema = z.object({
   Action: z.string(),
   Package: z.string().optional(),
+  /** Go ≥ 1.24 build events: `pkg [pkg.test]`. */
+  ImportPath: z.string().optional(),
+  FailedBuild: z.string().optional(),
   Test: z.string().optional(),
   Output: z.string().optional(),
   Elapsed: z.number().optional(),
@@ -60,9 +67,51 @@ function message(t: Tracked, status: TestStatus): string | undefined {
   return cleanMessage(own);
 }
 
-export function parseGoTestJson(text: string, group: string): TestResult[] {
-  const all = events(readableText(text, 'go test -json'));
+/** `pkg [pkg.test]` → `pkg`. */
+const packageOf = (importPath: string) => importPath.replace(/\s+\[[^\]]*\]$/, '');
+
+const BUILD_FAILED_LINE = /^FAIL\s+(\S+)\s+\[(build|setup) failed\]\s*$/;
+
+/** Packages that did not build, each with what the compiler said, in first-seen order. */
+function buildFailures(all: GoEvent[], plain: string[]): Map<string, string[]> {
+  const failed = new Map<string, string[]>();
+  const said = new Map<string, string[]>();
+  const note = (pkg: string): string[] => {
+    const lines = failed.get(pkg) ?? said.get(pkg) ?? [];
+    failed.set(pkg, lines);
+    return lines;
+  };
+  for (const ev of all) {
+    const pkg = ev.Package ?? (ev.ImportPath ? packageOf(ev.ImportPath) : undefined);
+    if (!pkg || ev.Test) continue;
+    if (ev.Action === 'build-output' && ev.Output !== undefined) {
+      const lines = said.get(pkg) ?? [];
+      lines.push(ev.Output);
+      said.set(pkg, lines);
+    } else if (ev.Action === 'build-fail' || (ev.Action === 'fail' && ev.FailedBuild)) note(pkg);
+    else if (ev.Action === 'output' && BUILD_FAILED_LINE.test(ev.Output?.trim() ?? '')) note(pkg);
+  }
   if (all.length === 0) {
+    // No event at all: go printed only the compiler's errors (`# pkg` then its lines).
+    let current: string | undefined;
+    for (const line of plain) {
+      const header = /^#\s+(\S+)/.exec(line);
+      const failedLine = BUILD_FAILED_LINE.exec(line.trim());
+      if (header) {
+        current = packageOf(header[1]!);
+        note(current);
+      } else if (failedLine) note(failedLine[1]!);
+      else if (current && line.trim() !== '') note(current).push(`${line}\n`);
+    }
+  }
+  return failed;
+}
+
+export function parseGoTestJson(text: string, group: string): TestResult[] {
+  const body = readableText(text, 'go test -json');
+  const all = events(body);
+  const broken = buildFailures(all, body.split(/\r?\n/));
+  if (all.length === 0 && broken.size === 0) {
     throw new ResultParseError('no go test -json events found (expected lines like {"Action":"pass",...})');
   }
   // Keyed by package and test; Map keeps first-seen order.
@@ -103,5 +152,9 @@ export function parseGoTestJson(text: string, group: string): TestResult[] {
       ...(t.durationMs === undefined ? {} : { durationMs: t.durationMs }),
     };
   });
+  for (const [pkg, output] of broken) {
+    const msg = cleanMessage('the package did not build', output.join(''));
+    raw.push({ classname: pkg, name: BUILD_FAILURE, status: 'failed', ...(msg ? { message: msg } : {}) });
+  }
   return toResults(group, raw);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatFieldPath } from '../../../core/errors.ts';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
 import { describeIssues } from '../../../core/zod-issues.ts';
+import { parseJsonAt } from './json-path.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, toResults } from './result-builder.ts';
 
@@ -20,9 +21,21 @@ export { FILE_LOAD_FAILURE };
 /** Where the sandbox mounts the workspace; paths under it are cut to the part after it. */
 const WORKSPACE_ROOT = '/tandem/workspace/';
 
+/**
+ * A title as jest names it: jest 22 keeps a non-string title as given (`it([2010, 1, 14])` writes
+ * an array into the report) and prints it the way JavaScript turns it into text (`2010,1,14`).
+ */
+const titleSchema = z.unknown().transform((v) => (typeof v === 'string' ? v : jsTitle(v)));
+
+function jsTitle(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
+  return String(v);
+}
+
 const assertionSchema = z.object({
-  ancestorTitles: z.array(z.string()).default([]),
-  title: z.string(),
+  ancestorTitles: z.array(titleSchema).default([]),
+  title: titleSchema,
   status: z.string(),
   duration: z.number().nullish(),
   failureMessages: z.array(z.string()).nullish(),
@@ -77,12 +90,9 @@ export function relativeFiles(names: readonly string[]): (name: string) => strin
 }
 
 function readReport(text: string, format: string): z.infer<typeof reportSchema> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ResultParseError(`${format} result is not JSON: ${(err as Error).message}`);
-  }
+  const read = parseJsonAt(text);
+  if (!read.ok) throw new ResultParseError(`${format} result is not JSON${read.message}`);
+  const json = read.value;
   const parsed = reportSchema.safeParse(json);
   if (!parsed.success) {
     // The same formatter as every input file; zod's messages name the field, never quote the file.
