@@ -2,17 +2,25 @@
  * Evaluates one candidate change of one instance: every repository at (base + test patch) or at
  * (base + its candidate patch + test overlay), through the engine like any case. A patch that
  * does not apply is reported, not run; machinery errors are retried a bounded number of times.
+ *
+ * The engine runs the suite without the instance's lists (and without `dataset_names`): what a
+ * configuration does never depends on them, so its cached result is shared by every grading of
+ * it — `bench run --predictions gold` after `validate` reuses validation's gold runs. The lists
+ * are applied by gradeCandidate, in the dataset's own test names.
  */
 
 import type { RepoApply } from '../core/bench-report.schema.ts';
+import { mapRunsToDatasetNames } from '../core/dataset-names.ts';
 import { InfraError } from '../core/errors.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { ConfigurationRun } from '../core/run.schema.ts';
+import type { Suite } from '../core/suite.schema.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import type { EvaluationInput, EvaluationOptions } from '../engine/evaluate-api.ts';
 import type { BenchStates } from './bench-states.ts';
+import { type BenchGrade, gradeCandidate, namedGroups } from './grade-candidate.ts';
 import type { LoadedInstance } from './instances-file.ts';
 
 /** `none`: only the full configuration (plus all-base when the instance has no test lists). */
@@ -41,10 +49,13 @@ export type CandidateResult =
       kind: 'ran';
       apply: RepoApply[];
       report: Report;
-      /** The raw runs (every configuration and attempt), for list derivation. */
+      /** The runs (every configuration and attempt), test ids in the dataset's names. */
       runs: ConfigurationRun[];
+      /** The runs as the engine gave them: stored, so `bench regrade` can grade them again. */
+      rawRuns: ConfigurationRun[];
       outputs: GroupOutput[];
       attempts: number;
+      grade: Omit<BenchGrade, 'report'>;
     };
 
 /** `patches[repo]`: the candidate diff for that repository; absent or '' leaves it at base. */
@@ -53,7 +64,8 @@ export async function evaluateCandidate(
   patches: Record<string, string>,
   matrix: BenchMatrix,
   ctx: CandidateContext,
-  extra: { reruns?: number } = {},
+  /** `reruns`: extra runs of the full configuration; `attempts`: grade each run on its own. */
+  extra: { reruns?: number; attempts?: number } = {},
 ): Promise<CandidateResult> {
   const { instance } = loaded;
   const apply: RepoApply[] = [];
@@ -91,15 +103,12 @@ export async function evaluateCandidate(
       targets: heads.map((h) => ({ ...h, merge: false })),
       context: instance.context.map((c) => ({ repo: c.repo, url: c.url, ref: c.commit })),
     },
-    suite: {
-      ...loaded.suite,
-      ...(instance.FAIL_TO_PASS ? { fail_to_pass: instance.FAIL_TO_PASS } : {}),
-      ...(instance.PASS_TO_PASS ? { pass_to_pass: instance.PASS_TO_PASS } : {}),
-    },
+    suite: engineSuite(loaded.suite),
     suiteDir: loaded.suiteDir,
     caseDir: loaded.suiteDir,
   };
-  const hasLists = input.suite.fail_to_pass !== undefined && input.suite.pass_to_pass !== undefined;
+  const lists = instanceLists(loaded);
+  const hasLists = lists.failToPass !== undefined && lists.passToPass !== undefined;
   const engineMatrix: MatrixMode = matrix === 'full' ? 'full' : 'leave-one-out';
   const only = matrix === 'none' ? (hasLists ? ['full'] : ['base', 'full']) : undefined;
   const errors: string[] = [];
@@ -109,7 +118,7 @@ export async function evaluateCandidate(
       // `only` always set: a partial report carries the raw runs, whose group outputs are kept.
       report = await evaluate(input, {
         ...ctx.engine,
-        reruns: extra.reruns ?? ctx.engine.reruns,
+        reruns: Math.max(extra.reruns ?? ctx.engine.reruns ?? 0, (extra.attempts ?? 1) - 1),
         matrix: engineMatrix,
         only:
           only ??
@@ -124,7 +133,9 @@ export async function evaluateCandidate(
       if (attempt > ctx.retries) return { kind: 'error', apply, errors, attempts: attempt };
       continue;
     }
-    if (report.outcome === 'error') {
+    // Without lists the engine cannot classify a lone full run; only machinery failures count here.
+    const fullRan = report.configurations.some((c) => c.role === 'full' && c.outcome !== 'error');
+    if (report.infraErrors.length > 0 || !fullRan) {
       errors.push(report.summary, ...report.infraErrors.map((e) => `${e.kind}: ${e.message}`));
       if (attempt > ctx.retries) return { kind: 'error', apply, errors, attempts: attempt, report };
       continue;
@@ -138,13 +149,36 @@ export async function evaluateCandidate(
       })),
     );
     const { partial: _runs, ...rest } = report;
+    const rawRuns = report.partial?.runs ?? [];
+    const { report: graded, ...grade } = gradeCandidate({
+      report: rest as Report,
+      runs: rawRuns,
+      suite: loaded.suite,
+      lists,
+      attempts: extra.attempts ?? 1,
+    });
     return {
       kind: 'ran',
       apply,
-      report: rest as Report,
-      runs: report.partial?.runs ?? [],
+      report: graded,
+      runs: mapRunsToDatasetNames(rawRuns, namedGroups(loaded.suite)),
+      rawRuns,
       outputs,
       attempts: attempt,
+      grade,
     };
   }
+}
+
+/** The suite as the engine runs it: nothing that only grading reads. */
+export function engineSuite(suite: Suite): Suite {
+  const { fail_to_pass: _f, pass_to_pass: _p, ...rest } = suite;
+  return { ...rest, tests: rest.tests.map(({ dataset_names: _n, ...g }) => g) };
+}
+
+/** The instance's lists, else the suite's. */
+export function instanceLists(loaded: LoadedInstance): { failToPass?: string[]; passToPass?: string[] } {
+  const f2p = loaded.instance.FAIL_TO_PASS ?? loaded.suite.fail_to_pass;
+  const p2p = loaded.instance.PASS_TO_PASS ?? loaded.suite.pass_to_pass;
+  return { ...(f2p ? { failToPass: f2p } : {}), ...(p2p ? { passToPass: p2p } : {}) };
 }

@@ -28,6 +28,8 @@ export function instanceEntry(args: {
   result?: CandidateResult;
   diagnosis?: Diagnosis;
   durationMs: number;
+  /** Repositories the suite's groups test (per-repository metrics); failed when nothing was scored. */
+  testedRepos?: string[];
 }): InstanceReportEntry {
   const { instance, patches, result } = args;
   const languages = languagesOf(instance.metadata);
@@ -58,7 +60,15 @@ export function instanceEntry(args: {
       f2p: { passed: 0, total: 0 },
       p2p: { passed: 0, total: 0 },
       fix_rate: 0,
-      repositories: [],
+      // Not resolved in every metric, so repository success too: an error must not drop out.
+      repositories: (args.testedRepos ?? []).map((repo) => ({
+        repo,
+        f2p: { passed: 0, total: 0 },
+        p2p: { passed: 0, total: 0 },
+        f2pComplete: false,
+        p2pPreserved: false,
+        success: false,
+      })),
       errors: extra.errors ?? [],
       attempts: extra.attempts ?? 0,
     },
@@ -91,6 +101,11 @@ export function instanceEntry(args: {
           repositories: r.repositories,
           errors: [],
           attempts: result.attempts,
+          ...(result.grade.attemptsResolved.length > 1
+            ? { attempts_resolved: result.grade.attemptsResolved }
+            : {}),
+          ...(result.grade.namesWarning ? { names_warning: result.grade.namesWarning } : {}),
+          ...(result.grade.flaky.length ? { matrix_flaky: result.grade.flaky } : {}),
           report: r,
         },
       };

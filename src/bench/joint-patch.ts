@@ -32,6 +32,11 @@ export function splitJointPatch(patch: string, repos: string[], where: string): 
   return Object.fromEntries(Object.entries(out).map(([repo, lines]) => [repo, `${lines.join('\n')}\n`]));
 }
 
+/** The file paths a unified diff touches (`a/`/`b/` prefixes removed). */
+export function patchPaths(patch: string): string[] {
+  return fileSections(patch).map((s) => s.path);
+}
+
 /** Sections start at `diff --git`, or at a `---` line followed by `+++` in plain unified diffs. */
 function fileSections(patch: string): FileSection[] {
   const lines = patch.replace(/\n$/, '').split('\n');

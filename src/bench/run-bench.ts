@@ -1,14 +1,15 @@
 /**
  * `tandem bench run`: every prediction (of this shard) evaluated, its report written as soon as
- * it finishes, finished ones skipped on a rerun, then the run summary per model. Configurations
+ * it finishes, finished ones skipped on a rerun (errored ones retried unless `retryErrors` is
+ * off), then the run summary per model. Configurations
  * of all predictions share one set of `jobs` slots; states are made once per run (and cached
  * across runs) whatever the number of predictions that need them.
  */
 import pLimit from 'p-limit';
-import type { BenchPrediction } from '../core/bench-prediction.schema.ts';
+import { type BenchPrediction, modelFolder, modelFolderClash } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
-import { InfraError } from '../core/errors.ts';
+import { InfraError, InputError } from '../core/errors.ts';
 import type { Shard } from '../core/shard-plan.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
@@ -32,18 +33,26 @@ export interface BenchRunOptions {
   shard?: Shard;
   /** Extra attempts after an infrastructure error. */
   retries: number;
+  /** On a rerun, evaluate again the predictions that ended in an error (default true). */
+  retryErrors?: boolean;
+  /** Runs of each prediction (`--attempts K`), for pass@1 / pass@k. */
+  attempts?: number;
+  /** Maps rows to suites by repository (and version): see suite-map.ts. */
+  suites?: string;
   engine: Omit<EvaluationOptions, 'matrix' | 'only' | 'jobs' | 'slots' | 'reruns'>;
   onEvent?: (e: BenchRunEvent) => void;
 }
 
 export type BenchRunEvent =
-  | { type: 'start'; total: number; skipped: number }
+  | { type: 'start'; total: number; skipped: number; retried: number }
   | { type: 'done'; instanceId: string; model: string; outcome: string };
 
 export interface BenchRunResult {
   summaries: Array<{ file: string; summary: RunSummary }>;
   /** Predictions this invocation evaluated (not skipped). */
   evaluated: number;
+  /** Per model, the instances the predictions file has no prediction for. */
+  missing: Array<{ model: string; ids: string[] }>;
 }
 
 interface Work {
@@ -53,9 +62,17 @@ interface Work {
 }
 
 export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
-  const instances = await loadInstances(opts.instances);
+  const instances = await loadInstances(opts.instances, opts.suites ? { suites: opts.suites } : {});
   const byId = new Map(instances.map((i) => [i.instance.instance_id, i]));
   const predictions = await loadPredictions(opts.predictions, instances);
+  const clash = modelFolderClash(predictions.map((p) => p.model_name_or_path));
+  if (clash) {
+    throw new InputError(
+      `${opts.predictions}: models "${clash[0]}" and "${clash[1]}" would share the run folder "${modelFolder(clash[0])}"; rename one`,
+      opts.predictions,
+      'model_name_or_path',
+    );
+  }
   // Bad patches (a joint diff outside every folder) are input errors: all found before any run.
   const all: Work[] = predictions
     .map((prediction) => {
@@ -73,11 +90,14 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
     );
   const mine = opts.shard ? all.filter((_, k) => k % opts.shard!.count === opts.shard!.index - 1) : all;
   const store = RunStore.inRunsDir(opts.runsDir, opts.runId);
-  const finished = await Promise.all(
-    mine.map((w) => store.isFinished(w.prediction.model_name_or_path, w.prediction.instance_id)),
+  const recorded = await Promise.all(
+    mine.map((w) => store.outcome(w.prediction.model_name_or_path, w.prediction.instance_id)),
   );
-  const todo = mine.filter((_, k) => !finished[k]);
-  opts.onEvent?.({ type: 'start', total: mine.length, skipped: mine.length - todo.length });
+  const retryErrors = opts.retryErrors ?? true;
+  const redo = (o: string | undefined) => o === undefined || (retryErrors && o === 'error');
+  const todo = mine.filter((_, k) => redo(recorded[k]));
+  const retried = recorded.filter((o) => o === 'error' && retryErrors).length;
+  opts.onEvent?.({ type: 'start', total: mine.length, skipped: mine.length - todo.length, retried });
 
   const slots = pLimit(Math.max(1, opts.jobs));
   const ctx = {
@@ -95,7 +115,9 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
         const started = Date.now();
         const model = w.prediction.model_name_or_path;
         const result = w.patches.patchExists
-          ? await evaluateCandidate(w.loaded, w.patches.patches, opts.matrix, ctx)
+          ? await evaluateCandidate(w.loaded, w.patches.patches, opts.matrix, ctx, {
+              attempts: opts.attempts ?? 1,
+            })
           : undefined;
         const diagnosis =
           opts.diagnose && result?.kind === 'ran' && !result.report.resolved
@@ -119,8 +141,14 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
           ...(result ? { result } : {}),
           ...(diagnosis ? { diagnosis } : {}),
           durationMs: Date.now() - started,
+          testedRepos: testedRepos(w.loaded),
         });
-        await store.write(entry, w.patches.patches, result?.kind === 'ran' ? result.outputs : []);
+        await store.write(
+          entry,
+          w.patches.patches,
+          result?.kind === 'ran' ? result.outputs : [],
+          result?.kind === 'ran' ? result.rawRuns : undefined,
+        );
         opts.onEvent?.({
           type: 'done',
           instanceId: w.prediction.instance_id,
@@ -148,5 +176,17 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
     });
     summaries.push({ file: await store.writeSummary(summary), summary });
   }
-  return { summaries, evaluated: todo.length };
+  const missing = [...new Set(all.map((w) => w.prediction.model_name_or_path))].sort().flatMap((model) => {
+    const have = new Set(
+      all.filter((w) => w.prediction.model_name_or_path === model).map((w) => w.prediction.instance_id),
+    );
+    const ids = instanceIds.filter((id) => !have.has(id));
+    return ids.length ? [{ model, ids }] : [];
+  });
+  return { summaries, evaluated: todo.length, missing };
+}
+
+/** The repositories the suite's test groups name: those grading gives per-repository metrics. */
+export function testedRepos(loaded: LoadedInstance): string[] {
+  return [...new Set(loaded.suite.tests.flatMap((g) => (g.repo ? [g.repo] : [])))];
 }

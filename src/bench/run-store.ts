@@ -3,12 +3,13 @@
  *   <runs>/<run-id>/<model>/<instance_id>/report.json   (written last: its presence = finished)
  *   <runs>/<run-id>/<model>/<instance_id>/patch.<repo folder>.diff
  *   <runs>/<run-id>/<model>/<instance_id>/outputs/<configuration>[.<attempt>]/<group>.txt
+ *   <runs>/<run-id>/<model>/<instance_id>/runs.json      (the raw runs, for `bench regrade`)
  *   <runs>/<run-id>/<model>.<run-id>.json                (the run summary)
  * A killed run leaves no report.json for unfinished predictions, so a resumed run redoes them.
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { modelFolder } from '../core/bench-prediction.schema.ts';
 import {
   type InstanceReportEntry,
@@ -18,6 +19,7 @@ import {
 } from '../core/bench-report.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
+import { type ConfigurationRun, configurationRunSchema } from '../core/run.schema.ts';
 import { validate } from '../core/zod-issues.ts';
 import { exists } from '../engine/fs-util.ts';
 import type { GroupOutput } from './evaluate-candidate.ts';
@@ -67,11 +69,37 @@ export class RunStore {
     return exists(path.join(this.instanceDir(model, instanceId), 'report.json'));
   }
 
+  /** The outcome a finished prediction recorded, undefined when it has no (readable) report. */
+  async outcome(model: string, instanceId: string): Promise<string | undefined> {
+    const file = path.join(this.instanceDir(model, instanceId), 'report.json');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const entry = Object.values(parseJson(instanceReportSchema, text, file))[0];
+    return entry?.tandem.outcome;
+  }
+
+  /** The raw runs a prediction stored (absent for one that never ran). */
+  async runs(model: string, instanceId: string): Promise<ConfigurationRun[] | undefined> {
+    const file = path.join(this.instanceDir(model, instanceId), 'runs.json');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    return parseJson(z.array(configurationRunSchema), text, file);
+  }
+
   /** Patches and outputs first, report.json last and atomically. */
   async write(
     entry: InstanceReportEntry,
     patches: Record<string, string>,
     outputs: GroupOutput[],
+    runs?: ConfigurationRun[],
   ): Promise<void> {
     const dir = this.instanceDir(entry.tandem.model_name_or_path, entry.tandem.instance_id);
     await rm(dir, { recursive: true, force: true });
@@ -84,6 +112,7 @@ export class RunStore {
       await mkdir(sub, { recursive: true });
       await writeFile(path.join(sub, `${o.group}.txt`), o.output);
     }
+    if (runs) await writeJsonAtomic(path.join(dir, 'runs.json'), runs);
     await writeJsonAtomic(path.join(dir, 'report.json'), { [entry.tandem.instance_id]: entry });
   }
 

@@ -95,8 +95,9 @@ export const benchInstanceSchema = z
   });
 
 /**
- * A SWE-bench row. Its extra fields (`hints_text`, `version`, `environment_setup_commit`…) are
- * kept in `metadata`; `url` defaults to the repository on github.com.
+ * A SWE-bench row as published. Its extra fields (`hints_text`, `environment_setup_commit`…) are
+ * kept in `metadata`, `version` too; `url` defaults to the suite map's, else the repository on
+ * github.com. Without a `suite`, the suite map (`--suites`) picks one by repository and version.
  */
 export const sweBenchRowSchema = z
   .object({
@@ -107,7 +108,8 @@ export const sweBenchRowSchema = z
     patch: z.string(),
     test_patch: z.string().optional(),
     problem_statement: z.string().default(''),
-    suite: suiteField,
+    suite: suiteField.optional(),
+    version: z.union([z.string(), z.number()]).transform(String).optional(),
     FAIL_TO_PASS: testListSchema.optional(),
     PASS_TO_PASS: testListSchema.optional(),
     created_at: z.string().optional(),
@@ -127,25 +129,39 @@ export function isSweBenchRow(row: unknown): boolean {
 
 const SWE_BENCH_KNOWN = new Set(Object.keys(sweBenchRowSchema.shape));
 
-/** A validated SWE-bench row as a one-repository instance (input form, to validate again). */
-export function sweBenchRowToInstance(row: SweBenchRow): BenchInstanceInput {
+/**
+ * A validated SWE-bench row as a one-repository instance (input form, to validate again), its
+ * suite and URL given when the row has none (from the suite map).
+ */
+export function sweBenchRowToInstance(
+  row: SweBenchRow,
+  from: { suite?: BenchInstanceInput['suite']; url?: string; suite_dir?: string } = {},
+): Omit<BenchInstanceInput, 'suite'> & { suite?: BenchInstanceInput['suite'] } {
   const metadata = Object.fromEntries(Object.entries(row).filter(([k]) => !SWE_BENCH_KNOWN.has(k)));
+  const suite = row.suite ?? from.suite;
   return {
     instance_id: row.instance_id,
     problem_statement: row.problem_statement,
     repos: [
       {
         repo: row.repo,
-        url: row.url ?? `https://github.com/${row.repo}.git`,
+        url: row.url ?? from.url ?? `https://github.com/${row.repo}.git`,
         base_commit: row.base_commit,
         patch: row.patch,
         ...(row.test_patch !== undefined ? { test_patch: row.test_patch } : {}),
       },
     ],
-    suite: row.suite,
+    ...(suite !== undefined ? { suite } : {}),
+    ...(row.suite === undefined && from.suite_dir !== undefined && typeof suite === 'object'
+      ? { suite_dir: from.suite_dir }
+      : {}),
     ...(row.FAIL_TO_PASS ? { FAIL_TO_PASS: row.FAIL_TO_PASS } : {}),
     ...(row.PASS_TO_PASS ? { PASS_TO_PASS: row.PASS_TO_PASS } : {}),
     ...(row.created_at !== undefined ? { created_at: row.created_at } : {}),
-    metadata: { source: 'swe-bench', ...metadata },
+    metadata: {
+      source: 'swe-bench',
+      ...(row.version !== undefined ? { version: row.version } : {}),
+      ...metadata,
+    },
   };
 }

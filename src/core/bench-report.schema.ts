@@ -49,8 +49,16 @@ export const tandemInstanceResultSchema = z.object({
   fix_rate: z.number(),
   repositories: z.array(repoMetricsSchema),
   diagnosis: diagnosisSchema.optional(),
-  /** Machinery failures (after retries): the prediction is an error instance, never scored. */
+  /** Machinery failures (after retries): an error instance, not resolved in every metric. */
   errors: z.array(z.string()),
+  /** With `--attempts K`: whether each attempt resolved (the SWE-bench fields are attempt 1's). */
+  attempts_resolved: z.array(z.boolean()).optional(),
+  /** Listed tests that no run reported: how many, examples of both sides, the mapping setting. */
+  names_warning: z.string().optional(),
+  /** Tests that differ between configurations holding their repository's same state. */
+  matrix_flaky: z
+    .array(z.object({ id: z.string(), statuses: z.array(z.string()), configurations: z.array(z.string()) }))
+    .optional(),
   attempts: z.number().int(),
   duration_ms: z.number(),
   report: reportSchema.omit({ partial: true }).optional(),
@@ -96,13 +104,19 @@ export const runSummarySchema = z.object({
     repository_success: z.number(),
     f2p_complete_repositories: z.number(),
     p2p_preserved_repositories: z.number(),
-    /** SWE-EVO fix rate, averaged over scored instances. */
+    /** SWE-EVO fix rate, averaged over every instance with a prediction (an error counts 0). */
     fix_rate: z.number(),
     /** Non-empty predictions whose every repository patch applied. */
     patch_apply_rate: z.number(),
     by_repo_count: z.record(z.string(), rateSchema),
     by_language_count: z.record(z.string(), rateSchema),
     diagnosis: z.record(z.string(), z.number().int()),
+    /** Wilson 95% interval of case_success (resolved / total instances). */
+    case_success_ci95: z.object({ low: z.number(), high: z.number() }),
+    /** Attempts per prediction (`--attempts`), and pass@1 / pass@k (k = attempts) over all instances. */
+    attempts: z.number().int(),
+    pass_at_1: z.number(),
+    pass_at_k: z.number(),
   }),
 });
 

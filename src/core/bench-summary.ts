@@ -1,10 +1,12 @@
 /**
  * The run summary from the per-prediction results: SWE-bench's counts and id lists, and the
  * papers' metrics (WideSWE case and repository success, SWE-EVO fix rate, apply rate, breakdowns
- * by number of repositories and of languages, diagnosis counts). Pure: the same results in any
+ * by number of repositories and of languages, diagnosis counts). Every metric counts an error
+ * instance as not resolved, as SWE-bench does. Pure: the same results in any
  * order give the same summary, so merged shards equal one unsharded run.
  */
 import { BENCH_SCHEMA_VERSION, type InstanceReportEntry, type RunSummary } from './bench-report.schema.ts';
+import { meanPassAtK, wilsonInterval } from './bench-statistics.ts';
 
 export function summarizeRun(
   entries: InstanceReportEntry[],
@@ -21,7 +23,10 @@ export function summarizeRun(
   const errors = ids((e) => e.tandem.outcome === 'error');
   const done = new Set([...completed, ...empty]);
   const submitted = [...new Set(opts.submittedIds)].sort();
-  const scored = sorted.filter((e) => e.tandem.outcome !== 'error');
+  // As in SWE-bench, an error is not resolved in every metric (its fix rate 0, its repositories
+  // failed): leaving errors out would let a model that forces errors on its failures score
+  // higher than an honest one. The error count sits beside the metrics.
+  const scored = sorted;
   const repos = scored.flatMap((e) => e.tandem.repositories);
   const nonEmpty = scored.filter((e) => e.patch_exists);
   const diagnosis: Record<string, number> = {};
@@ -61,8 +66,25 @@ export function summarizeRun(
         e.tandem.languages ? String(new Set(e.tandem.languages).size) : 'unknown',
       ),
       diagnosis,
+      case_success_ci95: wilsonInterval(resolved.length, opts.instanceIds.length),
+      ...passAt(sorted, opts.instanceIds.length),
     },
   };
+}
+
+/**
+ * pass@1 and pass@k with k the attempts per prediction, over every instance: one without a
+ * prediction, an empty patch or an error has k attempts and none resolved.
+ */
+function passAt(entries: InstanceReportEntry[], total: number) {
+  const k = Math.max(1, ...entries.map((e) => e.tandem.attempts_resolved?.length ?? 1));
+  const per = entries.map((e) => {
+    const tries = e.tandem.attempts_resolved ?? [e.resolved];
+    return { n: k, c: tries.filter(Boolean).length };
+  });
+  for (let i = per.length; i < total; i++) per.push({ n: k, c: 0 });
+  const scale = (x: number) => (total === 0 ? 0 : x);
+  return { attempts: k, pass_at_1: scale(meanPassAtK(per, 1)), pass_at_k: scale(meanPassAtK(per, k)) };
 }
 
 function breakdown(entries: InstanceReportEntry[], key: (e: InstanceReportEntry) => string) {

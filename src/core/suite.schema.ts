@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { datasetNamesSchema } from './dataset-names.ts';
 import { MEMORY_SIZE, MIN_SANDBOX_MEMORY, parseMemory } from './memory-size.ts';
 
 /**
@@ -59,6 +60,8 @@ export const testGroupSchema = z
       .strict(),
     /** Seconds. */
     timeout: z.number().positive().default(300),
+    /** Benchmark mode: how this runner's tests are named in a dataset's lists (core/dataset-names.ts). */
+    dataset_names: datasetNamesSchema.optional(),
   })
   .strict();
 
