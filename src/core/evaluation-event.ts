@@ -11,7 +11,12 @@ export interface ConfigurationDoneEvent {
   id: string;
   /** 0 for the first run, k for the k-th rerun of the full configuration. */
   attempt: number;
-  outcome: ConfigurationOutcome;
+  /**
+   * As the report grades it (core/grading.ts). `unjudged`: this evaluation does not run the
+   * all-base configuration the suite's tests are classified by (a shard), so only the combined
+   * report judges it.
+   */
+  outcome: ConfigurationOutcome | 'unjudged';
   passed: number;
   total: number;
   cached: boolean;

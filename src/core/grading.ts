@@ -2,6 +2,8 @@
  * Grading: raw configuration runs → outcomes and the verdict, exactly as docs/design.md defines them.
  * Pure: the engine, `tandem merge` and tests all grade through here.
  */
+
+import { classifyTests, type TestLists } from './expected-tests.ts';
 import type {
   ConfigurationOutcome,
   Grade,
@@ -11,7 +13,7 @@ import type {
 } from './grade.schema.ts';
 import type { MatrixPlan, PlannedConfiguration } from './matrix-plan.ts';
 import { withoutTarget } from './matrix-plan.ts';
-import { allSeenTests, combineRuns, type Observation, observe } from './observed-tests.ts';
+import { combineRuns, type Observation, observe } from './observed-tests.ts';
 import type { ConfigurationRun, InfraErrorInfo } from './run.schema.ts';
 import { groupOfTestId } from './test-id.ts';
 
@@ -29,41 +31,14 @@ export interface GradingInput {
 
 const passes = (o: Observation | undefined) => o?.status === 'passed';
 
-interface Lists {
-  f2p: string[];
-  p2p: string[];
-  ignored: string[];
-  source: Grade['tests']['source'];
-}
+type Lists = TestLists;
 
-/** F2P/P2P from the suite, else from the all-base run: failing → F2P, passing → P2P, skipped → ignored. */
-function classify(input: GradingInput, baseRun: ConfigurationRun | undefined): Lists | string {
-  const { failToPass, passToPass } = input;
-  if (failToPass && passToPass) {
-    return {
-      f2p: failToPass,
-      p2p: passToPass,
-      ignored: [],
-      source: { failToPass: 'suite', passToPass: 'suite' },
-    };
-  }
-  if (!baseRun || baseRun.infraError) {
-    return 'the all-base configuration has no result, so tests cannot be classified as F2P or P2P';
-  }
-  const listed = new Set([...(failToPass ?? []), ...(passToPass ?? [])]);
-  const candidates = allSeenTests(input.runs).filter((id) => !listed.has(id));
-  const onBase = observe(baseRun, candidates);
-  const f2p =
-    failToPass ?? candidates.filter((id) => !['passed', 'skipped'].includes(onBase.get(id)!.status));
-  const p2p = passToPass ?? candidates.filter((id) => onBase.get(id)!.status === 'passed');
-  const ignored = candidates.filter((id) => onBase.get(id)!.status === 'skipped');
-  return {
-    f2p,
-    p2p,
-    ignored,
-    source: { failToPass: failToPass ? 'suite' : 'base-run', passToPass: passToPass ? 'suite' : 'base-run' },
-  };
-}
+const EMPTY_LISTS: Lists = {
+  f2p: [],
+  p2p: [],
+  ignored: [],
+  source: { failToPass: 'suite', passToPass: 'suite' },
+};
 
 function gradeConfiguration(
   planned: PlannedConfiguration,
@@ -115,6 +90,7 @@ function gradeConfiguration(
         exitCode: g.exitCode,
         durationMs: g.durationMs,
         ...(g.reason ? { reason: g.reason } : {}),
+        ...(g.failedExitAllPassed ? { failedExitAllPassed: true } : {}),
       })),
       ...(error ? { error } : {}),
     },
@@ -148,14 +124,8 @@ export function grade(input: GradingInput): Grade {
   const infraErrors: InfraErrorInfo[] = [...(input.infraErrors ?? [])];
   const runsOf = (id: string) => input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
   const base = plan.configurations.find((c) => c.role === 'base');
-  const lists = classify(input, base ? runsOf(base.id)[0] : undefined);
-  const emptyLists: Lists = {
-    f2p: [],
-    p2p: [],
-    ignored: [],
-    source: { failToPass: 'suite', passToPass: 'suite' },
-  };
-  const usable = typeof lists === 'string' ? emptyLists : lists;
+  const lists = classifyTests(input, base ? runsOf(base.id)[0] : undefined);
+  const usable = typeof lists === 'string' ? EMPTY_LISTS : lists;
 
   const configurations: GradedConfiguration[] = [];
   let flaky: Grade['flaky'] = [];
@@ -238,4 +208,20 @@ export function grade(input: GradingInput): Grade {
       PASS_TO_FAIL: { success: [], failure: [] },
     },
   };
+}
+
+/**
+ * One run judged exactly as `grade` judges its configuration (outcome and passed/total), for
+ * progress events: `lists` is what `classifyTests` gave, a reason string when tests cannot be
+ * classified (then, as in the report, the outcome is `error`).
+ */
+export function judgeRun(
+  run: ConfigurationRun,
+  lists: TestLists | string,
+): Pick<GradedConfiguration, 'outcome' | 'passed' | 'total'> {
+  const usable = typeof lists === 'string' ? EMPTY_LISTS : lists;
+  const planned: PlannedConfiguration = { id: run.id, applied: run.applied, role: 'partial' };
+  const { graded } = gradeConfiguration(planned, [run], usable);
+  const outcome = typeof lists === 'string' ? 'error' : graded.outcome;
+  return { outcome, passed: graded.passed, total: graded.total };
 }

@@ -9,7 +9,12 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** `  api+web (rerun 1): pass 12/12 3.4s` — one finished configuration. */
 export function configurationDoneLine(e: ConfigurationDoneEvent): string {
-  const what = e.outcome === 'error' ? 'infrastructure error' : `${e.outcome} ${e.passed}/${e.total}`;
+  const what =
+    e.outcome === 'error'
+      ? 'infrastructure error'
+      : e.outcome === 'unjudged'
+        ? 'ran (judged with the all-base run, which this evaluation does not run)'
+        : `${e.outcome} ${e.passed}/${e.total}`;
   const rerun = e.attempt > 0 ? ` (rerun ${e.attempt})` : '';
   return `  ${e.id}${rerun}: ${what} ${e.cached ? 'cached' : seconds(e.durationMs)}`;
 }

@@ -1,0 +1,45 @@
+/**
+ * Pipeline step 1, plan: the matrix of configurations (core/matrix-plan.ts), the share this
+ * evaluation runs (`only`: a shard or a chosen few), and the attempts (the full configuration once
+ * more per rerun). Pure.
+ */
+import type { EvaluationEvent } from '../../core/evaluation-event.ts';
+import { type MatrixPlan, type PlannedConfiguration, planMatrix } from '../../core/matrix-plan.ts';
+import type { EvaluationOptions } from '../evaluate-api.ts';
+
+export interface PlannedAttempt {
+  configuration: PlannedConfiguration;
+  /** 0 for the first run, k for the k-th rerun of the full configuration. */
+  attempt: number;
+}
+
+export interface EvaluationPlan {
+  plan: MatrixPlan;
+  /** The planned configurations this evaluation runs, in plan order. */
+  wanted: PlannedConfiguration[];
+  attempts: PlannedAttempt[];
+}
+
+export function planStep(
+  targets: readonly string[],
+  options: Pick<EvaluationOptions, 'matrix' | 'only' | 'reruns'>,
+): EvaluationPlan {
+  const plan = planMatrix(targets, options.matrix);
+  const only = options.only;
+  const wanted = only ? plan.configurations.filter((c) => only.includes(c.id)) : plan.configurations;
+  const attempts = wanted.flatMap((configuration) =>
+    Array.from({ length: configuration.role === 'full' ? 1 + options.reruns : 1 }, (_, attempt) => ({
+      configuration,
+      attempt,
+    })),
+  );
+  return { plan, wanted, attempts };
+}
+
+export function planEvent(p: EvaluationPlan): EvaluationEvent {
+  return {
+    type: 'plan',
+    configurations: p.wanted.map((c) => ({ id: c.id, applied: c.applied })),
+    mode: p.plan.mode,
+  };
+}
