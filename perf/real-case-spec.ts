@@ -1,73 +1,111 @@
 /**
- * The real case from public history (perf/README.md, "A real case"): ES2020 optional chaining
- * landing in eslint-visitor-keys, espree and eslint in June–July 2020, three pull requests by the
- * same author, each consumer depending on its producers:
- *   eslint/eslint-visitor-keys#12 → eslint/espree#446 (eslint-visitor-keys, acorn) →
- *   eslint/eslint#13416 (espree, eslint-visitor-keys, eslint-scope, eslint-utils).
- * The fixture (perf/fixtures/real-case/, built by real-case-fixture.sh) holds per repository a
- * bundle with `main` (the PR's base) and `pr` (the PR's merged tree with tests/ as in base), and
- * the tests the PRs touched under hidden/<name>/tests/ — the evaluator's hidden tests.
+ * The real npm case (perf/README.md, "The real npm case"), generated at run time: three
+ * repositories written by the bench (real-case-sources.ts, real-case-hidden.ts), each consumer
+ * depending on its producers, acme-visitor-keys → acme-parser → acme-linter, one linked change
+ * (optional chaining). What makes it real is the install: each `package.json` carries the
+ * devDependencies of a JavaScript toolchain (mocha, eslint, babel, webpack, jest, …), about 2,500
+ * packages from the npm registry in all, so installs dominate as in real cases. Per repository,
+ * `main` is the PR's base and `pr` the PR's head (without the hidden tests).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { IMAGE, TIMING_MARK } from './generate-case.ts';
-
-export const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'real-case');
+import { keysSources, linterSources, parserSources, type RepoSources } from './real-case-sources.ts';
 
 export interface RealRepo {
   /** `owner/name` as the case names it. */
   repo: string;
-  /** Workspace folder name (and bundle name). */
+  /** Workspace folder name and package name (the wiring's `name`). */
   name: string;
-  /** Upstream provenance (README): the PR's base commit and merged commit. */
-  pr: number;
-  upstreamBase: string;
-  upstreamMerged: string;
+  /** Widely used npm packages, as ranges: what `prepare` installs. */
+  devDependencies: Record<string, string>;
+  sources: () => RepoSources;
   /** Mocha test files the hidden group runs, relative to the repository (hidden ones copied in first). */
   testFiles: string;
 }
 
+const TOOLS = {
+  mocha: '^10.0.0',
+  chai: '^4.3.0',
+  eslint: '^8.57.0',
+  nyc: '^17.0.0',
+  sinon: '^17.0.0',
+  typescript: '^5.4.0',
+};
+const BABEL = { '@babel/core': '^7.24.0', '@babel/preset-env': '^7.24.0' };
+const WEBPACK = { webpack: '^5.90.0', 'webpack-cli': '^5.1.0' };
+
 export const REAL_REPOS: RealRepo[] = [
   {
-    repo: 'eslint/eslint-visitor-keys',
-    name: 'eslint-visitor-keys',
-    pr: 12,
-    upstreamBase: 'd15b95435c7732b8ade7b607d3bb3242f95a8c4f',
-    upstreamMerged: 'c92dd7ff96f0044dba12d681406a025b92b4c437',
+    repo: 'acme/acme-visitor-keys',
+    name: 'acme-visitor-keys',
+    devDependencies: { ...TOOLS, ...BABEL, rimraf: '^5.0.0', prettier: '^3.0.0', jsdoc: '^4.0.0' },
+    sources: keysSources,
     testFiles: 'tests/lib',
   },
   {
-    repo: 'eslint/espree',
-    name: 'espree',
-    pr: 446,
-    upstreamBase: '0cc78007c933564f32fd849bd8022992845c3ac1',
-    upstreamMerged: '872645cea0bee08960b93c097f84153d44b44d7f',
-    // Walks tests/fixtures/ecma-version, where the PR's optional-chaining fixtures land.
-    testFiles: 'tests/lib/ecma-version.js',
+    repo: 'acme/acme-parser',
+    name: 'acme-parser',
+    devDependencies: {
+      ...TOOLS,
+      ...BABEL,
+      ...WEBPACK,
+      rollup: '^4.0.0',
+      '@rollup/plugin-node-resolve': '^15.0.0',
+      '@rollup/plugin-commonjs': '^25.0.0',
+      shelljs: '^0.8.5',
+      c8: '^9.0.0',
+    },
+    sources: parserSources,
+    testFiles: 'tests/lib',
   },
   {
-    repo: 'eslint/eslint',
-    name: 'eslint',
-    pr: 13416,
-    upstreamBase: '540b1af77278ae649b621aa8d4bf8d6de03c3155',
-    upstreamMerged: '6ea3178776eae0e40c3f5498893e8aab0e23686b',
-    // The rule tests the PR touched, plus the code-path analyzer test that walks its new fixtures.
-    testFiles:
-      '$(cd $TANDEM_HIDDEN && find tests/lib -name "*.js" | sort) tests/lib/linter/code-path-analysis/code-path-analyzer.js',
+    repo: 'acme/acme-linter',
+    name: 'acme-linter',
+    devDependencies: {
+      ...TOOLS,
+      ...BABEL,
+      ...WEBPACK,
+      'eslint-plugin-jsdoc': '^48.0.0',
+      'eslint-plugin-n': '^16.0.0',
+      '@typescript-eslint/eslint-plugin': '^7.0.0',
+      '@typescript-eslint/parser': '^7.0.0',
+      'babel-loader': '^9.1.0',
+      jest: '^29.7.0',
+      karma: '^6.4.0',
+      jsdoc: '^4.0.0',
+      'markdownlint-cli': '^0.39.0',
+      gulp: '^4.0.2',
+      c8: '^9.0.0',
+      lerna: '^8.0.0',
+      puppeteer: '^22.0.0',
+    },
+    sources: linterSources,
+    testFiles: 'tests/lib',
   },
 ];
 
-/** Each consumer sees its producers' checkouts of the configuration (not the published packages). */
+/** Each consumer sees its producers' checkouts of the configuration (none of them is published). */
 export const WIRING = [
-  { into: 'eslint/espree', repo: 'eslint/eslint-visitor-keys', name: 'eslint-visitor-keys' },
-  { into: 'eslint/eslint', repo: 'eslint/espree', name: 'espree' },
-  { into: 'eslint/eslint', repo: 'eslint/eslint-visitor-keys', name: 'eslint-visitor-keys' },
+  { into: 'acme/acme-parser', repo: 'acme/acme-visitor-keys', name: 'acme-visitor-keys' },
+  { into: 'acme/acme-linter', repo: 'acme/acme-parser', name: 'acme-parser' },
+  { into: 'acme/acme-linter', repo: 'acme/acme-visitor-keys', name: 'acme-visitor-keys' },
 ];
 
+/** A repository's package.json: its name (the wiring checks it) and the toolchain it installs. */
+export function packageJson(r: RealRepo): string {
+  const pkg = {
+    name: r.name,
+    version: '1.0.0',
+    private: true,
+    main: 'lib/index.js',
+    devDependencies: r.devDependencies,
+  };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
 /**
- * The install both sides run per repository: no lockfile was committed upstream (their `.npmrc`
- * says `package-lock = false`), so npm resolves the ranges; peer dependencies as npm 6 (2020)
- * treated them, and no install scripts (puppeteer would download a browser).
+ * The install both sides run per repository: no lockfile is committed, so npm resolves the ranges
+ * against today's registry; peer dependencies as npm 6 treated them (several of the tools' peer
+ * ranges disagree), and no install scripts (puppeteer would download a browser).
  */
 export const INSTALL =
   'npm install --legacy-peer-deps --ignore-scripts --no-audit --no-fund --no-update-notifier';
@@ -102,7 +140,7 @@ export function suiteYaml(): string {
       `    run: ${JSON.stringify(testCommand(r))}\n    results: { format: junit, path: ${r.name}.xml }\n    timeout: 600\n`,
   ).join('');
   return `# Evaluator-owned suite of the real case (perf/real-case-spec.ts); the hidden tests never enter a PR head.
-name: bench-real-optional-chaining
+name: bench-real-npm
 image: ${IMAGE}
 limits: { memory: ${LIMITS.memory}, cpus: ${LIMITS.cpus}, pids: ${LIMITS.pids}, configuration_timeout: 1800 }
 prepare:
@@ -117,5 +155,5 @@ export function caseYaml(urlOf: (name: string) => string): string {
   const targets = REAL_REPOS.map(
     (r) => `  - { repo: ${r.repo}, url: ${urlOf(r.name)}, base: main, head: pr }\n`,
   ).join('');
-  return `name: bench-real-optional-chaining\nsuite: evaluator/suite.yml\ntargets:\n${targets}`;
+  return `name: bench-real-npm\nsuite: evaluator/suite.yml\ntargets:\n${targets}`;
 }

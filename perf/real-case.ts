@@ -2,17 +2,15 @@
  * The real multi-repository npm case (perf/real-case-spec.ts): cold Tandem against the naive way
  * (real-naive.ts: fresh clones, fresh installs, fresh container per configuration), 8
  * configurations each, side by side in one run. A step of `npm run bench` (BENCH_REAL=0 skips it);
- * alone: `npx tsx perf/real-case.ts`. The repositories come from the committed fixture's bundles,
+ * alone: `npx tsx perf/real-case.ts`. The repositories are generated here (real-case-repos.ts) and
  * served over smart HTTP on loopback as serve-case.ts serves the generated case; the installs reach
  * the npm registry (host network and CA bundle for the containers that install).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { loadCase } from '../src/engine/case-loader.ts';
 import { detectPrepareNetwork } from '../src/engine/docker/docker-network.ts';
 import { defaultJobs } from '../src/engine/evaluation-request.ts';
@@ -22,19 +20,10 @@ import type { BenchCase } from './generate-case.ts';
 import { type LoadFigures, sampleLoad } from './load-sample.ts';
 import type { NaiveRun } from './naive-baseline.ts';
 import { median, sec } from './print-figures.ts';
-import {
-  caseYaml,
-  FIXTURE,
-  IMAGE,
-  INSTALL,
-  LIMITS,
-  REAL_REPOS,
-  suiteYaml,
-  testCommand,
-} from './real-case-spec.ts';
+import { layRealCase } from './real-case-repos.ts';
+import { caseYaml, IMAGE, INSTALL, LIMITS, REAL_REPOS, testCommand } from './real-case-spec.ts';
 import { runRealNaive } from './real-naive.ts';
 
-const exec = promisify(execFile);
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
 /** The issue's target: cold Tandem at least this many times faster than the naive way. */
 export const REAL_SPEEDUP_TARGET = 10;
@@ -64,22 +53,6 @@ export interface RealCaseOptions {
 
 const log = (s: string) => process.stderr.write(`bench: [real] ${s}\n`);
 
-/** Bare remotes from the fixture's bundles, the evaluator's suite and hidden tests, under `dir`. */
-async function lay(dir: string): Promise<{ remotes: string; evaluator: string }> {
-  const remotes = path.join(dir, 'remotes');
-  const evaluator = path.join(dir, 'evaluator');
-  for (const r of REAL_REPOS) {
-    const bundle = path.join(FIXTURE, 'bundles', `${r.name}.bundle`);
-    // A bare clone of a bundle keeps its branches (`main`, `pr`) as they are.
-    await exec('git', ['clone', '--quiet', '--bare', bundle, path.join(remotes, `${r.name}.git`)]);
-    await cp(path.join(FIXTURE, 'hidden', r.name), path.join(evaluator, 'hidden', r.name), {
-      recursive: true,
-    });
-  }
-  await writeFile(path.join(evaluator, 'suite.yml'), suiteYaml());
-  return { remotes, evaluator };
-}
-
 /** Packages npm installed in each prepared folder, from npm's hidden lockfile. */
 async function countPackages(cacheDir: string): Promise<number[]> {
   const deps = path.join(cacheDir, 'deps');
@@ -95,7 +68,7 @@ async function countPackages(cacheDir: string): Promise<number[]> {
 
 export async function runRealCase(opts: RealCaseOptions): Promise<RealCaseFigures> {
   const root = opts.root ?? (await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-real-')));
-  const { remotes, evaluator } = await lay(root);
+  const { remotes, evaluator } = layRealCase(root);
   const server = await startGitHttpServer(remotes);
   const urlOf = (name: string) => `${server.url}/${name}.git`;
   const caseFile = path.join(root, 'case.yml');
@@ -188,7 +161,7 @@ export function printRealCase(f: RealCaseFigures): void {
     (median(n.map((x) => x[k])) / 1000).toFixed(1);
   const out = [
     '',
-    'Real case (public history: eslint-visitor-keys#12 → espree#446 → eslint#13416, ES2020 optional chaining), 8 configurations:',
+    'Real npm case (generated: acme-visitor-keys → acme-parser → acme-linter, optional chaining; toolchain devDependencies from the npm registry), 8 configurations:',
     `  naive ${f.naiveS.toFixed(0)} s, Tandem cold ${f.coldS.toFixed(0)} s (warm ${sec(warm.wallMs).toFixed(1)} s, warm-rerun ${sec(rerun.wallMs).toFixed(0)} s), test-only ${f.testAloneS.toFixed(0)} s: cold speed-up ${f.speedup.toFixed(1)}×`,
     '',
     'Targets:',
