@@ -33,7 +33,9 @@ export type Members = Array<{ key: string; headSha: string; checkRunId: number }
 /** A report's check conclusion, and whether the check offers a re-run (infrastructure errors). */
 function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
   if (report.outcome === 'resolved') return { conclusion: 'success', rerun: false };
-  return { conclusion: 'failure', rerun: report.outcome === 'error' };
+  // A merge conflict is fixed by updating the PR (which re-evaluates); a re-run cannot help.
+  const conflict = report.infraErrors.some((e) => e.kind === 'merge-conflict');
+  return { conclusion: 'failure', rerun: report.outcome === 'error' && !conflict };
 }
 
 export async function failAll(
@@ -162,8 +164,10 @@ export async function closeRefused(
   const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
   const covered = new RepoSet(suite.repos);
   for (const r of set.refused) {
-    // Only the caps refuse a PR of this suite's repositories; others have sets of their own.
-    if (!covered.has(repoOfPullKey(r.to))) continue;
+    // Only the caps refuse a PR of this suite's repositories; others have sets of their own. A
+    // foreign refusal (reached through a link its side never confirmed, or through another
+    // PR's links) is said in this set's comment only: it never fails someone else's check.
+    if (r.foreign || !covered.has(repoOfPullKey(r.to))) continue;
     const open = store.checkRuns.open(r.to);
     if (open.length === 0) continue;
     const out = renderRefused(view, r.reason);

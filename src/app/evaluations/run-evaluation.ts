@@ -11,12 +11,20 @@ import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import type { Executor } from '../executors/executor.ts';
+import { publishing } from '../octokit.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { evaluateSet } from './evaluate-set.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
-import { closeRefused, failAll, type Members, publishFailure, publishReport } from './publish-evaluation.ts';
+import {
+  closeRefused,
+  failAll,
+  type Members,
+  markCommentsStale,
+  publishFailure,
+  publishReport,
+} from './publish-evaluation.ts';
 import type { PublishedReports } from './published-reports.ts';
 
 export interface EvalItem {
@@ -93,6 +101,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
         const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
         for (const m of members)
           await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
+        // An earlier verdict on the members stays in sight, marked as the one for the old heads.
+        await markCommentsStale(gh, { members: set.members, left: set.left, refused: set.refused });
         return undefined;
       },
     },
@@ -138,12 +148,15 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       try {
         const jsonReportUrl = deps.reports?.save(report, config.reveal);
         if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
-        await publishReport(gh, store, members, view, report, config.reveal);
+        // A comment superseded while it waits for GitHub's content budget is never posted.
+        await publishing.run(signal, () => publishReport(gh, store, members, view, report, config.reveal));
         // `/tandem merge` follows the published verdict, in the order this suite gave.
         states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
         states.publish(item.evaluationId);
         deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
       } catch (e) {
+        // Superseded while publishing: the newer evaluation owns the checks and the comment.
+        if (signal.aborted) return;
         // Publishing failed (GitHub refused the comment): the members still get an answer.
         return failed(view, e, publicFailureMessage(e, outcome.scrub));
       }

@@ -30,6 +30,7 @@ import { repoId } from '../../github/octokit.ts';
 import { canWrite } from '../../github/permissions.ts';
 import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
+import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
 
 export interface MergeRequest {
@@ -56,6 +57,11 @@ async function tell(gh: GitHub, keys: readonly string[], status: MergeStatus, lo
       log.warn({ err: e, pull: key }, 'could not write the merge comment');
     }
   }
+  // Merged: the verdict comment says so and no longer offers a re-run.
+  if (status.outcome === 'merged')
+    await markCommentsMerged(gh, keys, status.requestedBy).catch((e) =>
+      log.warn({ err: e }, 'could not mark the verdict comments merged'),
+    );
 }
 
 const notAttempted = (m: EvaluatedMember): MergeStep => ({ ...m, result: 'not-attempted' });
