@@ -6,6 +6,7 @@
  *
  *   node scripts/build-cli.js             type-checked build (`npm run build`, `prepare`)
  *   node scripts/build-cli.js --no-check  transpile only (what bin/tandem.js runs in a checkout)
+ *   node scripts/build-cli.js --if-stale  transpile only, and only when build/ is stale (`npm start`)
  *
  * Plain JavaScript on purpose: bin/tandem.js imports it in a checkout before anything is compiled.
  * A stamp file records when the sources were compiled, so a checkout can tell a stale build
@@ -164,6 +165,11 @@ export function ensureCurrentBuild() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const check = !process.argv.includes('--no-check');
-  process.exitCode = withBuildLock(() => compile({ check }));
+  if (process.argv.includes('--if-stale')) {
+    // `npm start`: compile (transpile only) only when build/ is older than the sources.
+    process.exitCode = ensureCurrentBuild() ? 0 : 3;
+  } else {
+    const check = !process.argv.includes('--no-check');
+    process.exitCode = withBuildLock(() => compile({ check }));
+  }
 }

@@ -18,7 +18,8 @@ const envSchema = z.object({
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PORT: z.coerce.number().int().min(0).default(3000),
-  HOST: z.string().optional(),
+  // Every interface: GitHub's webhooks arrive from outside (behind a proxy, set HOST=127.0.0.1).
+  HOST: z.string().min(1).default('0.0.0.0'),
   /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
   TANDEM_PUBLIC_URL: z.string().url().optional(),
 });
@@ -35,7 +36,7 @@ export type Settings = {
   /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
   configTtlMs: number;
   port: number;
-  host: string | undefined;
+  host: string;
   /** Unset: comments link no JSON report (the App cannot know its own address). */
   publicUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */

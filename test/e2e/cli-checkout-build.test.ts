@@ -79,6 +79,22 @@ describe('a checkout', () => {
     expect(existsSync(path.join(dir, 'build.lock'))).toBe(false);
   }, 300_000);
 
+  it('`npm start`s build step (`--if-stale`) compiles nothing when the build is current', async () => {
+    const script = path.join(dir, 'scripts', 'build-cli.js');
+    const startCmd = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start;
+    expect(startCmd).toContain('build-cli.js --if-stale');
+    const stampOf = () => readFile(path.join(dir, 'build', '.sources-compiled')).then(() => true);
+    await tandem(['--version']);
+    expect(await stampOf()).toBe(true);
+    const current = await run(process.execPath, [script, '--if-stale'], { cwd: dir });
+    expect(current.stderr).toBe('');
+    const file = path.join(dir, 'src', 'cli', 'exit-codes.ts');
+    const later = new Date(Date.now() + 20_000);
+    await utimes(file, later, later);
+    const stale = await run(process.execPath, [script, '--if-stale'], { cwd: dir });
+    expect(compiles(stale.stderr)).toBe(1);
+  }, 300_000);
+
   it('without TypeScript installed, says to run npm ci', async () => {
     await rm(path.join(dir, 'node_modules'));
     await rm(path.join(dir, 'build'), { recursive: true });

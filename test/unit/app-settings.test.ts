@@ -17,7 +17,7 @@ describe('settingsFromEnv', () => {
       writeSpacingMs: 0,
       configTtlMs: 60_000,
       port: 3000,
-      host: undefined,
+      host: '0.0.0.0',
     });
     expect(s.engineHost.cacheDir).toMatch(/tandem/);
   });
