@@ -14,6 +14,7 @@
  *   200th PR in a burst by minutes. GitHub's secondary limits are still honoured reactively: a
  *   403/429 with retry-after is waited out and retried.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProbotOctokit } from 'probot';
 
 type ThrottleCallback = (
@@ -26,17 +27,41 @@ type Task = (...args: unknown[]) => Promise<unknown>;
 /** The plugin marks retries `{ weight: 0 }`: they must not wait behind fresh requests. */
 type JobOptions = { weight?: number; priority?: number };
 
-/** At most `maxConcurrent` jobs at once, starts at least `minTime` ms apart, first come first served. */
+/** At most `max` starts in any `ms` milliseconds (GitHub's secondary limits are stated so). */
+export interface StartWindow {
+  max: number;
+  ms: number;
+}
+
+export interface GateOptions {
+  /** Sliding windows every start must fit in (e.g. 80 a minute and 500 an hour). */
+  windows?: readonly StartWindow[];
+  /** Newest waiting job first: the latest comment is the one worth posting first. */
+  newestFirst?: boolean;
+}
+
+/**
+ * At most `maxConcurrent` jobs at once, starts at least `minTime` ms apart and within the
+ * `windows`, first come first served (or newest first); `pauseFor` holds every start (a
+ * `retry-after` or an exhausted `x-ratelimit-remaining` said so).
+ */
 export class Gate {
   private running = 0;
   private lastStart = 0;
+  private pausedUntil = 0;
+  /** Start times within the longest window, oldest first. */
+  private readonly starts: number[] = [];
   private readonly waiting: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
+  private readonly longest: number;
 
   constructor(
     private readonly maxConcurrent: number,
     private readonly minTime = 0,
-  ) {}
+    private readonly opts: GateOptions = {},
+  ) {
+    this.longest = Math.max(0, ...(opts.windows ?? []).map((w) => w.ms));
+  }
 
   /** Bottleneck's signature: `schedule(fn, ...args)` or `schedule(options, fn, ...args)`. */
   schedule(...input: unknown[]): Promise<unknown> {
@@ -56,11 +81,33 @@ export class Gate {
     );
   }
 
+  /** Holds every start for `ms` from now (a longer hold already set stays). */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.pump();
+  }
+
+  /** Milliseconds until the next start is allowed (0: now). */
+  private delay(now: number): number {
+    while (this.starts.length > 0 && this.starts[0]! <= now - this.longest) this.starts.shift();
+    let wait = Math.max(this.pausedUntil - now, this.minTime > 0 ? this.lastStart + this.minTime - now : 0);
+    for (const w of this.opts.windows ?? []) {
+      const inWindow = this.starts.filter((t) => t > now - w.ms);
+      if (inWindow.length >= w.max) wait = Math.max(wait, inWindow[inWindow.length - w.max]! + w.ms - now);
+    }
+    return wait;
+  }
+
   private pump(): void {
     if (this.timer) return;
     while (this.running < this.maxConcurrent && this.waiting.length > 0) {
-      const wait = this.lastStart + this.minTime - Date.now();
-      if (this.minTime > 0 && wait > 0) {
+      const now = Date.now();
+      const wait = this.delay(now);
+      if (wait > 0) {
         this.timer = setTimeout(() => {
           this.timer = undefined;
           this.pump();
@@ -69,8 +116,10 @@ export class Gate {
         return;
       }
       this.running += 1;
-      this.lastStart = Date.now();
-      this.waiting.shift()!();
+      this.lastStart = now;
+      if (this.longest > 0) this.starts.push(now);
+      const next = this.opts.newestFirst ? this.waiting.pop() : this.waiting.shift();
+      next!();
     }
   }
 }
@@ -81,14 +130,19 @@ class GateGroup {
   constructor(
     private readonly maxConcurrent: number,
     private readonly minTime = 0,
+    private readonly opts: GateOptions = {},
   ) {}
   key(id = ''): Gate {
     let g = this.gates.get(id);
     if (!g) {
-      g = new Gate(this.maxConcurrent, this.minTime);
+      g = new Gate(this.maxConcurrent, this.minTime, this.opts);
       this.gates.set(id, g);
     }
     return g;
+  }
+  /** Holds every gate of the group (Tandem's clients share one key). */
+  pauseFor(ms: number): void {
+    for (const g of this.gates.values()) g.pauseFor(ms);
   }
 }
 
@@ -126,32 +180,82 @@ export class RetryScheduler {
   }
 }
 
+/** GitHub's documented secondary limits (REST API "rate limits": content-creating and search). */
+export const GITHUB_LIMITS = {
+  content: [
+    { max: 80, ms: 60_000 },
+    { max: 500, ms: 3_600_000 },
+  ],
+  search: [{ max: 30, ms: 60_000 }],
+} as const satisfies Record<string, readonly StartWindow[]>;
+
+/** A request that creates content GitHub notifies about (the plugin's class): comments, merges, issues. */
+const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requested_reviewers))?$|\/comments$/;
+
+/**
+ * The abort signal of the evaluation publishing now: a content-creating request made inside
+ * `publishing.run(signal, …)` is sent with it, so a comment still waiting for the content budget
+ * when a newer evaluation supersedes this one is never posted.
+ */
+export const publishing = new AsyncLocalStorage<AbortSignal>();
+
 /**
  * The App's Octokit class. Its gates are shared by every client the class builds (one class per
  * App process, as the plugin's own groups are per process); `writeSpacingMs` is
  * TANDEM_WRITE_SPACING_MS from the settings.
+ *
+ * Pacing: content-creating requests (the plugin's notification-triggering writes) start within
+ * 80 a minute and 500 an hour, newest first (the latest comment matters most; a superseded one
+ * is dropped by its evaluation's abort signal before it leaves); searches within 30 a minute.
+ * Check-run writes do not count against the content budget, so a conclusion never waits behind a
+ * comment. Reactions: a `retry-after` holds the gate of that kind of request for as long (not
+ * only the request that got it), and `x-ratelimit-remaining: 0` holds everything until
+ * `x-ratelimit-reset`.
  */
 export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOctokit {
   const spacing = opts.writeSpacingMs;
   const gates = {
     global: new GateGroup(10),
     auth: new GateGroup(1),
-    search: new GateGroup(1, 2_000),
-    notifications: new GateGroup(1, 3_000),
+    search: new GateGroup(10, 0, { windows: GITHUB_LIMITS.search }),
+    notifications: new GateGroup(10, 0, { windows: GITHUB_LIMITS.content, newestFirst: true }),
     write: new GateGroup(spacing > 0 ? 1 : 8, Math.max(spacing, 0)),
   };
-  return ProbotOctokit.defaults((options: Record<string, unknown>) => {
-    const waitOut: ThrottleCallback = () => true;
-    return {
-      ...options,
-      throttle: {
-        ...(options.throttle as object),
-        ...gates,
-        // Per client: the plugin registers its `failed` listener on it once per client.
-        retryLimiter: new RetryScheduler(),
-        onRateLimit: waitOut,
-        onSecondaryRateLimit: waitOut,
-      },
-    };
-  }) as typeof ProbotOctokit;
+  const holdFor = (seconds: number, options: { method: string; url: string }) => {
+    const ms = seconds * 1000;
+    if (options.method === 'GET') gates[options.url.includes('/search/') ? 'search' : 'global'].pauseFor(ms);
+    else gates[CONTENT_PATH.test(options.url) ? 'notifications' : 'write'].pauseFor(ms);
+  };
+  const onSecondaryRateLimit: ThrottleCallback = (retryAfter, options) => {
+    holdFor(retryAfter, options);
+    return true;
+  };
+  const onRateLimit: ThrottleCallback = (retryAfter) => {
+    gates.global.pauseFor(retryAfter * 1000);
+    return true;
+  };
+  const Paced = ProbotOctokit.plugin((octokit) => {
+    octokit.hook.before('request', (options) => {
+      const signal = publishing.getStore();
+      if (signal && options.method !== 'GET' && CONTENT_PATH.test(options.url))
+        options.request = { ...options.request, signal };
+    });
+    octokit.hook.after('request', (response) => {
+      const h = response.headers;
+      if (String(h['x-ratelimit-remaining']) !== '0') return;
+      const resetMs = Number(h['x-ratelimit-reset']) * 1000 - Date.now();
+      if (resetMs > 0) gates.global.pauseFor(resetMs + 1000);
+    });
+  });
+  return Paced.defaults((options: Record<string, unknown>) => ({
+    ...options,
+    throttle: {
+      ...(options.throttle as object),
+      ...gates,
+      // Per client: the plugin registers its `failed` listener on it once per client.
+      retryLimiter: new RetryScheduler(),
+      onRateLimit,
+      onSecondaryRateLimit,
+    },
+  })) as typeof ProbotOctokit;
 }

@@ -49,6 +49,44 @@ describe('Gate', () => {
   });
 });
 
+describe('Gate pacing', () => {
+  it('starts at most `max` jobs in any window, the next once the oldest start leaves it', async () => {
+    const gate = new Gate(10, 0, { windows: [{ max: 3, ms: 150 }] });
+    const started: number[] = [];
+    const t0 = Date.now();
+    await Promise.all([0, 1, 2, 3, 4].map(() => gate.schedule(async () => started.push(Date.now() - t0))));
+    expect(started.slice(0, 3).every((t) => t < 100)).toBe(true);
+    expect(started[3]).toBeGreaterThanOrEqual(145);
+    expect(started[4]).toBeGreaterThanOrEqual(145);
+  });
+
+  it('takes the newest waiting job first when asked to', async () => {
+    const gate = new Gate(1, 0, { newestFirst: true });
+    const order: number[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let began = () => {};
+    const running = new Promise<void>((r) => (began = r));
+    const first = gate.schedule(() => {
+      began();
+      return held;
+    });
+    const rest = [1, 2, 3].map((i) => gate.schedule(async () => order.push(i)));
+    await running;
+    release();
+    await Promise.all([first, ...rest]);
+    expect(order).toEqual([3, 2, 1]);
+  });
+
+  it('holds every start for as long as a pause says', async () => {
+    const gate = new Gate(10);
+    gate.pauseFor(120);
+    const t0 = Date.now();
+    const at = await gate.schedule(async () => Date.now() - t0);
+    expect(at).toBeGreaterThanOrEqual(115);
+  });
+});
+
 describe('RetryScheduler', () => {
   it('retries after what a failed listener returns, and rethrows when none wants a retry', async () => {
     const s = new RetryScheduler();

@@ -19,7 +19,9 @@
  * `installationId(owner)`, `addPullRequest({...})` and `updatePullRequest(owner, repo, n, patch)`
  * (both return the REST PR object), `pullRequest(owner, repo, n)`, `repository(owner, repo)`,
  * `addComment(owner, repo, n, {body, user})`, `addIssue({owner, repo, title, body?})`,
- * `crossReference(target, sourcePr)` (timeline events; PR seeds take `mergedAt`, `commits`, `mergeCommitSha`), `setFile(owner, repo, path, content, ref?)`,
+ * `crossReference(target, sourcePr)` (timeline events; PR seeds take `mergedAt`, `commits`, `mergeCommitSha`,
+ * `files` with their patches), `addRelease({owner, repo, tagName, …})`, `addTag({owner, repo, name, sha})`,
+ * `setFile(owner, repo, path, content, ref?)`,
  * `setPermission(owner, repo, user, perm)`, `addArtifact({owner, repo, runId, name, zip})`,
  * `addWorkflowRun({owner, repo, workflowId, displayTitle, ...})` and `updateWorkflowRun(id, patch)`
  * (both return the REST run, as `workflow_run` webhooks carry it; the stand-in runs no workflows),
@@ -28,7 +30,8 @@
  *
  * Fault injection: `rateLimitNext(n, 'primary' | 'secondary')` — the next n API requests answer 403
  * `x-ratelimit-remaining: 0` with a reset 2 s ahead (primary) or 429 `retry-after: 1` (secondary);
- * `failNext({status, count?, method?, path?, message?})`. Every answer carries `x-ratelimit-*` and
+ * `failNext({status, count?, method?, path?, message?})`; option `secondaryLimits` simulates GitHub's
+ * 80 content-creating requests a minute (403 with `retry-after` past it; `secondaryLimited` counts them). Every answer carries `x-ratelimit-*` and
  * `x-github-request-id`; errors are GitHub's `{message, documentation_url, status}`.
  */
 import type { KeyObject } from 'node:crypto';
@@ -46,6 +49,7 @@ import { checkRoutes } from './routes/checks.ts';
 import { historyRoutes } from './routes/history.ts';
 import { issueRoutes } from './routes/issues.ts';
 import { mergeRoutes } from './routes/merges.ts';
+import { releaseRoutes } from './routes/releases.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { Pipeline } from './server.ts';
 import * as shape from './shapes.ts';
@@ -53,6 +57,7 @@ import {
   now,
   type Permission,
   type PullCommitRecord,
+  type PullFileRecord,
   type PullRecord,
   type RepoSeed,
   repoKey,
@@ -72,6 +77,14 @@ export interface StandInOptions {
   publicKey?: KeyObject | string;
   tokens?: Record<string, string>;
   htmlUrl?: string;
+  /**
+   * GitHub's secondary limits, simulated (off by default so other tests are not slowed): past
+   * `contentPerMinute` content-creating requests (POSTs of comments, issues, pulls, merges,
+   * reviews) in any minute, such a request answers 403 "secondary rate limit" with `retry-after`.
+   */
+  secondaryLimits?: { contentPerMinute: number };
+  /** The primary limit `x-ratelimit-limit` reports for core requests (default 5,000 an hour). */
+  coreLimit?: number;
 }
 
 export interface PullRequestSeed {
@@ -95,6 +108,8 @@ export interface PullRequestSeed {
   /** `GET …/pulls/{n}/commits`, oldest first; default the head commit alone. */
   commits?: PullCommitRecord[];
   mergeCommitSha?: string;
+  /** `GET …/pulls/{n}/files` (each with its `patch`); default none. */
+  files?: PullFileRecord[];
 }
 
 export interface IssueSeed {
@@ -143,11 +158,19 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     ...checkRoutes(),
     ...actionRoutes(),
     ...historyRoutes(),
+    ...releaseRoutes(),
   ];
-  const pipeline = new Pipeline(routes, tokens, state, shapes, {
-    rateLimit: { remaining: 0, kind: 'primary' },
-    failures: [],
-  });
+  const pipeline = new Pipeline(
+    routes,
+    tokens,
+    state,
+    shapes,
+    { rateLimit: { remaining: 0, kind: 'primary' }, failures: [] },
+    {
+      ...(opts.secondaryLimits ? { contentPerMinute: opts.secondaryLimits.contentPerMinute } : {}),
+      core: opts.coreLimit ?? 5000,
+    },
+  );
   const server = createServer((req, res) => {
     pipeline.handle(req, res).catch((err) => {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -224,6 +247,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
         updatedAt: mergedAt ?? at,
         ...(seed.commits ? { commits: seed.commits } : {}),
         ...(seed.mergeCommitSha ? { mergeCommitSha: seed.mergeCommitSha } : {}),
+        ...(seed.files ? { files: seed.files } : {}),
       };
       if (state.pull(r.owner, r.name, rec.number)) throw new Error(`stand-in: PR #${rec.number} exists`);
       state.pulls.push(rec);
@@ -267,6 +291,30 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       source: { owner: string; repo: string; number: number },
     ) {
       state.crossReferences.push({ target, source, createdAt: now() });
+    },
+    /** A GitHub release of `tagName` (published now unless said). */
+    addRelease(input: {
+      owner: string;
+      repo: string;
+      tagName: string;
+      targetCommitish?: string;
+      publishedAt?: string;
+    }) {
+      const rec = {
+        id: state.newId(),
+        owner: input.owner,
+        repo: input.repo,
+        tagName: input.tagName,
+        targetCommitish: input.targetCommitish ?? 'main',
+        name: input.tagName,
+        publishedAt: input.publishedAt ?? now(),
+      };
+      state.releases.push(rec);
+      return rec;
+    },
+    /** A tag on `sha`, as `GET …/tags` lists it (newest first). */
+    addTag(input: { owner: string; repo: string; name: string; sha: string }) {
+      state.tags.push({ ...input });
     },
     addComment(
       owner: string,
@@ -351,6 +399,10 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       state.reactionList.filter((r) => commentId === undefined || r.commentId === commentId),
     mintToken: (installationId: number) => tokens.mint(installationId).token,
 
+    /** Requests the simulated secondary limit (`secondaryLimits`) answered 403. */
+    get secondaryLimited(): number {
+      return pipeline.secondaryLimited;
+    },
     rateLimitNext(n: number, kind: 'primary' | 'secondary' = 'primary'): void {
       pipeline.injections.rateLimit = { remaining: n, kind };
     },

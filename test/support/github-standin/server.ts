@@ -23,11 +23,22 @@ export interface Injections {
   failures: FailRule[];
 }
 
-const LIMITS = { core: 5000, search: 30 } as const;
+export interface Limits {
+  core: number;
+  /** Simulated secondary limit: content-creating requests allowed in any minute (absent: none). */
+  contentPerMinute?: number;
+}
+
+/** What GitHub counts as content-creating (and notifies about): new comments, issues, pulls, merges, reviews. */
+const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requested_reviewers))?$|\/comments$/;
 
 export class Pipeline {
   private used = { core: 0, search: 0 };
   private windowReset = Math.floor(Date.now() / 1000) + 3600;
+  /** When the content-creating requests of the last minute were accepted, oldest first. */
+  private readonly contentAt: number[] = [];
+  /** Requests answered 403 by the simulated secondary limit. */
+  secondaryLimited = 0;
 
   constructor(
     private readonly routes: Route[],
@@ -35,6 +46,7 @@ export class Pipeline {
     private readonly state: StandInState,
     private readonly shapes: ShapeContext,
     readonly injections: Injections,
+    private readonly limits: Limits = { core: 5000 },
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -127,6 +139,25 @@ export class Pipeline {
       rule.remaining -= 1;
       throw new HttpError(rule.status, rule.message ?? 'Injected failure');
     }
+    this.contentLimit(method, path);
+  }
+
+  /** GitHub's secondary limit on content creation, when simulated: 403 with `retry-after` past it. */
+  private contentLimit(method: string, path: string): void {
+    const max = this.limits.contentPerMinute;
+    if (max === undefined || method === 'GET' || !CONTENT_PATH.test(path)) return;
+    const now = Date.now();
+    while (this.contentAt.length > 0 && this.contentAt[0]! <= now - 60_000) this.contentAt.shift();
+    if (this.contentAt.length >= max) {
+      this.secondaryLimited += 1;
+      const retryAfter = Math.max(1, Math.ceil((this.contentAt[0]! + 60_000 - now) / 1000));
+      throw new HttpError(
+        403,
+        'You have exceeded a secondary rate limit and have been temporarily blocked from content creation. Please retry your request again later.',
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+    this.contentAt.push(now);
   }
 
   private errorResult(err: unknown, caller: Caller): RouteResult {
@@ -153,13 +184,17 @@ export class Pipeline {
     };
   }
 
+  private limit(resource: 'core' | 'search'): number {
+    return resource === 'core' ? this.limits.core : 30;
+  }
+
   private write(res: ServerResponse, result: RouteResult, resource: 'core' | 'search'): void {
     const headers: Record<string, string> = {
       'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
       'x-github-media-type': 'github.v3; format=json',
       'x-github-api-version-selected': '2022-11-28',
-      'x-ratelimit-limit': String(LIMITS[resource]),
-      'x-ratelimit-remaining': String(Math.max(0, LIMITS[resource] - this.used[resource])),
+      'x-ratelimit-limit': String(this.limit(resource)),
+      'x-ratelimit-remaining': String(Math.max(0, this.limit(resource) - this.used[resource])),
       'x-ratelimit-reset': String(this.windowReset),
       'x-ratelimit-used': String(this.used[resource]),
       'x-ratelimit-resource': resource,
