@@ -11,9 +11,6 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 
-/** The path Probot's webhook middleware listens on (Probot's default `webhookPath`). */
-export const WEBHOOK_PATH = '/api/github/webhooks';
-
 const manifestSchema = z
   .object({ hook_attributes: z.object({ url: z.string() }).passthrough().optional() })
   .passthrough();

@@ -66,7 +66,6 @@ export type PatchTarget = z.infer<typeof patchTargetSchema>;
 export type Target = z.infer<typeof targetSchema>;
 export type ContextRepo = z.infer<typeof contextRepoSchema>;
 export type CaseFile = z.infer<typeof caseFileSchema>;
-export type CaseFileInput = z.input<typeof caseFileSchema>;
 
 export function isPatchTarget(t: Target): t is PatchTarget {
   return 'patch' in t;

@@ -11,7 +11,6 @@ import { shardSchema } from './shard-plan.ts';
 import { suiteSchema } from './suite.schema.ts';
 
 export const sandboxKindSchema = z.enum(['docker', 'process']);
-export type SandboxKind = z.infer<typeof sandboxKindSchema>;
 
 /** Most extra runs of the full configuration, and most parallel configurations. */
 export const MAX_RERUNS = 20;

@@ -98,5 +98,4 @@ export type GradedTest = z.infer<typeof gradedTestSchema>;
 export type GradedConfiguration = z.infer<typeof gradedConfigurationSchema>;
 export type ConfigurationOutcome = z.infer<typeof configurationOutcomeSchema>;
 export type RepoMetrics = z.infer<typeof repoMetricsSchema>;
-export type Verdict = z.infer<typeof verdictSchema>;
 export type Grade = z.infer<typeof gradeSchema>;

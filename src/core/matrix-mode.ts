@@ -16,9 +16,6 @@ export type MatrixMode = z.infer<typeof matrixModeSchema>;
 /** `auto` runs every subset up to this many targets (16 configurations), else leave-one-out. */
 export const AUTO_FULL_CAP = 4;
 
-/** The modes as help texts and error messages list them: `full | leave-one-out | auto`. */
-export const MATRIX_MODES_TEXT = matrixModeSchema.options.join(' | ');
-
 export function resolveMatrixMode(requested: MatrixMode, targets: number): ResolvedMatrixMode {
   if (requested !== 'auto') return requested;
   return targets <= AUTO_FULL_CAP ? 'full' : 'leave-one-out';

@@ -26,7 +26,6 @@ export const pullRequestSchema = z.object({
     }),
   }),
 });
-export type PullRequestPayload = z.infer<typeof pullRequestSchema>;
 
 export type PullState = 'open' | 'closed' | 'merged';
 

@@ -200,7 +200,6 @@ export type SuiteInput = z.input<typeof suiteSchema>;
 export type TestGroup = z.infer<typeof testGroupSchema>;
 export type PrepareSpec = z.infer<typeof prepareSchema>;
 export type ResultFormat = z.infer<typeof resultFormatSchema>;
-export type Limits = z.infer<typeof limitsSchema>;
 export type Wiring = z.infer<typeof wiringSchema>;
 
 export function commandList(cmd: string | string[]): string[] {

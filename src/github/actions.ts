@@ -34,7 +34,6 @@ export const workflowRunPayloadSchema = z.object({
   conclusion: z.string().nullish(),
   created_at: z.string(),
 });
-export type WorkflowRunPayload = z.infer<typeof workflowRunPayloadSchema>;
 
 export function workflowRunInfo(payload: unknown): WorkflowRunInfo {
   const run = workflowRunPayloadSchema.parse(payload);

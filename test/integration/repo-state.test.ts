@@ -5,13 +5,10 @@ import { InfraError } from '../../src/core/errors.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { MirrorCache } from '../../src/engine/git/git-mirror.ts';
 import {
-  contextState,
-  headFromBranch,
   headFromMerge,
   headFromPatch,
   materializeCheckout,
   type RepoState,
-  StateSet,
 } from '../../src/engine/git/repo-state.ts';
 import {
   commitOn,
@@ -65,7 +62,7 @@ describe('repository states', () => {
     expect(file).toBeDefined();
     expect((await stat(path.join(file!.parentPath, file!.name))).nlink).toBeGreaterThan(1);
     // Re-materializing into the same folder replaces it.
-    const again = await headFromBranch(mirror, head, s.dir);
+    const again = await materializeCheckout(mirror, head, s.dir);
     expect(again.commitSha).toBe(head);
     expect(await read(again, 'b.txt')).toBe('b fixed\n');
   });
@@ -111,7 +108,7 @@ describe('repository states', () => {
     // Different history, same content: the tree SHA is the content address.
     expect(p1.commitSha).not.toBe(head);
     expect(p1.treeSha).toBe(await treeOf(repo, head));
-    const tip = await headFromBranch(mirror, head, dirFor('tip'));
+    const tip = await materializeCheckout(mirror, head, dirFor('tip'));
     expect(tip.treeSha).toBe(p1.treeSha);
     // Merging onto a base the head already contains gives the same content too.
     const merged = await headFromMerge(mirror, base, head, dirFor('merge-ff'));
@@ -147,18 +144,5 @@ describe('repository states', () => {
     ).catch((err: unknown) => err)) as InfraError;
     expect(e.kind).toBe('patch-failed');
     expect(e.details).toEqual({ target: 'acme/web', files: ['zzz'] });
-  });
-
-  it('materializes each state once, sharing concurrent requests', async () => {
-    const states = new StateSet();
-    let made = 0;
-    const make = () => {
-      made++;
-      return contextState(mirror, base, dirFor('ctx'));
-    };
-    const [a, b] = await Promise.all([states.once(`ctx:${base}`, make), states.once(`ctx:${base}`, make)]);
-    expect(a).toBe(b);
-    expect(made).toBe(1);
-    expect(states.keys()).toEqual([`ctx:${base}`]);
   });
 });

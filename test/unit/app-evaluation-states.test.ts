@@ -8,7 +8,6 @@ import {
   EVALUATION_STATES,
   type EvaluationState,
   IllegalTransitionError,
-  isFinal,
   type Transition,
 } from '../../src/app/store/evaluation-states.ts';
 import type { Store } from '../../src/app/store/store.ts';
@@ -36,7 +35,12 @@ describe('transition table', () => {
         'running→queued',
       ].sort(),
     );
-    expect(EVALUATION_STATES.filter(isFinal)).toEqual(['published', 'superseded', 'failed']);
+    // Final: no state may follow.
+    expect(EVALUATION_STATES.filter((s) => EVALUATION_STATES.every((t) => !canMove(s, t)))).toEqual([
+      'published',
+      'superseded',
+      'failed',
+    ]);
   });
 });
 

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { resolveManifest, resolveManifestInSetup, WEBHOOK_PATH } from '../../src/app/manifest.ts';
+import { resolveManifest, resolveManifestInSetup } from '../../src/app/manifest.ts';
+import { WEBHOOK_PATH } from '../../src/app/webhooks/webhook-intake.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const appYml = readFileSync(join(root, 'app.yml'), 'utf8');

@@ -31,10 +31,6 @@ export function canMove(from: EvaluationState, to: EvaluationState): boolean {
   return NEXT[from].includes(to);
 }
 
-export function isFinal(state: EvaluationState): boolean {
-  return NEXT[state].length === 0;
-}
-
 export class IllegalTransitionError extends Error {
   constructor(
     readonly evaluationId: number,

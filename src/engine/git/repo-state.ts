@@ -51,26 +51,6 @@ export async function materializeCheckout(
   return describeState(dir);
 }
 
-/** A target's head state when its head is taken as is (the branch tip). */
-export function headFromBranch(
-  mirror: string,
-  headSha: string,
-  dir: string,
-  opts: StateOptions = {},
-): Promise<RepoState> {
-  return materializeCheckout(mirror, headSha, dir, opts);
-}
-
-/** A context repository: a plain checkout at its resolved SHA. */
-export function contextState(
-  mirror: string,
-  sha: string,
-  dir: string,
-  opts: StateOptions = {},
-): Promise<RepoState> {
-  return materializeCheckout(mirror, sha, dir, opts);
-}
-
 /**
  * The head merged onto the base with `--no-ff` and a fixed identity and date, as GitHub builds
  * `refs/pull/N/merge`: same base and head, same merge SHA. A conflict is an infrastructure error
@@ -136,26 +116,4 @@ export async function headFromPatch(
 export async function describeState(dir: string): Promise<RepoState> {
   const [commitSha, treeSha] = (await gitOut(['rev-parse', 'HEAD', 'HEAD^{tree}'], { cwd: dir })).split('\n');
   return { dir, commitSha: commitSha!.trim(), treeSha: treeSha!.trim() };
-}
-
-/**
- * Materializes each distinct state once per evaluation however many configurations need it;
- * concurrent callers of one key share the same work.
- */
-export class StateSet {
-  private readonly states = new Map<string, Promise<RepoState>>();
-
-  once<S extends RepoState>(key: string, make: () => Promise<S>): Promise<S> {
-    let pending = this.states.get(key) as Promise<S> | undefined;
-    if (!pending) {
-      pending = make();
-      this.states.set(key, pending);
-    }
-    return pending;
-  }
-
-  /** The states materialized (or being materialized) so far, by key. */
-  keys(): string[] {
-    return [...this.states.keys()];
-  }
 }
