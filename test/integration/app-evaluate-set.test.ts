@@ -88,7 +88,7 @@ async function world(opts: { config?: string | null; suite?: boolean } = {}) {
     });
     recordPull(store, pullInfoOf(pr), installationId);
   };
-  open('schema', '', '1');
+  open('schema', 'Depends-On: acme/api#1', '1');
   open('api', 'Depends-On: acme/schema#1', '2');
   const gh = standInClient(si);
   const run = (
