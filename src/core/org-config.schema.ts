@@ -3,6 +3,7 @@
  * convention): where the hidden suites live and which repositories each suite covers.
  */
 import { z } from 'zod';
+import { DEFAULT_MAX_MEMBERS } from './linked-set.ts';
 import { matrixModeSchema } from './matrix-mode.ts';
 import { sameRepo, splitRepo } from './repo-name.ts';
 import { describeIssues } from './zod-issues.ts';
@@ -60,11 +61,11 @@ export const orgConfigSchema = z
     reveal: z.enum(['counts', 'names', 'messages']).default('counts'),
     limits: z
       .object({
-        members: z.number().int().min(1).max(32).default(8),
+        members: z.number().int().min(1).max(32).default(DEFAULT_MAX_MEMBERS),
         repos: z.number().int().min(1).max(32).default(8),
       })
       .strict()
-      .default({ members: 8, repos: 8 }),
+      .default({ members: DEFAULT_MAX_MEMBERS, repos: 8 }),
     /** Opt-in: open PRs with the same head branch name across a suite's repositories are linked. */
     group_by_branch: z.boolean().default(false),
     /** `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does. */
