@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { PullRef } from './pull-ref.ts';
+import { type RepoVisibility, visibilityOf } from './repo-visibility.ts';
 
 export const pullRequestSchema = z.object({
   number: z.number().int().positive(),
@@ -14,6 +15,7 @@ export const pullRequestSchema = z.object({
   title: z.string(),
   body: z.string().nullish(),
   html_url: z.string(),
+  user: z.object({ login: z.string() }).nullish(),
   head: z.object({ sha: z.string(), ref: z.string() }),
   base: z.object({
     sha: z.string(),
@@ -23,6 +25,8 @@ export const pullRequestSchema = z.object({
       full_name: z.string(),
       owner: z.object({ login: z.string() }),
       clone_url: z.string(),
+      private: z.boolean().nullish(),
+      visibility: z.string().nullish(),
     }),
   }),
 });
@@ -44,6 +48,10 @@ export interface PullInfo {
   htmlUrl: string;
   /** The base repository's clone URL (the head of a same-repository PR lives there too). */
   cloneUrl: string;
+  /** Who opened it: whether its links count for the repositories they point at depends on them. */
+  author?: string;
+  /** The base repository's visibility, when GitHub sent it. */
+  visibility?: RepoVisibility;
 }
 
 /** The domain view of a PR payload; throws a ZodError naming the field when it is something else. */
@@ -62,5 +70,7 @@ export function pullInfoOf(payload: unknown): PullInfo {
     repo: p.base.repo.full_name,
     htmlUrl: p.html_url,
     cloneUrl: p.base.repo.clone_url,
+    ...(p.user ? { author: p.user.login } : {}),
+    ...(visibilityOf(p.base.repo) ? { visibility: visibilityOf(p.base.repo)! } : {}),
   };
 }

@@ -4,6 +4,7 @@
 import type { PullRef } from '../core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../core/pull-request.schema.ts';
 import type { RepoParts } from '../core/repo-name.ts';
+import { type RepoVisibility, visibilityOf } from '../core/repo-visibility.ts';
 import { type GitHub, httpStatus } from './octokit.ts';
 
 /** A PR, or undefined when it does not exist or the installation cannot see it. */
@@ -27,9 +28,9 @@ export async function branchTip(gh: GitHub, repo: RepoParts, branch: string): Pr
 export async function getRepo(
   gh: GitHub,
   repo: RepoParts,
-): Promise<{ cloneUrl: string; defaultBranch: string }> {
+): Promise<{ cloneUrl: string; defaultBranch: string; visibility: RepoVisibility | undefined }> {
   const { data } = await gh.rest.repos.get({ owner: repo.owner, repo: repo.repo });
-  return { cloneUrl: data.clone_url, defaultBranch: data.default_branch };
+  return { cloneUrl: data.clone_url, defaultBranch: data.default_branch, visibility: visibilityOf(data) };
 }
 
 /** Open PRs of a repository whose head branch has this name (opt-in grouping by branch). */

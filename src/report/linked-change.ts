@@ -59,16 +59,44 @@ function refusedText(r: Refusal): string {
   return `${r.from} → ${r.to}: ${r.reason}`;
 }
 
+/** Refused links listed at most, so one PR's thousands of links never fill another's comment. */
+const MAX_REFUSED_LISTED = 5;
+
+function capped(refused: readonly Refusal[]): string[] {
+  const shown = refused.slice(0, MAX_REFUSED_LISTED).map(refusedText);
+  if (refused.length > shown.length) shown.push(`… and ${refused.length - shown.length} more`);
+  return shown;
+}
+
+/**
+ * Links not followed: this set's own refusals in the open, links from PRs it does not speak for
+ * (unconfirmed, or through another PR's links) folded; both capped at a few lines.
+ */
+function refusedBlock(refused: readonly Refusal[], layout: 'line' | 'list'): string[] {
+  const own = refused.filter((r) => !r.foreign);
+  const foreign = refused.filter((r) => r.foreign);
+  const out: string[] = [];
+  if (own.length > 0 && layout === 'line') out.push(`**Links not followed:** ${capped(own).join(' · ')}`);
+  if (own.length > 0 && layout === 'list')
+    out.push(['**Links not followed**', '', ...capped(own).map((l) => `- ${l}`)].join('\n'));
+  if (foreign.length > 0)
+    out.push(
+      `<details><summary>${foreign.length} link(s) of other pull requests not followed</summary>\n\n${capped(
+        foreign,
+      )
+        .map((l) => `- ${l}`)
+        .join('\n')}\n\n</details>`,
+    );
+  return out;
+}
+
 /** The set, who left it, refused links and the merge-order note. */
 export function renderSetSection(view: LinkedChangeView): string {
   const lines = ['**Linked change**', ''];
   for (const m of view.members)
     lines.push(`- ${memberLabel(m)} at ${mdCode(shortSha(m.headSha))} onto ${mdCode(m.baseRef)}`);
   for (const l of view.left) lines.push(`- ${leftText(l)}`);
-  if (view.refused.length > 0) {
-    lines.push('', '**Links not followed**', '');
-    for (const r of view.refused) lines.push(`- ${refusedText(r)}`);
-  }
+  if (view.refused.length > 0) lines.push('', ...refusedBlock(view.refused, 'list'));
   const order = orderOf(view);
   if (order.length > 0) {
     lines.push(
@@ -100,8 +128,7 @@ export function renderSetLine(view: LinkedChangeView): string {
   const members = [chain, ...rest.map(label)].filter(Boolean).join(' · ');
   const lines = [`**Linked${order.length > 0 ? ', in merge order' : ''}:** ${members}`];
   if (view.left.length > 0) lines.push(`**Left:** ${view.left.map(leftText).join(' · ')}`);
-  if (view.refused.length > 0)
-    lines.push(`**Links not followed:** ${view.refused.map(refusedText).join(' · ')}`);
+  lines.push(...refusedBlock(view.refused, 'line'));
   return lines.join('<br>\n');
 }
 

@@ -102,6 +102,10 @@ export interface WorldOptions {
   config?: string;
   /** `TANDEM_PUBLIC_URL`: the App then links each published JSON report. */
   publicUrl?: string;
+  /** Fixture repositories (`schema`, `api`, `web`) the stand-in marks private. */
+  privateRepos?: string[];
+  /** More of the App's environment (`TANDEM_SANDBOX`, …). */
+  env?: Record<string, string>;
 }
 
 export async function createWorld(opts: WorldOptions = {}): Promise<World> {
@@ -117,7 +121,15 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   const gitServer = await startGitHttpServer(gitRoot);
   const standIn = await startGitHubStandIn();
   for (const name of ['schema', 'api', 'web']) {
-    standIn.addRepo({ owner: 'acme', name, cloneUrl: `${gitServer.url}/acme/${name}.git` });
+    standIn.addRepo({
+      owner: 'acme',
+      name,
+      cloneUrl: `${gitServer.url}/acme/${name}.git`,
+      ...(opts.privateRepos?.includes(name) ? { private: true } : {}),
+    });
+    // The org's developers (the stand-in's default PR author) write to its repositories: their
+    // links count both ways. Attack tests open PRs as someone else.
+    standIn.setPermission('acme', name, 'octocat', 'write');
   }
   standIn.addRepo({ owner: 'acme', name: 'tandem-suites', private: true });
   standIn.addRepo({ owner: 'acme', name: '.github' });
@@ -140,6 +152,7 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 600_000),
     TANDEM_CONCURRENCY: '2',
     ...(opts.publicUrl ? { TANDEM_PUBLIC_URL: opts.publicUrl } : {}),
+    ...opts.env,
   };
   const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
   const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });
@@ -196,6 +209,7 @@ export async function openPull(
   body: string,
   branch = 'feature',
   base = 'main',
+  user?: string,
 ) {
   const fixture = w.repos[repo]!;
   const baseSha = await gitOut(['rev-parse', `refs/heads/${base}`], { cwd: fixture.bare });
@@ -209,6 +223,7 @@ export async function openPull(
     headSha: head,
     baseRef: base,
     baseSha: baseSha.trim(),
+    ...(user ? { user } : {}),
   });
   await git(['update-ref', `refs/pull/${pr.number}/head`, head], { cwd: fixture.bare });
   return pr;

@@ -106,7 +106,10 @@ describe('App: linking', () => {
     const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, '');
+    // A writer of both repositories: the link counts for both PRs (one writing only api would
+    // make api need schema, without schema's set taking api in).
     w.standIn.setPermission('acme', 'api', 'writer', 'write');
+    w.standIn.setPermission('acme', 'schema', 'writer', 'write');
     w.standIn.setPermission('acme', 'api', 'reader', 'read');
     const byReader = await linkCommand(w, 'reader');
     expect(w.standIn.reactions(Number(byReader.id)).map((r) => r.content)).toEqual(['confused']);

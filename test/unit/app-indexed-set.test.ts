@@ -23,8 +23,10 @@ function pull(
   repo: string,
   number: number,
   links: PullRef[] = [],
-  opts: { state?: 'open' | 'closed' | 'merged'; headRef?: string } = {},
+  opts: { state?: 'open' | 'closed' | 'merged'; headRef?: string; author?: string } = {},
 ) {
+  // The org's developers write everywhere: their links count both ways.
+  for (const r of ['api', 'schema', 'web']) s.links.recordWriter(`acme/${r}`, 'octocat', true);
   s.pulls.upsert({
     ...ref(repo, number),
     installationId: 1,
@@ -33,6 +35,8 @@ function pull(
     headRef: opts.headRef ?? `branch-${repo}-${number}`,
     baseRef: 'main',
     links,
+    author: opts.author ?? 'octocat',
+    visibility: 'public',
   });
 }
 
@@ -55,6 +59,20 @@ describe('indexedSet', () => {
     const sets = ['acme/schema#1', 'acme/api#1', 'acme/web#1'].map((k) => indexedSet(s, k, config()));
     for (const set of sets) expect([...set].sort()).toEqual(['acme/api#1', 'acme/schema#1', 'acme/web#1']);
     expect(new Set(sets.map(setKey))).toEqual(new Set(['acme/api#1']));
+  });
+
+  it("takes a PR into another's set only when a writer of that repository wrote the link", async () => {
+    const s = await openStore();
+    pull(s, 'api', 1);
+    pull(s, 'web', 1, [ref('api', 1)], { author: 'mallory' });
+    s.links.recordWriter('acme/api', 'mallory', false);
+    // Mallory's PR needs api#1 (and is named by it), but api#1's set is api#1 alone.
+    expect(indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
+    expect(indexedSet(s, 'acme/web#1', config())).toEqual(['acme/web#1']);
+    // A writer of acme/api confirms with /tandem link: now it counts both ways.
+    s.links.addManual('acme/web#1', 'acme/api#1', 'acme/api#1 acme/web#1', 'alice');
+    s.links.recordWriter('acme/api', 'alice', true);
+    expect(indexedSet(s, 'acme/api#1', config()).sort()).toEqual(['acme/api#1', 'acme/web#1']);
   });
 
   it('counts a linked PR it has never seen, and leaves closed and merged ones out', async () => {

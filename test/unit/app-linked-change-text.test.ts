@@ -42,7 +42,12 @@ describe('member cap', () => {
     });
     expect(set.members).toHaveLength(8);
     expect(set.refused).toEqual([
-      { from: 'acme/api#8', to: 'acme/api#9', reason: 'the linked change already has 8 members (the limit)' },
+      {
+        from: 'acme/api#8',
+        to: 'acme/api#9',
+        reason: 'the linked change already has 8 members (the limit)',
+        member: true,
+      },
     ]);
   });
 });

@@ -42,7 +42,7 @@ describe('pulls and links', () => {
   it('replaces body links on each upsert, keeps command links, answers reverse lookups', async () => {
     const { s, reopen } = await open();
     upsert(s, [ref('schema', 1), ref('web', 2)]);
-    s.links.addManual('acme/api#1', 'acme/docs#4', 'acme/api#1 acme/docs#4');
+    s.links.addManual('acme/api#1', 'acme/docs#4', 'acme/api#1 acme/docs#4', 'alice');
     expect(s.links.to('acme/schema#1')).toEqual(['acme/api#1']);
     upsert(s, [ref('schema', 1)], 'closed');
     const r = await reopen();
@@ -62,13 +62,13 @@ describe('pulls and links', () => {
 
   it('unlink removes command links both ways and remembers the pair; a new link forgets it', async () => {
     const { s } = await open();
-    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
-    s.links.addManual('acme/web#2', 'acme/api#1', 'acme/api#1 acme/web#2');
+    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2', 'alice');
+    s.links.addManual('acme/web#2', 'acme/api#1', 'acme/api#1 acme/web#2', 'alice');
     s.links.remove('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
     expect(s.links.from('acme/api#1')).toEqual([]);
     expect(s.links.from('acme/web#2')).toEqual([]);
     expect(s.links.unlinkedPairs()).toEqual(new Set(['acme/api#1 acme/web#2']));
-    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2');
+    s.links.addManual('acme/api#1', 'acme/web#2', 'acme/api#1 acme/web#2', 'alice');
     expect(s.links.unlinkedPairs()).toEqual(new Set());
   });
 

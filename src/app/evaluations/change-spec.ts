@@ -40,7 +40,7 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
   const { config, set } = input;
   return {
     evaluationId: input.evaluationId,
-    name: `linked change ${set.members.map((m) => pullKey(m.ref)).join(' ')}`,
+    name: `linked change ${[...set.members, ...set.needed].map((m) => pullKey(m.ref)).join(' ')}`,
     suite: input.suite.suite,
     suiteDir: input.suite.suiteDir,
     suitePath: input.suiteEntry.path,
@@ -51,8 +51,9 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
 }
 
 /**
- * Members are merge targets (head onto the current tip of their base branch); the suite's other
- * repositories are context at their default branch, except a repository a member was merged
+ * Members, and the PRs they need, are merge targets (head onto the current tip of their base
+ * branch); the suite's other repositories the set may see (`set.context`: never one more private
+ * than the seed's, `resolve-set.ts`) are context at their default branch, except a repository a member was merged
  * into, which is taken at its new base: the tip of the branch the PR went into. A pinned
  * member is a plain target at its commit (`merge: false` checks out exactly `head`).
  */
@@ -63,13 +64,14 @@ async function workspaceOf(
   pinned: PinnedRepo | undefined,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
-  const memberRepos = new RepoSet(set.members.map((m) => `${m.ref.owner}/${m.ref.repo}`));
+  const evaluated = [...set.members, ...set.needed];
+  const memberRepos = new RepoSet(evaluated.map((m) => `${m.ref.owner}/${m.ref.repo}`));
   const mergedInto = new RepoMap<string>();
   for (const l of set.left)
     if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOfPullKey(l.key)))
       mergedInto.set(repoOfPullKey(l.key), l.baseRef);
   const targets = await Promise.all(
-    set.members.map(async (m) => {
+    evaluated.map(async (m) => {
       const repo = `${m.ref.owner}/${m.ref.repo}`;
       const url = await authenticatedCloneUrl(gh, m.cloneUrl);
       if (pinned && sameRepo(pinned.repo, repo))
@@ -78,7 +80,7 @@ async function workspaceOf(
     }),
   );
   const context = await Promise.all(
-    suite.repos
+    set.context
       .filter((r) => !memberRepos.has(r))
       .map(async (r) => {
         const info = await getRepo(gh, repoId(r));

@@ -165,9 +165,9 @@ export async function closeRefused(
   const covered = new RepoSet(suite.repos);
   for (const r of set.refused) {
     // Only the caps refuse a PR of this suite's repositories; others have sets of their own. A
-    // foreign refusal (reached through a link its side never confirmed, or through another
-    // PR's links) is said in this set's comment only: it never fails someone else's check.
-    if (r.foreign || !covered.has(repoOfPullKey(r.to))) continue;
+    // PR that would not have joined this set (one its links merely point at, or another PR's
+    // links reach) is named in this set's comment only: its own check is never failed here.
+    if (!r.member || !covered.has(repoOfPullKey(r.to))) continue;
     const open = store.checkRuns.open(r.to);
     if (open.length === 0) continue;
     const out = renderRefused(view, r.reason);

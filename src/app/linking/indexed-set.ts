@@ -2,33 +2,40 @@
  * The linked set around a PR as the link index already knows it, without asking GitHub: what
  * the service names a set by (its debounce key) and what a running evaluation covers (a change
  * to any of these PRs makes it stale). The same rules as the evaluation's resolved set
- * (`resolve-set.ts`): core's `expandLinkedSet` over the same nodes — links both ways, `/tandem
- * unlink` pairs, other organizations and repositories no suite covers refused, same-branch PRs
- * joined when `group_by_branch` is on — except the member caps: a capped walk depends on where it
- * starts, so one set would get a different name from each member. The evaluation applies the
- * caps from the set's stable name.
+ * (`resolve-set.ts`): core's `expandLinkedSet` over the same nodes — every link a member makes,
+ * links to it only with a writer's consent as last seen (`link-consent.ts`), privacy by the
+ * repositories' visibility as recorded, `/tandem unlink` pairs, other organizations and
+ * repositories no suite covers refused, same-branch PRs joined when `group_by_branch` is on —
+ * except the member caps: a capped walk depends on where it starts, so one set would get a
+ * different name from each member. The evaluation applies the caps from the set's stable name.
  */
 import { expandLinkedSet, type LinkNode, type SetPolicy } from '../../core/linked-set.ts';
-import type { OrgConfig } from '../../core/org-config.schema.ts';
-import { parsePullKey } from '../../core/pull-ref.ts';
+import { type OrgConfig, suiteFor } from '../../core/org-config.schema.ts';
+import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
+import { privacyRank } from '../../core/repo-visibility.ts';
 import type { Store } from '../store/store.ts';
+import { storedConsent } from './link-consent.ts';
 
 /** Far above any configured cap: only a runaway index stops the walk. */
 const INDEX_WALK_LIMIT = 64;
 
 /**
- * Open members around `seed`, plus linked PRs the index has never seen (they may be open: a
- * webhook for them can still arrive and must land on the same name). Closed and merged PRs left.
+ * The members `seed`'s set speaks for, plus linked PRs the index has never seen (they may be
+ * open: a webhook for them can still arrive and must land on the same name). Closed and merged
+ * PRs left; PRs only needed (they did not join) are not part of the name.
  */
 export function indexedSet(store: Store, seed: string, config: OrgConfig | undefined): string[] {
   const covered = config ? new RepoSet(config.suites.flatMap((s) => s.repos)) : undefined;
+  const shares = config ? (suiteFor(config, repoOfPullKey(seed))?.share_private ?? false) : false;
   const policy: SetPolicy = {
     org: parsePullKey(seed).owner,
     covers: (repo) => covered?.has(repo) ?? true,
     maxMembers: INDEX_WALK_LIMIT,
     maxRepos: INDEX_WALK_LIMIT,
     unlinked: store.links.unlinkedPairs(),
+    confirmed: storedConsent(store),
+    ...(shares ? {} : { privacy: (key: string) => privacyRank(store.pulls.get(key)?.visibility) }),
   };
   const nodes = new Map<string, LinkNode>();
   const unknown = new Set<string>();
@@ -39,8 +46,6 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
       return;
     }
     const links = [...pull.links];
-    // Reverse links: the other side's node carries them once loaded, but it must be loaded.
-    for (const from of store.links.to(key)) links.push(parsePullKey(from));
     if (pull.state === 'open' && config?.group_by_branch)
       for (const p of store.pulls.withHeadRef(pull.installationId, pull.headRef))
         if (p.key !== key) links.push(parsePullKey(p.key));
@@ -50,8 +55,11 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
   if (unknown.has(seed)) return [seed];
   for (;;) {
     const set = expandLinkedSet(seed, nodes, policy);
-    const todo = set.missing.filter((k) => !unknown.has(k));
-    if (todo.length === 0) return [...set.members, ...set.missing];
-    for (const k of todo) load(k);
+    // PRs linking to a member must be known for the walk to weigh their links (consent decides).
+    const todo = [...set.missing, ...set.members.flatMap((m) => store.links.to(m))].filter(
+      (k) => !unknown.has(k) && !nodes.has(k),
+    );
+    if (todo.length === 0) return [...set.joined, ...set.missing];
+    for (const k of new Set(todo)) load(k);
   }
 }

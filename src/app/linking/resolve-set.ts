@@ -1,7 +1,10 @@
 /**
  * Resolves the linked change around a seed PR: loads PRs from GitHub (fresh heads and bodies),
- * keeps the link index current, finds reverse links through the index and search, and lets
- * core/linked-set decide the component, caps and refusals.
+ * keeps the link index current, finds reverse links through the index and search, asks GitHub
+ * who may consent to them (`link-consent.ts`), and lets core/linked-set decide the set, caps and
+ * refusals. Privacy is decided here, once, for everything downstream: unless the suite opts in
+ * (`share_private`), nothing of a repository more private than the seed's enters the set, its
+ * context or its refusals, and members less private than another member only need the set.
  */
 import { parseLinks } from '../../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../../core/linked-set.ts';
@@ -9,15 +12,23 @@ import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { RepoSet, sameRepo } from '../../core/repo-name.ts';
+import { privacyRank } from '../../core/repo-visibility.ts';
 import type { GitHub } from '../../github/octokit.ts';
-import { getPull, openPullsWithHead, searchLinkingPulls } from '../../github/pull-requests.ts';
+import { repoId } from '../../github/octokit.ts';
+import { getPull, getRepo, openPullsWithHead, searchLinkingPulls } from '../../github/pull-requests.ts';
 import type { LeftMember } from '../../report/linked-change.ts';
 import type { Store } from '../store/store.ts';
+import { refreshConsent, storedConsent } from './link-consent.ts';
 
 export interface ResolvedSet {
+  /** The members the set speaks for: its checks, comments and merge. */
   members: PullInfo[];
+  /** PRs the members need whose side did not join: evaluated with the set, never published on. */
+  needed: PullInfo[];
   left: LeftMember[];
   refused: Refusal[];
+  /** The suite's repositories this set may take as context (none more private than the seed's). */
+  context: string[];
 }
 
 /** Records a PR (from a webhook or the API) in the link index. */
@@ -30,6 +41,8 @@ export function recordPull(store: Store, pull: PullInfo, installationId: number)
     headRef: pull.headRef,
     baseRef: pull.baseRef,
     links: parseLinks(pull.title, pull.body, pull.ref),
+    author: pull.author,
+    visibility: pull.visibility,
   });
 }
 
@@ -45,14 +58,32 @@ export async function resolveLinkedSet(
 ): Promise<ResolvedSet> {
   const org = parsePullKey(seedKey).owner;
   const covered = new RepoSet(suite.repos);
+  const infos = new Map<string, PullInfo>();
+  // How private each covered repository is (GitHub's word, once per resolution): what a PR not
+  // loaded yet is judged by, and what decides the context.
+  const repoRanks = new Map<string, number>();
+  if (!suite.share_private)
+    for (const repo of suite.repos)
+      repoRanks.set(repo.toLowerCase(), privacyRank((await getRepo(gh, repoId(repo))).visibility));
+  const rankOf = (key: string) => {
+    const v = infos.get(key)?.visibility ?? store.pulls.get(key)?.visibility;
+    return v ? privacyRank(v) : (repoRanks.get(repoOfPullKey(key).toLowerCase()) ?? privacyRank(undefined));
+  };
   const policy = {
     org,
     covers: (repo: string) => covered.has(repo),
     maxMembers: config.limits.members,
     maxRepos: config.limits.repos,
     unlinked: store.links.unlinkedPairs(),
+    confirmed: storedConsent(store),
+    ...(suite.share_private ? {} : { privacy: rankOf }),
   };
-  const infos = new Map<string, PullInfo>();
+  const asked = new Set<string>();
+  /** GitHub's word on who may consent to the links between the PRs loaded so far. */
+  const consent = async () => {
+    for (const [key, info] of infos)
+      await refreshConsent(gh, store, key, info.author, asked, (to) => nodes.has(to));
+  };
   const nodes = new Map<string, LinkNode>();
   const notFound = new Set<string>();
   const reversed = new Set<string>();
@@ -90,6 +121,7 @@ export async function resolveLinkedSet(
   };
 
   await load(seedKey);
+  await consent();
   let set = expandLinkedSet(seedKey, nodes, policy);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const toLoad = new Set(set.missing);
@@ -100,16 +132,33 @@ export async function resolveLinkedSet(
     }
     if (toLoad.size === 0) break;
     await Promise.all([...toLoad].map(load));
+    await consent();
     set = expandLinkedSet(seedKey, nodes, policy);
   }
+  const joined = new Set(set.joined);
+  const seedRank = rankOf(seedKey);
+  // Nothing more private than the seed is named, not even as a link not followed. A PR of a
+  // repository no suite covers is never read: only the name its linker wrote is repeated.
+  const known = (key: string) =>
+    infos.has(key) ||
+    store.pulls.get(key)?.visibility !== undefined ||
+    repoRanks.has(repoOfPullKey(key).toLowerCase());
+  const visible = (key: string) => suite.share_private || !known(key) || rankOf(key) <= seedRank;
   const refused = [
-    ...set.refused,
+    ...set.refused.filter((r) => visible(r.from) && visible(r.to)),
     ...[...notFound].map((k) => ({ from: seedKey, to: k, reason: 'not found or not visible to the App' })),
   ];
+  const context = suite.repos.filter(
+    (repo) =>
+      !set.members.some((k) => sameRepo(repoOfPullKey(k), repo)) &&
+      (suite.share_private || (repoRanks.get(repo.toLowerCase()) ?? privacyRank(undefined)) <= seedRank),
+  );
   return {
-    members: set.members.map((k) => infos.get(k)!),
+    members: set.joined.map((k) => infos.get(k)!),
+    needed: set.members.filter((k) => !joined.has(k)).map((k) => infos.get(k)!),
+    context,
     left: set.left
-      .filter((l) => !notFound.has(l.key))
+      .filter((l) => !notFound.has(l.key) && visible(l.key))
       .map((l) => {
         const baseRef = l.state === 'merged' ? infos.get(l.key)?.baseRef : undefined;
         return baseRef ? { ...l, baseRef } : l;

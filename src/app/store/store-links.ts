@@ -1,7 +1,8 @@
 /**
  * The link index: links a PR's title and body make (`source = 'body'`) and `/tandem link`
- * commands (`source = 'command'`), queried both ways (the reverse lookup finds PRs pointing at
- * one), and the pairs `/tandem unlink` separated.
+ * commands (`source = 'command'`, with who wrote each), queried both ways (the reverse lookup
+ * finds PRs pointing at one), the pairs `/tandem unlink` separated, and who has write access
+ * where (`writers`): what decides whether a link counts backwards (`linked-set.ts`'s consent).
  */
 import type Database from 'better-sqlite3';
 import { type PullRef, parsePullKey, pullKey } from '../../core/pull-ref.ts';
@@ -34,11 +35,49 @@ export class LinksTable {
     return rows.map((r) => r.from_key);
   }
 
-  addManual(from: string, to: string, pair: string): void {
+  addManual(from: string, to: string, pair: string, by: string): void {
     this.db
       .prepare(`INSERT OR IGNORE INTO links (from_key, to_key, source) VALUES (?, ?, 'command')`)
       .run(from, to);
+    this.db
+      .prepare('INSERT OR IGNORE INTO link_writers (from_key, to_key, login) VALUES (?, ?, ?)')
+      .run(from, to, by);
     this.db.prepare('DELETE FROM unlinks WHERE pair = ?').run(pair);
+  }
+
+  /**
+   * Who wrote the link `from → to`: the author of `from` for a body link (`author`), everyone
+   * who commanded it with `/tandem link`.
+   */
+  writersOf(from: string, to: string, author: string | undefined): string[] {
+    const rows = this.db
+      .prepare('SELECT source FROM links WHERE from_key = ? AND to_key = ?')
+      .all(from, to) as Array<{ source: string }>;
+    const out = new Set<string>();
+    if (author && rows.some((r) => r.source === 'body')) out.add(author);
+    const commanders = this.db
+      .prepare('SELECT login FROM link_writers WHERE from_key = ? AND to_key = ?')
+      .all(from, to) as Array<{ login: string }>;
+    for (const c of commanders) out.add(c.login);
+    return [...out];
+  }
+
+  /** Records what GitHub said about `login`'s write access to `repo`. */
+  recordWriter(repo: string, login: string, writer: boolean): void {
+    this.db
+      .prepare(
+        `INSERT INTO writers (repo, login, writer, checked_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (repo, login) DO UPDATE SET writer = excluded.writer, checked_at = excluded.checked_at`,
+      )
+      .run(repo.toLowerCase(), login.toLowerCase(), writer ? 1 : 0, Date.now());
+  }
+
+  /** The last answer about `login`'s write access to `repo`; undefined when never asked. */
+  isWriter(repo: string, login: string): boolean | undefined {
+    const row = this.db
+      .prepare('SELECT writer FROM writers WHERE repo = ? AND login = ?')
+      .get(repo.toLowerCase(), login.toLowerCase()) as { writer: number } | undefined;
+    return row === undefined ? undefined : row.writer === 1;
   }
 
   remove(from: string, to: string, pair: string): void {
@@ -48,6 +87,11 @@ export class LinksTable {
     this.db
       .prepare(`DELETE FROM links WHERE from_key = ? AND to_key = ? AND source = 'command'`)
       .run(to, from);
+    this.db
+      .prepare(
+        'DELETE FROM link_writers WHERE (from_key = ? AND to_key = ?) OR (from_key = ? AND to_key = ?)',
+      )
+      .run(from, to, to, from);
     this.db.prepare('INSERT OR IGNORE INTO unlinks (pair) VALUES (?)').run(pair);
   }
 

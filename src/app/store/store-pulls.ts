@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { type PullRef, pullKey } from '../../core/pull-ref.ts';
+import { type RepoVisibility, repoVisibilitySchema } from '../../core/repo-visibility.ts';
 import type { LinksTable } from './store-links.ts';
 
 export interface StoredPull {
@@ -17,6 +18,9 @@ export interface StoredPull {
   headRef: string;
   baseRef: string;
   links: PullRef[];
+  /** Who opened it (the writer of its body's links). */
+  author?: string | undefined;
+  visibility?: RepoVisibility | undefined;
 }
 
 interface PullRow {
@@ -29,6 +33,8 @@ interface PullRow {
   head_sha: string;
   head_ref: string;
   base_ref: string;
+  author: string | null;
+  visibility: string | null;
 }
 
 export class PullsTable {
@@ -43,13 +49,20 @@ export class PullsTable {
     const tx = this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, base_ref, updated_at)
-           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @baseRef, @now)
+          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, base_ref, updated_at, author, visibility)
+           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @baseRef, @now, @author, @visibility)
            ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, state = excluded.state,
              head_sha = excluded.head_sha, head_ref = excluded.head_ref, base_ref = excluded.base_ref,
-             updated_at = excluded.updated_at`,
+             updated_at = excluded.updated_at, author = COALESCE(excluded.author, author),
+             visibility = COALESCE(excluded.visibility, visibility)`,
         )
-        .run({ ...pull, key, now: Date.now() });
+        .run({
+          ...pull,
+          key,
+          now: Date.now(),
+          author: pull.author ?? null,
+          visibility: pull.visibility ?? null,
+        });
       this.links.replaceBodyLinks(key, pull.links);
     });
     tx();
@@ -81,6 +94,10 @@ export class PullsTable {
       headRef: row.head_ref,
       baseRef: row.base_ref,
       links: this.links.from(row.key),
+      ...(row.author ? { author: row.author } : {}),
+      ...(repoVisibilitySchema.safeParse(row.visibility).success
+        ? { visibility: row.visibility as RepoVisibility }
+        : {}),
     };
   }
 }

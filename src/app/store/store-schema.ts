@@ -58,6 +58,18 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE TABLE merge_groups (
         key TEXT PRIMARY KEY, payload TEXT NOT NULL, check_run_id INTEGER, created_at INTEGER NOT NULL);
     `),
+  // Consent and privacy of links (store-links.ts): who opened each PR and how visible its
+  // repository is, who wrote each `/tandem link`, and who has write access where (a cache the
+  // link index decides consent from; every evaluation checks GitHub afresh).
+  (db) =>
+    db.exec(`
+      ALTER TABLE pulls ADD COLUMN author TEXT;
+      ALTER TABLE pulls ADD COLUMN visibility TEXT;
+      CREATE TABLE link_writers (from_key TEXT NOT NULL, to_key TEXT NOT NULL, login TEXT NOT NULL,
+        PRIMARY KEY (from_key, to_key, login));
+      CREATE TABLE writers (repo TEXT NOT NULL, login TEXT NOT NULL, writer INTEGER NOT NULL,
+        checked_at INTEGER NOT NULL, PRIMARY KEY (repo, login));
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

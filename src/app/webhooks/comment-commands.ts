@@ -1,8 +1,10 @@
 /**
  * `/tandem run | matrix full | link | unlink | merge` from users with write access, acknowledged
- * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem merge`
- * merges the linked change (`merge-set.ts`) and answers in its own comment on every member; a
- * second one while a merge of the same set runs gets 😕.
+ * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem link` is this
+ * PR needing the other one; it joins the other's set only when the commenter may write there
+ * too. `/tandem merge` merges the linked change (`merge-set.ts`, which checks the requester's
+ * rights on every member) and answers in its own comment on every member; a second one while a
+ * merge of the same set runs gets 😕.
  */
 import { parseCommands } from '../../core/link-parser.ts';
 import { pairKey } from '../../core/linked-set.ts';
@@ -28,6 +30,7 @@ export async function handleCommandComment(
     await reactToComment(gh, repo, comment.id, 'confused');
     return;
   }
+  tandem.store.links.recordWriter(`${repo.owner}/${repo.repo}`, comment.author, true);
   const self = pullKey({ ...repo, number });
   let matrix: MatrixMode | undefined;
   let evaluate = false;
@@ -35,7 +38,10 @@ export async function handleCommandComment(
   for (const c of commands) {
     if (c.kind === 'merge') continue;
     evaluate = true;
-    if (c.kind === 'link') tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+    // Who linked decides where the link counts backwards: the target's set takes this PR in only
+    // when they may write to the target's repository (`linking/link-consent.ts`).
+    if (c.kind === 'link')
+      tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)), comment.author);
     else if (c.kind === 'unlink') {
       tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
       detached.push(pullKey(c.ref));

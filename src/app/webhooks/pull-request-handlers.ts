@@ -13,6 +13,8 @@ import { pullKey } from '../../core/pull-ref.ts';
 import { pullInfoOf } from '../../core/pull-request.schema.ts';
 import { CHECK_NAME } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
+import { refreshConsent } from '../linking/link-consent.ts';
+import { recordPull } from '../linking/resolve-set.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
 import { deliveryIdentity } from './delivery-identity.ts';
@@ -78,6 +80,7 @@ const rerunSchema = z.object({
 export async function onPullRequest(
   tandem: WebhookTarget,
   payload: Payload<(typeof PR_EVENTS)[number]>,
+  gh?: GitHub,
 ): Promise<void> {
   const installationId = payload.installation?.id;
   if (installationId === undefined) return;
@@ -86,7 +89,18 @@ export async function onPullRequest(
     const { changes } = payload;
     if (!changes.body && !changes.title && !changes.base) return;
   }
-  await tandem.onPull(pullInfoOf(payload.pull_request), installationId);
+  const pull = pullInfoOf(payload.pull_request);
+  if (gh && pull.state === 'open') {
+    // Whether its links count for the PRs they point at, known before the set is named.
+    recordPull(tandem.store, pull, installationId);
+    try {
+      await refreshConsent(gh, tandem.store, pullKey(pull.ref), pull.author);
+    } catch (e) {
+      // The evaluation asks again; a slow or failing GitHub must not drop the webhook.
+      tandem.log.warn({ err: e, pull: pullKey(pull.ref) }, 'could not check who may confirm its links');
+    }
+  }
+  await tandem.onPull(pull, installationId);
 }
 
 export function onIssueComment(
@@ -148,7 +162,7 @@ export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
       return;
-    await onPullRequest(tandem, context.payload);
+    await onPullRequest(tandem, context.payload, context.octokit as unknown as GitHub);
   });
 
   app.on('issue_comment.created', async (context) => {

@@ -1,0 +1,56 @@
+/**
+ * Whether a link counts backwards: `A → B` (A needs B) takes A into B's set only when someone with
+ * write access to B's repository wrote it (A's author) or confirmed it (`/tandem link` by such a
+ * writer). The answers come from GitHub (`canWrite`) and are kept in the store, so the link index
+ * (`indexed-set.ts`) decides a set's name the same way the evaluation (`resolve-set.ts`) decides
+ * its members.
+ */
+import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { sameRepo } from '../../core/repo-name.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { canWrite } from '../../github/permissions.ts';
+import type { Store } from '../store/store.ts';
+
+/** Past this many repositories one PR links to, its links are not worth asking GitHub about. */
+const MAX_REPOS_ASKED = 32;
+
+/** Consent as the store knows it: a writer of `to`'s repository wrote or commanded `from → to`. */
+export function storedConsent(store: Store): (from: string, to: string) => boolean {
+  return (from, to) => {
+    const repo = repoOfPullKey(to);
+    return store.links
+      .writersOf(from, to, store.pulls.get(from)?.author)
+      .some((login) => store.links.isWriter(repo, login) === true);
+  };
+}
+
+/**
+ * Asks GitHub whether the writers of `from`'s links (its author, its `/tandem link` commanders)
+ * have write access to the repositories those links point at, and records the answers. `asked`
+ * spares questions already answered in this round (`repo login`); `only` picks the links asked about.
+ */
+export async function refreshConsent(
+  gh: GitHub,
+  store: Store,
+  from: string,
+  author: string | undefined,
+  asked = new Set<string>(),
+  only: (to: string) => boolean = () => true,
+): Promise<void> {
+  const org = parsePullKey(from).owner;
+  const targets = store.links.from(from).map(pullKey);
+  const repos = new Set<string>();
+  for (const to of targets.filter(only)) {
+    const repo = repoOfPullKey(to);
+    if (!sameRepo(parsePullKey(to).owner, org)) continue;
+    if (!repos.has(repo.toLowerCase()) && repos.size >= MAX_REPOS_ASKED) continue;
+    repos.add(repo.toLowerCase());
+    for (const login of store.links.writersOf(from, to, author)) {
+      const q = `${repo.toLowerCase()} ${login.toLowerCase()}`;
+      if (asked.has(q)) continue;
+      asked.add(q);
+      store.links.recordWriter(repo, login, await canWrite(gh, repoId(repo), login));
+    }
+  }
+}
