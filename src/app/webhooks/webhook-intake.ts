@@ -77,12 +77,15 @@ export function guardWebhooks(
     }
     const verdict = await admit(req, secret, limit);
     if (!verdict.ok) {
-      // An oversized body is not drained: the connection closes once the answer is out.
+      if (verdict.status === 413) {
+        // The rest of an oversized body is never read: flow control stalls the sender, and the
+        // connection is dropped if it does not hang up itself.
+        req.pause();
+        req.socket.setTimeout(10_000, () => req.socket.destroy());
+      }
       res
         .writeHead(verdict.status, { 'content-type': 'text/plain', connection: 'close' })
-        .end(verdict.message, () => {
-          if (verdict.status === 413) req.destroy();
-        });
+        .end(verdict.message);
       return;
     }
     // `@octokit/webhooks` reads `rawBody` when `body` is an object, instead of the spent stream.

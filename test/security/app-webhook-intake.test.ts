@@ -1,0 +1,169 @@
+/**
+ * What reaches the App's webhook door (issue 17, findings 5 and 7), over real HTTP: a body larger
+ * than GitHub ever sends is refused before it is read (declared by `Content-Length`, or counted
+ * as it streams), and a captured signed delivery replayed under a fresh `X-GitHub-Delivery` does
+ * nothing a second time. No engine run is needed: the suite covers none of the PRs used here.
+ */
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { openPull, SECRET, sendPull, settle, useWorld, type World } from '../e2e/app-harness.ts';
+import { signPayload } from '../support/webhook-sender.ts';
+
+const startWorld = useWorld();
+
+/** A configuration whose one suite covers acme/schema only: acme/web PRs are never evaluated. */
+const CONFIG = `evaluator: acme/tandem-suites
+suites:
+  - name: checkout
+    repos: [acme/schema]
+    path: suites/checkout/suite.yml
+`;
+
+const MIB = 1024 * 1024;
+
+/**
+ * POSTs to the webhook path, writing `chunks` one after another (each once the socket drained),
+ * and resolves with the status as soon as the App answers, with how many bytes were written by then.
+ */
+function post(
+  w: World,
+  headers: Record<string, string | number>,
+  chunks: Iterable<Buffer>,
+): Promise<{ status: number; sent: number }> {
+  const url = new URL(`${w.app.url}/api/github/webhooks`);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+      (res) => {
+        answered = true;
+        resolve({ status: res.statusCode ?? 0, sent });
+        // The rest is never sent: hang up.
+        req.destroy();
+      },
+    );
+    // The App closing the connection after its answer is expected.
+    req.on('error', (e) => (answered ? undefined : reject(e)));
+    const it = chunks[Symbol.iterator]();
+    const pump = () => {
+      while (!answered) {
+        const next = it.next();
+        if (next.done) {
+          req.end();
+          return;
+        }
+        sent += next.value.length;
+        if (!req.write(next.value)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+}
+
+function* repeat(chunk: Buffer, times: number): Generator<Buffer> {
+  for (let i = 0; i < times; i++) yield chunk;
+}
+
+const headersFor = (extra: Record<string, string | number> = {}) => ({
+  'content-type': 'application/json',
+  'x-github-event': 'pull_request',
+  'x-github-delivery': crypto.randomUUID(),
+  ...extra,
+});
+
+describe('attack: oversized webhook bodies', () => {
+  it('refuses a declared 300 MiB body before reading it', async () => {
+    const w = await startWorld({ config: CONFIG });
+    // Only 1 MiB is ever offered: an App that waits for the whole body never answers.
+    const res = await post(
+      w,
+      headersFor({ 'content-length': 300 * MIB, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }),
+      [Buffer.alloc(MIB, 0x20)],
+    );
+    expect(res.status).toBe(413);
+    expect(res.sent).toBeLessThanOrEqual(MIB);
+  });
+
+  it('stops reading a chunked body once it passes 25 MB, before checking anything else', async () => {
+    const w = await startWorld({ config: CONFIG });
+    // 40 MiB offered, unsigned, in 1 MiB chunks with no Content-Length (chunked encoding).
+    const res = await post(
+      w,
+      headersFor({ 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }),
+      repeat(Buffer.alloc(MIB, 0x20), 40),
+    );
+    expect(res.status).toBe(413);
+    expect(res.sent).toBeLessThan(40 * MIB);
+  });
+
+  it('answers a forged signature with 401 and a genuine one with 200', async () => {
+    const w = await startWorld({ config: CONFIG });
+    const body = Buffer.from(JSON.stringify({ action: 'ping', zen: 'x' }));
+    const forged = await post(
+      w,
+      headersFor({
+        'x-github-event': 'ping',
+        'x-hub-signature-256': signPayload('not-the-secret', body.toString()),
+      }),
+      [body],
+    );
+    expect(forged.status).toBe(401);
+    const genuine = await post(
+      w,
+      headersFor({ 'x-github-event': 'ping', 'x-hub-signature-256': signPayload(SECRET, body.toString()) }),
+      [body],
+    );
+    expect(genuine.status).toBe(200);
+  });
+});
+
+describe('attack: a signed delivery replayed under a fresh delivery id', () => {
+  const evaluations = (w: World) =>
+    (w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get() as { n: number }).n;
+  const reactions = (w: World, id: number) => w.standIn.reactions(id).length;
+
+  it('a PR event replayed three times is handled once', async () => {
+    const w = await startWorld({ config: CONFIG });
+    await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
+    const first = await sendPull(w, 'opened', 'web', 1);
+    expect(first.status).toBe(200);
+    await settle(w);
+    expect(evaluations(w)).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      // The same bytes, the same signature, a fresh delivery id each time.
+      const again = await sendPull(w, 'opened', 'web', 1);
+      expect(again.status).toBe(200);
+      expect(again.deliveryId).not.toBe(first.deliveryId);
+      await settle(w);
+    }
+    expect(evaluations(w)).toBe(1);
+    // A real new event (the body edited) is still handled.
+    w.standIn.updatePullRequest('acme', 'web', 1, { body: 'Edited.' });
+    await sendPull(w, 'edited', 'web', 1, { changes: { body: { from: '' } } });
+    await settle(w);
+    expect(evaluations(w)).toBe(2);
+  });
+
+  it('a /tandem command replayed is acknowledged and acted on once', async () => {
+    const w = await startWorld({ config: CONFIG });
+    await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
+    w.standIn.setPermission('acme', 'web', 'alice', 'write');
+    const comment = w.standIn.addComment('acme', 'web', 1, { body: '/tandem run', user: 'alice' });
+    const send = () =>
+      w.sender.issueCommentCreated({
+        pullRequest: w.standIn.pullRequest('acme', 'web', 1) as unknown as Record<string, unknown>,
+        repository: w.standIn.repository('acme', 'web') as unknown as Record<string, unknown>,
+        comment: comment as unknown as Record<string, unknown>,
+        installationId: w.installationId,
+      });
+    for (let i = 0; i < 3; i++) {
+      expect((await send()).status).toBe(200);
+      await settle(w);
+    }
+    expect(reactions(w, Number(comment.id))).toBe(1);
+  });
+});
