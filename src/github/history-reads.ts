@@ -1,13 +1,16 @@
 /**
- * What mining reads from GitHub, each answer checked with zod for the fields relied on:
- * an organization's repositories, merged pull requests in a date range (paged back by update
- * time, stopping once older than the range), a PR's commits, an issue, and the PRs an issue's
- * timeline says referred to it.
+ * A repository's history as mining reads it from GitHub, each answer checked with zod for the
+ * fields relied on: an organization's repositories, merged pull requests in a date range (paged
+ * back by update time, stopping once older than the range), a PR's commits and changed files
+ * (with their patches), an issue, and the PRs an issue's timeline says referred to it.
  */
 import { z } from 'zod';
 import { pullKey } from '../core/pull-ref.ts';
 import { splitRepo } from '../core/repo-name.ts';
-import { type GitHub, httpStatus } from '../github/octokit.ts';
+import { httpStatus } from './octokit.ts';
+import type { TokenOctokit } from './token-client.ts';
+
+type GitHub = TokenOctokit;
 
 const repoSchema = z.object({
   full_name: z.string(),
@@ -60,6 +63,12 @@ const timelineEventSchema = z
       .optional(),
   })
   .loose();
+
+const pullFileSchema = z.object({
+  filename: z.string(),
+  status: z.string(),
+  patch: z.string().optional(),
+});
 
 export type MergedPull = z.infer<typeof pullSchema> & { repo: string; mergedAt: number };
 export type PullCommit = z.infer<typeof commitSchema>;
@@ -124,6 +133,20 @@ export async function pullCommits(gh: GitHub, repo: string, number: number): Pro
   return z.array(commitSchema).parse(rows);
 }
 
+/** The files a PR changed, each with its diff hunks when GitHub gives them (not for binaries or huge files). */
+export async function pullFiles(
+  gh: GitHub,
+  repo: string,
+  number: number,
+): Promise<Array<z.infer<typeof pullFileSchema>>> {
+  const rows = await gh.paginate('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+    ...splitRepo(repo)!,
+    pull_number: number,
+    per_page: 100,
+  });
+  return z.array(pullFileSchema).parse(rows);
+}
+
 /** The issue (or PR) `owner/name#N`; undefined when it does not exist or cannot be read. */
 export async function readIssue(gh: GitHub, key: string): Promise<Issue | undefined> {
   const hash = key.lastIndexOf('#');
@@ -142,15 +165,43 @@ export async function readIssue(gh: GitHub, key: string): Promise<Issue | undefi
   }
 }
 
-/** Keys of the pull requests whose `cross-referenced` timeline events name issue `key`. */
+/** A merged PR `owner/name#N`, or undefined when it is not merged or cannot be read. */
+export async function readMergedPull(gh: GitHub, key: string): Promise<MergedPull | undefined> {
+  const hash = key.lastIndexOf('#');
+  const repo = key.slice(0, hash);
+  try {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...splitRepo(repo)!,
+      pull_number: Number(key.slice(hash + 1)),
+    });
+    const p = pullSchema.parse(data);
+    return p.merged_at ? { ...p, repo, mergedAt: Date.parse(p.merged_at) } : undefined;
+  } catch (e) {
+    const s = httpStatus(e);
+    if (s === 404 || s === 403) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Keys of the pull requests whose `cross-referenced` timeline events name issue `key`; none when
+ * GitHub keeps no timeline for it (404, 410: a deleted or transferred issue).
+ */
 export async function referencingPulls(gh: GitHub, key: string): Promise<string[]> {
   const hash = key.lastIndexOf('#');
   const parts = splitRepo(key.slice(0, hash))!;
-  const rows = await gh.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', {
-    ...parts,
-    issue_number: Number(key.slice(hash + 1)),
-    per_page: 100,
-  });
+  let rows: unknown[];
+  try {
+    rows = await gh.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', {
+      ...parts,
+      issue_number: Number(key.slice(hash + 1)),
+      per_page: 100,
+    });
+  } catch (e) {
+    const s = httpStatus(e);
+    if (s === 404 || s === 410) return [];
+    throw e;
+  }
   const out: string[] = [];
   for (const e of z.array(timelineEventSchema).parse(rows)) {
     const issue = e.source?.issue;

@@ -82,7 +82,8 @@ export function couplingLinks(
   windowMs: number,
 ): CouplingLink[] {
   const byRepo = new Map<string, CouplingUnit[]>();
-  for (const u of units) {
+  // In landing order (stable: commits of one second keep their branch order).
+  for (const u of [...units].sort((a, b) => a.at - b.at)) {
     const list = byRepo.get(repoKey(u.repo)) ?? [];
     byRepo.set(repoKey(u.repo), list);
     list.push(u);

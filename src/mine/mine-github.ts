@@ -1,33 +1,29 @@
 /**
- * `tandem mine github`: cross-repository tasks from an organization's merged pull requests.
- * Each merged PR is a change; its cues come from its title, body and commits; issues it names
- * are read (their title and body become the problem statement) and their timelines add the PRs
- * that referred to them elsewhere; same-named head branches merged within the window link too.
- * Each side's commits come from the repository's mirror: the merge commit on the base branch
- * when the mirror has it, else the PR head on its merge base.
+ * `tandem mine github`: cross-repository tasks from an organization's merged pull requests,
+ * read through the GitHub port (`src/github/`). Each merged PR is a change; its text cues come
+ * from its title, body and commits, its coupling facts from its diff (dependency bumps, symbols);
+ * releases, tags and version fields place the versions a repository made on its PRs; issues the
+ * PRs name are read (their title and body become the problem statement), and their timelines —
+ * or search, where the timeline names no other PR — add the PRs that point back at them;
+ * same-named head branches merged within the window link too. Each side's commits come from the
+ * repository's mirror: the merge commit on the base branch when the mirror has it, else the PR
+ * head on its merge base.
  */
 import { cloneUrlWithToken } from '../core/credentials.ts';
-import { pullKey } from '../core/pull-ref.ts';
 import { RepoMap, sameRepo, splitRepo } from '../core/repo-name.ts';
 import { git, gitOut } from '../engine/git/git.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
+import { type Issue, type MergedPull, orgRepositories, repositoryCloneUrl } from '../github/history-reads.ts';
+import { reading } from '../github/read-errors.ts';
+import { createGitHubApi, type GitHubApi } from '../github/token-client.ts';
 import type { SetDescription } from './candidate.ts';
-import { type Cue, cuesInPullRequest } from './cues.ts';
-import { miningClient } from './github-client.ts';
-import { reading } from './github-errors.ts';
-import {
-  type Issue,
-  type MergedPull,
-  mergedPulls,
-  orgRepositories,
-  pullCommits,
-  readIssue,
-  referencingPulls,
-  repositoryCloneUrl,
-} from './github-reads.ts';
+import { couplingLinks, type ReleaseMark } from './coupling.ts';
+import { readNamedIssues, type ScannedPull, scanPulls } from './github-scan.ts';
+import { repoManifests, versionMarks } from './github-versions.ts';
 import type { LinkedComponent, LinkUnit } from './link-graph.ts';
 import { MineOutput } from './mine-output.ts';
 import type { MineProgress } from './mine-progress.ts';
+import { packageIndex, type RepoManifests } from './package-index.ts';
 import type { ChangeStep } from './repo-change.ts';
 import { forEachLinkedSet, type MineSettings, processSet, type SideInput } from './set-pipeline.ts';
 
@@ -51,76 +47,102 @@ export interface MineGitHubResult {
   pullsScanned: number;
   apiRequests: number;
   rateLimits: number;
+  /** PRs outside the date range read because an issue's timeline or search pointed at them. */
+  reverseLinks: number;
 }
 
-interface Scanned {
-  pull: MergedPull;
-  key: string;
-  commits: Array<{ sha: string; message: string; url?: string }>;
-  cues: Cue[];
+/** Past this many waits on one request the limit is reported: something is wrong, not busy. */
+const MAX_WAITS = 20;
+
+/** The port's token client, waiting out rate limits (a mining run can afford to) and counting requests. */
+function miningApi(opts: MineGitHubOptions): {
+  api: GitHubApi;
+  counts: { requests: number; rateLimits: number };
+} {
+  const counts = { requests: 0, rateLimits: 0 };
+  const api = createGitHubApi({
+    token: opts.token,
+    baseUrl: (opts.apiUrl ?? 'https://api.github.com').replace(/\/$/, ''),
+    rateLimitRetries: MAX_WAITS,
+    onWait: () => {
+      counts.rateLimits++;
+    },
+  });
+  api.octokit.hook.before('request', () => {
+    counts.requests++;
+  });
+  return { api, counts };
 }
 
 export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubResult> {
-  const client = miningClient({ token: opts.token, ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}) });
-  const { gh } = client;
+  const { api, counts } = miningApi(opts);
+  const gh = api.octokit;
   const output = new MineOutput(opts.out, opts.screenedOut);
   const repos = opts.repos
     ? await Promise.all(
         opts.repos.map(async (repo) => ({
           repo,
-          cloneUrl: await reading(`--repo ${repo}`, () => repositoryCloneUrl(gh, repo), { userNamed: true }),
+          cloneUrl: await reading(api, `--repo ${repo}`, () => repositoryCloneUrl(gh, repo), {
+            userNamed: true,
+          }),
         })),
       )
-    : await reading(`--org ${opts.org}`, () => orgRepositories(gh, opts.org), { userNamed: true });
+    : await reading(api, `--org ${opts.org}`, () => orgRepositories(gh, opts.org), { userNamed: true });
   const progress = { repos: 0, reposTotal: repos.length, pulls: 0, stage: 'pull requests' };
   const report = () => opts.onProgress?.({ ...progress });
 
-  const scanned = new Map<string, Scanned>();
+  const scanned = new Map<string, ScannedPull>();
   for (const { repo } of repos) {
-    const parts = splitRepo(repo)!;
-    const pulls = await reading(`merged pull requests of ${repo}`, () =>
-      mergedPulls(gh, repo, opts, (n) => {
-        progress.pulls += n;
-        report();
-      }),
-    );
-    for (const pull of pulls) {
-      const read = await reading(`commits of ${repo}#${pull.number}`, () =>
-        pullCommits(gh, repo, pull.number),
-      );
-      const commits = read.map((c) => ({
-        sha: c.sha,
-        message: c.commit.message,
-        ...(c.html_url ? { url: c.html_url } : {}),
-      }));
-      const key = pullKey({ ...parts, number: pull.number });
-      const cues = cuesInPullRequest(
-        { ...parts, number: pull.number, title: pull.title, body: pull.body ?? null },
-        commits.map((c) => c.message),
-      );
-      scanned.set(key, { pull, key, commits, cues });
-    }
+    const pulls = await scanPulls(api, repo, opts, (n) => {
+      progress.pulls += n;
+      report();
+    });
+    for (const p of pulls) scanned.set(p.key, p);
     progress.repos++;
     report();
   }
 
-  // Issues the PRs name (not PRs we scanned): their text, and PRs their timelines point back from.
   progress.stage = 'issues';
   report();
-  const issues = new Map<string, Issue>();
-  const targets = new Set([...scanned.values()].flatMap((s) => s.cues.map((c) => c.target)));
-  for (const target of targets) {
-    // Only the organization's own issues: others are outside what the token is for.
-    if (scanned.has(target) || !sameRepo(target.split('/')[0]!, opts.org)) continue;
-    const issue = await reading(`issue ${target}`, () => readIssue(gh, target));
-    if (!issue || issue.pull_request) continue;
-    issues.set(target, issue);
-    for (const from of await reading(`timeline of ${target}`, () => referencingPulls(gh, target))) {
-      const s = scanned.get(from);
-      if (s && !s.cues.some((c) => c.target === target))
-        s.cues.push({ kind: 'reference', target, text: `timeline: referenced ${target}` });
-    }
+  const { issues, reverse } = await readNamedIssues(
+    api,
+    { org: opts.org, repos: repos.map((r) => r.repo), windowMs: opts.windowMs },
+    scanned,
+  );
+
+  progress.stage = 'versions';
+  report();
+  const marks: ReleaseMark[] = [];
+  const manifests: RepoManifests[] = [];
+  const tagsOf = new Map<string, string[]>();
+  const versionsSince = new Date(opts.since.getTime() - opts.windowMs);
+  for (const { repo } of repos) {
+    const own = [...scanned.values()].filter((s) => sameRepo(s.pull.repo, repo));
+    const pulls = own.map((s) => ({
+      key: s.key,
+      mergedAt: s.pull.mergedAt,
+      shas: [s.pull.merge_commit_sha, s.pull.head.sha].filter((x): x is string => !!x),
+      versions: s.facts.versions,
+    }));
+    const placed = await reading(api, `releases and tags of ${repo}`, () =>
+      versionMarks(gh, repo, pulls, versionsSince),
+    );
+    marks.push(...placed.marks);
+    for (const [k, v] of placed.tagsOf) tagsOf.set(k, v);
+    manifests.push(await reading(api, `manifests of ${repo}`, () => repoManifests(gh, repo)));
   }
+  const coupling = couplingLinks(
+    [...scanned.values()].map((s) => ({
+      id: s.key,
+      repo: s.pull.repo,
+      sha: s.pull.merge_commit_sha ?? s.pull.head.sha,
+      at: s.pull.mergedAt,
+      facts: s.facts,
+    })),
+    marks,
+    packageIndex(manifests),
+    opts.windowMs,
+  );
 
   progress.stage = 'candidates';
   report();
@@ -135,7 +157,7 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   const mirrors = new MirrorCache(opts.cacheDir);
   const cloneUrls = new RepoMap<string>();
   for (const r of repos) cloneUrls.set(r.repo, r.cloneUrl);
-  await forEachLinkedSet(units, opts, output, async (comp, settings) => {
+  await forEachLinkedSet(units, { ...opts, coupling }, output, async (comp, settings) => {
     const members = comp.units.map((u) => scanned.get(u)!);
     const sides: SideInput[] = [];
     for (const repo of comp.repos) {
@@ -149,14 +171,15 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
       for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
       sides.push({ repo, url: cloneUrl, mirror, steps });
     }
-    await processSet(sides, describe(members, issues, comp), comp.units, settings, output);
+    await processSet(sides, describe(members, issues, comp, tagsOf), comp.units, settings, output);
   });
   await output.write();
   return {
     output,
     pullsScanned: progress.pulls,
-    apiRequests: client.requests,
-    rateLimits: client.rateLimits,
+    apiRequests: counts.requests,
+    rateLimits: counts.rateLimits,
+    reverseLinks: reverse,
   };
 }
 
@@ -179,7 +202,12 @@ async function stepOf(
   return { sha: head, parent: await gitOut(['merge-base', base, head], { cwd: mirror }) };
 }
 
-function describe(members: Scanned[], issues: Map<string, Issue>, comp: LinkedComponent): SetDescription {
+function describe(
+  members: ScannedPull[],
+  issues: Map<string, Issue>,
+  comp: LinkedComponent,
+  tagsOf: Map<string, string[]>,
+): SetDescription {
   const cues = members.flatMap((m) => m.cues.map((c) => ({ ...c, from: m.key })));
   const named = [...new Set(cues.map((c) => c.target))]
     .filter((t) => issues.has(t))
@@ -195,7 +223,14 @@ function describe(members: Scanned[], issues: Map<string, Issue>, comp: LinkedCo
     sharedBranches: comp.sharedBranches,
     links: comp.links,
     issues: [...new Set(cues.map((c) => c.target))].filter((t) => !own.has(t)),
-    tags: {},
+    tags: Object.fromEntries(
+      comp.repos
+        .map((repo) => [
+          repo,
+          members.filter((m) => sameRepo(m.pull.repo, repo)).flatMap((m) => tagsOf.get(m.key) ?? []),
+        ])
+        .filter(([, t]) => t!.length > 0),
+    ),
     problemStatement: statement,
     needsRewrite: !fromIssues,
     createdAt: new Date(Math.max(...members.map((m) => m.pull.mergedAt))).toISOString(),

@@ -60,7 +60,12 @@ function validator(key: string, schema: object): ValidateFunction {
 export function operationPath(method: string, path: string): string | undefined {
   const candidates = Object.keys(load().paths).filter((t) => {
     if (!load().paths[t]?.[method.toLowerCase()]) return false;
-    const re = new RegExp(`^${t.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+    // A final `{path}` may be empty: `GET …/contents/{path}` with `path: ''` lists the root.
+    const pattern = t
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\\?\{[^}]+\\?\}/g, '[^/]+')
+      .replace(/\/contents\/\[\^\/\]\+$/, '/contents(?:/[^/]*)?');
+    const re = new RegExp(`^${pattern}$`);
     return re.test(path);
   });
   return candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];

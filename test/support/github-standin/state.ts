@@ -48,6 +48,36 @@ export interface PullRecord {
   commits?: PullCommitRecord[];
   /** The commit the merge made on the base branch (GitHub's `merge_commit_sha`). */
   mergeCommitSha?: string | null;
+  /** `GET …/pulls/{n}/files`; default none. */
+  files?: PullFileRecord[];
+}
+
+/** A file a PR changed (`GET …/pulls/{n}/files`): its unified-diff hunks as GitHub's `patch`. */
+export interface PullFileRecord {
+  filename: string;
+  status: 'added' | 'removed' | 'modified';
+  additions: number;
+  deletions: number;
+  patch?: string;
+}
+
+/** A GitHub release (`GET …/releases`), naming its tag. */
+export interface ReleaseRecord {
+  id: number;
+  owner: string;
+  repo: string;
+  tagName: string;
+  targetCommitish: string;
+  name: string;
+  publishedAt: string;
+}
+
+/** A tag as `GET …/tags` lists it. */
+export interface TagRecord {
+  owner: string;
+  repo: string;
+  name: string;
+  sha: string;
 }
 
 export interface PullCommitRecord {
@@ -200,6 +230,8 @@ export class StandInState {
   readonly dispatches: DispatchRecord[] = [];
   readonly artifacts: ArtifactRecord[] = [];
   readonly workflowRuns: WorkflowRunRecord[] = [];
+  readonly releases: ReleaseRecord[] = [];
+  readonly tags: TagRecord[] = [];
   readonly requests: RequestLogEntry[] = [];
   /** `owner/repo@ref` → path → content. */
   readonly files = new Map<string, Map<string, Buffer>>();
