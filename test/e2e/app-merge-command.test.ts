@@ -137,40 +137,56 @@ describe('App: /tandem merge', () => {
     }
   });
 
-  it('stops at a failing required check: the producer is merged, every member says the set is half-merged', async () => {
+  it('merges nothing while a member fails a required check; a merge GitHub refuses midway leaves a half-merged set every member names', async () => {
     const { w, api } = await evaluatedSet();
     requireChecks(w.standIn.state, 'acme', 'api', 'main', ['ci'], 'rules');
     setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'failure');
     const apiTip = await tipOf(w, 'api');
     await commentMerge(w, 'alice');
 
-    // The App asked GitHub to merge only what passed: the consumer was never attempted.
-    expect(mergeCalls(w).map((r) => [r.path, r.status])).toEqual([['/repos/acme/schema/pulls/1/merge', 200]]);
-    expect(w.standIn.pullRequest('acme', 'schema', 1).merged).toBe(true);
-    expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(false);
+    // Every member is checked before anything merges: the producer is not merged alone.
+    expect(mergeCalls(w)).toEqual([]);
+    for (const repo of ['schema', 'api']) {
+      const body = mergeComment(w, repo);
+      expect(body).toMatch(
+        /^⛔ \*\*Not merged\*\* — acme\/api#1 was refused: required check "ci" is failing \(failure\)\. Nothing was merged\.$/m,
+      );
+      expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
+    }
+
+    // CI passes, but GitHub refuses the consumer's merge after the producer's went in.
+    setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'success');
+    w.standIn.failNext({
+      status: 405,
+      method: 'PUT',
+      path: '/repos/acme/api/pulls/1/merge',
+      message: 'Base branch was modified',
+    });
+    await commentMerge(w, 'alice');
+    expect(mergeCalls(w).map((r) => [r.path, r.status])).toEqual([
+      ['/repos/acme/schema/pulls/1/merge', 200],
+      ['/repos/acme/api/pulls/1/merge', 405],
+    ]);
     expect(await tipOf(w, 'api')).toBe(apiTip);
     for (const repo of ['schema', 'api']) {
       const body = mergeComment(w, repo);
       expect(body).toMatch(
-        /^🚨 \*\*Half-merged\*\* — acme\/api#1 was refused: required check "ci" is failing \(failure\)\.$/m,
+        /^🚨 \*\*Half-merged\*\* — acme\/api#1 was refused: GitHub refused the merge: Base branch was modified\.$/m,
       );
       expect(body).toContain('**1 of 2** pull requests of this linked change are merged and 1 is not');
       expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
-      expect(body).toMatch(
-        /^\| `acme\/api#1` \| `[0-9a-f]{7}` \| ⛔ refused: required check "ci" is failing \(failure\) \|$/m,
-      );
     }
 
     // GitHub announces the producer's merge: the consumer is evaluated again, alone, on the
-    // producer's merged base. CI passes now: the same command merges the rest, and the producer
-    // merged earlier stays in the set's merge comment.
+    // producer's merged base. The same command merges the rest, and the producer merged earlier
+    // stays in the set's merge comment.
     await sendPull(w, 'closed', 'schema', 1);
     await settle(w);
     expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success', 'success']);
-    setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'success');
     await commentMerge(w, 'alice');
     expect(mergeCalls(w).map((r) => r.path)).toEqual([
       '/repos/acme/schema/pulls/1/merge',
+      '/repos/acme/api/pulls/1/merge',
       '/repos/acme/api/pulls/1/merge',
     ]);
     for (const repo of ['schema', 'api']) {
