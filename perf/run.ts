@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the CLI's start time against `node -e 0`; the evaluation engine against a naive baseline on a generated 3-repository
  * case (8 configurations) served over HTTP, without and with real npm dependencies; then the App
- * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case from public history
- * (perf/real-case.ts, BENCH_REAL=0 skips it). Prints a table and one line per target (pass/fail is reported,
+ * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case (generated
+ * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -207,7 +207,7 @@ async function benchModeScenario(file: string): Promise<void> {
   }
 }
 
-/** The real npm case from public history (perf/real-case.ts), about 10–15 min; BENCH_REAL=0 skips it. */
+/** The real npm case (perf/real-case.ts, generated at run time), about 10–20 min; BENCH_REAL=0 skips it. */
 async function realCaseScenario(file: string, network: string, ca?: string): Promise<void> {
   log('real multi-repository npm case (perf/real-case.ts; BENCH_REAL=0 skips it)…');
   try {
