@@ -37,6 +37,8 @@ export const gradedConfigurationSchema = z.object({
       exitCode: z.number().nullable(),
       durationMs: z.number(),
       reason: z.string().optional(),
+      /** The group's command failed while its result file says every test passed (run.schema.ts). */
+      failedExitAllPassed: z.boolean().optional(),
     }),
   ),
   error: infraErrorSchema.optional(),

@@ -29,6 +29,11 @@ export const groupRunSchema = z.object({
   reason: z.string().optional(),
   /** The tail of the command's output, capped. Never leaves the evaluator unless allowed. */
   outputTail: z.string().optional(),
+  /**
+   * The group's command exited non-zero while its result file says every test passed: a
+   * contradiction worth a look (a runner that lies, or a file that is not this run's).
+   */
+  failedExitAllPassed: z.boolean().optional(),
   tests: z.array(testResultSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { datasetNamesSchema } from './dataset-names.ts';
 import { MEMORY_SIZE, MIN_SANDBOX_MEMORY, parseMemory } from './memory-size.ts';
+import { DEFAULT_PREPARE_EGRESS, prepareNetworkSchema } from './prepare-egress.ts';
 
 /**
  * A path the suite gives relative to a folder Tandem owns (the suite's, a repository's,
@@ -35,6 +36,8 @@ export const prepareSchema = z
       )
       .default(['node_modules']),
     timeout: z.number().positive().default(900),
+    /** What the commands may reach: the allowed registries only (core/prepare-egress.ts). */
+    network: prepareNetworkSchema.default({ allow: [...DEFAULT_PREPARE_EGRESS] }),
   })
   .strict();
 

@@ -78,7 +78,6 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
   const workspaceDir = path.join(dir, 'workspace');
   const resultsDir = path.join(dir, 'results');
   try {
-    await mkdir(resultsDir, { recursive: true });
     await mkdir(workspaceDir, { recursive: true });
     await Promise.all(
       repos.map((r) =>
@@ -114,6 +113,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
         name: g.name,
         run: g.run,
         timeoutSec: g.timeout,
+        resultsPath: g.results.path,
         ...(ctx.hiddenDirs.has(g.name) ? { hiddenDir: ctx.hiddenDirs.get(g.name)! } : {}),
       })),
       limits: ctx.limits,
@@ -122,7 +122,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
       outputCapBytes: 64 * 1024,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    const groups = await collectGroups(s.tests, outcome, resultsDir);
+    const groups = collectGroups(s.tests, outcome);
     const run: ConfigurationRun = {
       ...base,
       setup: outcome.setup.filter((x) => !x.notRun).map(toStepRun),

@@ -3,7 +3,7 @@
  * configurations): temporary folders, steps, a ConfigurationRunSpec with a small workspace, and
  * the checks for the step-order rules both sandboxes share (src/engine/step-sequence.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -16,8 +16,14 @@ import type {
 
 export const MiB = 1024 * 1024;
 
-export function step(name: string, run: string, timeoutSec = 60, hiddenDir?: string): Step {
-  return { name, run, timeoutSec, hiddenDir };
+export function step(
+  name: string,
+  run: string,
+  timeoutSec = 60,
+  hiddenDir?: string,
+  resultsPath?: string,
+): Step {
+  return { name, run, timeoutSec, hiddenDir, ...(resultsPath ? { resultsPath } : {}) };
 }
 
 export interface SandboxSpecOptions {
@@ -93,6 +99,8 @@ export function sandboxSpecs(options: SandboxSpecOptions): SandboxSpecs {
   const runLayout = async (sandbox: Sandbox): Promise<LayoutRun> => {
     const spec = makeSpec();
     const deps = tempDir();
+    // As a prepare leaves it: readable by the (unprivileged) step user.
+    chmodSync(deps, 0o755);
     writeFileSync(path.join(deps, 'dep.js'), 'dep');
     spec.readonlyMounts = [{ hostPath: deps, workspacePath: 'api/node_modules' }];
     const groupHidden = path.join(spec.hiddenRoot, 'unit');
@@ -111,7 +119,7 @@ export function sandboxSpecs(options: SandboxSpecOptions): SandboxSpecs {
         60,
         groupHidden,
       ),
-      step('results', 'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"'),
+      step('results', 'echo \'{"ok":true}\' > "$TANDEM_RESULTS/unit.json"', 60, undefined, 'unit.json'),
       step('failing', 'echo to-stderr >&2; exit 3'),
     ];
     const out = await sandbox.runConfiguration(spec);
@@ -120,7 +128,8 @@ export function sandboxSpecs(options: SandboxSpecOptions): SandboxSpecs {
     expect(out.tests.map((t) => t.notRun)).toEqual([false, false, false, false, false]);
     const [, , , results, failing] = out.tests;
     expect(results?.exitCode).toBe(0);
-    expect(readFileSync(path.join(spec.resultsDir, 'unit.json'), 'utf8')).toBe('{"ok":true}\n');
+    // Taken out of the group's own results folder right after its step.
+    expect(results?.resultFile).toEqual({ kind: 'text', text: '{"ok":true}\n' });
     expect(failing).toMatchObject({ exitCode: 3, timedOut: false, oomKilled: false, notRun: false });
     expect(failing?.outputTail).toBe('to-stderr\n');
     // Writes land in this configuration's workspace on the host.
@@ -130,7 +139,7 @@ export function sandboxSpecs(options: SandboxSpecOptions): SandboxSpecs {
   const runSetupFailure = async (sandbox: Sandbox): Promise<void> => {
     const spec = makeSpec({
       setup: [step('setup:1', 'exit 7'), step('setup:2', 'touch "$TANDEM_RESULTS/s2"')],
-      tests: [step('t', 'touch "$TANDEM_RESULTS/t"')],
+      tests: [step('t', 'touch "$TANDEM_RESULTS/t"', 60, undefined, 't')],
     });
     const out = await sandbox.runConfiguration(spec);
     expect(out.setup.map((s) => [s.exitCode, s.notRun])).toEqual([
@@ -138,8 +147,8 @@ export function sandboxSpecs(options: SandboxSpecOptions): SandboxSpecs {
       [null, true],
     ]);
     expect(out.tests[0]).toMatchObject({ notRun: true, exitCode: null });
+    expect(out.tests[0]?.resultFile).toBeUndefined();
     expect(() => readFileSync(path.join(spec.resultsDir, 's2'))).toThrow();
-    expect(() => readFileSync(path.join(spec.resultsDir, 't'))).toThrow();
   };
   return { tempDir, makeSpec, runLayout, runSetupFailure };
 }

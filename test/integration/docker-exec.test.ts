@@ -9,6 +9,7 @@ import { createDockerClient } from '../../src/engine/docker/docker-client.ts';
 import { ContainerExec, createStepExec } from '../../src/engine/docker/docker-exec.ts';
 import { OutputTail } from '../../src/engine/results/output-tail.ts';
 import { RunGuard } from '../../src/engine/sandbox/run-guard.ts';
+import { stepUser } from '../../src/engine/sandbox/step-user.ts';
 import { ensureDocker, SANDBOX_IMAGE } from '../helpers/example-cases.ts';
 
 const docker = createDockerClient();
@@ -35,34 +36,20 @@ afterAll(async () => {
 
 describe('ContainerExec', () => {
   it('runs a step through its exec registered ahead', async () => {
-    const created = createStepExec(container, 'echo "ahead $0"; exit 4', true);
+    const created = createStepExec(container, 'echo "ahead $0 $(id -u)"; exit 4', []);
     const tail = new OutputTail(1024);
-    const r = await new ContainerExec(docker, container, guard).run(
-      'ignored',
-      [],
-      10_000,
-      tail,
-      true,
-      created,
-    );
-    // The registered command ran (not the one passed to run), inside the wrapper.
+    const r = await new ContainerExec(docker, container, guard).run('ignored', [], 10_000, tail, created);
+    // The registered command ran (not the one passed to run), as the unprivileged step user.
     expect(r).toMatchObject({ exitCode: 4, timedOut: false });
-    expect(tail.toString()).toBe('ahead sh\n');
+    expect(tail.toString()).toBe(`ahead sh ${stepUser().split(':')[0]}\n`);
   });
 
   it('creates the exec anew when the registered one is gone with a restart', async () => {
-    const created = createStepExec(container, 'echo fresh', false);
+    const created = createStepExec(container, 'echo fresh', []);
     await created;
     await container.restart({ t: 0 });
     const tail = new OutputTail(1024);
-    const r = await new ContainerExec(docker, container, guard).run(
-      'echo fresh',
-      [],
-      10_000,
-      tail,
-      false,
-      created,
-    );
+    const r = await new ContainerExec(docker, container, guard).run('echo fresh', [], 10_000, tail, created);
     expect(r).toMatchObject({ exitCode: 0, timedOut: false });
     expect(tail.toString()).toBe('fresh\n');
   });

@@ -54,8 +54,11 @@ describe('DockerSandbox', () => {
     expect(out.setup[0]?.outputTail).toContain('setup sees /tandem/hidden\n');
     expect(env?.exitCode).toBe(0);
     expect(env?.outputTail).toContain('/tandem/workspace\n');
-    expect(env?.outputTail).toContain(
-      `W=/tandem/workspace H=/tandem/hidden R=/tandem/results C=${spec.configurationId} HOME=/tmp`,
+    // Each group's own results folder, made for its step (group-results.ts).
+    expect(env?.outputTail).toMatch(
+      new RegExp(
+        `W=/tandem/workspace H=/tandem/hidden R=/tandem/results/group-0-[0-9a-f]{24} C=${spec.configurationId} HOME=/tmp`,
+      ),
     );
     expect(env?.outputTail).toContain('module.exports = 1;\nbuilt');
     expect(deps2?.outputTail).toContain('dep');
@@ -101,16 +104,15 @@ describe('DockerSandbox', () => {
       setup: [step('service', 'sleep 1001 >/dev/null 2>&1 &')],
       tests: [
         step('leaves', 'sleep 1002 >/dev/null 2>&1 & echo left; exit 3'),
-        // The step kills its wrapper before it could kill anything: the engine does it instead.
-        step('kills-wrapper', 'sleep 1003 >/dev/null 2>&1 & kill -9 $PPID'),
+        // The step cannot stop the kill: it runs as another uid than PID 1 and Tandem's execs.
+        step('kills-machinery', 'sleep 1003 >/dev/null 2>&1 & kill -9 1 || exit 5'),
         step('after', `${count('sleep 100[1]')}; ${count('sleep 100[23]')}`),
       ],
     });
     const out = await sandbox.runConfiguration(spec);
-    const [leaves, killsWrapper, after] = out.tests;
-    // The wrapper's own first line (the pids alive before) is not the step's output.
+    const [leaves, killsMachinery, after] = out.tests;
     expect(leaves).toMatchObject({ exitCode: 3, outputTail: 'left\n' });
-    expect(killsWrapper?.exitCode).toBe(137);
+    expect(killsMachinery?.exitCode).toBe(5);
     expect(after?.outputTail.trim().split('\n')).toEqual(['1', '0']);
   });
 
@@ -235,7 +237,7 @@ describe('DockerSandbox', () => {
     );
   });
 
-  it('prepares a repository with network, CA bundle and stop-at-first-failure', async () => {
+  it('prepares a repository with its egress proxy, CA bundle and stop-at-first-failure', async () => {
     const server = createServer((_req, res) => res.end('package-data'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
@@ -249,7 +251,9 @@ describe('DockerSandbox', () => {
         repoName: 'api',
         commands: [
           'pwd; echo "$NODE_EXTRA_CA_CERTS $SSL_CERT_FILE $GIT_SSL_CAINFO $npm_config_cafile"; head -1 "$SSL_CERT_FILE"',
-          `node -e "fetch('http://127.0.0.1:${port}/').then(r=>r.text()).then(t=>require('fs').writeFileSync('fetched.txt',t))"`,
+          // Host loopback is never reached, through the proxy or around it (test/security/prepare-egress).
+          `node -e "fetch('http://127.0.0.1:${port}/').then(r=>r.text()).then(t=>require('fs').writeFileSync('fetched.txt',t))" || echo loopback-refused`,
+          `wget -q -O fetched2.txt http://127.0.0.1:${port}/ || echo proxy-refused`,
           'exit 4',
           'touch never.txt',
         ],
@@ -264,7 +268,9 @@ describe('DockerSandbox', () => {
       expect(out.outputTail).toContain(
         `/tandem/workspace/api\n${cert} ${cert} ${cert} ${cert}\n-----BEGIN CERTIFICATE-----`,
       );
-      expect(readFileSync(path.join(repoDir, 'fetched.txt'), 'utf8')).toBe('package-data');
+      expect(out.outputTail).toContain('loopback-refused');
+      expect(out.outputTail).toContain('proxy-refused');
+      expect(() => readFileSync(path.join(repoDir, 'fetched.txt'))).toThrow();
       expect(() => readFileSync(path.join(repoDir, 'never.txt'))).toThrow();
 
       const slow = await sandbox.prepare({

@@ -38,10 +38,14 @@ describe('ProcessSandbox', () => {
     const { spec, out, deps, groupHidden } = await runLayout(sandbox);
     const { workspaceDir: ws, hiddenRoot, resultsDir, configurationId } = spec;
     expect(out.setup[0]?.outputTail).toBe(`setup sees ${hiddenRoot}\n`);
+    // Each group has a results folder of its own, made for its step.
+    const groupResults = /R=(\S+) /.exec(out.tests[0]?.outputTail ?? '')?.[1] ?? '';
+    expect(path.dirname(groupResults)).toBe(resultsDir);
+    expect(path.basename(groupResults)).toMatch(/^group-0-[0-9a-f]{24}$/);
     expect(out.tests.slice(0, 3).map((t) => [t.exitCode, t.outputTail])).toEqual([
       [
         0,
-        `${ws}\nW=${ws} H=${hiddenRoot} R=${resultsDir} C=${configurationId} HOME=${process.env.HOME ?? ''}\nmodule.exports = 1;\nbuilt\n`,
+        `${ws}\nW=${ws} H=${hiddenRoot} R=${groupResults} C=${configurationId} HOME=${process.env.HOME ?? ''}\nmodule.exports = 1;\nbuilt\n`,
       ],
       // Not read-only here (see ProcessSandbox): the writes succeed.
       [0, 'dep\n'],
@@ -57,14 +61,14 @@ describe('ProcessSandbox', () => {
   it('kills a hanging step with its children at the timeout, then runs the next step', async () => {
     const spec = makeSpec({
       tests: [
-        step('hang', 'sleep 300 & echo $! > "$TANDEM_RESULTS/bg.pid"; echo started; sleep 301', 1),
+        step('hang', 'sleep 300 & echo $! > "$TANDEM_WORKSPACE/bg.pid"; echo started; sleep 301', 1),
         step('after', 'echo after'),
       ],
     });
     const out = await sandbox.runConfiguration(spec);
     expect(out.tests[0]).toMatchObject({ timedOut: true, exitCode: null, outputTail: 'started\n' });
     expect(out.tests[1]).toMatchObject({ exitCode: 0, outputTail: 'after\n' });
-    const bg = Number(readFileSync(path.join(spec.resultsDir, 'bg.pid'), 'utf8'));
+    const bg = Number(readFileSync(path.join(spec.workspaceDir, 'bg.pid'), 'utf8'));
     expect(await alive(bg)).toBe(false);
   });
 
@@ -72,14 +76,14 @@ describe('ProcessSandbox', () => {
     const spec = makeSpec({
       timeoutSec: 1,
       tests: [
-        step('quick', 'sleep 120 & echo $! > "$TANDEM_RESULTS/bg.pid"; echo ok'),
+        step('quick', 'sleep 120 & echo $! > "$TANDEM_WORKSPACE/bg.pid"; echo ok'),
         step('slow', 'sleep 60'),
         step('never', 'echo never'),
       ],
     });
     const out = await sandbox.runConfiguration(spec);
     expectConfigurationTimedOut(out);
-    expect(await alive(Number(readFileSync(path.join(spec.resultsDir, 'bg.pid'), 'utf8')))).toBe(false);
+    expect(await alive(Number(readFileSync(path.join(spec.workspaceDir, 'bg.pid'), 'utf8')))).toBe(false);
   });
 
   it('reports a signal death as 128+n', async () => {
@@ -91,14 +95,14 @@ describe('ProcessSandbox', () => {
     const controller = new AbortController();
     const spec = makeSpec({
       signal: controller.signal,
-      tests: [step('t', 'echo $$ > "$TANDEM_RESULTS/pid"; sleep 60')],
+      tests: [step('t', 'echo $$ > "$TANDEM_WORKSPACE/pid"; sleep 60')],
     });
     const settled = sandbox.runConfiguration(spec).catch((e: unknown) => e);
     setTimeout(() => controller.abort(), 300);
     const err = await settled;
     expect(err).toBeInstanceOf(InfraError);
     expect(err).toMatchObject({ kind: 'aborted' });
-    expect(await alive(Number(readFileSync(path.join(spec.resultsDir, 'pid'), 'utf8')))).toBe(false);
+    expect(await alive(Number(readFileSync(path.join(spec.workspaceDir, 'pid'), 'utf8')))).toBe(false);
     await expect(sandbox.runConfiguration(makeSpec({ signal: controller.signal }))).rejects.toMatchObject({
       kind: 'aborted',
     });
@@ -106,12 +110,12 @@ describe('ProcessSandbox', () => {
 
   it('dispose kills running commands', async () => {
     const local = new ProcessSandbox();
-    const spec = makeSpec({ tests: [step('t', 'echo $$ > "$TANDEM_RESULTS/pid"; sleep 60')] });
+    const spec = makeSpec({ tests: [step('t', 'echo $$ > "$TANDEM_WORKSPACE/pid"; sleep 60')] });
     const settled = local.runConfiguration(spec).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 300));
     await local.dispose();
     expect(await settled).toMatchObject({ kind: 'aborted' });
-    expect(await alive(Number(readFileSync(path.join(spec.resultsDir, 'pid'), 'utf8')))).toBe(false);
+    expect(await alive(Number(readFileSync(path.join(spec.workspaceDir, 'pid'), 'utf8')))).toBe(false);
   });
 
   it('keeps only the tail of long output', async () => {

@@ -68,6 +68,8 @@ export interface ExecOptions {
   cmd: string[];
   env?: string[];
   workingDir?: string;
+  /** `uid:gid`; the container's user (root in the sandbox) when absent. */
+  user?: string;
 }
 
 /** A started `docker exec` whose output goes to a tail. */
@@ -86,6 +88,7 @@ export function createExec(container: Docker.Container, opts: ExecOptions): Prom
     Cmd: opts.cmd,
     Env: opts.env,
     WorkingDir: opts.workingDir,
+    ...(opts.user ? { User: opts.user } : {}),
     AttachStdout: true,
     AttachStderr: true,
     AttachStdin: false,

@@ -7,33 +7,38 @@ import type Docker from 'dockerode';
 import { OutputTail } from '../results/output-tail.ts';
 import type { RunGuard } from '../sandbox/run-guard.ts';
 import type { CommandResult } from '../sandbox/step-sequence.ts';
-import { WrapperStdout, wrappedStep, wrapperCompleted } from '../sandbox/step-wrapper.ts';
+import { stepUser } from '../sandbox/step-user.ts';
+import { LIST_PIDS, leftoverKill, parsePids, SHELL } from '../sandbox/step-wrapper.ts';
 import { createExec, engineError, execToEnd, type RunningExec, startExec } from './docker-client.ts';
 
 /** Kills every process but PID 1 in the container's PID namespace (kill(-1) spares the caller). */
-const KILL_ALL = ['sh', '-c', 'kill -9 -1'];
+const KILL_ALL = [SHELL, '-c', 'kill -9 -1'];
 /** Reads the cgroup's OOM-kill counter: cgroup v1 memory.oom_control, or v2 memory.events. */
 const READ_OOM = [
-  'sh',
+  SHELL,
   '-c',
   'cat /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null || cat /sys/fs/cgroup/memory.events 2>/dev/null',
 ];
 
-function stepCommand(command: string, isolate: boolean): string[] {
-  return isolate ? wrappedStep(command) : ['sh', '-c', command];
+/** How long a container whose step just died by a signal may take to be marked stopped. */
+const SETTLE_MS = 300;
+
+/** A step's exec: the suite's command under the image's own shell, as the unprivileged step user. */
+function stepCommand(command: string): string[] {
+  // `sh` as $0, as `sh -c` gives it.
+  return [SHELL, '-c', command, 'sh'];
 }
 
 /**
  * Registers a step's exec before its run slot is free, so the slot pays only for starting it
- * (`ContainerExec.run` with the same command and `isolate`, and no extra environment, as
- * configuration steps run). Nothing runs until then.
+ * (`ContainerExec.run` with the same command and environment). Nothing runs until then.
  */
 export function createStepExec(
   container: Docker.Container,
   command: string,
-  isolate: boolean,
+  env: string[],
 ): Promise<Docker.Exec> {
-  const created = createExec(container, { cmd: stepCommand(command, isolate), env: [] });
+  const created = createExec(container, { cmd: stepCommand(command), env, user: stepUser() });
   // Awaited (or dropped) by the run; a failure there means "create it again", never unhandled.
   created.catch(() => {});
   return created;
@@ -42,6 +47,8 @@ export function createStepExec(
 export class ContainerExec {
   /** Last OOM-kill count read from the cgroup, so each step only counts its own kills. */
   private oomKills = 0;
+  /** What the leftover kill spares: PID 1 and what setup left running (`spareRunning`). */
+  private spared: number[] = [];
 
   constructor(
     private readonly docker: Docker,
@@ -49,20 +56,21 @@ export class ContainerExec {
     /** The container's guard: once it stops, results say killed (null exit code) instead of engine errors. */
     private readonly guard: RunGuard,
     private readonly configuration?: string,
+    /** Who runs the commands: the step user, or root for a prepare (its container holds nothing else). */
+    private readonly user: string = stepUser(),
   ) {}
 
   /**
-   * Runs `sh -c command`; a finite `timeoutMs` kills its processes when passed (the container
-   * stays). `isolate`: the command runs in the step wrapper (step-wrapper.ts), and nothing it
-   * leaves running survives it; what was running before it (setup's services) stays. `created`:
-   * the same exec registered ahead (`createStepExec`), used unless its creation failed.
+   * Runs `sh -c command` as the step user; a finite `timeoutMs` kills its processes when passed
+   * (the container stays). `created`: the same exec registered ahead (`createStepExec`), used
+   * unless its creation failed. A container that stopped while the step ran (PID 1 gone, killed
+   * for memory) is the step's doing: `containerLost` says why, never an engine error.
    */
   async run(
     command: string,
     env: string[],
     timeoutMs: number,
     tail: OutputTail,
-    isolate = false,
     created?: Promise<Docker.Exec>,
   ): Promise<CommandResult> {
     const { guard } = this;
@@ -73,17 +81,19 @@ export class ContainerExec {
       oomKilled: false,
       durationMs: Date.now() - started,
     });
-    const wrapper = isolate ? new WrapperStdout(tail) : undefined;
     const ahead = await created?.catch(() => undefined);
     let run: RunningExec;
     const start = (opts: Parameters<typeof startExec>[2]) =>
-      startExec(this.docker, this.container, opts, tail, wrapper?.writable());
-    const fresh = { cmd: stepCommand(command, isolate), env };
+      startExec(this.docker, this.container, opts, tail);
+    const fresh = { cmd: stepCommand(command), env, user: this.user };
     try {
       // One registered ahead may be stale (the container was restarted after a failed kill).
       run = ahead ? await start({ created: ahead }).catch(() => start(fresh)) : await start(fresh);
     } catch (err) {
       if (guard.reason) return stoppedResult();
+      // Stopped between steps (what the previous one left behind): still not Tandem's failure.
+      const lost = await this.containerStopped();
+      if (lost) return { ...stoppedResult(), oomKilled: lost.oom, containerLost: lost.reason };
       throw engineError(this.docker, err, 'starting a step', this.configuration);
     }
     let killing: Promise<void> | undefined;
@@ -112,26 +122,78 @@ export class ContainerExec {
       if (guard.reason) return stoppedResult();
       throw engineError(this.docker, err, 'reading a step exit code', this.configuration);
     }
-    // The wrapper may have been killed before its kill pass (by the step itself): do it from here.
-    if (wrapper && !wrapperCompleted(exitCode)) await this.killLeftovers(wrapper.keep);
+    // Killed, or its code lost: did the container itself stop under it?
+    if (exitCode === null || exitCode >= 128) {
+      const lost = await this.containerStopped(true);
+      if (lost)
+        return { exitCode, timedOut: false, oomKilled: lost.oom, durationMs, containerLost: lost.reason };
+    }
     const oomKilled = exitCode === 137 && (await this.oomKilledSince());
     return { exitCode, timedOut: false, oomKilled, durationMs };
   }
 
   /**
-   * Kills every process not in `keep` (the pids alive before a test step; undefined: all but
-   * PID 1): what the step left running, so PR code cannot linger into a later group and read its
-   * hidden files. Processes setup started (services) were alive before and stay.
+   * Takes the list of what to spare from now on (PID 1 and what setup left running), from a root
+   * exec the steps cannot reach; called once setup has ended, before the first test group.
    */
-  private async killLeftovers(keep: string | undefined): Promise<void> {
-    if (this.guard.reason) return;
-    const script =
-      keep === undefined
-        ? KILL_ALL[2]!
-        : `for d in /proc/[0-9]*; do p=\${d#/proc/}; case " 1 $$ ${keep} " in *" $p "*) ;; *) kill -9 "$p" 2>/dev/null;; esac; done; true`;
-    await execToEnd(this.docker, this.container, ['sh', '-c', script], new OutputTail(0)).catch(() => null);
+  async spareRunning(): Promise<void> {
+    const out = new OutputTail(64 * 1024);
+    const code = await this.machinery(LIST_PIDS, out, 'listing processes');
+    const pids = code === 0 ? parsePids(out.toString()) : undefined;
+    // Nothing to spare but PID 1 is the safe side: setup services die, the group fails honestly.
+    this.spared = pids ?? [];
   }
 
+  /**
+   * Kills every process the step left running (all but PID 1 and what `spareRunning` listed),
+   * so PR code cannot linger into a later group and read its hidden files or write its results.
+   */
+  async killLeftovers(): Promise<void> {
+    if (this.guard.reason) return;
+    await this.machinery(leftoverKill(this.spared), new OutputTail(0), 'killing what a step left running');
+  }
+
+  /** A root exec of Tandem's own; an engine failure there is Tandem's (never the step's). */
+  private async machinery(cmd: string[], out: OutputTail, doing: string): Promise<number | null> {
+    try {
+      return await execToEnd(this.docker, this.container, cmd, out);
+    } catch (err) {
+      if (this.guard.reason) return null;
+      if (await this.containerStopped().catch(() => undefined)) return null;
+      throw engineError(this.docker, err, doing, this.configuration);
+    }
+  }
+
+  /**
+   * Why the container is no longer running, when it is not (and our guard did not stop it).
+   * `settle`: a step just died by a signal, which a stopping container deals before the engine
+   * marks it stopped; give it a moment to say so.
+   */
+  private async containerStopped(settle = false): Promise<{ reason: string; oom: boolean } | undefined> {
+    let state: Docker.ContainerInspectInfo['State'];
+    try {
+      state = (await this.container.inspect()).State;
+      if (state.Running && settle) {
+        let timer: NodeJS.Timeout | undefined;
+        const stopped = this.container.wait({ condition: 'not-running' }).then(
+          () => true,
+          () => false,
+        );
+        const late = new Promise<boolean>((r) => {
+          timer = setTimeout(() => r(false), SETTLE_MS);
+        });
+        if (await Promise.race([stopped, late])) state = (await this.container.inspect()).State;
+        clearTimeout(timer);
+      }
+    } catch (err) {
+      throw engineError(this.docker, err, 'inspecting a container', this.configuration);
+    }
+    if (state.Running || this.guard.reason) return undefined;
+    const how = state.OOMKilled
+      ? 'its processes were killed for exceeding the memory limit'
+      : `its first process (PID 1) ended with exit code ${state.ExitCode}`;
+    return { reason: `the container stopped while this step ran: ${how}`, oom: state.OOMKilled };
+  }
   /** Kills a timed-out step's whole process tree; if the kill itself cannot run, restarts the container. */
   private async killProcesses(run: RunningExec): Promise<void> {
     const { container, guard } = this;

@@ -6,14 +6,27 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from '../sandbox/sandbox.ts';
 import { CA_BUNDLE_VARIABLES, DOWNLOAD_CACHE_VARIABLES } from '../sandbox/step-sequence.ts';
+import { SHELL } from '../sandbox/step-wrapper.ts';
+import { EGRESS_DIR, egressEnv } from './egress-forwarder.ts';
 
 const WORKSPACE = '/tandem/workspace';
 const HIDDEN = '/tandem/hidden';
-const RESULTS = '/tandem/results';
+/** Holds one folder per test group, made right before its step and taken out right after. */
+export const RESULTS = '/tandem/results';
 const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
 const DOWNLOADS = '/tandem/downloads';
 /** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
 const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
+
+/**
+ * Root (PID 1 and Tandem's own execs) runs from a read-only root file system: nothing a step
+ * does can replace a binary or a file on PATH that a later exec starts. Writable: the bind
+ * mounts, and tmpfs for /tmp (HOME) and /run. Tmpfs counts against the memory limit.
+ */
+const READ_ONLY_ROOT = {
+  ReadonlyRootfs: true,
+  Tmpfs: { '/tmp': 'rw,exec,nosuid,nodev,mode=1777', '/run': 'rw,nosuid,nodev,mode=755' },
+} satisfies Docker.HostConfig;
 
 /**
  * Defence in depth for untrusted code (configurations and prepares alike): no privilege gain, and
@@ -54,7 +67,9 @@ export function configurationContainer(
   ];
   const options: Docker.ContainerCreateOptions = {
     Image: spec.image,
-    Cmd: ['sh', '-c', IDLE],
+    Cmd: [SHELL, '-c', IDLE],
+    // PID 1 is root; steps run as another uid (step-user.ts) and cannot trace or signal it.
+    User: '0:0',
     Labels: { tandem: '1', 'tandem.configuration': configuration },
     WorkingDir: WORKSPACE,
     Env: [
@@ -74,15 +89,20 @@ export function configurationContainer(
       Mounts: mounts,
       ...limitsConfig(spec.limits),
       ...UNTRUSTED_PRIVILEGES,
+      ...READ_ONLY_ROOT,
     },
   };
   return { options, workspaceSources };
 }
 
-export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptions {
+/**
+ * `egressDir`: the host folder holding the egress proxy's socket (prepare/egress-proxy.ts),
+ * mounted read-only; the container has no network but its loopback, where the forwarder listens.
+ */
+export function prepareContainer(spec: PrepareSpec, egressDir: string): Docker.ContainerCreateOptions {
   const repoPath = `${WORKSPACE}/${insidePath(spec.repoName)}`;
-  const mounts = [bind(spec.repoDir, repoPath, false)];
-  const env = ['HOME=/tmp', `TANDEM_WORKSPACE=${WORKSPACE}`];
+  const mounts = [bind(spec.repoDir, repoPath, false), bind(egressDir, EGRESS_DIR, true)];
+  const env = ['HOME=/tmp', `TANDEM_WORKSPACE=${WORKSPACE}`, ...egressEnv()];
   if (spec.caBundle) {
     mounts.push(bind(spec.caBundle, CA_PATH, true));
     for (const name of CA_BUNDLE_VARIABLES) env.push(`${name}=${CA_PATH}`);
@@ -94,16 +114,19 @@ export function prepareContainer(spec: PrepareSpec): Docker.ContainerCreateOptio
   }
   return {
     Image: spec.image,
-    Cmd: ['sh', '-c', IDLE],
+    Cmd: [SHELL, '-c', IDLE],
+    User: '0:0',
     Labels: { tandem: '1', 'tandem.prepare': spec.repoName },
     WorkingDir: repoPath,
     Env: env,
-    // PR install scripts run here (with network): the same confinement as a configuration.
+    // PR install scripts run here: the same confinement as a configuration, and a way out only
+    // to the registries the suite allows, through the egress proxy (no host network, no bridge).
     HostConfig: {
-      NetworkMode: spec.network,
+      NetworkMode: 'none',
       Mounts: mounts,
       ...limitsConfig(spec.limits),
       ...UNTRUSTED_PRIVILEGES,
+      ...READ_ONLY_ROOT,
     },
   };
 }

@@ -1,7 +1,12 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { InfraError, InputError } from '../../core/errors.ts';
+import { DEFAULT_PREPARE_EGRESS } from '../../core/prepare-egress.ts';
 import { HiddenStage } from '../hidden/hidden-stage.ts';
+import { startEgressProxy } from '../prepare/egress-proxy.ts';
+import { GroupResults } from '../results/group-results.ts';
 import { assertMountSources } from '../sandbox/mount-sources.ts';
 import type {
   ConfigurationRunOutcome,
@@ -13,12 +18,14 @@ import type {
   Step,
 } from '../sandbox/sandbox.ts';
 import { aborted, runPrepareCommands, runSteps } from '../sandbox/step-sequence.ts';
+import { giveTreeToStepUser } from '../sandbox/step-user.ts';
 import { ensureMountpoint, isUnder } from '../wiring/mountpoints.ts';
 import { removeOrphans } from './container-owner.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
 import { ContainerTracker } from './docker-container.ts';
 import { ContainerExec, createStepExec } from './docker-exec.ts';
-import { configurationContainer, prepareContainer } from './docker-layout.ts';
+import { configurationContainer, prepareContainer, RESULTS } from './docker-layout.ts';
+import { EGRESS_SOCKET_NAME, startForwarder } from './egress-forwarder.ts';
 
 export interface DockerSandboxOptions {
   docker?: Docker;
@@ -126,19 +133,27 @@ export class DockerSandbox implements Sandbox {
     const configuration = spec.configurationId;
     this.containers.checkOpen(spec.signal, configuration);
     await linkMountpoints(spec);
-    const stage = await HiddenStage.create(path.dirname(spec.resultsDir));
+    const own = path.dirname(spec.resultsDir);
+    const stage = await HiddenStage.create(own);
     try {
+      // Steps run as another uid than the stage's owner: they may read it, never write it.
+      await chmod(stage.dir, 0o755);
+      const results = await GroupResults.create(spec.resultsDir, path.join(own, 'results-taken'));
+      // Steps run as an unprivileged user (step-user.ts): the workspace copy is theirs to write.
+      await giveTreeToStepUser(spec.workspaceDir);
       const layout = configurationContainer(spec, stage.dir);
       await assertMountSources(spec, layout.workspaceSources, [stage.dir]);
       // Made ready ahead, while another configuration holds the slot: created and started (PID 1
       // only idles; nothing of the PR runs before the first step), so the slot pays neither.
       const container = await this.containers.start(layout.options, spec.image, configuration);
-      // A test step before the last runs in the step wrapper: nothing it leaves running sees the
-      // next group's hidden files. After the last group the container is killed next.
-      const isolate = (step: Step) =>
-        spec.tests.indexOf(step) < spec.tests.length - 1 && !spec.setup.includes(step);
+      // Each test group writes into a folder of its own, named now, made right before its step.
+      const folders = new Map(spec.tests.map((s, i) => [s, GroupResults.folderName(i)]));
+      const envOf = (step: Step) => {
+        const folder = folders.get(step);
+        return folder ? [`TANDEM_RESULTS=${RESULTS}/${folder}`] : [];
+      };
       const ahead = new Map(
-        [...spec.setup, ...spec.tests].map((s) => [s, createStepExec(container, s.run, isolate(s))]),
+        [...spec.setup, ...spec.tests].map((s) => [s, createStepExec(container, s.run, envOf(s))]),
       );
       await this.slotFree(spec).catch((err: unknown) => {
         this.containers.discard(container);
@@ -146,15 +161,33 @@ export class DockerSandbox implements Sandbox {
       });
       const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
       const exec = new ContainerExec(this.docker, container, guard, configuration);
+      const last = spec.tests.at(-1);
+      let spared = spec.setup.length === 0;
       try {
         return await runSteps(
           spec,
           () => guard.reason,
-          // Only the running group's hidden files are in the stage; setup sees none.
-          (step, tail) =>
-            stage.during(step.hiddenDir, () =>
-              exec.run(step.run, [], step.timeoutSec * 1000, tail, isolate(step), ahead.get(step)),
-            ),
+          async (step, tail) => {
+            const run = () => exec.run(step.run, envOf(step), step.timeoutSec * 1000, tail, ahead.get(step));
+            const folder = folders.get(step);
+            if (!folder) return run();
+            // What setup left running is spared by every leftover kill from here on.
+            if (!spared) {
+              await exec.spareRunning();
+              spared = true;
+            }
+            // Only the running group's hidden files are in the stage; setup sees none.
+            const { value, resultFile } = await results.during(folder, step.resultsPath, () =>
+              stage.during(step.hiddenDir, async () => {
+                const r = await run();
+                // Nothing the step left may live on into the next group's hidden files (after
+                // the last group the container is killed next).
+                if (step !== last && !r.containerLost) await exec.killLeftovers();
+                return r;
+              }),
+            );
+            return { ...value, ...(resultFile ? { resultFile } : {}) };
+          },
         );
       } finally {
         await this.containers.release(container, guard, configuration);
@@ -166,21 +199,33 @@ export class DockerSandbox implements Sandbox {
 
   private async prepareNow(spec: PrepareSpec): Promise<PrepareOutcome> {
     this.containers.checkOpen(spec.signal);
-    const options = prepareContainer(spec);
-    const started = Date.now();
-    const container = await this.containers.start(options, spec.image);
-    const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
-    const exec = new ContainerExec(this.docker, container, guard);
+    // A short path: a unix socket's path is limited to about 100 bytes.
+    const egressDir = await mkdtemp(path.join(tmpdir(), 'tandem-egress-'));
+    const proxy = await startEgressProxy(
+      path.join(egressDir, EGRESS_SOCKET_NAME),
+      spec.egressAllow ?? DEFAULT_PREPARE_EGRESS,
+    );
     try {
-      // The guard enforces the overall deadline; no per-command timer.
-      return await runPrepareCommands(
-        spec,
-        () => guard.reason,
-        started,
-        (command, tail) => exec.run(command, [], Number.POSITIVE_INFINITY, tail),
-      );
+      const options = prepareContainer(spec, egressDir);
+      const started = Date.now();
+      const container = await this.containers.start(options, spec.image);
+      const guard = this.containers.guard(container, spec.timeoutSec, spec.signal);
+      const exec = new ContainerExec(this.docker, container, guard, undefined, '0:0');
+      try {
+        await startForwarder(this.docker, container);
+        // The guard enforces the overall deadline; no per-command timer.
+        return await runPrepareCommands(
+          spec,
+          () => guard.reason,
+          started,
+          (command, tail) => exec.run(command, [], Number.POSITIVE_INFINITY, tail),
+        );
+      } finally {
+        await this.containers.release(container, guard);
+      }
     } finally {
-      await this.containers.release(container, guard);
+      await proxy.close();
+      await rm(egressDir, { recursive: true, force: true });
     }
   }
 }

@@ -159,6 +159,7 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
         timeoutSec: req.spec.timeout,
         limits: ctx.limits,
         network: ctx.network,
+        egressAllow: req.spec.network.allow,
         ...(ctx.caBundle ? { caBundle: ctx.caBundle } : {}),
         // Base states (reviewed code) share the download cache; a PR head's install could poison it.
         ...(ctx.downloadCache && req.state === 'base' ? { downloadCache: ctx.downloadCache } : {}),

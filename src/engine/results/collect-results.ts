@@ -6,11 +6,10 @@
  * Tandem's own reason: never an infrastructure error, and never quoting the file's bytes (a PR
  * could make a parse error spell out a hidden file).
  */
-import type { GroupRun, StepRun } from '../../core/run.schema.ts';
+import type { GroupRun, StepRun, TestResult } from '../../core/run.schema.ts';
 import type { TestGroup } from '../../core/suite.schema.ts';
 import type { ConfigurationRunOutcome, StepOutcome } from '../sandbox/sandbox.ts';
 import { parseResults } from './parsers/index.ts';
-import { defaultResultFileLimits, type ResultFileLimits, readResultFile } from './result-file.ts';
 
 const TAIL_IN_REASON = 1200;
 
@@ -29,13 +28,13 @@ export function toStepRun(s: StepOutcome): StepRun {
   };
 }
 
-export async function collectGroups(
-  groups: readonly TestGroup[],
-  outcome: ConfigurationRunOutcome,
-  resultsDir: string,
-  limits: ResultFileLimits = defaultResultFileLimits(),
-): Promise<GroupRun[]> {
+/**
+ * Each group's result file is the one the sandbox took out of that group's own results folder
+ * right after its step (results/group-results.ts): nothing another group or setup wrote counts.
+ */
+export function collectGroups(groups: readonly TestGroup[], outcome: ConfigurationRunOutcome): GroupRun[] {
   const failedSetup = outcome.setup.find((s) => s.exitCode !== 0 && !s.notRun);
+  const lost = outcome.containerLost;
   const out: GroupRun[] = [];
   for (const [i, group] of groups.entries()) {
     const step = outcome.tests[i];
@@ -50,9 +49,11 @@ export async function collectGroups(
     if (!step || step.notRun) {
       const reason = failedSetup
         ? `setup step "${failedSetup.name}" failed (${describeExit(failedSetup)}): ${tail(failedSetup.outputTail, 600)}`
-        : outcome.timedOut
-          ? 'the configuration ran past its timeout before this group ran'
-          : 'the run stopped before this group ran';
+        : lost
+          ? `the container stopped during "${lost.step}" before this group ran`
+          : outcome.timedOut
+            ? 'the configuration ran past its timeout before this group ran'
+            : 'the run stopped before this group ran';
       out.push({ ...common, status: failedSetup ? 'setup-failed' : 'not-run', reason });
       continue;
     }
@@ -60,12 +61,16 @@ export async function collectGroups(
       out.push({ ...common, status: 'timeout', reason: `timed out after ${group.timeout}s` });
       continue;
     }
+    if (step.containerLost) {
+      out.push({ ...common, status: 'crashed', reason: step.containerLost });
+      continue;
+    }
     if (step.oomKilled) {
       out.push({ ...common, status: 'oom', reason: 'killed for exceeding the memory limit' });
       continue;
     }
     const rel = group.results.path;
-    const read = await readResultFile(resultsDir, rel, limits);
+    const read = step.resultFile ?? { kind: 'missing' };
     if (read.kind === 'missing') {
       out.push({
         ...common,
@@ -88,10 +93,12 @@ export async function collectGroups(
       continue;
     }
     try {
+      const tests = parseResults(group.results.format, read.text, group.name);
       out.push({
         ...common,
         status: 'reported',
-        tests: parseResults(group.results.format, read.text, group.name),
+        ...(contradicts(step, tests) ? { failedExitAllPassed: true } : {}),
+        tests,
       });
     } catch {
       // Whatever the parser says quotes the file: Tandem's words only.
@@ -103,6 +110,14 @@ export async function collectGroups(
     }
   }
   return out;
+}
+
+/**
+ * The command failed, yet every test its file names passed: the file may not be this run's
+ * (or the runner lied). Flagged in the report; the group still grades by its file.
+ */
+function contradicts(step: StepOutcome, tests: readonly TestResult[]): boolean {
+  return step.exitCode !== 0 && tests.length > 0 && tests.every((t) => t.status === 'passed');
 }
 
 function describeExit(s: StepOutcome): string {

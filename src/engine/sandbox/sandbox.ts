@@ -1,3 +1,5 @@
+import type { ResultFileRead } from '../results/result-file.ts';
+
 /**
  * The sandbox contract shared by DockerSandbox (the real one) and ProcessSandbox (development,
  * unsandboxed). The engine assembles a per-configuration workspace on the host; the sandbox runs
@@ -5,7 +7,8 @@
  *   TANDEM_WORKSPACE      workspace root; each repository at $TANDEM_WORKSPACE/<repo name>
  *   TANDEM_HIDDEN         the current test group's hidden files only (Docker: setup sees an
  *                         empty folder; ProcessSandbox, unsandboxed, gives setup the hidden root)
- *   TANDEM_RESULTS        where result files are written
+ *   TANDEM_RESULTS        where result files are written: a test group's own fresh folder,
+ *                         which exists only while its step runs
  *   TANDEM_CONFIGURATION  the configuration id
  * Commands run with `sh -c` in $TANDEM_WORKSPACE.
  */
@@ -42,6 +45,11 @@ export interface Step {
   timeoutSec: number;
   /** Host folder mounted (read-only in Docker) as $TANDEM_HIDDEN for this step. */
   hiddenDir?: string;
+  /**
+   * A test group's result file, relative to $TANDEM_RESULTS: the step gets a fresh, empty
+   * results folder of its own, and the host takes this file out right after it (results/group-results.ts).
+   */
+  resultsPath?: string;
 }
 
 export interface ConfigurationRunSpec {
@@ -56,7 +64,7 @@ export interface ConfigurationRunSpec {
   workspaceEnv?: Record<string, string[]>;
   /** Host folder holding every group's hidden folder (never mounted whole by Docker). */
   hiddenRoot: string;
-  /** Host folder, empty and writable: $TANDEM_RESULTS. */
+  /** Host folder, empty, private to the configuration: each group's results folder is made in it. */
   resultsDir: string;
   /** Setup steps run first; the first failing one stops the run (remaining steps are not run). */
   setup: Step[];
@@ -86,6 +94,10 @@ export interface StepOutcome {
   /** True when a failed setup step or the configuration timeout stopped the run before this step. */
   notRun: boolean;
   outputTail: string;
+  /** The sandbox died while this step ran (the step's doing): why. */
+  containerLost?: string;
+  /** The step's result file as the host took it out right after the step (test groups only). */
+  resultFile?: ResultFileRead;
 }
 
 export interface ConfigurationRunOutcome {
@@ -93,6 +105,8 @@ export interface ConfigurationRunOutcome {
   tests: StepOutcome[];
   /** True when the configuration as a whole ran past its timeout. */
   timedOut: boolean;
+  /** The sandbox died while running `step` (PR code did it); the steps after it did not run. */
+  containerLost?: { step: string; reason: string };
 }
 
 export interface PrepareSpec {
@@ -104,8 +118,13 @@ export interface PrepareSpec {
   commands: string[];
   timeoutSec: number;
   limits: SandboxLimits;
-  /** Network for dependency installs: `bridge` by default, `host` where no bridge exists. */
+  /**
+   * The process sandbox's note of the engine network (`bridge`, `host`); the Docker sandbox
+   * gives a prepare no network but its egress proxy to `egressAllow`, on every engine.
+   */
   network: string;
+  /** Hosts the commands may reach (core/prepare-egress.ts); the public registries when absent. */
+  egressAllow?: readonly string[];
   /** Host CA bundle handed to the container (mounted read-only, NODE_EXTRA_CA_CERTS etc.). */
   caBundle?: string;
   /**

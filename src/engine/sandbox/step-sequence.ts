@@ -9,6 +9,7 @@
  */
 import { InfraError } from '../../core/errors.ts';
 import { OutputTail } from '../results/output-tail.ts';
+import type { ResultFileRead } from '../results/result-file.ts';
 import type {
   ConfigurationRunOutcome,
   ConfigurationRunSpec,
@@ -25,6 +26,14 @@ export interface CommandResult {
   timedOut: boolean;
   oomKilled: boolean;
   durationMs: number;
+  /**
+   * Set when the sandbox itself died while this command ran (PID 1 gone, the container killed
+   * for memory): the code under test did it, so the step fails with this reason and nothing
+   * after it runs. Never set for Tandem's own failures (those throw InfraError).
+   */
+  containerLost?: string;
+  /** A test group's result file, taken out by the host right after the step. */
+  resultFile?: ResultFileRead;
 }
 
 /** Why the run was stopped, if it was: read before every step. */
@@ -36,16 +45,18 @@ export async function runSteps(
   runStep: (step: Step, tail: OutputTail) => Promise<CommandResult>,
 ): Promise<ConfigurationRunOutcome> {
   let setupFailed = false;
+  let lost: ConfigurationRunOutcome['containerLost'];
   const runAll = async (steps: Step[], stopOnFailure: boolean): Promise<StepOutcome[]> => {
     const out: StepOutcome[] = [];
     for (const step of steps) {
-      if (setupFailed || stopped()) {
+      if (setupFailed || lost || stopped()) {
         out.push(notRun(step.name));
         continue;
       }
       const tail = new OutputTail(spec.outputCapBytes);
       const r = await runStep(step, tail);
       out.push({ name: step.name, ...r, notRun: false, outputTail: tail.toString() });
+      if (r.containerLost) lost = { step: step.name, reason: r.containerLost };
       if (stopOnFailure && r.exitCode !== 0) setupFailed = true;
     }
     return out;
@@ -54,7 +65,7 @@ export async function runSteps(
   const tests = await runAll(spec.tests, false);
   const reason = stopped();
   if (reason === 'abort') throw aborted(spec.configurationId);
-  return { setup, tests, timedOut: reason === 'timeout' };
+  return { setup, tests, timedOut: reason === 'timeout', ...(lost ? { containerLost: lost } : {}) };
 }
 
 /**
