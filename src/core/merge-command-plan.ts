@@ -111,6 +111,11 @@ export interface LivePull {
   draft: boolean;
   /** GitHub's `mergeable`: null while GitHub is still computing it. */
   mergeable: boolean | null;
+  /**
+   * GitHub's `mergeable_state`: `blocked` when its branch rules are not met (a required review
+   * missing, a required check not passing), which GitHub would refuse the merge for.
+   */
+  mergeableState?: string;
 }
 
 const short = (sha: string) => sha.slice(0, 7);
@@ -124,6 +129,8 @@ export function memberRefusal(m: EvaluatedMember, live: LivePull | undefined): s
     return `its head moved to ${short(live.headSha)} after the evaluation (of ${short(m.headSha)}): it must be evaluated again`;
   if (live.draft) return 'it is a draft';
   if (live.mergeable === false) return 'it has conflicts with its base branch';
+  if (live.mergeableState === 'blocked')
+    return 'GitHub reports it blocked by its branch rules (a required review or check is missing)';
   return undefined;
 }
 

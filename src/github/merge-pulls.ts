@@ -19,6 +19,7 @@ const livePullSchema = z.object({
   merge_commit_sha: z.string().nullish(),
   draft: z.boolean().nullish(),
   mergeable: z.boolean().nullish(),
+  mergeable_state: z.string().nullish(),
   head: z.object({ sha: z.string() }),
   base: z.object({ ref: z.string() }),
 });
@@ -37,6 +38,7 @@ export async function livePull(
       headSha: p.head.sha,
       draft: p.draft ?? false,
       mergeable: p.mergeable ?? null,
+      ...(p.mergeable_state ? { mergeableState: p.mergeable_state } : {}),
       baseRef: p.base.ref,
       mergeCommitSha: p.merge_commit_sha ?? null,
     };
