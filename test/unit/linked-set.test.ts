@@ -5,6 +5,7 @@ import {
   pairKey,
   type SetPolicy,
   setKey,
+  UNCONFIRMED_REASON,
 } from '../../src/core/linked-set.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';
 
@@ -110,6 +111,49 @@ describe('expandLinkedSet', () => {
       unlinked: new Set([pairKey('acme/web#2', 'acme/api#1')]),
     });
     expect(set.members).toEqual(['acme/web#2']);
+  });
+
+  it('a link counts backwards only with consent: the linker needs the PR, the PR never joins', () => {
+    const nodes = graph({ 'acme/api#1': {}, 'acme/web#2': { links: ['acme/api#1'] } });
+    const strict = { ...policy, confirmed: () => false };
+    const api = expandLinkedSet('acme/api#1', nodes, strict);
+    expect(api.members).toEqual(['acme/api#1']);
+    expect(api.refused).toEqual([
+      { from: 'acme/web#2', to: 'acme/api#1', reason: UNCONFIRMED_REASON, foreign: true },
+    ]);
+    const web = expandLinkedSet('acme/web#2', nodes, strict);
+    expect(web.members).toEqual(['acme/web#2', 'acme/api#1']);
+    expect(web.joined).toEqual(['acme/web#2']);
+    const confirmed = expandLinkedSet('acme/api#1', nodes, { ...policy, confirmed: () => true });
+    expect(confirmed.joined).toEqual(['acme/api#1', 'acme/web#2']);
+  });
+
+  it('never enters a more private PR, and only as-private members join', () => {
+    const nodes = graph({
+      'acme/api#1': { links: ['acme/schema#2'] },
+      'acme/schema#2': { links: ['acme/api#1'] },
+    });
+    const privacy = (k: string) => (k.startsWith('acme/schema') ? 2 : 0);
+    const pub = expandLinkedSet('acme/api#1', nodes, { ...policy, privacy });
+    expect(pub.members).toEqual(['acme/api#1']);
+    expect(pub.refused).toEqual([]);
+    const priv = expandLinkedSet('acme/schema#2', nodes, { ...policy, privacy });
+    expect(priv.members).toEqual(['acme/schema#2', 'acme/api#1']);
+    expect(priv.joined).toEqual(['acme/schema#2']);
+  });
+
+  it("marks cap refusals through a needed PR's links as foreign, and a would-be member's as member", () => {
+    const nodes = graph({
+      'acme/api#1': { links: ['acme/web#2', 'acme/schema#3'] },
+      'acme/web#2': { links: ['acme/api#1'] },
+      'acme/schema#3': { links: ['acme/docs#4', 'acme/docs#5'] },
+    });
+    const set = expandLinkedSet('acme/api#1', nodes, { ...policy, maxMembers: 3, confirmed: () => false });
+    expect(set.joined).toEqual(['acme/api#1', 'acme/web#2']);
+    expect(set.refused.map((r) => [r.to, r.foreign ?? false, r.member ?? false])).toEqual([
+      ['acme/docs#4', true, false],
+      ['acme/docs#5', true, false],
+    ]);
   });
 
   it('names a set by its smallest member', () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cycleNote,
   evaluationRefusal,
   type LivePull,
   memberRefusal,
   mergeOutcome,
+  mergePlan,
   mergeSequence,
   setDrift,
 } from '../../src/core/merge-command-plan.ts';
@@ -27,6 +29,27 @@ describe('mergeSequence', () => {
       'acme/docs#9',
     ]);
     expect(mergeSequence(members, []).map((m) => m.key)).toEqual(members.map((m) => m.key));
+  });
+});
+
+describe('mergePlan', () => {
+  const members = ['acme/api#1', 'acme/web#3', 'acme/schema#2'].map((key) => ({ key, headSha: A }));
+  const links: Record<string, string[]> = { 'acme/api#1': ['acme/schema#2'], 'acme/web#3': ['acme/api#1'] };
+
+  it('without merge_order, merges each PR after the PRs it links to', () => {
+    const plan = mergePlan(members, [], (k) => links[k] ?? []);
+    expect(plan.sequence.map((m) => m.key)).toEqual(['acme/schema#2', 'acme/api#1', 'acme/web#3']);
+    expect(cycleNote(plan, [])).toBeUndefined();
+  });
+
+  it('merge_order ranks first; a cycle keeps the listed order and is named', () => {
+    expect(mergePlan(members, ['acme/web'], (k) => links[k] ?? []).sequence[0]!.key).toBe('acme/web#3');
+    const cyclic = { ...links, 'acme/schema#2': ['acme/web#3'] };
+    const plan = mergePlan(members, [], (k) => cyclic[k] ?? []);
+    expect(plan.sequence.map((m) => m.key)).toEqual(members.map((m) => m.key));
+    expect(cycleNote(plan, [])).toBe(
+      'the Depends-On links of acme/api#1, acme/web#3, acme/schema#2 form a cycle, so they are merged in the order the evaluation listed them',
+    );
   });
 });
 
