@@ -85,6 +85,11 @@ export const gradeSchema = z.object({
     }),
     /** Tests skipped on base when classifying: neither F2P nor P2P. */
     ignored: z.array(z.string()),
+    /**
+     * How many test ids only runs of PR code reported (not the all-base run, not the suite's
+     * lists): never F2P or P2P, never listed by name. 0 in reports written before it was counted.
+     */
+    seenOnlyWithPr: z.number().int().nonnegative().default(0),
   }),
   configurations: z.array(gradedConfigurationSchema),
   repositories: z.array(repoMetricsSchema),

@@ -38,6 +38,7 @@ const EMPTY_LISTS: Lists = {
   p2p: [],
   ignored: [],
   source: { failToPass: 'suite', passToPass: 'suite' },
+  seenOnlyWithPr: 0,
 };
 
 function gradeConfiguration(
@@ -192,7 +193,13 @@ export function grade(input: GradingInput): Grade {
     outcome,
     summary,
     verdict: { resolved, jointlyNecessary, jointlyNecessaryBasis: plan.mode, unnecessary, fixRate },
-    tests: { failToPass: usable.f2p, passToPass: usable.p2p, source: usable.source, ignored: usable.ignored },
+    tests: {
+      failToPass: usable.f2p,
+      passToPass: usable.p2p,
+      source: usable.source,
+      ignored: usable.ignored,
+      seenOnlyWithPr: usable.seenOnlyWithPr,
+    },
     configurations,
     repositories: repoMetrics(fullOk ? full : undefined, input.groups),
     flaky,

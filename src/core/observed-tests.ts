@@ -49,7 +49,7 @@ export function observe(run: ConfigurationRun, expected: readonly string[]): Map
   return out;
 }
 
-/** Every test id any run reported (synthetic failures aside): the expected set without suite lists. */
+/** Every test id the runs reported (synthetic failures aside); of the all-base run: the candidates without suite lists. */
 export function allSeenTests(runs: readonly ConfigurationRun[]): string[] {
   const ids = new Set<string>();
   for (const r of runs)

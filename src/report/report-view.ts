@@ -62,6 +62,8 @@ export interface ReportView {
   p2p: { passed: number; total: number; failing: number };
   listsSource: string;
   ignored: number;
+  /** Test ids only runs of PR code reported: never judged, never named (issue 18 item 6). */
+  seenOnlyWithPr: number;
   columns: Array<{ repo: string; short: string }>;
   matrix: MatrixRowView[];
   ran: number;
@@ -398,6 +400,7 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
         ? 'F2P/P2P lists from the suite'
         : 'F2P/P2P classified by the all-base run (failing on base → F2P, passing → P2P)',
     ignored: report.tests.ignored.length,
+    seenOnlyWithPr: report.tests.seenOnlyWithPr,
     columns,
     matrix,
     ran: ran.length,

@@ -78,6 +78,8 @@ export function summaryTable(report: Report, options: { color: boolean }): strin
       ? `Fix rate: ${view.fixRatePercent} (F2P ${view.f2p.passed}/${view.f2p.total}, P2P ${view.p2p.passed}/${view.p2p.total})`
       : 'Fix rate: - (the full configuration has no result)',
   );
+  // Ids only PR code reported are not judged (core/expected-tests.ts); their names stay out.
+  if (view.seenOnlyWithPr > 0) out.push(`${view.seenOnlyWithPr} tests seen only with the PR (not judged)`);
   if (view.flakyCount > 0) {
     out.push(
       paint(

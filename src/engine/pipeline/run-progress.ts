@@ -41,22 +41,17 @@ export function doneEvent(
 
 export function runProgress(spec: RunProgressSpec): RunProgress {
   const fromSuite = suiteLists(spec.failToPass, spec.passToPass);
-  const seen: ConfigurationRun[] = [];
-  let baseRun: ConfigurationRun | undefined;
+  // Without both lists, what is expected depends on the all-base run alone (core/expected-tests.ts).
+  let lists: TestLists | string | undefined = fromSuite;
   const waiting: ConfigurationRun[] = [];
-  const judge = (run: ConfigurationRun) =>
-    spec.emit(doneEvent(run, classifyTests({ ...spec, runs: seen }, baseRun)));
   return {
     done(run) {
-      if (fromSuite) return spec.emit(doneEvent(run, fromSuite));
+      if (lists !== undefined) return spec.emit(doneEvent(run, lists));
       if (spec.baseId === undefined) return spec.emit(doneEvent(run, undefined));
-      seen.push(run);
-      if (run.id === spec.baseId && run.attempt === 0) {
-        baseRun = run;
-        judge(run);
-        for (const w of waiting.splice(0)) judge(w);
-      } else if (baseRun) judge(run);
-      else waiting.push(run);
+      if (run.id !== spec.baseId || run.attempt !== 0) return void waiting.push(run);
+      lists = classifyTests({ ...spec, runs: [run] }, run);
+      spec.emit(doneEvent(run, lists));
+      for (const w of waiting.splice(0)) spec.emit(doneEvent(w, lists));
     },
   };
 }
