@@ -48,7 +48,7 @@ registerEval(program, ctx);
 registerValidate(program, ctx);
 registerPlan(program);
 registerCombine(program);
-registerMine(program);
+registerMine(program, ctx);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,8 @@
  * limits, `--repo owner/name=URL[@ref]` specs. Every message names the flag.
  */
 import { z } from 'zod';
+import { sandboxKindSchema } from '../core/evaluation-request.schema.ts';
+import { DEFAULT_MIN_SCORE } from '../core/link-score.ts';
 import { splitRepo } from '../core/repo-name.ts';
 import { flagLabel, inputErrorOf } from '../core/zod-issues.ts';
 import { parseWindow } from './link-graph.ts';
@@ -68,6 +70,22 @@ const common = {
     }),
   suiteTemplate: z.string().min(1).optional(),
   cacheDir: z.string().min(1).optional(),
+  minScore: z
+    .string()
+    .default(String(DEFAULT_MIN_SCORE))
+    .transform((s, ctx) => {
+      const n = Number(s);
+      if (!/^\d*\.?\d+$/.test(s.trim()) || n < 0 || n > 1) {
+        ctx.addIssue({ code: 'custom', message: `expected a score from 0 to 1, got "${s}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** A suite template: the candidates are run by `tandem bench validate` and only valid ones kept. */
+  validate: z.string().min(1).optional(),
+  validateRuns: count().default(2),
+  jobs: count().optional(),
+  sandbox: sandboxKindSchema.default('docker'),
 };
 
 export const mineGitOptionsSchema = z.object({
