@@ -134,7 +134,7 @@ export async function evaluateCandidate(
       continue;
     }
     // Without lists the engine cannot classify a lone full run; only machinery failures count here.
-    const fullRan = report.configurations.some((c) => c.role === 'full' && c.outcome !== 'error');
+    const fullRan = (report.partial?.runs ?? []).some((r) => r.id === 'full' && !r.infraError);
     if (report.infraErrors.length > 0 || !fullRan) {
       errors.push(report.summary, ...report.infraErrors.map((e) => `${e.kind}: ${e.message}`));
       if (attempt > ctx.retries) return { kind: 'error', apply, errors, attempts: attempt, report };

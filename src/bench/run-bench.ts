@@ -53,6 +53,8 @@ export interface BenchRunResult {
   evaluated: number;
   /** Per model, the instances the predictions file has no prediction for. */
   missing: Array<{ model: string; ids: string[] }>;
+  /** Listed test names no run reported (`model instance: …`), for the user to fix the mapping. */
+  warnings: string[];
 }
 
 interface Work {
@@ -99,6 +101,7 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
   const retried = recorded.filter((o) => o === 'error' && retryErrors).length;
   opts.onEvent?.({ type: 'start', total: mine.length, skipped: mine.length - todo.length, retried });
 
+  const warnings: string[] = [];
   const slots = pLimit(Math.max(1, opts.jobs));
   const ctx = {
     states: new BenchStates(opts.engine.cacheDir, new MirrorCache(opts.engine.cacheDir)),
@@ -143,6 +146,8 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
           durationMs: Date.now() - started,
           testedRepos: testedRepos(w.loaded),
         });
+        if (entry.tandem.names_warning)
+          warnings.push(`${model} ${w.prediction.instance_id}: ${entry.tandem.names_warning}`);
         await store.write(
           entry,
           w.patches.patches,
@@ -183,7 +188,7 @@ export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
     const ids = instanceIds.filter((id) => !have.has(id));
     return ids.length ? [{ model, ids }] : [];
   });
-  return { summaries, evaluated: todo.length, missing };
+  return { summaries, evaluated: todo.length, missing, warnings };
 }
 
 /** The repositories the suite's test groups name: those grading gives per-repository metrics. */

@@ -1,21 +1,26 @@
 /**
  * `tandem bench validate`: per instance, the full 2^N matrix of the gold patches (test patch in
  * every configuration) with the gold configuration run `runs` times; F2P/P2P derived when
- * absent; flaky tests dropped and recorded (rejected with `strict`). Valid instances go to
- * `out`, rejected ones to `rejected.jsonl` beside it with their reasons.
+ * absent; flaky tests dropped (rejected with `strict`). Every test left out is recorded with its
+ * reason. Valid instances go to `out` (portable: paths relative to it), rejected ones to
+ * `<out>.rejected.jsonl` beside it with their reasons. Lists are read and written in the
+ * dataset's test names (the suite's `dataset_names`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { deriveLists } from '../core/bench-derive-lists.ts';
+import { type DroppedTest, deriveLists } from '../core/bench-derive-lists.ts';
 import type { BenchInstance } from '../core/bench-instance.schema.ts';
+import { datasetNameOf, qualifyLists } from '../core/dataset-names.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
-import { type CandidateContext, evaluateCandidate } from './evaluate-candidate.ts';
+import { type CandidateContext, evaluateCandidate, instanceLists } from './evaluate-candidate.ts';
+import { namedGroups } from './grade-candidate.ts';
 import { type LoadedInstance, loadInstances } from './instances-file.ts';
 import { toJsonLines } from './json-lines.ts';
 import { goldPatches } from './prediction-patches.ts';
+import { publishedLists, rejectedFileFor, validatedRow } from './validated-row.ts';
 
 export type RejectionKind =
   | 'test-patch-does-not-apply'
@@ -36,6 +41,8 @@ export interface Rejection {
 
 export interface ValidateOptions {
   instances: string;
+  /** Maps rows to suites by repository (and version). */
+  suites?: string;
   out: string;
   runs: number;
   strict: boolean;
@@ -55,14 +62,21 @@ export interface ValidateResult {
   rejectedFile: string;
 }
 
-type Verdict =
-  | { ok: true; instance: BenchInstance; flaky: Array<{ id: string; statuses: string[] }>; derived: boolean }
-  | { ok: false; reasons: Rejection[]; infra: boolean };
+export type Verdict =
+  | {
+      ok: true;
+      instance: BenchInstance;
+      flaky: Array<{ id: string; statuses: string[] }>;
+      derived: boolean;
+      dropped: DroppedTest[];
+      matrixFlaky: Array<{ id: string; statuses: string[]; configurations: string[] }>;
+    }
+  | { ok: false; reasons: Rejection[]; infra: boolean; dropped?: DroppedTest[] };
 
 export async function validateInstances(opts: ValidateOptions): Promise<ValidateResult> {
-  const loaded = await loadInstances(opts.instances);
+  const loaded = await loadInstances(opts.instances, opts.suites ? { suites: opts.suites } : {});
   const outFile = path.resolve(opts.out);
-  const rejectedFile = path.join(path.dirname(outFile), 'rejected.jsonl');
+  const rejectedFile = rejectedFileFor(outFile);
   opts.onEvent?.({ type: 'start', total: loaded.length });
   const slots = pLimit(Math.max(1, opts.jobs));
   const ctx: CandidateContext = {
@@ -88,8 +102,14 @@ export async function validateInstances(opts: ValidateOptions): Promise<Validate
   const rejected: unknown[] = [];
   verdicts.forEach((v, i) => {
     const l = loaded[i]!;
-    if (v.ok) valid.push(outputRow(l, v, opts.runs, path.dirname(outFile)));
-    else rejected.push({ instance_id: l.instance.instance_id, source: l.source, reasons: v.reasons });
+    if (v.ok) valid.push(validatedRow(l, v, opts.runs, path.dirname(outFile)));
+    else
+      rejected.push({
+        instance_id: l.instance.instance_id,
+        source: l.source,
+        reasons: v.reasons,
+        ...(v.dropped?.length ? { dropped: v.dropped } : {}),
+      });
   });
   await mkdir(path.dirname(outFile), { recursive: true });
   await writeFile(outFile, toJsonLines(valid));
@@ -128,15 +148,24 @@ async function judge(l: LoadedInstance, opts: ValidateOptions, ctx: CandidateCon
     case 'ran':
       break;
   }
-  const lists = deriveLists(result.runs, {
-    ...(l.instance.FAIL_TO_PASS ? { failToPass: l.instance.FAIL_TO_PASS } : {}),
-    ...(l.instance.PASS_TO_PASS ? { passToPass: l.instance.PASS_TO_PASS } : {}),
-  });
+  // Runs are in the dataset's names (`<group>::<name>`); given lists are matched in that form.
+  const groups = namedGroups(l.suite);
+  const given = instanceLists(l);
+  const q =
+    given.failToPass && given.passToPass
+      ? qualifyLists({ failToPass: given.failToPass, passToPass: given.passToPass }, result.runs, groups)
+      : undefined;
+  const derivation = deriveLists(
+    result.runs,
+    q ? { failToPass: q.failToPass, passToPass: q.passToPass } : given,
+  );
+  const lists = publishedLists(derivation, groups);
   const reasons: Rejection[] = [];
   if (lists.failingInGold.length > 0) {
+    const names = result.grade.namesWarning ? ` (${result.grade.namesWarning})` : '';
     reasons.push({
       kind: 'gold-unresolved',
-      message: `the gold configuration fails ${lists.failingInGold.length} listed test(s): ${lists.failingInGold.slice(0, 5).join(', ')}`,
+      message: `the gold configuration fails ${lists.failingInGold.length} listed test(s): ${lists.failingInGold.slice(0, 5).join(', ')}${names}`,
     });
   }
   if (lists.failToPass.length === 0) {
@@ -158,36 +187,13 @@ async function judge(l: LoadedInstance, opts: ValidateOptions, ctx: CandidateCon
       message: `${lists.flaky.length} flaky test(s) across ${opts.runs} gold runs: ${lists.flaky.map((f) => `${f.id} (${f.statuses.join('/')})`).join(', ')}`,
     });
   }
-  if (reasons.length > 0) return { ok: false, reasons, infra: false };
+  if (reasons.length > 0) return { ok: false, reasons, infra: false, dropped: lists.dropped };
   return {
     ok: true,
     instance: { ...l.instance, FAIL_TO_PASS: lists.failToPass, PASS_TO_PASS: lists.passToPass },
     flaky: lists.flaky,
     derived: lists.derived,
-  };
-}
-
-/**
- * The instance as validated: lists filled, and the suite still found from the output file: a
- * suite path rewritten relative to it, an inline suite's folder given as `suite_dir`.
- */
-function outputRow(l: LoadedInstance, v: Extract<Verdict, { ok: true }>, runs: number, outDir: string) {
-  const inline = typeof v.instance.suite !== 'string';
-  const suite = inline
-    ? v.instance.suite
-    : path.relative(
-        outDir,
-        path.resolve(path.dirname(l.source.replace(/:\d+$/, '')), v.instance.suite as string),
-      );
-  const suiteDir = path.relative(outDir, l.suiteDir);
-  const { suite_dir: _given, ...rest } = v.instance;
-  return {
-    ...rest,
-    suite,
-    ...(inline && suiteDir !== '' ? { suite_dir: suiteDir } : {}),
-    metadata: {
-      ...v.instance.metadata,
-      validation: { runs, lists: v.derived ? 'derived' : 'given', flaky: v.flaky },
-    },
+    dropped: lists.dropped,
+    matrixFlaky: result.grade.flaky.map((f) => ({ ...f, id: datasetNameOf(f.id, groups) })),
   };
 }

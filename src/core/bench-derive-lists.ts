@@ -5,10 +5,28 @@
  * - F2P / P2P when the instance has none: fails on base and passes in every gold run → F2P,
  *   passes in both → P2P (a test failing in gold is neither);
  * - gold unresolved: a listed test that does not pass in every gold run;
- * - the configurations other than gold that already pass every listed test (not jointly necessary).
+ * - the configurations other than gold that already pass every listed test (not jointly necessary);
+ * - every test left out of the lists and why (`dropped`), so a validation can be audited: flaky
+ *   across the gold runs, failing on base and in gold, failing in gold, timed out in every gold
+ *   run (its group hit the suite's limit), skipped in gold.
  */
 import { allSeenTests, observe } from './observed-tests.ts';
 import type { ConfigurationRun } from './run.schema.ts';
+import { groupOfTestId, isSyntheticFailure } from './test-id.ts';
+
+export type DropReason =
+  | 'flaky'
+  | 'timed-out'
+  | 'fails-on-base-and-gold'
+  | 'fails-in-gold'
+  | 'skipped-in-gold';
+
+export interface DroppedTest {
+  id: string;
+  reason: DropReason;
+  /** Status per gold run (then the base run's, when it ran). */
+  statuses: string[];
+}
 
 export interface ListDerivation {
   failToPass: string[];
@@ -19,6 +37,7 @@ export interface ListDerivation {
   failingInGold: string[];
   /** Non-gold configurations passing every listed test (ids, base first). */
   passingOthers: Array<{ id: string; applied: string[] }>;
+  dropped: DroppedTest[];
 }
 
 export function deriveLists(
@@ -48,6 +67,26 @@ export function deriveLists(
   }
   const listed = [...failToPass, ...passToPass];
   const failingInGold = listed.filter((id) => !passesGold(id));
+  const kept = new Set(listed);
+  const dropped: DroppedTest[] = [];
+  const timedOut = (r: ConfigurationRun, id: string) =>
+    r.groups.some((g) => g.name === groupOfTestId(id) && g.status === 'timeout');
+  for (const id of derived ? ids : [...(given.failToPass ?? []), ...(given.passToPass ?? [])]) {
+    if (kept.has(id) || isSyntheticFailure(id)) continue;
+    const seen = gold.map((r) => observe(r, [id]).get(id)!.status);
+    const onBase = base ? observe(base, [id]).get(id)!.status : undefined;
+    const statuses = [...seen, ...(onBase ? [onBase] : [])];
+    const reason: DropReason = isFlaky.has(id)
+      ? 'flaky'
+      : gold.length > 0 && gold.every((r) => timedOut(r, id))
+        ? 'timed-out'
+        : seen.every((st) => st === 'skipped')
+          ? 'skipped-in-gold'
+          : onBase !== 'passed'
+            ? 'fails-on-base-and-gold'
+            : 'fails-in-gold';
+    dropped.push({ id, reason, statuses });
+  }
   const passingOthers = runs
     .filter((r) => r.id !== 'full' && r.attempt === 0 && !r.infraError)
     .filter((r) => {
@@ -55,5 +94,5 @@ export function deriveLists(
       return listed.length > 0 && listed.every((id) => seen.get(id)?.status === 'passed');
     })
     .map((r) => ({ id: r.id, applied: r.applied }));
-  return { failToPass, passToPass, derived, flaky, failingInGold, passingOthers };
+  return { failToPass, passToPass, derived, flaky, failingInGold, passingOthers, dropped };
 }

@@ -1,5 +1,6 @@
 /** Wilson intervals, pass@k and the exact McNemar test, against values computed by hand. */
 import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/core/bench-compare.ts';
 import { mcnemarExact, meanPassAtK, passAtK, wilsonInterval } from '../../src/core/bench-statistics.ts';
 
 describe('wilsonInterval', () => {
@@ -60,5 +61,28 @@ describe('mcnemarExact', () => {
     expect(r.pValue).toBeLessThan(1e-9);
     expect(mcnemarExact(5000, 5000).pValue).toBe(1);
     expect(mcnemarExact(4900, 5100).pValue).toBeGreaterThan(0.04);
+  });
+});
+
+describe('compareRuns', () => {
+  const ids = ['a', 'b', 'c', 'd', 'e'];
+  it('pairs the runs: only-A, only-B, both, neither, McNemar and the regression', () => {
+    expect(compareRuns(ids, ['a', 'b', 'c'], ['a', 'd'], 0.1)).toEqual({
+      instances: 5,
+      a: { resolved: 3, rate: 0.6, ci95: wilsonInterval(3, 5) },
+      b: { resolved: 2, rate: 0.4, ci95: wilsonInterval(2, 5) },
+      onlyA: ['b', 'c'],
+      onlyB: ['d'],
+      both: 1,
+      neither: 1,
+      pValue: 1,
+      regression: 0.2,
+      regressed: true,
+    });
+  });
+  it('B better than A is no regression; without a threshold nothing is gated', () => {
+    const r = compareRuns(ids, ['a'], ['a', 'b'], 0);
+    expect([r.regression, r.regressed]).toEqual([-0.2, false]);
+    expect(compareRuns(ids, ['a'], []).regressed).toBeUndefined();
   });
 });

@@ -24,7 +24,11 @@ export function registerBench(program: Command, ctx: CliContext): void {
   addBenchEngineFlags(
     bench
       .command('run')
-      .requiredOption('--instances <file>', 'instances (JSONL)')
+      .requiredOption(
+        '--instances <file>',
+        'instances (JSONL or JSON: Tandem, SWE-bench or Multi-SWE-bench rows)',
+      )
+      .option('--suites <file>', 'suite map: which suite tests the rows of which repository (and version)')
       .requiredOption(
         '--predictions <file>',
         'predictions (JSONL, JSON list or object keyed by id), or "gold"',
@@ -33,7 +37,9 @@ export function registerBench(program: Command, ctx: CliContext): void {
       .option('--runs-dir <dir>', 'where run folders go', 'runs')
       .option('--matrix <mode>', 'none (full configuration only) | leave-one-out | full', 'none')
       .option('--diagnose', 'classify unresolved predictions by running swap configurations')
-      .option('--shard <i/n>', 'evaluate only share i of n of the predictions'),
+      .option('--shard <i/n>', 'evaluate only share i of n of the predictions')
+      .option('--attempts <k>', 'run each prediction k times: pass@1 and pass@k in the summary', '1')
+      .option('--no-retry-errors', 'on a resumed run, keep predictions that ended in an error'),
   )
     .description('score predictions: per-instance report.json and the run summary (resumable)')
     .action(async (raw: Record<string, unknown>) => {
@@ -44,10 +50,14 @@ export function registerBench(program: Command, ctx: CliContext): void {
   addBenchEngineFlags(
     bench
       .command('validate')
-      .argument('<instances>', 'candidate instances (JSONL)')
+      .argument(
+        '<instances>',
+        'candidate instances (JSONL or JSON: Tandem, SWE-bench or Multi-SWE-bench rows)',
+      )
+      .option('--suites <file>', 'suite map: which suite tests the rows of which repository (and version)')
       .requiredOption(
         '--out <file>',
-        'validated instances (JSONL); rejected ones go to rejected.jsonl beside it',
+        'validated instances (JSONL); rejected ones go to <out>.rejected.jsonl beside it',
       )
       .option('--runs <n>', 'runs of the gold configuration (flaky detection)', '3')
       .option('--strict', 'reject an instance with a flaky test instead of dropping the test'),
@@ -91,5 +101,31 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .action(async (dirs: string[], raw: Record<string, unknown>) => {
       const { benchReportCommand } = await import('../run/bench.ts');
       process.exitCode = await benchReportCommand(dirs, raw);
+    });
+
+  bench
+    .command('regrade')
+    .argument('<run-dir>', 'a run folder (runs/<run-id>)')
+    .requiredOption('--instances <file>', 'the instances with the lists to grade against now')
+    .option('--suites <file>', 'suite map (the test-name mapping to grade with now)')
+    .option('--out <dir>', 'the regraded run folder (default: <run-dir>.regraded beside it)')
+    .description('grade a run’s stored test results again (new lists or name mapping), without containers')
+    .action(async (dir: string, raw: Record<string, unknown>) => {
+      const { benchRegradeCommand } = await import('../run/bench-analyze.ts');
+      process.exitCode = await benchRegradeCommand(dir, raw);
+    });
+
+  bench
+    .command('compare')
+    .argument('<run-a>', 'the reference run folder')
+    .argument('<run-b>', 'the run folder to judge against it')
+    .option('--model-a <name>', 'the model of run A (when its folder holds several)')
+    .option('--model-b <name>', 'the model of run B (when its folder holds several)')
+    .option('--max-regression <rate>', 'exit 1 when B resolves this share of instances fewer than A, or more')
+    .option('--json <file>', 'the comparison as JSON')
+    .description('instances resolved by one run and not the other, exact McNemar test, regression gate')
+    .action(async (a: string, b: string, raw: Record<string, unknown>) => {
+      const { benchCompareCommand } = await import('../run/bench-analyze.ts');
+      process.exitCode = await benchCompareCommand(a, b, raw);
     });
 }

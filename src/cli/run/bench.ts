@@ -23,7 +23,13 @@ const runFlagsSchema = z.object({
   ...engineFlags,
   instances: z.string().min(1),
   predictions: z.string().min(1),
-  runId: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, "_", "." or "-"'),
+  runId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, "_", "." or "-"')
+    .refine((id) => !/^\.+$/.test(id), 'expected a run id that is not "." or ".." (it names a folder)'),
+  suites: z.string().min(1).optional(),
+  attempts: z.coerce.number().int().min(1).max(100).default(1),
+  retryErrors: z.boolean().default(true),
   runsDir: z.string().default('runs'),
   matrix: z.enum(['none', 'leave-one-out', 'full']).default('none'),
   diagnose: z.boolean().default(false),
@@ -33,6 +39,7 @@ const runFlagsSchema = z.object({
 const validateFlagsSchema = z.object({
   ...engineFlags,
   out: z.string().min(1),
+  suites: z.string().min(1).optional(),
   runs: z.coerce.number().int().min(1).max(20).default(3),
   strict: z.boolean().default(false),
 });
@@ -45,6 +52,8 @@ async function engineOptions(flags: EngineFlags, signal: AbortSignal) {
   });
   return { ...defaults, signal };
 }
+
+const pct = (x: number) => Math.round(x * 1000) / 10;
 
 /** Predictions or instances counted (`[3/60] model instance: resolved` without a TTY). */
 function progressBar(quiet: boolean, unit: 'predictions' | 'instances') {
@@ -63,8 +72,11 @@ export async function benchRunCommand(raw: unknown, signal: AbortSignal): Promis
   try {
     const result = await runBench({
       instances: flags.instances,
+      ...(flags.suites ? { suites: flags.suites } : {}),
       predictions: flags.predictions,
       runId: flags.runId,
+      attempts: flags.attempts,
+      retryErrors: flags.retryErrors,
       runsDir: flags.runsDir,
       jobs: flags.jobs ?? Math.max(1, Math.min(4, (await import('node:os')).availableParallelism())),
       matrix: flags.matrix,
@@ -76,19 +88,34 @@ export async function benchRunCommand(raw: unknown, signal: AbortSignal): Promis
         if (e.type === 'start') {
           if (!flags.quiet && e.skipped)
             process.stderr.write(`tandem: resuming: ${e.skipped} finished prediction(s) skipped\n`);
+          if (!flags.quiet && e.retried)
+            process.stderr.write(
+              `tandem: resuming: ${e.retried} prediction(s) that ended in an error run again\n`,
+            );
           bar.start(e.total - e.skipped);
         } else bar.tick(`${e.model} ${e.instanceId}: ${e.outcome}`);
       },
     });
     bar.stop();
+    for (const w of result.warnings) process.stderr.write(`tandem: ${w}\n`);
     for (const { file, summary } of result.summaries) {
+      const m = summary.metrics;
+      const ci = `95% CI ${pct(m.case_success_ci95.low)}–${pct(m.case_success_ci95.high)}%`;
+      const passAt =
+        m.attempts > 1 ? `, pass@1 ${pct(m.pass_at_1)}%, pass@${m.attempts} ${pct(m.pass_at_k)}%` : '';
       process.stdout.write(
-        `${summary.model_name_or_path}: ${summary.resolved_instances}/${summary.total_instances} resolved, ` +
+        `${summary.model_name_or_path}: ${summary.resolved_instances}/${summary.total_instances} resolved (${ci}${passAt}), ` +
           `${summary.unresolved_instances} unresolved, ${summary.empty_patch_instances} empty, ` +
           `${summary.error_instances} error(s) → ${path.relative(process.cwd(), file) || file}\n`,
       );
     }
-    return result.summaries.some((s) => s.summary.error_instances > 0) ? EXIT.infra : EXIT.resolved;
+    for (const { model, ids } of result.missing) {
+      process.stderr.write(
+        `tandem: ${model}: no prediction for ${ids.length} instance(s): ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}\n`,
+      );
+    }
+    if (result.summaries.some((s) => s.summary.error_instances > 0)) return EXIT.infra;
+    return result.missing.length > 0 ? EXIT.unresolved : EXIT.resolved;
   } finally {
     bar.stop();
   }
@@ -105,6 +132,7 @@ export async function benchValidateCommand(
   try {
     const result = await validateInstances({
       instances,
+      ...(flags.suites ? { suites: flags.suites } : {}),
       out: flags.out,
       runs: flags.runs,
       strict: flags.strict,
@@ -117,7 +145,12 @@ export async function benchValidateCommand(
     process.stdout.write(
       `${result.accepted} valid → ${result.outFile}; ${result.rejected} rejected → ${result.rejectedFile}\n`,
     );
-    return result.infraErrors > 0 ? EXIT.infra : EXIT.resolved;
+    if (result.infraErrors > 0) return EXIT.infra;
+    if (result.accepted === 0) {
+      process.stderr.write(`tandem: no valid instance remains; the reasons are in ${result.rejectedFile}\n`);
+      return EXIT.unresolved;
+    }
+    return EXIT.resolved;
   } finally {
     bar.stop();
   }
