@@ -180,8 +180,15 @@ export class TandemService {
     }
   }
 
-  /** Re-queues what a previous process left queued or running. */
+  /**
+   * Re-queues what a previous process left queued or running, and adopts in the background the
+   * checks it created but did not live to store (`CheckRunRegistry.reconcile`).
+   */
   resume(): number {
+    void this.background(async () => {
+      const adopted = await this.checks.reconcile((id) => this.opts.clients.get(id));
+      if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
+    });
     const states = this.opts.store.evaluations;
     const unfinished = states.unfinished();
     for (const e of unfinished) {

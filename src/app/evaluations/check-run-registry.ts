@@ -1,52 +1,94 @@
 /**
  * One `Tandem` check run per member head SHA, even when the webhook path (immediately queued)
- * and the evaluation (after the debounce) ask for it at the same moment.
+ * and the evaluation (after the debounce) ask for it at the same moment, when a head is
+ * evaluated again (its completed check is moved back to queued, never doubled), and across a
+ * kill: the intent is stored before GitHub is asked to create the check, the check carries the
+ * PR as `external_id`, and a head whose intent outlived its process is looked up on GitHub and
+ * the check found there adopted (`reconcile` on start, or the next `ensure`).
  */
 
 import { repoOfPullKey } from '../../core/pull-ref.ts';
+import { reopenCheckRun, tandemChecksOn } from '../../github/check-run-lookup.ts';
 import { completeCheckRun, createQueuedCheckRun } from '../../github/check-runs.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import type { Store } from '../store/store.ts';
 
+const WAITING = 'Waiting for the linked change to be evaluated.';
+
 export class CheckRunRegistry {
   private readonly inFlight = new Map<string, Promise<number>>();
+  /** Heads `reconcile` is adopting now. */
+  private readonly reconciling = new Map<string, Promise<void>>();
+  /**
+   * Called with the check's id right after GitHub created it, before the id is stored. Tests set
+   * it to kill the process at exactly that point (the window a crash orphans a check in).
+   */
+  afterCreate: ((pullKey: string, checkRunId: number) => void) | undefined;
 
   constructor(private readonly store: Store) {}
 
-  /** The open check run for this PR head, created `queued` when there is none. */
+  /**
+   * The check run for this PR head: the open one, the completed one moved back to queued, the one
+   * a killed process created (adopted), or a new one created `queued`.
+   */
   ensure(gh: GitHub, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
     const id = `${pullKey}@${headSha}`;
+    const adopting = this.reconciling.get(id);
+    if (adopting) return adopting.then(() => this.ensure(gh, pullKey, headSha, evaluationId));
+    const pending = this.inFlight.get(id);
+    if (pending)
+      return pending.then((checkRunId) => this.claimed(pullKey, headSha, evaluationId, checkRunId));
     const existing = this.store.checkRuns.get(pullKey, headSha);
-    if (existing && !existing.completed) {
-      if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
-      return Promise.resolve(existing.checkRunId);
+    if (existing && !existing.completed)
+      return Promise.resolve(this.claimed(pullKey, headSha, evaluationId, existing.checkRunId));
+    const work = existing
+      ? this.reopen(gh, pullKey, headSha, existing.checkRunId, evaluationId)
+      : this.adoptOrCreate(gh, pullKey, headSha, evaluationId);
+    const p = work.finally(() => this.inFlight.delete(id));
+    this.inFlight.set(id, p);
+    return p;
+  }
+
+  /**
+   * Adopts the checks a killed process created but never stored (its intents), so none stays
+   * queued forever: each is stored as found on GitHub, and closed with the head when the PR has
+   * moved on. Returns how many intents were settled.
+   */
+  async reconcile(auth: (installationId: number) => Promise<GitHub>): Promise<number> {
+    let settled = 0;
+    for (const { pullKey, headSha } of this.store.checkRuns.intents()) {
+      const pull = this.store.pulls.get(pullKey);
+      if (!pull) {
+        this.store.checkRuns.dropIntent(pullKey, headSha);
+        continue;
+      }
+      const gh = await auth(pull.installationId);
+      const key = `${pullKey}@${headSha}`;
+      // Settled meanwhile by an `ensure` of this head (which adopts on its own), or being created now.
+      if (!this.store.checkRuns.hasIntent(pullKey, headSha) || this.inFlight.has(key)) continue;
+      // An `ensure` of this head meanwhile waits for the adoption, then goes on as usual.
+      const adopted = this.adopt(gh, pullKey, headSha, null);
+      const done = adopted.then(
+        () => {},
+        () => {},
+      );
+      this.reconciling.set(key, done);
+      try {
+        const found = await adopted;
+        if (found !== undefined && pull.headSha !== headSha)
+          await this.closeStale(gh, pullKey, pull.headSha, 'Superseded: the pull request has a newer head.');
+      } finally {
+        this.reconciling.delete(key);
+      }
+      settled += 1;
     }
-    let p = this.inFlight.get(id);
-    if (!p) {
-      p = createQueuedCheckRun(
-        gh,
-        repoId(repoOfPullKey(pullKey)),
-        headSha,
-        pullKey,
-        'Waiting for the linked change to be evaluated.',
-      )
-        .then((checkRunId) => {
-          this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
-          return checkRunId;
-        })
-        .finally(() => this.inFlight.delete(id));
-      this.inFlight.set(id, p);
-      return p;
-    }
-    return p.then((checkRunId) => {
-      if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
-      return checkRunId;
-    });
+    return settled;
   }
 
   /** Resolves once no check run is being created (the store may close after). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size + this.reconciling.size > 0)
+      await Promise.allSettled([...this.inFlight.values(), ...this.reconciling.values()]);
   }
 
   /** Closes check runs on heads the PR has moved away from, so none stays open forever. */
@@ -64,5 +106,81 @@ export class CheckRunRegistry {
       });
       this.store.checkRuns.complete(pullKey, c.headSha);
     }
+  }
+
+  private claimed(pullKey: string, headSha: string, evaluationId: number | null, checkRunId: number): number {
+    if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
+    return checkRunId;
+  }
+
+  private async reopen(
+    gh: GitHub,
+    pullKey: string,
+    headSha: string,
+    checkRunId: number,
+    evaluationId: number | null,
+  ): Promise<number> {
+    await reopenCheckRun(gh, repoId(repoOfPullKey(pullKey)), checkRunId, WAITING);
+    this.store.checkRuns.reopen(pullKey, headSha, evaluationId);
+    return checkRunId;
+  }
+
+  private async adoptOrCreate(
+    gh: GitHub,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number> {
+    // An intent no process holds now: a killed one may have created the check.
+    if (this.store.checkRuns.hasIntent(pullKey, headSha)) {
+      const adopted = await this.adopt(gh, pullKey, headSha, evaluationId);
+      if (adopted !== undefined) {
+        const row = this.store.checkRuns.get(pullKey, headSha);
+        if (row?.completed) return this.reopen(gh, pullKey, headSha, adopted, evaluationId);
+        return adopted;
+      }
+    }
+    this.store.checkRuns.intend(pullKey, headSha);
+    const checkRunId = await createQueuedCheckRun(
+      gh,
+      repoId(repoOfPullKey(pullKey)),
+      headSha,
+      pullKey,
+      WAITING,
+    );
+    this.afterCreate?.(pullKey, checkRunId);
+    this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
+    return checkRunId;
+  }
+
+  /**
+   * Looks the head's check up on GitHub (name + `external_id`) and stores the newest found; any
+   * older duplicate is closed. Undefined (and the intent dropped) when GitHub has none.
+   */
+  private async adopt(
+    gh: GitHub,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number | undefined> {
+    const repo = repoId(repoOfPullKey(pullKey));
+    const [newest, ...older] = await tandemChecksOn(gh, repo, headSha, pullKey);
+    if (!newest) {
+      this.store.checkRuns.dropIntent(pullKey, headSha);
+      return undefined;
+    }
+    for (const dup of older.filter((c) => !c.completed))
+      await completeCheckRun(gh, repo, dup.id, 'cancelled', {
+        title: 'Tandem: superseded',
+        summary: 'A duplicate of this head’s Tandem check.',
+      });
+    this.store.checkRuns.save({
+      pullKey,
+      headSha,
+      checkRunId: newest.id,
+      evaluationId,
+      completed: newest.completed,
+    });
+    return newest.id;
   }
 }

@@ -70,6 +70,14 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE TABLE writers (repo TEXT NOT NULL, login TEXT NOT NULL, writer INTEGER NOT NULL,
         checked_at INTEGER NOT NULL, PRIMARY KEY (repo, login));
     `),
+  // A `Tandem` check about to be created, recorded before the call: a kill before its id is
+  // stored leaves the intent, and the next process adopts the check from GitHub (store-check-runs.ts).
+  (db) =>
+    db.exec(`
+      CREATE TABLE check_intents (
+        pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, created_at INTEGER NOT NULL,
+        PRIMARY KEY (pull_key, head_sha));
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

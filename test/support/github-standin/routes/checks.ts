@@ -65,6 +65,11 @@ function apply(run: CheckRunRecord, body: z.infer<typeof UpdateBody>): void {
   if (body.external_id !== undefined) run.externalId = body.external_id;
   if (body.started_at !== undefined) run.startedAt = body.started_at;
   if (body.status !== undefined) run.status = body.status;
+  // Moved back to queued or in progress (a re-evaluation of the same head): no conclusion until completed again.
+  if (body.status !== undefined && body.status !== 'completed' && body.conclusion === undefined) {
+    run.conclusion = null;
+    run.completedAt = null;
+  }
   // Providing a conclusion sets the status to completed, as GitHub documents.
   if (body.conclusion !== undefined) {
     run.conclusion = body.conclusion;

@@ -1,0 +1,103 @@
+/**
+ * Issue 22's invariants with the real App server (stub executor, no engine): one `Tandem` check
+ * per head however often the head is evaluated, and no check orphaned by a kill between GitHub
+ * creating it and the App storing its id (the kill is injected at exactly that point by
+ * `test/support/app-process.ts`, not by timing).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startAppServer } from '../../src/app/server.ts';
+import { StubExecutor } from '../support/stub-executor.ts';
+import { createWebhookSender } from '../support/webhook-sender.ts';
+import {
+  API_OK,
+  openPull,
+  SCHEMA_OK,
+  SECRET,
+  sendPull,
+  settle,
+  tandemChecks,
+  useWorld,
+  type World,
+} from './app-harness.ts';
+
+const startWorld = useWorld();
+const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
+
+/** `/tandem run` from a writer of the repository, as a comment webhook. */
+async function tandemRun(w: World, repo: string) {
+  w.standIn.setPermission('acme', repo, 'writer', 'write');
+  const comment = w.standIn.addComment('acme', repo, 1, { body: '/tandem run', user: 'writer' });
+  await w.sender.issueCommentCreated({
+    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
+    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
+    comment: comment as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+  });
+  await settle(w);
+}
+
+/** The App as a child process that exits right after its first check-run creation is answered. */
+async function appDyingAfterCreate(w: World): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', APP_PROCESS], {
+    env: { ...w.env, PATH: process.env.PATH, TANDEM_TEST_EXIT_AFTER_CHECK_CREATE: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { child, url: (JSON.parse(line) as { url: string }).url };
+}
+
+describe('App: checks under re-evaluations and kills', () => {
+  it('keeps one Tandem check per head when an unchanged head is evaluated again', async () => {
+    const w = await startWorld({ executor: new StubExecutor() });
+    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await settle(w);
+    await tandemRun(w, 'api');
+    // A link edited away and back: the same heads again.
+    await sendPull(w, 'edited', 'schema', 1);
+    await settle(w);
+    for (const [repo, sha] of [
+      ['schema', schema.head.sha],
+      ['api', api.head.sha],
+    ] as const) {
+      const checks = tandemChecks(w, repo, sha);
+      expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
+    }
+  });
+
+  it('adopts the check a killed process created but never stored, and completes it', async () => {
+    const w = await startWorld({ executor: new StubExecutor() });
+    await w.app.close();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const dying = await appDyingAfterCreate(w);
+    const sender = createWebhookSender({ url: `${dying.url}/api/github/webhooks`, secret: SECRET });
+    const exited = once(dying.child, 'exit');
+    // The delivery may not be answered: the process dies while answering it.
+    await sender
+      .pullRequest('opened', {
+        pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
+        repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
+        installationId: w.installationId,
+      })
+      .catch(() => undefined);
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(137);
+    // GitHub holds the queued check; the dead process stored no id for it.
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.status)).toEqual(['queued']);
+
+    w.app = await startAppServer({ env: w.env, executor: new StubExecutor() });
+    w.sender = createWebhookSender({ url: `${w.app.url}/api/github/webhooks`, secret: SECRET });
+    await settle(w);
+    const checks = tandemChecks(w, 'schema', schema.head.sha);
+    expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
+    expect(w.app.service.store.checkRuns.get('acme/schema#1', schema.head.sha)?.checkRunId).toBe(
+      checks[0]!.id,
+    );
+  });
+});
