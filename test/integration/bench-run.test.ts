@@ -327,7 +327,9 @@ describe('bench run: killed halfway, resumed', () => {
     );
 
     const second = await startCli(args).done;
-    expect(second.code).toBe(0);
+    // Complete, but the predictions file has none for the SWE-bench row: exit 1, naming it.
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('no prediction for 1 instance(s): api-only');
     expect(second.stderr).toContain(`resuming: ${before.length} finished prediction(s) skipped`);
     expect(await finished()).toEqual([...MODELS]);
     const after = await Promise.all(

@@ -79,7 +79,7 @@ beforeAll(async () => {
     '0',
   ]);
   valid = await readJsonl(path.join(fx.root, 'out', 'validated.jsonl'));
-  rejected = await readJsonl(path.join(fx.root, 'out', 'rejected.jsonl'));
+  rejected = await readJsonl(path.join(fx.root, 'out', 'validated.rejected.jsonl'));
 }, 600_000);
 
 describe('bench validate', () => {
@@ -193,7 +193,7 @@ describe('bench validate: a flaky test', () => {
         retries: 0,
         engine,
       });
-      strict = await readJsonl(path.join(fx.root, 'strict', 'rejected.jsonl'));
+      strict = await readJsonl(path.join(fx.root, 'strict', 'v.rejected.jsonl'));
     }
     expect(strict[0].reasons).toEqual([
       expect.objectContaining({ kind: 'flaky', message: expect.stringContaining('coin::::coin toss') }),
