@@ -36,6 +36,18 @@ export const prepareSchema = z
       )
       .default(['node_modules']),
     timeout: z.number().positive().default(900),
+    /**
+     * Branches whose base states may share prepared folders (by `key_files`) and the download
+     * cache: a base commit on none of them is prepared like a PR head. Default: the repository's
+     * default branch. `[]` shares nothing.
+     */
+    trusted_bases: z
+      .array(
+        z
+          .string()
+          .regex(/^(?!-)(?!.*\.\.)[^\s~^:?*[\\]+$/, 'expected a branch name like "main" or "release/2.x"'),
+      )
+      .optional(),
     /** What the commands may reach: the allowed registries only (core/prepare-egress.ts). */
     network: prepareNetworkSchema.default({ allow: [...DEFAULT_PREPARE_EGRESS] }),
   })

@@ -1,8 +1,9 @@
 /**
  * Pipeline step 2, prepare: the suite's hidden files staged (and the filter that keeps them out
  * of the report), every repository state fetched into a mirror and materialised once
- * (git/workspace-states.ts), wiring names checked, the image resolved, and the base states'
- * dependency prepares started (state-preparer.ts). Head prepares start when a configuration asks.
+ * (git/workspace-states.ts), wiring names checked, the image resolved, which base states are on
+ * a trusted branch (prepare/base-trust.ts), and the base states' dependency prepares started
+ * (state-preparer.ts). Head prepares start when a configuration asks.
  */
 import path from 'node:path';
 import { infraInfo } from '../../core/errors.ts';
@@ -14,6 +15,7 @@ import { MirrorCache } from '../git/git-mirror.ts';
 import { type MaterializedRepo, materializeRepos } from '../git/workspace-states.ts';
 import { stageHiddenFiles, suiteHash } from '../hidden/hidden-files.ts';
 import { suiteLeakFilter } from '../hidden/hidden-texts.ts';
+import { isTrustedBase } from '../prepare/base-trust.ts';
 import type { Sandbox, SandboxLimits } from '../sandbox/sandbox.ts';
 import { checkWiringNames } from '../wiring/wiring-check.ts';
 import { type StatePreparer, statePreparer } from './state-preparer.ts';
@@ -76,6 +78,7 @@ export async function prepareStep(
   const states = statePreparer({
     suite,
     repos,
+    sharedBases: await sharedBases(input, repos, mirrors),
     imageId,
     imageError,
     sandbox: ctx.sandbox,
@@ -98,4 +101,28 @@ export async function prepareStep(
     ...(imageError ? { imageError } : {}),
     states,
   };
+}
+
+/** The repositories whose base state may share prepared folders: its commit is on a trusted branch. */
+async function sharedBases(
+  input: EvaluationInput,
+  repos: PreparedEvaluation['repos'],
+  mirrors: MirrorCache,
+): Promise<Set<string>> {
+  const { caseFile, suite } = input;
+  const urls = new Map<string, string>([
+    ...caseFile.targets.map((t): [string, string] => [t.repo, t.url]),
+    ...caseFile.context.map((c): [string, string] => [c.repo, c.url]),
+  ]);
+  const shared = new Set<string>();
+  await Promise.all(
+    [...repos.targets, ...repos.context].map(async (r) => {
+      const spec = suite.prepare[r.repo] ?? suite.prepare[r.name];
+      const url = urls.get(r.repo);
+      if (!r.base || !spec || url === undefined) return;
+      const mirror = await mirrors.ensure(url);
+      if (await isTrustedBase(mirror, r.base.commitSha, spec.trusted_bases)) shared.add(r.repo);
+    }),
+  );
+  return shared;
 }

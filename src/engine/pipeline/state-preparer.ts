@@ -26,6 +26,8 @@ export interface PreparerContext {
   imageId: string;
   /** The suite's image could not be found: every configuration is this infrastructure error. */
   imageError?: InfraErrorInfo | undefined;
+  /** Repositories whose base state is on a trusted branch (prepare/base-trust.ts): it may share. */
+  sharedBases: ReadonlySet<string>;
   sandbox: Sandbox;
   limits: SandboxLimits;
   cacheDir: string;
@@ -73,7 +75,8 @@ export function statePreparer(ctx: PreparerContext): StatePreparer {
           name: r.name,
           stateDir: state.dir,
           stateTree: state.treeSha,
-          state: which,
+          // A base off every trusted branch is prepared like a head: its own folder, no download cache.
+          shared: which === 'base' && ctx.sharedBases.has(r.repo),
           spec,
           image: suite.image,
           imageId: ctx.imageId,

@@ -6,9 +6,10 @@
  *
  * Who may share a prepared folder (the cache-poisoning rule): an install runs the state's own
  * scripts (postinstall, a `prep.sh`), so its output is only as trustworthy as the whole tree it
- * ran on. A base state (reviewed code) is keyed by `key_files` when the suite names them, else by
- * its tree; a PR head is always keyed by its whole tree, so it never shares a folder with base or
- * with another PR unless their trees are identical. Every output must end up a real folder inside
+ * ran on. A base state on a trusted branch (reviewed code, prepare/base-trust.ts) is keyed by
+ * `key_files` when the suite names them, else by its tree; a PR head, and a base off every trusted
+ * branch, is always keyed by its whole tree, so it never shares a folder with base or with another
+ * PR unless their trees are identical. Every output must end up a real folder inside
  * the cache: a link (a PR committing `node_modules -> /`) fails the prepare instead of mounting
  * the host.
  */
@@ -39,8 +40,12 @@ export interface PrepareRequest {
   name: string;
   stateDir: string;
   stateTree: string;
-  /** `head`: a PR's state (untrusted scripts), keyed by its whole tree whatever `key_files` say. */
-  state: 'base' | 'head';
+  /**
+   * A base state on a trusted branch: keyed by `key_files`, and its install shares the download
+   * cache. Otherwise (a PR head, a base off every trusted branch: untrusted scripts) the state is
+   * keyed by its whole tree whatever `key_files` say, with no download cache.
+   */
+  shared: boolean;
   spec: SuitePrepare;
   image: string;
   imageId: string;
@@ -69,7 +74,7 @@ export async function prepareKey(req: PrepareRequest): Promise<string> {
   if (req.mountpoints?.length) h.update(`mountpoints:${JSON.stringify(req.mountpoints)}`);
   // A seeded install's output depends on what it started from.
   if (req.seedKey) h.update(`seed:${req.seedKey}`);
-  if (req.spec.key_files && req.state === 'base') {
+  if (req.spec.key_files && req.shared) {
     for (const f of req.spec.key_files) h.update(`\0${f}\0`).update(await keyFileContent(req.stateDir, f));
   } else {
     h.update(`tree:${req.stateTree}`);
@@ -144,7 +149,7 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
     const scratch = path.join(ctx.cacheDir, 'tmp', `prepare-${key}-${process.pid}`);
     await removeTree(scratch);
     await copyTree(req.stateDir, scratch);
-    if (ctx.downloadCache && req.state === 'base') {
+    if (ctx.downloadCache && req.shared) {
       for (const sub of Object.values(DOWNLOAD_CACHE_VARIABLES))
         await mkdir(path.join(ctx.downloadCache, sub), { recursive: true });
     }
@@ -161,8 +166,8 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
         network: ctx.network,
         egressAllow: req.spec.network.allow,
         ...(ctx.caBundle ? { caBundle: ctx.caBundle } : {}),
-        // Base states (reviewed code) share the download cache; a PR head's install could poison it.
-        ...(ctx.downloadCache && req.state === 'base' ? { downloadCache: ctx.downloadCache } : {}),
+        // Trusted base states (reviewed code) share the download cache; any other install could poison it.
+        ...(ctx.downloadCache && req.shared ? { downloadCache: ctx.downloadCache } : {}),
         outputCapBytes: 16_384,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
