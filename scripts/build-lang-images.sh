@@ -5,6 +5,7 @@
 #   tandem/sandbox:python3  Debian's python3 + pytest (apt: python3-pytest)
 #   tandem/sandbox:go       Debian's Go toolchain (apt: golang-go), CGO off
 # Skips an image that exists (or whose toolchain the host lacks); --force rebuilds.
+# TANDEM_LANG_IMAGES (python3, go, or both space-separated; default both) picks which to build.
 set -euo pipefail
 base=${TANDEM_SANDBOX_IMAGE:-tandem/sandbox:node20}
 force=${1:-}
@@ -26,7 +27,11 @@ import_layer() {
 
 root=''
 trap '[ -z "$root" ] || rm -rf "$root"' EXIT
-wanted() { [ "$force" = --force ] || ! docker image inspect "$1" >/dev/null 2>&1; }
+only=" ${TANDEM_LANG_IMAGES:-python3 go} "
+wanted() {
+  [[ "$only" == *" ${1#tandem/sandbox:} "* ]] || return 1
+  [ "$force" = --force ] || ! docker image inspect "$1" >/dev/null 2>&1
+}
 
 py=/usr/bin/python3
 if wanted tandem/sandbox:python3 && [ -x "$py" ] && "$py" -c 'import pytest' 2>/dev/null; then

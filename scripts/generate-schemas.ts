@@ -12,6 +12,7 @@ import { benchInstanceSchema } from '../src/core/bench-instance.schema.ts';
 import { benchPredictionSchema } from '../src/core/bench-prediction.schema.ts';
 import { instanceReportSchema, runSummarySchema } from '../src/core/bench-report.schema.ts';
 import { caseFileSchema } from '../src/core/case.schema.ts';
+import { orgConfigSchema } from '../src/core/org-config.schema.ts';
 import { REPORT_SCHEMA_VERSION, reportSchema } from '../src/core/report.schema.ts';
 import { suiteSchema } from '../src/core/suite.schema.ts';
 
@@ -39,6 +40,14 @@ const specs: SchemaSpec[] = [
     title: 'Tandem suite file',
     description: 'Evaluator-owned description of how to test the joint workspace.',
     schema: suiteSchema,
+    io: 'input',
+  },
+  {
+    file: 'tandem-config.schema.json',
+    title: 'Tandem organization configuration (.github/tandem.yml)',
+    description:
+      "The organization's .github/tandem.yml, as the App reads it: the evaluator repository, the suites and the repositories each covers, matrix, reveal, limits, executor. Check a file with `tandem config check`.",
+    schema: orgConfigSchema,
     io: 'input',
   },
   {

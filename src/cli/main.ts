@@ -12,13 +12,21 @@ import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerBench } from './commands/bench.ts';
 import { registerCombine } from './commands/combine.ts';
+import { registerConfig } from './commands/config.ts';
 import { registerEval } from './commands/eval.ts';
 import { PROGRAM_HELP } from './commands/help-text.ts';
+import { registerImage } from './commands/image.ts';
 import { registerMine } from './commands/mine.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
+
+// `tandem --help | head`: the reader closed the pipe, which is not an error of ours.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 
 const controller = new AbortController();
 let interrupted = false;
@@ -49,6 +57,8 @@ registerValidate(program, ctx);
 registerPlan(program);
 registerCombine(program);
 registerMine(program, ctx);
+registerImage(program);
+registerConfig(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -96,7 +96,7 @@ export type OrgConfigResult = { ok: true; config: OrgConfig } | { ok: false; fie
 export function validateOrgConfig(raw: unknown): OrgConfigResult {
   const parsed = orgConfigSchema.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
-  const { field, detail } = describeIssues(parsed.error);
+  const { field, detail } = describeIssues(parsed.error, { schema: orgConfigSchema });
   return { ok: false, field, message: detail };
 }
 

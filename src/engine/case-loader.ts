@@ -96,6 +96,13 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
     suiteDir = caseDir;
   } else if (typeof parsed.suite === 'string') {
     const suitePath = path.resolve(caseDir, parsed.suite);
+    // A suite that is not there is the case file's fault: name its `suite` field, not ENOENT.
+    if (!(await readFile(suitePath).then(() => true, () => false)))
+      throw new InputError(
+        `${caseFile}: field "suite": no suite file at ${suitePath} (the path is relative to the case file)`,
+        caseFile,
+        'suite',
+      );
     suite = await loadSuiteFile(suitePath);
     suiteDir = path.dirname(suitePath);
   } else {

@@ -338,11 +338,14 @@ describe('loadCase: errors name the file and the field', () => {
     expect(err.message).toContain('ENOENT');
   });
 
-  it('a suite path that does not exist names the suite path', async () => {
+  it('a suite path that does not exist names the case file, its `suite` field and the path', async () => {
     const dir = await dirWith({ 'case.yaml': caseWith({ suite: 'missing.yaml' }) });
     const err = await loadError(path.join(dir, 'case.yaml'));
-    expect(err.file).toBe(path.join(dir, 'missing.yaml'));
+    expect(err.file).toBe(path.join(dir, 'case.yaml'));
+    expect(err.field).toBe('suite');
+    expect(err.message).toContain('field "suite": no suite file at');
     expect(err.message).toContain(path.join(dir, 'missing.yaml'));
+    expect(err.message).not.toContain('ENOENT');
   });
 
   it('a duplicate test group name in a suite', async () => {

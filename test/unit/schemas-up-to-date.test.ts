@@ -18,6 +18,7 @@ describe('schema/*.json', () => {
       'case.schema.json',
       'report.schema.json',
       'suite.schema.json',
+      'tandem-config.schema.json',
     ]);
     for (const [file, text] of generated) {
       expect(read(file), `schema/${file} is stale: run npm run schema`).toBe(text);

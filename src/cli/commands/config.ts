@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+
+/** `tandem config check FILE` and `tandem init`: an organization's setup, checked before it is pushed. */
+export function registerConfig(program: Command): void {
+  program
+    .command('config')
+    .description("the organization's .github/tandem.yml")
+    .command('check')
+    .argument('<file>', 'a tandem.yml (YAML or JSON)')
+    .description(
+      'validate a tandem.yml as the App will read it: exit 0 valid, 2 invalid (the field is named)',
+    )
+    .action(async (file: string) => {
+      const { configCheckCommand } = await import('../run/config.ts');
+      process.exitCode = await configCheckCommand(file);
+    });
+  program
+    .command('init')
+    .argument('<repos...>', 'the repositories (owner/name) one suite covers')
+    .requiredOption('--evaluator <repo>', 'the private repository that holds the suites and hidden tests')
+    .option('--dir <dir>', 'where to write the starter files', '.')
+    .option('--suite <name>', 'name of the starter suite', 'main')
+    .option('--force', 'overwrite files that exist')
+    .description(
+      "write a starter tandem.yml (for the organization's .github repository), a suite skeleton and the evaluator workflow",
+    )
+    .action(async (repos: string[], raw: unknown) => {
+      const { initCommand } = await import('../run/init.ts');
+      process.exitCode = await initCommand(repos, raw);
+    });
+}
