@@ -4,15 +4,19 @@
  *
  *   npx tsx perf/mine-bench.ts [repositories=6] [merged PRs per repository=40]
  *
- * Each PR is one commit on `main` of its repository (a rebase merge); every fifth PR of an
- * even-numbered repository names the PR of the same rank in the next one with `Depends-On`, so the
- * organization holds linked sets to package as well as single-repository noise. Prints the
- * figures and writes them as JSON beside the generated organization.
+ * Each PR is one commit on `main` of its repository (a rebase merge), its files listed with their
+ * patches. Repositories come in pairs (svc0–svc1, svc2–svc3…): every fifth PR of the even one names
+ * the PR of the same rank in the odd one with `Depends-On`; and every tenth PR of the even one
+ * (the producer) sets its `package.json` version and is tagged and released, and three PRs later
+ * the odd one (the consumer) bumps its dependency to that version — linked by no text at all. So
+ * the organization holds linked sets of both kinds to package, among single-repository noise.
+ * Prints the figures and writes them as JSON beside the generated organization.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chunkPath, diffChunks } from '../src/mine/diff-lines.ts';
 import { mineGitHub } from '../src/mine/mine-github.ts';
 import { startGitHttpServer } from '../test/support/git-http-server.ts';
 import { startGitHubStandIn } from '../test/support/github-standin/index.ts';
@@ -37,7 +41,38 @@ interface Pr {
   parent: string;
   title: string;
   body: string;
+  files: Array<{
+    filename: string;
+    status: 'added' | 'modified';
+    additions: number;
+    deletions: number;
+    patch: string;
+  }>;
+  /** The version this PR released (the producer's tag and release). */
+  release?: string;
 }
+
+const manifest = (r: number, version: string, dep?: string) =>
+  `${JSON.stringify({ name: `@acme/svc${r}`, version, ...(dep ? { dependencies: { [`@acme/svc${r - 1}`]: dep } } : {}) }, null, 2)}\n`;
+
+/** A commit's files as GitHub lists a PR's: each with its hunks as `patch`. */
+function filesOf(work: string, parent: string, sha: string): Pr['files'] {
+  return diffChunks(sh(work, 'diff', '--no-renames', parent, sha)).map((chunk) => {
+    const at = chunk.indexOf('\n@@');
+    const patch = at < 0 ? '' : chunk.slice(at + 1);
+    const lines = patch.split('\n');
+    return {
+      filename: chunkPath(chunk),
+      status: /^new file/m.test(chunk) ? 'added' : 'modified',
+      additions: lines.filter((l) => l.startsWith('+')).length,
+      deletions: lines.filter((l) => l.startsWith('-')).length,
+      patch,
+    };
+  });
+}
+
+/** Each repository's `package.json` at its tip (the stand-in serves it as the default branch's). */
+const gitPackage = new Map<string, string>();
 
 /** Synchronous git, before the HTTP servers start in this process. */
 function generate(root: string): Pr[] {
@@ -49,6 +84,8 @@ function generate(root: string): Pr[] {
     sh(root, 'init', '--quiet', '--bare', '-b', 'main', `${name}.git`);
     sh(work, 'init', '--quiet', '-b', 'main');
     writeFileSync(path.join(work, 'src', 'index.ts'), 'export const version = 0;\n');
+    const consumer = r % 2 === 1;
+    writeFileSync(path.join(work, 'package.json'), manifest(r, '1.0.0', consumer ? '^1.0.0' : undefined));
     sh(work, 'add', '--all');
     sh(work, 'commit', '--quiet', '-m', 'initial');
     for (let k = 1; k <= perRepo; k++) {
@@ -58,19 +95,29 @@ function generate(root: string): Pr[] {
         `export function feature${k}(): number {\n  return ${k};\n}\n`,
       );
       // Pairs (svc0–svc1, svc2–svc3…): chains across every repository would exceed --max-repos.
-      const linked = k % 5 === 0 && r % 2 === 0 && r + 1 < repoCount;
+      const paired = r % 2 === 0 ? r + 1 < repoCount : true;
+      const linked = k % 5 === 0 && !consumer && paired;
+      const release = !consumer && paired && k % 10 === 0 ? `1.${k}.0` : undefined;
+      if (release) writeFileSync(path.join(work, 'package.json'), manifest(r, release));
+      // The consumer adopts the release three PRs later, saying nothing about it.
+      if (consumer && k % 10 === 3 && k > 3)
+        writeFileSync(path.join(work, 'package.json'), manifest(r, '1.0.0', `^1.${k - 3}.0`));
       const title = `Feature ${k} of ${name}`;
       sh(work, 'add', '--all');
       sh(work, 'commit', '--quiet', '-m', title);
+      const sha = sh(work, 'rev-parse', 'HEAD');
       prs.push({
         repo: name,
         rank: k,
-        sha: sh(work, 'rev-parse', 'HEAD'),
+        sha,
         parent,
         title,
         body: linked ? `Depends-On: acme/svc${r + 1}#${k}` : 'A change of one repository.',
+        files: filesOf(work, parent, sha),
+        ...(release ? { release } : {}),
       });
     }
+    gitPackage.set(name, readFileSync(path.join(work, 'package.json'), 'utf8'));
     sh(work, 'push', '--quiet', path.join(root, `${name}.git`), 'HEAD:refs/heads/main');
   }
   return prs;
@@ -101,8 +148,19 @@ async function main(): Promise<void> {
           mergedAt: new Date(t0 + p.rank * 3_600_000).toISOString(),
           mergeCommitSha: p.sha,
           commits: [{ sha: p.sha, message: p.title, parents: [p.parent] }],
+          files: p.files,
         });
+        if (p.release) {
+          gh.addTag({ owner: 'acme', repo: p.repo, name: `v${p.release}`, sha: p.sha });
+          gh.addRelease({
+            owner: 'acme',
+            repo: p.repo,
+            tagName: `v${p.release}`,
+            publishedAt: new Date(t0 + p.rank * 3_600_000 + 60_000).toISOString(),
+          });
+        }
       }
+      for (const [name, text] of gitPackage) gh.setFile('acme', name, 'package.json', text);
       log('mining…');
       const start = performance.now();
       let scanDoneAt = 0;
@@ -132,6 +190,11 @@ async function main(): Promise<void> {
         candidates,
         screened: result.output.screened.length,
         apiRequestsPerCandidate: candidates ? +(result.apiRequests / candidates).toFixed(1) : null,
+        coupledCandidates: result.output.candidates.filter((c) =>
+          ((c.metadata as { links?: Array<{ evidence: Array<{ kind: string }> }> }).links ?? []).some((l) =>
+            l.evidence.some((e) => e.kind === 'dependency-bump'),
+          ),
+        ).length,
         apiRequestsPerPull: +(result.apiRequests / result.pullsScanned).toFixed(2),
       };
       writeFileSync(
