@@ -124,6 +124,7 @@ export function expandLinkedSet(
   const hidden = (key: string) => rank !== undefined && rank(key) > seedRank;
 
   const result: LinkedSet = { members: [], joined: [], left: [], refused: [], missing: [] };
+  const refusedTo = new Set<string>();
   const visited = new Set<string>([seed]);
   const repos = new RepoSet();
   const queue = [seed];
@@ -149,7 +150,10 @@ export function expandLinkedSet(
           : undefined);
       if (reason) {
         // A refused link may still be reached through an accepted path later; refuse it once.
-        if (!result.refused.some((r) => r.to === next)) result.refused.push({ from: key, to: next, reason });
+        if (!refusedTo.has(next)) {
+          refusedTo.add(next);
+          result.refused.push({ from: key, to: next, reason });
+        }
         continue;
       }
       visited.add(next);

@@ -35,7 +35,7 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
     maxRepos: INDEX_WALK_LIMIT,
     unlinked: store.links.unlinkedPairs(),
     confirmed: storedConsent(store),
-    ...(shares ? {} : { privacy: (key: string) => privacyRank(store.pulls.get(key)?.visibility) }),
+    ...(shares ? {} : { privacy: (key: string) => privacyRank(store.pulls.facts(key)?.visibility) }),
   };
   const nodes = new Map<string, LinkNode>();
   const unknown = new Set<string>();

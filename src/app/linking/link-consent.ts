@@ -17,10 +17,16 @@ const MAX_REPOS_ASKED = 32;
 
 /** Consent as the store knows it: a writer of `to`'s repository wrote or commanded `from → to`. */
 export function storedConsent(store: Store): (from: string, to: string) => boolean {
+  // One walk asks about every link of every PR: authors are read once each.
+  const authors = new Map<string, string | undefined>();
+  const authorOf = (key: string) => {
+    if (!authors.has(key)) authors.set(key, store.pulls.facts(key)?.author);
+    return authors.get(key);
+  };
   return (from, to) => {
     const repo = repoOfPullKey(to);
     return store.links
-      .writersOf(from, to, store.pulls.get(from)?.author)
+      .writersOf(from, to, authorOf(from))
       .some((login) => store.links.isWriter(repo, login) === true);
   };
 }

@@ -66,7 +66,7 @@ export async function resolveLinkedSet(
     for (const repo of suite.repos)
       repoRanks.set(repo.toLowerCase(), privacyRank((await getRepo(gh, repoId(repo))).visibility));
   const rankOf = (key: string) => {
-    const v = infos.get(key)?.visibility ?? store.pulls.get(key)?.visibility;
+    const v = infos.get(key)?.visibility ?? store.pulls.facts(key)?.visibility;
     return v ? privacyRank(v) : (repoRanks.get(repoOfPullKey(key).toLowerCase()) ?? privacyRank(undefined));
   };
   const policy = {

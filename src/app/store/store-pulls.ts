@@ -74,6 +74,16 @@ export class PullsTable {
     return row ? this.toPull(row) : undefined;
   }
 
+  /** Who opened a PR and how visible its repository is, without reading its links. */
+  facts(key: string): { author?: string; visibility?: RepoVisibility } | undefined {
+    const row = this.db.prepare('SELECT author, visibility FROM pulls WHERE key = ?').get(key) as
+      | { author: string | null; visibility: string | null }
+      | undefined;
+    if (!row) return undefined;
+    const v = repoVisibilitySchema.safeParse(row.visibility);
+    return { ...(row.author ? { author: row.author } : {}), ...(v.success ? { visibility: v.data } : {}) };
+  }
+
   /** Open PRs of an installation with this head branch name (opt-in grouping). */
   withHeadRef(installationId: number, headRef: string): StoredPull[] {
     const rows = this.db
