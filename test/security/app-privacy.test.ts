@@ -13,7 +13,6 @@ import {
   ObservedExecutor,
   openPull,
   orgConfig,
-  SCHEMA_OK,
   sendPull,
   settle,
   stickyComments,
