@@ -1,0 +1,106 @@
+/**
+ * `/tandem merge` as an attacker would use it (issue 17, findings 2 and 6), against the App over
+ * HTTP with signed webhooks, the GitHub stand-in, real git remotes and the real engine (Docker):
+ * write access on the repository commented in is not write access on every member's, so nothing
+ * merges and the reply names who was refused; and without `merge_order`, a consumer never merges
+ * before the producer it depends on (links decide; a cycle falls back, and says so).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  API_OK,
+  openPull,
+  publishBranch,
+  SCHEMA_OK,
+  SUITE,
+  sendPull,
+  settle,
+  tandemChecks,
+  useWorld,
+  type World,
+} from '../e2e/app-harness.ts';
+import { setGitDir } from '../support/github-standin/routes/merges.ts';
+
+const startWorld = useWorld();
+const MERGE_MARKER = '<!-- tandem:merge -->';
+
+/** acme/schema#1 and acme/api#1 (which depends on it), evaluated and resolved. */
+async function evaluated(opts: { mergeOrder: boolean; schemaBody?: string }) {
+  const w = await startWorld();
+  if (!opts.mergeOrder)
+    w.standIn.setFile(
+      'acme',
+      'tandem-suites',
+      'suites/checkout/suite.yml',
+      SUITE.replace(/^merge_order:.*$/m, ''),
+    );
+  for (const name of ['schema', 'api', 'web'] as const) {
+    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
+    publishBranch(w, name, 'main', w.repos[name]!.sha);
+  }
+  await openPull(w, 'schema', SCHEMA_OK, opts.schemaBody ?? 'Adds total.');
+  const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+  await sendPull(w, 'opened', 'schema', 1);
+  await sendPull(w, 'opened', 'api', 1);
+  await settle(w);
+  expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+  return w;
+}
+
+async function commentMerge(w: World, repo: string, user: string) {
+  const comment = w.standIn.addComment('acme', repo, 1, { body: '/tandem merge', user });
+  await w.sender.issueCommentCreated({
+    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
+    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
+    comment: comment as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+  });
+  await settle(w);
+}
+
+const mergeCalls = (w: World) =>
+  w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge')).map((r) => r.path);
+const mergeComment = (w: World, repo: string) =>
+  w.standIn.comments('acme', repo, 1).find((c) => c.body?.includes(MERGE_MARKER))?.body ?? '';
+
+describe('attack: merging with write access on one member only', () => {
+  it('merges nothing and names the members the requester may not merge', async () => {
+    const w = await evaluated({ mergeOrder: true });
+    // Eve maintains acme/api, and can only read acme/schema.
+    w.standIn.setPermission('acme', 'api', 'eve', 'write');
+    await commentMerge(w, 'api', 'eve');
+    expect(mergeCalls(w)).toEqual([]);
+    for (const repo of ['schema', 'api']) expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
+    const body = mergeComment(w, 'api');
+    expect(body).toContain(
+      '⛔ **Not merged** — eve may not merge acme/schema#1 (no write access). Nothing was merged.',
+    );
+    expect(body).toMatch(
+      /^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ⛔ refused: eve has no write access to acme\/schema \|$/m,
+    );
+    // Someone who writes to both merges the same set.
+    for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
+    await commentMerge(w, 'api', 'alice');
+    expect(mergeCalls(w)).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
+  });
+});
+
+describe('attack: merge order against the links', () => {
+  it('without merge_order, merges the producer a consumer depends on first', async () => {
+    const w = await evaluated({ mergeOrder: false });
+    for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
+    // Commented on the consumer (the set's first member by name): its dependency still goes first.
+    await commentMerge(w, 'api', 'alice');
+    expect(mergeCalls(w)).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
+    expect(mergeComment(w, 'api')).not.toContain('form a cycle');
+  });
+
+  it('links in a cycle fall back to the listed order, and the comment says so', async () => {
+    const w = await evaluated({ mergeOrder: false, schemaBody: 'Depends-On: acme/api#1' });
+    for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
+    await commentMerge(w, 'api', 'alice');
+    expect(mergeCalls(w)).toHaveLength(2);
+    expect(mergeComment(w, 'api')).toContain(
+      '> the Depends-On links of acme/api#1, acme/schema#1 form a cycle, so they are merged in the order the evaluation listed them.',
+    );
+  });
+});
