@@ -27,11 +27,19 @@ describe('settingsFromEnv', () => {
       TANDEM_JOBS: '3',
       TANDEM_DEBOUNCE_MS: '0',
       TANDEM_SANDBOX: 'process',
+      TANDEM_ALLOW_PROCESS_SANDBOX: '1',
       TANDEM_CACHE_DIR: '/tmp/tandem-cache-x',
       PORT: '0',
     });
     expect(s).toMatchObject({ jobs: 3, debounceMs: 0, sandbox: 'process', port: 0 });
     expect(s.engineHost.cacheDir).toBe('/tmp/tandem-cache-x');
+  });
+
+  it('refuses the process sandbox without the development flag, naming both variables', () => {
+    expect(() => settingsFromEnv({ TANDEM_SANDBOX: 'process' })).toThrow(
+      /TANDEM_SANDBOX.*TANDEM_ALLOW_PROCESS_SANDBOX=1/,
+    );
+    expect(settingsFromEnv({}).sandbox).toBe('docker');
   });
 
   it.each([
