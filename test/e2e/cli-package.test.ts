@@ -42,6 +42,12 @@ describe('npm pack', () => {
       'build/cli/main.js',
       'templates/report.md.hbs',
       'schema/case.schema.json',
+      'schema/tandem-config.schema.json',
+      'scripts/build-sandbox-image.sh',
+      'scripts/build-lang-images.sh',
+      'scripts/lib/copy-with-libs.sh',
+      'examples/workflows/tandem.yml',
+      'LICENSE',
     ])
       expect(packed.files).toContain(file);
     expect(
@@ -65,6 +71,30 @@ describe('the installed tandem', () => {
     const r = await installed(['--help']);
     for (const text of ['eval [options] <case>', 'merge [options]', 'Exit codes:', 'TANDEM_CACHE_DIR'])
       expect(r.stdout).toContain(text);
+  });
+
+  it('needs no checkout: builds its sandbox image, writes a starter setup and checks it', async () => {
+    // The image exists on this machine: the shipped script says so and succeeds.
+    const image = await installed(['image', 'build', 'node']);
+    expect(image.stderr).toContain('tandem/sandbox:node20');
+    const init = await installed(['init', 'acme/api', '--evaluator', 'acme/evaluator', '--dir', 'setup']);
+    expect(init.stdout).toContain('→ commit to acme/.github');
+    const check = await installed([
+      'config',
+      'check',
+      path.join('setup', 'acme', '.github', '.github', 'tandem.yml'),
+    ]);
+    expect(check.stdout).toContain('valid');
+  });
+
+  it('names in its hints only commands an installed user has', async () => {
+    const { stdout } = await run('grep', [
+      '-rhoE',
+      '`(bash scripts/|npm run )[^`]*`',
+      path.join(dir, 'node_modules', 'tandem', 'build'),
+    ]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+    // Only `npm run docker:start`, offered for "a Tandem checkout" beside the system's own way.
+    expect(stdout.split('\n').filter(Boolean)).toEqual(['`npm run docker:start`']);
   });
 
   it('runs a command end to end: merge renders Markdown from the packaged templates', async () => {

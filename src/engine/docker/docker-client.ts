@@ -5,7 +5,7 @@ import type { OutputTail } from '../results/output-tail.ts';
 
 /** How to get an engine on this kind of machine; repeated in every "not reachable" error. */
 export const START_ENGINE_HINT =
-  'start one with `bash scripts/start-docker.sh` (npm run docker:start), or set DOCKER_HOST to a running engine';
+  'start it (`sudo systemctl start docker`, or `npm run docker:start` in a Tandem checkout), or set DOCKER_HOST to a running engine';
 
 /** dockerode honours DOCKER_HOST / DOCKER_CERT_PATH itself; options override them. */
 export function createDockerClient(options?: Docker.DockerOptions): Docker {
@@ -177,7 +177,7 @@ const PULL_TIMEOUT_MS = 300_000;
 
 export function missingImageError(image: string): InfraError {
   const how = image.startsWith('tandem/sandbox')
-    ? '`bash scripts/build-sandbox-image.sh` (npm run sandbox:image)'
+    ? '`tandem image build` (node; `tandem image build python` or `go` for the language images)'
     : `\`docker build -t ${image} <dir>\` (or \`docker pull ${image}\` where a registry is reachable)`;
   return new InfraError('image-missing', `image "${image}" is not available locally; build it with ${how}`);
 }
