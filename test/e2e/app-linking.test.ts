@@ -73,10 +73,8 @@ describe('App: linking', () => {
     await sendPull(w, 'synchronize', 'web', 1);
     await settle(w);
     expect(tandemChecks(w, 'web', bad).map((c) => c.conclusion)).toEqual(['failure']);
-    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual([
-      'success',
-      'failure',
-    ]);
+    // Issue 22: the unchanged schema head keeps its one check, completed again with the new verdict.
+    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.conclusion)).toEqual(['failure']);
     expect(stickyComments(w, 'api', 1)[0]!.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
   });
 
@@ -94,7 +92,8 @@ describe('App: linking', () => {
     });
     await sendPull(w, 'edited', 'api', 1, { changes: { body: { from: 'Alone.' } } });
     await settle(w);
-    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure', 'success']);
+    // Issue 22: one check per head, moved back and completed again (was a second check).
+    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
     expect(tandemChecks(w, 'schema', schema.head.sha).at(-1)!.conclusion).toBe('success');
     const body = stickyComments(w, 'schema', 1)[0]!.body!;
     expect(body).toContain('evil/schema#1');
