@@ -20,8 +20,11 @@ const READ_OOM = [
   'cat /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null || cat /sys/fs/cgroup/memory.events 2>/dev/null',
 ];
 
+/** Tandem's own execs run as root: steps (another uid) can neither signal nor trace them. */
+const ROOT = '0:0';
+
 /** How long a container whose step just died by a signal may take to be marked stopped. */
-const SETTLE_MS = 300;
+const SETTLE_MS = 1000;
 
 /** A step's exec: the suite's command under the image's own shell, as the unprivileged step user. */
 function stepCommand(command: string): string[] {
@@ -49,6 +52,8 @@ export class ContainerExec {
   private oomKills = 0;
   /** What the leftover kill spares: PID 1 and what setup left running (`spareRunning`). */
   private spared: number[] = [];
+  /** The next leftover kill, registered ahead (`killAhead`). */
+  private nextKill: Promise<Docker.Exec> | undefined;
 
   constructor(
     private readonly docker: Docker,
@@ -138,10 +143,16 @@ export class ContainerExec {
    */
   async spareRunning(): Promise<void> {
     const out = new OutputTail(64 * 1024);
-    const code = await this.machinery(LIST_PIDS, out, 'listing processes');
-    const pids = code === 0 ? parsePids(out.toString()) : undefined;
+    const ended = await this.machinery({ cmd: LIST_PIDS }, out, 'listing processes');
     // Nothing to spare but PID 1 is the safe side: setup services die, the group fails honestly.
-    this.spared = pids ?? [];
+    this.spared = (ended && parsePids(out.toString())) || [];
+  }
+
+  /** Registers the next leftover kill ahead, off the run's critical path (it runs in `killLeftovers`). */
+  killAhead(): void {
+    const created = createExec(this.container, { cmd: leftoverKill(this.spared), user: ROOT });
+    created.catch(() => {});
+    this.nextKill = created;
   }
 
   /**
@@ -150,16 +161,37 @@ export class ContainerExec {
    */
   async killLeftovers(): Promise<void> {
     if (this.guard.reason) return;
-    await this.machinery(leftoverKill(this.spared), new OutputTail(0), 'killing what a step left running');
+    const ahead = await this.nextKill?.catch(() => undefined);
+    this.nextKill = undefined;
+    const cmd = leftoverKill(this.spared);
+    await this.machinery(
+      ahead ? { created: ahead, cmd } : { cmd },
+      new OutputTail(0),
+      'killing what a step left running',
+    );
   }
 
-  /** A root exec of Tandem's own; an engine failure there is Tandem's (never the step's). */
-  private async machinery(cmd: string[], out: OutputTail, doing: string): Promise<number | null> {
+  /**
+   * A root exec of Tandem's own, run until its output ends (which is when it exited; its code is
+   * not needed); false when the container is gone. An engine failure is Tandem's, never the step's.
+   */
+  private async machinery(
+    opts: { cmd: string[]; created?: Docker.Exec },
+    out: OutputTail,
+    doing: string,
+  ): Promise<boolean> {
+    const fresh = { cmd: opts.cmd, user: ROOT };
     try {
-      return await execToEnd(this.docker, this.container, cmd, out);
+      const run = opts.created
+        ? await startExec(this.docker, this.container, { created: opts.created }, out).catch(() =>
+            startExec(this.docker, this.container, fresh, out),
+          )
+        : await startExec(this.docker, this.container, fresh, out);
+      await run.ended;
+      return true;
     } catch (err) {
-      if (this.guard.reason) return null;
-      if (await this.containerStopped().catch(() => undefined)) return null;
+      if (this.guard.reason) return false;
+      if (await this.containerStopped().catch(() => undefined)) return false;
       throw engineError(this.docker, err, doing, this.configuration);
     }
   }

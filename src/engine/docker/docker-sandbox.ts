@@ -163,6 +163,7 @@ export class DockerSandbox implements Sandbox {
       const exec = new ContainerExec(this.docker, container, guard, configuration);
       const last = spec.tests.at(-1);
       let spared = spec.setup.length === 0;
+      if (spared && spec.tests.length > 1) exec.killAhead();
       try {
         return await runSteps(
           spec,
@@ -175,6 +176,7 @@ export class DockerSandbox implements Sandbox {
             if (!spared) {
               await exec.spareRunning();
               spared = true;
+              if (step !== last) exec.killAhead();
             }
             // Only the running group's hidden files are in the stage; setup sees none.
             const { value, resultFile } = await results.during(folder, step.resultsPath, () =>
@@ -182,7 +184,11 @@ export class DockerSandbox implements Sandbox {
                 const r = await run();
                 // Nothing the step left may live on into the next group's hidden files (after
                 // the last group the container is killed next).
-                if (step !== last && !r.containerLost) await exec.killLeftovers();
+                if (step !== last && !r.containerLost) {
+                  await exec.killLeftovers();
+                  // The next one, ahead, for the group after this one (the last needs none).
+                  if (spec.tests.indexOf(step) < spec.tests.length - 2) exec.killAhead();
+                }
                 return r;
               }),
             );
