@@ -57,7 +57,11 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       emit,
     });
 
-    const cache = options.useResultCache ? new ResultCache(path.join(cacheDir, 'results')) : undefined;
+    const cache = options.useResultCache
+      ? new ResultCache(path.join(cacheDir, 'results'), (message) =>
+          emit({ type: 'log', level: 'warn', message }),
+        )
+      : undefined;
     const runs = await runStep(planned.attempts, {
       states: prepared.states,
       slots,

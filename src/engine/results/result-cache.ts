@@ -28,7 +28,11 @@ export function resultKey(parts: ResultKeyParts): string {
 }
 
 export class ResultCache {
-  constructor(private readonly dir: string) {}
+  /** `warn` hears of an entry that could not be read: it is ignored, and the run rewrites it. */
+  constructor(
+    private readonly dir: string,
+    private readonly warn: (message: string) => void = () => {},
+  ) {}
 
   private file(key: string): string {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
@@ -41,8 +45,22 @@ export class ResultCache {
     } catch {
       return undefined;
     }
-    // A corrupt or old-format entry is a miss, never an error.
-    const parsed = configurationRunSchema.safeParse(JSON.parse(text));
+    // A corrupt or old-format entry is a miss, never an error: the configuration runs again and
+    // `put` replaces the entry.
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.warn(
+        `ignoring a corrupt result-cache entry ${this.file(key)} (not JSON); it is rewritten after the run`,
+      );
+      return undefined;
+    }
+    const parsed = configurationRunSchema.safeParse(json);
+    if (!parsed.success)
+      this.warn(
+        `ignoring a result-cache entry ${this.file(key)} of another format; it is rewritten after the run`,
+      );
     return parsed.success ? parsed.data : undefined;
   }
 
