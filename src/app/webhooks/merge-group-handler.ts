@@ -3,9 +3,11 @@
  * head SHA, `destroyed` withdraws one still being evaluated. A payload without the fields Tandem
  * relies on (`core/merge-group.schema.ts`) is logged and ignored; the handler never throws.
  */
+
 import type { Probot } from 'probot';
 import { parseMergeGroupEvent } from '../../core/merge-group.schema.ts';
 import type { MergeGroupGate } from '../merge-queue/merge-group-gate.ts';
+import { deliveryIdentity } from './delivery-identity.ts';
 
 export type MergeGroupTarget = Pick<MergeGroupGate, 'request' | 'destroy'>;
 
@@ -25,11 +27,12 @@ export function onMergeGroup(
 
 export function registerMergeGroupHandler(
   app: Probot,
-  deliveries: { claimDelivery(id: string, event: string): boolean },
+  deliveries: { claimDelivery(id: string, event: string, identity?: string): boolean },
   gate: MergeGroupTarget,
 ): void {
   app.on(['merge_group.checks_requested', 'merge_group.destroyed'], async (context) => {
-    if (!deliveries.claimDelivery(context.id, context.name)) return;
+    if (!deliveries.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+      return;
     onMergeGroup(gate, context.payload, context.log);
   });
 }

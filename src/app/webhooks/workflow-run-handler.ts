@@ -7,6 +7,7 @@ import type { Probot } from 'probot';
 import { workflowRunInfo } from '../../github/actions.ts';
 import type { ActionsExecutor } from '../executors/actions-executor.ts';
 import type { TandemService } from '../service.ts';
+import { deliveryIdentity } from './delivery-identity.ts';
 
 export function registerWorkflowRunHandler(
   app: Probot,
@@ -16,7 +17,8 @@ export function registerWorkflowRunHandler(
   app.on(
     ['workflow_run.requested', 'workflow_run.in_progress', 'workflow_run.completed'],
     async (context) => {
-      if (!tandem.claimDelivery(context.id, context.name)) return;
+      if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+        return;
       const { payload } = context;
       const run = workflowRunInfo(payload.workflow_run);
       const repo = payload.repository.full_name;
