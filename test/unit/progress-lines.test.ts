@@ -22,6 +22,10 @@ describe('progress lines', () => {
     );
     expect(configurationDoneLine(done({ cached: true }))).toBe('  api+web: pass 12/12 cached');
     expect(configurationDoneLine(done({ outcome: 'error' }))).toBe('  api+web: infrastructure error 3.4s');
+    // A shard without the all-base run cannot judge what it ran (core/expected-tests.ts).
+    expect(configurationDoneLine(done({ outcome: 'unjudged', passed: 0, total: 0 }))).toBe(
+      '  api+web: ran (judged with the all-base run, which this evaluation does not run) 3.4s',
+    );
   });
 
   it.each([
