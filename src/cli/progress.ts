@@ -19,6 +19,8 @@ export interface CountingBar {
   tick(last: string): void;
   /** Text that finishes nothing: the bar's last-line text, or a line. */
   note(last: string): void;
+  /** A line that stays (a prepare step, a warning): above the bar on a TTY, else a line. */
+  log(text: string): void;
   /** Whether a bar is showing (other output would break it). */
   readonly active: boolean;
   stop(): void;
@@ -39,25 +41,40 @@ export function countingBar(stream: NodeJS.WriteStream, opts: BarOptions): Count
   let bar: cliProgress.SingleBar | undefined;
   let done = 0;
   let total = 0;
+  let lastText = '';
+  const draw = () => {
+    const eta = opts.eta ? '  ETA {eta_formatted}' : '';
+    bar = new cliProgress.SingleBar(
+      { stream, format: `  [{bar}] {value}/{total} ${opts.unit}${eta}  {last}`, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, done, { last: lastText });
+  };
   return {
     start(t) {
       total = t;
-      if (!tty) return;
-      const eta = opts.eta ? '  ETA {eta_formatted}' : '';
-      bar = new cliProgress.SingleBar(
-        { stream, format: `  [{bar}] {value}/{total} ${opts.unit}${eta}  {last}`, hideCursor: true },
-        cliProgress.Presets.shades_classic,
-      );
-      bar.start(t, 0, { last: '' });
+      if (tty) draw();
     },
     tick(last) {
       done += 1;
+      lastText = last;
       if (bar) bar.update(done, { last });
       else stream.write(`${line(done, total, last)}\n`);
     },
     note(last) {
+      lastText = last;
       if (bar) bar.update(done, { last });
       else stream.write(`${last}\n`);
+    },
+    log(text) {
+      if (!bar) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      // The bar owns its line: stop it and clear that line, write the text there, draw it again below.
+      bar.stop();
+      stream.write(`\x1b[1A\r\x1b[2K${text}\n`);
+      draw();
     },
     get active() {
       return bar !== undefined;
@@ -81,8 +98,8 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
         if (e.attempt === 0) bar.tick(text);
         else bar.note(text);
       }
-      // Under a bar only configurations update its text; the rest would break the bar.
-      else if (!bar.active && (e.type === 'prepare-done' || e.type === 'log')) bar.note(text);
+      // Prepare steps and warnings stay in sight: above the bar, which is drawn again below.
+      else if (e.type === 'prepare-done' || e.type === 'log') bar.log(text);
     },
     stop: () => bar.stop(),
   };

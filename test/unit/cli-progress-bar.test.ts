@@ -36,3 +36,51 @@ describe('createProgress', () => {
     expect(quiet.text()).toBe('');
   });
 });
+
+/** A terminal stand-in: a TTY that records what is written, with the cursor calls cli-progress makes. */
+function terminal(): { stream: NodeJS.WriteStream; text: () => string } {
+  const out = pipe();
+  Object.assign(out.stream, {
+    isTTY: true,
+    columns: 120,
+    cursorTo: (_x: number, _y?: unknown, cb?: () => void) => {
+      out.stream.write('\r');
+      cb?.();
+      return true;
+    },
+    clearLine: (_dir: number, cb?: () => void) => {
+      cb?.();
+      return true;
+    },
+    moveCursor: (_dx: number, _dy: number, cb?: () => void) => {
+      cb?.();
+      return true;
+    },
+  });
+  return out;
+}
+
+describe('createProgress on a terminal', () => {
+  it('keeps prepare steps and warnings in sight above the bar, which goes on below them', () => {
+    const out = terminal();
+    const p = createProgress(out.stream, false);
+    p.onEvent({
+      type: 'plan',
+      configurations: [
+        { id: 'base', applied: [] },
+        { id: 'full', applied: ['acme/api'] },
+      ],
+      mode: 'full',
+    } as never);
+    p.onEvent({ type: 'prepare-done', repo: 'acme/api', key: 'k', reused: false, durationMs: 2100 } as never);
+    p.onEvent({ type: 'log', level: 'warn', message: 'ignoring a corrupt result-cache entry' } as never);
+    p.stop();
+    const text = out.text();
+    const prepared = text.indexOf('acme/api');
+    const warned = text.indexOf('ignoring a corrupt result-cache entry');
+    expect(prepared).toBeGreaterThan(-1);
+    expect(warned).toBeGreaterThan(prepared);
+    // The bar is drawn again after each line that stays.
+    expect(text.slice(warned)).toMatch(/\n[^\n]*0\/2 configurations/);
+  });
+});
