@@ -164,6 +164,8 @@ describe('attack: a signed delivery replayed under a fresh delivery id', () => {
       expect((await send()).status).toBe(200);
       await settle(w);
     }
+    // One 👍 (GitHub keeps one reaction per user anyway) and one evaluation asked for.
     expect(reactions(w, Number(comment.id))).toBe(1);
+    expect(evaluations(w)).toBe(1);
   });
 });
