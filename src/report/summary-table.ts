@@ -24,6 +24,17 @@ const OUTCOME_STYLE: Record<MatrixRowView['outcome'], Style> = {
   'not-run': 'dim',
 };
 
+/**
+ * Judged as the comment judges rows: a failing base or partial configuration is what a jointly
+ * necessary change expects (dim, never red under a green RESOLVED); a partial that passes is the
+ * surprise (yellow); only `full` is green or red.
+ */
+function rowStyle(r: MatrixRowView): Style {
+  if (r.role !== 'full' && r.outcome === 'fail') return 'dim';
+  if (r.role !== 'full' && r.outcome === 'pass') return 'yellow';
+  return OUTCOME_STYLE[r.outcome];
+}
+
 function table(rows: string[][], rightAligned: Set<number>): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => visibleLength(r[i] ?? ''))));
   const line = (r: string[]) =>
@@ -60,7 +71,7 @@ export function summaryTable(report: Report, options: { color: boolean }): strin
   const rows = view.matrix.map((r) => [
     r.id,
     ...r.applied.map((a) => (a ? 'H' : 'B')),
-    paint(OUTCOME_STYLE[r.outcome], r.errorKind ? `${r.outcome} (${r.errorKind})` : r.outcome),
+    paint(rowStyle(r), r.errorKind ? `${r.outcome} (${r.errorKind})` : r.outcome),
     r.runs > 0 && r.outcome !== 'error' ? `${r.passed}/${r.total}` : '-',
     r.runs > 0 ? formatDuration(r.durationMs) : '-',
     r.cached ? 'cached' : r.runs > 1 ? `${r.runs} runs` : '',

@@ -51,8 +51,12 @@ describe('summaryTable', () => {
   it('colors outcomes and verdict only when asked, keeping alignment', () => {
     const out = table('resolved', true);
     expectText(out, {
-      has: ['\u001b[32mpass\u001b[0m', '\u001b[31mfail\u001b[0m', '\u001b[32mRESOLVED\u001b[0m'],
+      // Partial and base failures are expected in a jointly necessary change: dim, not red.
+      has: ['\u001b[32mpass\u001b[0m', '\u001b[2mfail\u001b[0m', '\u001b[32mRESOLVED\u001b[0m'],
+      lacks: ['\u001b[31m'],
     });
+    const unresolved = table('unresolved', true);
+    expect(unresolved.split('\n').find((l) => l.startsWith('full'))).toContain('\u001b[31mfail\u001b[0m');
     const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toBe(table('resolved'));
   });
