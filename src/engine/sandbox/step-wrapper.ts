@@ -16,7 +16,7 @@ export const SHELL = '/bin/sh';
 export const LIST_PIDS: string[] = [
   SHELL,
   '-c',
-  'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] || printf "%s " "$p"; done',
+  `for d in /proc/[0-9]*; do p=\${d#/proc/}; [ "$p" = "$$" ] || printf "%s " "$p"; done`,
 ];
 
 /** The pids LIST_PIDS printed; undefined unless the output is nothing but pids. */
