@@ -33,7 +33,19 @@ export function planStep(
       attempt,
     })),
   );
-  return { plan, wanted, attempts };
+  return { plan, wanted, attempts: verdictFirst(attempts) };
+}
+
+/**
+ * The verdict first, the matrix after: the all-base run (it classifies the tests when the suite
+ * has no lists) and the first run of `full` take the first slots, so their `configuration-done`
+ * events — the verdict — come as early as one configuration's time; the partial configurations
+ * and the reruns follow. Run order only: the plan, `wanted` and the report keep plan order.
+ */
+function verdictFirst(attempts: PlannedAttempt[]): PlannedAttempt[] {
+  const rank = (a: PlannedAttempt) =>
+    a.configuration.role === 'base' ? 0 : a.configuration.role === 'full' && a.attempt === 0 ? 1 : 2;
+  return [...attempts].sort((a, b) => rank(a) - rank(b));
 }
 
 export function planEvent(p: EvaluationPlan): EvaluationEvent {
