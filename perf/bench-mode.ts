@@ -21,7 +21,7 @@ const MODELS = ['m-resolves', 'm-misses-web', 'm-wrong-web'] as const;
 const JOBS = Math.max(1, Math.min(4, os.availableParallelism()));
 const log = (s: string) => process.stderr.write(`bench-mode: ${s}\n`);
 
-interface Generated {
+export interface Generated {
   instancesFile: string;
   predictionsFile: string;
   /** Per prediction, a case file for `tandem eval` (patch targets = candidate + test patch). */
@@ -66,7 +66,7 @@ const tap = (file: string, checks: Array<[string, string]>) =>
     '',
   ].join('\n');
 
-async function generate(root: string): Promise<Generated> {
+export async function generate(root: string): Promise<Generated> {
   const apiFiles: Record<string, string> = {};
   const webFiles: Record<string, string> = { README: 'web\n' };
   for (let k = 0; k < INSTANCES; k++) {

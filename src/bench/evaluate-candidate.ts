@@ -9,6 +9,7 @@
  * are applied by gradeCandidate, in the dataset's own test names.
  */
 
+import type { InstanceRepo } from '../core/bench-instance.schema.ts';
 import type { RepoApply } from '../core/bench-report.schema.ts';
 import { mapRunsToDatasetNames } from '../core/dataset-names.ts';
 import { InfraError } from '../core/errors.ts';
@@ -70,30 +71,13 @@ export async function evaluateCandidate(
   const { instance } = loaded;
   const apply: RepoApply[] = [];
   const heads: Array<{ repo: string; url: string; base: string; head: string }> = [];
-  for (const r of instance.repos) {
-    const patch = patches[r.repo] ?? '';
-    let base: string;
-    try {
-      base = await ctx.states.testBase(r);
-    } catch (err) {
-      if (err instanceof InfraError && err.kind === 'patch-failed') {
-        return { kind: 'injection-failed', apply, message: err.message };
-      }
-      return { kind: 'error', apply, errors: [(err as Error).message], attempts: 1 };
-    }
-    let state: Awaited<ReturnType<BenchStates['candidate']>>;
-    try {
-      state = await ctx.states.candidate(r, patch);
-    } catch (err) {
-      return { kind: 'error', apply, errors: [(err as Error).message], attempts: 1 };
-    }
-    const changed = patch.trim() !== '';
-    if (!state.ok) {
-      apply.push({ repo: r.repo, changed, applied: false, message: state.message, files: state.files });
-      continue;
-    }
-    apply.push({ repo: r.repo, changed, applied: true, ...(state.method ? { method: state.method } : {}) });
-    heads.push({ repo: r.repo, url: await ctx.states.storeFor(r), base, head: state.sha });
+  // Every repository's states at once: a prediction's first configuration waits for the slowest.
+  const made = await Promise.all(instance.repos.map((r) => repoState(r, patches[r.repo] ?? '', ctx.states)));
+  for (const m of made) {
+    if (m.kind === 'injection-failed') return { kind: 'injection-failed', apply, message: m.message };
+    if (m.kind === 'error') return { kind: 'error', apply, errors: [m.message], attempts: 1 };
+    apply.push(m.apply);
+    if (m.head) heads.push(m.head);
   }
   if (apply.some((a) => !a.applied)) return { kind: 'not-applied', apply };
 
@@ -168,6 +152,41 @@ export async function evaluateCandidate(
       grade,
     };
   }
+}
+
+type RepoState =
+  | { kind: 'made'; apply: RepoApply; head?: { repo: string; url: string; base: string; head: string } }
+  | { kind: 'injection-failed'; message: string }
+  | { kind: 'error'; message: string };
+
+/** One repository's test base and candidate state (a patch that does not apply is recorded). */
+async function repoState(r: InstanceRepo, patch: string, states: BenchStates): Promise<RepoState> {
+  let base: string;
+  try {
+    base = await states.testBase(r);
+  } catch (err) {
+    if (err instanceof InfraError && err.kind === 'patch-failed')
+      return { kind: 'injection-failed', message: err.message };
+    return { kind: 'error', message: (err as Error).message };
+  }
+  let state: Awaited<ReturnType<BenchStates['candidate']>>;
+  try {
+    state = await states.candidate(r, patch);
+  } catch (err) {
+    return { kind: 'error', message: (err as Error).message };
+  }
+  const changed = patch.trim() !== '';
+  if (!state.ok) {
+    return {
+      kind: 'made',
+      apply: { repo: r.repo, changed, applied: false, message: state.message, files: state.files },
+    };
+  }
+  return {
+    kind: 'made',
+    apply: { repo: r.repo, changed, applied: true, ...(state.method ? { method: state.method } : {}) },
+    head: { repo: r.repo, url: await states.storeFor(r), base, head: state.sha },
+  };
 }
 
 /** The suite as the engine runs it: nothing that only grading reads. */

@@ -10,7 +10,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { type DroppedTest, deriveLists } from '../core/bench-derive-lists.ts';
-import type { BenchInstance } from '../core/bench-instance.schema.ts';
 import { datasetNameOf, qualifyLists } from '../core/dataset-names.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
@@ -20,7 +19,7 @@ import { namedGroups } from './grade-candidate.ts';
 import { type LoadedInstance, loadInstances } from './instances-file.ts';
 import { toJsonLines } from './json-lines.ts';
 import { goldPatches } from './prediction-patches.ts';
-import { publishedLists, rejectedFileFor, validatedRow } from './validated-row.ts';
+import { publishedLists, rejectedFileFor, type ValidatedInstance, validatedRow } from './validated-row.ts';
 
 export type RejectionKind =
   | 'test-patch-does-not-apply'
@@ -62,15 +61,8 @@ export interface ValidateResult {
   rejectedFile: string;
 }
 
-export type Verdict =
-  | {
-      ok: true;
-      instance: BenchInstance;
-      flaky: Array<{ id: string; statuses: string[] }>;
-      derived: boolean;
-      dropped: DroppedTest[];
-      matrixFlaky: Array<{ id: string; statuses: string[]; configurations: string[] }>;
-    }
+type Verdict =
+  | ({ ok: true } & ValidatedInstance)
   | { ok: false; reasons: Rejection[]; infra: boolean; dropped?: DroppedTest[] };
 
 export async function validateInstances(opts: ValidateOptions): Promise<ValidateResult> {

@@ -4,10 +4,19 @@
  * audit of its validation; the lists in the dataset's own test names; where rejections go.
  */
 import path from 'node:path';
-import type { ListDerivation } from '../core/bench-derive-lists.ts';
+import type { DroppedTest, ListDerivation } from '../core/bench-derive-lists.ts';
+import type { BenchInstance } from '../core/bench-instance.schema.ts';
 import { datasetNameOf, type NamedGroup } from '../core/dataset-names.ts';
 import type { LoadedInstance } from './instances-file.ts';
-import type { Verdict } from './validate-instances.ts';
+
+/** What validation concluded about an instance it kept. */
+export interface ValidatedInstance {
+  instance: BenchInstance;
+  flaky: Array<{ id: string; statuses: string[] }>;
+  derived: boolean;
+  dropped: DroppedTest[];
+  matrixFlaky: Array<{ id: string; statuses: string[]; configurations: string[] }>;
+}
 
 /** `validated.jsonl` → `validated.rejected.jsonl`: two validations in one folder keep apart. */
 export function rejectedFileFor(outFile: string): string {
@@ -39,12 +48,7 @@ function sourceFile(source: string): string {
   return source.replace(/(:\d+|: \[\d+\])$/, '');
 }
 
-export function validatedRow(
-  l: LoadedInstance,
-  v: Extract<Verdict, { ok: true }>,
-  runs: number,
-  outDir: string,
-) {
+export function validatedRow(l: LoadedInstance, v: ValidatedInstance, runs: number, outDir: string) {
   const inline = typeof v.instance.suite !== 'string';
   const suite = inline
     ? v.instance.suite
