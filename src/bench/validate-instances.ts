@@ -154,7 +154,10 @@ async function judge(l: LoadedInstance, opts: ValidateOptions, ctx: CandidateCon
   const lists = publishedLists(derivation, groups);
   const reasons: Rejection[] = [];
   if (lists.failingInGold.length > 0) {
-    const names = result.grade.namesWarning ? ` (${result.grade.namesWarning})` : '';
+    const timedOut = lists.timedOutInGold.length
+      ? `; ${lists.timedOutInGold.length} of them timed out in every gold run: ${lists.timedOutInGold.slice(0, 5).join(', ')}`
+      : '';
+    const names = `${timedOut}${result.grade.namesWarning ? ` (${result.grade.namesWarning})` : ''}`;
     reasons.push({
       kind: 'gold-unresolved',
       message: `the gold configuration fails ${lists.failingInGold.length} listed test(s): ${lists.failingInGold.slice(0, 5).join(', ')}${names}`,

@@ -33,6 +33,7 @@ export function publishedLists(d: ListDerivation, groups: readonly NamedGroup[])
     passToPass: d.passToPass.map(n),
     flaky: d.flaky.map((f) => ({ ...f, id: n(f.id) })),
     failingInGold: d.failingInGold.map(n),
+    timedOutInGold: d.timedOutInGold.map(n),
     dropped: d.dropped.map((t) => ({ ...t, id: n(t.id) })),
   };
 }

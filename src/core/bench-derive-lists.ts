@@ -35,6 +35,8 @@ export interface ListDerivation {
   flaky: Array<{ id: string; statuses: string[] }>;
   /** Listed tests that do not pass in some gold run. */
   failingInGold: string[];
+  /** Of those, the ones whose group timed out in every gold run (the same way each time). */
+  timedOutInGold: string[];
   /** Non-gold configurations passing every listed test (ids, base first). */
   passingOthers: Array<{ id: string; applied: string[] }>;
   dropped: DroppedTest[];
@@ -94,5 +96,6 @@ export function deriveLists(
       return listed.length > 0 && listed.every((id) => seen.get(id)?.status === 'passed');
     })
     .map((r) => ({ id: r.id, applied: r.applied }));
-  return { failToPass, passToPass, derived, flaky, failingInGold, passingOthers, dropped };
+  const timedOutInGold = failingInGold.filter((id) => gold.length > 0 && gold.every((r) => timedOut(r, id)));
+  return { failToPass, passToPass, derived, flaky, failingInGold, timedOutInGold, passingOthers, dropped };
 }

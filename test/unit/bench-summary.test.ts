@@ -181,3 +181,56 @@ describe('deriveLists', () => {
     ).toEqual([{ id: 'web', applied: ['web'] }]);
   });
 });
+
+describe('deriveLists: what it drops, and why', () => {
+  const timedOut = (r: ConfigurationRun): ConfigurationRun => ({
+    ...r,
+    groups: [...r.groups, { name: 'slow', status: 'timeout', exitCode: null, durationMs: 60_000, tests: [] }],
+  });
+  it('records every test left out: flaky, failing on base and gold, failing or skipped in gold, timed out', () => {
+    const base = run('base', [], {
+      fix: 'failed',
+      keep: 'passed',
+      broken: 'failed',
+      coin: 'passed',
+      lost: 'passed',
+      skip: 'skipped',
+    });
+    const gold = (coin: TestStatus, attempt = 0) =>
+      run(
+        'full',
+        ['api'],
+        { fix: 'passed', keep: 'passed', broken: 'failed', coin, lost: 'failed', skip: 'skipped' },
+        attempt,
+      );
+    const slowBase: ConfigurationRun = {
+      ...base,
+      groups: [
+        ...base.groups,
+        {
+          name: 'slow',
+          status: 'reported',
+          exitCode: 0,
+          durationMs: 1,
+          tests: [{ id: 'slow::::big', status: 'passed' }],
+        },
+      ],
+    };
+    const d = deriveLists([slowBase, timedOut(gold('passed')), timedOut(gold('failed', 1))]);
+    expect(d.failToPass).toEqual(['g::::fix']);
+    expect(d.passToPass).toEqual(['g::::keep']);
+    expect(d.dropped).toEqual([
+      { id: 'g::::broken', reason: 'fails-on-base-and-gold', statuses: ['failed', 'failed', 'failed'] },
+      { id: 'g::::coin', reason: 'flaky', statuses: ['passed', 'failed', 'passed'] },
+      { id: 'g::::lost', reason: 'fails-in-gold', statuses: ['failed', 'failed', 'passed'] },
+      { id: 'g::::skip', reason: 'skipped-in-gold', statuses: ['skipped', 'skipped', 'skipped'] },
+      { id: 'slow::::big', reason: 'timed-out', statuses: ['missing', 'missing', 'passed'] },
+    ]);
+    // Given lists: a listed test whose group timed out in every gold run is said to be so.
+    const given = deriveLists([slowBase, timedOut(gold('passed')), timedOut(gold('passed', 1))], {
+      failToPass: ['g::::fix', 'slow::::big'],
+      passToPass: [],
+    });
+    expect(given.timedOutInGold).toEqual(['slow::::big']);
+  });
+});
