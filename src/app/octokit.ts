@@ -244,7 +244,9 @@ export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOc
       const h = response.headers;
       if (String(h['x-ratelimit-remaining']) !== '0') return;
       const resetMs = Number(h['x-ratelimit-reset']) * 1000 - Date.now();
-      if (resetMs > 0) gates.global.pauseFor(resetMs + 1000);
+      // Each resource has its own budget: an exhausted search budget holds searches only.
+      const gate = h['x-ratelimit-resource'] === 'search' ? gates.search : gates.global;
+      if (resetMs > 0) gate.pauseFor(resetMs + 1000);
     });
   });
   return Paced.defaults((options: Record<string, unknown>) => ({

@@ -17,7 +17,14 @@ describe('stand-in secondary limits', () => {
     const si = await startGitHubStandIn({ secondaryLimits: { contentPerMinute: 2 } });
     standIn = si;
     si.addRepo({ owner: 'acme', name: 'api' });
-    si.addPullRequest({ owner: 'acme', repo: 'api', title: 't', headRef: 'f', headSha: 'a'.repeat(40) });
+    si.addPullRequest({
+      owner: 'acme',
+      repo: 'api',
+      title: 't',
+      headRef: 'f',
+      headSha: 'a'.repeat(40),
+      baseSha: 'b'.repeat(40),
+    });
     const token = si.mintToken(si.installationId('acme'));
     const call = (method: string, path: string, body?: object) =>
       fetch(`${si.apiUrl}${path}`, {
@@ -47,7 +54,14 @@ describe('stand-in secondary limits', () => {
     const si = await startGitHubStandIn();
     standIn = si;
     si.addRepo({ owner: 'acme', name: 'api' });
-    si.addPullRequest({ owner: 'acme', repo: 'api', title: 't', headRef: 'f', headSha: 'a'.repeat(40) });
+    si.addPullRequest({
+      owner: 'acme',
+      repo: 'api',
+      title: 't',
+      headRef: 'f',
+      headSha: 'a'.repeat(40),
+      baseSha: 'b'.repeat(40),
+    });
     const token = si.mintToken(si.installationId('acme'));
     for (let i = 0; i < 100; i++) {
       const r = await fetch(`${si.apiUrl}/repos/acme/api/issues/1/comments`, {

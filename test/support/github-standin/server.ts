@@ -35,6 +35,7 @@ const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requeste
 export class Pipeline {
   private used = { core: 0, search: 0 };
   private windowReset = Math.floor(Date.now() / 1000) + 3600;
+  private searchReset = Math.floor(Date.now() / 1000) + 60;
   /** When the content-creating requests of the last minute were accepted, oldest first. */
   private readonly contentAt: number[] = [];
   /** Requests answered 403 by the simulated secondary limit. */
@@ -86,6 +87,11 @@ export class Pipeline {
         }
       }
       entry.body = body;
+      // GitHub's search budget is per minute; the core one per hour.
+      if (resource === 'search' && Date.now() >= this.searchReset * 1000) {
+        this.used.search = 0;
+        this.searchReset = Math.floor(Date.now() / 1000) + 60;
+      }
       this.used[resource] += 1;
       result = await found.route.handler({
         params: found.params,
@@ -195,7 +201,7 @@ export class Pipeline {
       'x-github-api-version-selected': '2022-11-28',
       'x-ratelimit-limit': String(this.limit(resource)),
       'x-ratelimit-remaining': String(Math.max(0, this.limit(resource) - this.used[resource])),
-      'x-ratelimit-reset': String(this.windowReset),
+      'x-ratelimit-reset': String(resource === 'search' ? this.searchReset : this.windowReset),
       'x-ratelimit-used': String(this.used[resource]),
       'x-ratelimit-resource': resource,
       ...(result.headers ?? {}),
