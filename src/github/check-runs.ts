@@ -52,13 +52,14 @@ export async function markInProgress(
   repo: RepoParts,
   id: number,
   summary: string,
+  title = 'Tandem: evaluating',
 ): Promise<void> {
   await gh.rest.checks.update({
     ...repo,
     check_run_id: id,
     status: 'in_progress',
     started_at: new Date().toISOString(),
-    output: output({ title: 'Tandem: evaluating', summary }),
+    output: output({ title, summary }),
   });
 }
 

@@ -173,6 +173,35 @@ function commitLink(m: PullInfo): string {
   }
 }
 
+/** How far a running evaluation is: configurations done of planned, and the full one's outcome once in. */
+export interface EvaluationProgress {
+  planned: number;
+  done: number;
+  /** The full configuration's first run, as grading judges it: the verdict, before the matrix is complete. */
+  full?: 'pass' | 'fail' | 'error' | 'unjudged';
+}
+
+/**
+ * The running check's text: the verdict as soon as the full configuration is in (joint
+ * necessity waits for the rest of the matrix), and how many configurations are done of planned.
+ */
+export function renderProgress(p: EvaluationProgress): CheckRunOutput {
+  const togo = Math.max(0, p.planned - p.done);
+  const rest = `${togo} ${togo === 1 ? 'configuration' : 'configurations'} to go`;
+  const count = `${p.done} of ${p.planned} configurations done.`;
+  if (p.full === 'pass')
+    return {
+      title: `Tandem: resolved — joint necessity pending, ${rest}`,
+      summary: `✅ **Resolved** — the full configuration passes; joint necessity pending, ${rest}.\n\n${count}`,
+    };
+  if (p.full === 'fail')
+    return {
+      title: `Tandem: not resolved — ${rest}`,
+      summary: `❌ **Not resolved** — the full configuration fails; the rest of the matrix follows (${rest}).\n\n${count}`,
+    };
+  return { title: `Tandem: evaluating — ${p.done}/${p.planned} configurations`, summary: count };
+}
+
 /** The footer's re-run offer, as the report template writes it. */
 const RERUN_OFFER = ` · comment ${mdCode(RERUN_COMMAND)} to evaluate again`;
 const STALE_MARK = '<!-- tandem:stale -->';

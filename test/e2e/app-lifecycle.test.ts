@@ -18,6 +18,7 @@ import {
   settle,
   stickyComments,
   tandemChecks,
+  until,
   useWorld,
   type World,
 } from './app-harness.ts';
@@ -119,7 +120,7 @@ describe('App: a linked change over its life', () => {
     expect(body).not.toContain('- acme/schema#1 at');
   });
 
-  it('reports a merge conflict on every member as an infrastructure error with a re-run', async () => {
+  it('reports a merge conflict on every member: which PR, that updating it re-evaluates, no re-run', async () => {
     const w = await startWorld();
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
@@ -131,6 +132,8 @@ describe('App: a linked change over its life', () => {
     await sendPull(w, 'opened', 'schema', 1);
     await sendPull(w, 'opened', 'api', 1);
     await settle(w);
+    const conflict =
+      '**Merge conflict:** acme/api#1 does not merge onto the tip of `main`. Merge `main` into it or rebase it; the push re-evaluates the linked change.';
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
@@ -138,13 +141,60 @@ describe('App: a linked change over its life', () => {
       const [check] = tandemChecks(w, repo, sha);
       expect(check!.conclusion).toBe('failure');
       expect(check!.output.title).toBe(INFRA_TITLE);
-      expect(check!.output.summary).toContain('**Merge conflict** in `acme/api`');
+      expect(check!.output.summary).toContain(conflict);
       const last = check!.history.at(-1) as { actions?: Array<{ identifier: string }> };
-      expect(last.actions?.map((a) => a.identifier)).toEqual(['rerun']);
+      expect(last.actions ?? []).toEqual([]);
       const comment = stickyComments(w, repo, 1)[0]!.body!;
-      expect(comment).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code/m);
-      expect(comment).toContain('**Merge conflict** in `acme/api`');
+      expect(comment).toMatch(
+        /^⚠️ \*\*Merge conflict\*\* — the pull request in `acme\/api` does not merge onto its base; updating it will re-evaluate the change/m,
+      );
+      expect(comment).toContain(conflict);
+      expect(comment).not.toContain('/tandem run');
+      // Both PRs in the footer at their own heads.
+      expect(comment).toContain(`api [\`${api.head.sha.slice(0, 7)}\`]`);
+      expect(comment).toContain(`schema [\`${schema.head.sha.slice(0, 7)}\`]`);
     }
+  });
+
+  it('a push marks the comment as being replaced at once, naming the new and the old heads', async () => {
+    const w = await startWorld();
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await sendPull(w, 'opened', 'schema', 1);
+    await sendPull(w, 'opened', 'api', 1);
+    await settle(w);
+    const first = stickyComments(w, 'api', 1)[0]!.body!;
+    expect(first).toMatch(/^✅ \*\*Resolved\*\*/m);
+    const pushed = await push(w, 'schema', {
+      'index.js': "module.exports = { fields: ['id', 'total', 'x'] };\n",
+    });
+    await sendPull(w, 'synchronize', 'schema', 1);
+    // The debounce window (5 s by default) ends; the mark comes before any configuration runs.
+    w.app.service.flush();
+    const stale = () => stickyComments(w, 'api', 1)[0]?.body ?? '';
+    await until(w, () => stale().includes('Re-evaluating'), 'the comment marked stale');
+    const line = stale()
+      .split('\n')
+      .find((l) => l.startsWith('⏳'))!;
+    expect(line).toMatch(/^⏳ \*\*Re-evaluating\*\* for /);
+    expect(line.split('; below:')[0]).toContain(`acme/schema#1 [\`${pushed.slice(0, 7)}\`]`);
+    expect(line).toContain(`below: the result for schema [\`${schema.head.sha.slice(0, 7)}\`]`);
+    expect(stale()).toContain('✅ **Resolved**');
+    await settle(w);
+    const done = stickyComments(w, 'api', 1)[0]!.body!;
+    expect(done).not.toContain('Re-evaluating');
+    // While it ran, the check said how far it was, and the verdict before the matrix was complete.
+    const [check] = tandemChecks(w, 'schema', pushed);
+    const titles = (check!.history as Array<{ output?: { title?: string; summary?: string } }>).flatMap(
+      (h) => (h.output?.title ? [h.output.title] : []),
+    );
+    expect(titles).toContain('Tandem: evaluating — 0/4 configurations');
+    expect(
+      titles.some((t) => /^Tandem: resolved — joint necessity pending, [1-3] configurations? to go$/.test(t)),
+    ).toBe(true);
+    expect(check!.conclusion).toBe('success');
+    expect(check!.output.title).toMatch(/^Tandem: resolved — 4\/4 configurations as expected/);
+    expect(done).toContain(`schema [\`${pushed.slice(0, 7)}\`]`);
   });
 
   it('groups open PRs with the same head branch name when group_by_branch is on', async () => {

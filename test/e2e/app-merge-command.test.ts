@@ -17,6 +17,7 @@ import {
   SCHEMA_OK,
   sendPull,
   settle,
+  stickyComments,
   tandemChecks,
   useWorld,
   type World,
@@ -114,6 +115,10 @@ describe('App: /tandem merge', () => {
       expect(body).toMatch(/^\| `acme\/schema#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
       expect(body).toMatch(/^\| `acme\/api#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
       expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(true);
+      // The verdict comment says the set is merged and offers nothing to re-run (issue 21).
+      const verdict = stickyComments(w, repo, 1)[0]!.body!;
+      expect(verdict).toContain('✅ **Merged** with `/tandem merge` by alice');
+      expect(verdict).not.toContain('/tandem run');
     }
 
     // GitHub announces both merges; then again: the set is merged, so the App says so and asks

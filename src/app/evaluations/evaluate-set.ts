@@ -11,6 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
 import type { Report } from '../../core/report.schema.ts';
@@ -53,6 +54,8 @@ export interface EvaluateSetRequest {
   onSet?: (set: ResolvedSet, config: OrgConfig, suite: OrgSuite) => Promise<SetSkip | undefined>;
   /** The spec's name, from the default one (the merge queue says it is a merge group). */
   name?: (name: string) => string;
+  /** The engine's events while it runs (the running check's progress). */
+  onEvent?: (event: EvaluationEvent) => void;
 }
 
 export type SetOutcome =
@@ -109,7 +112,7 @@ export async function evaluateSet(
     });
     if (req.name) spec.name = req.name(spec.name);
     if (signal.aborted) return { kind: 'aborted' };
-    const report = await deps.executor.run(spec, signal);
+    const report = await deps.executor.run(spec, signal, req.onEvent);
     if (signal.aborted) return { kind: 'aborted' };
     const scrub = [workDir, ...hidden];
     return { kind: 'done', report, mergeOrder: fetched.suite.merge_order ?? [], scrub, ...evaluated };

@@ -6,21 +6,24 @@
  */
 import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import { InputError } from '../../core/errors.ts';
+import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { OrgSuite } from '../../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
-import { type CheckConclusion, completeCheckRun } from '../../github/check-runs.ts';
+import { type CheckConclusion, completeCheckRun, markInProgress } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { COMMENT_MARKER, findStickyComment, upsertStickyComment } from '../../github/sticky-comment.ts';
 import {
+  type EvaluationProgress,
   type LinkedChangeView,
   markCommentMerged,
   markCommentStale,
   renderLinkedChangeCheck,
   renderLinkedChangeComment,
   renderNoReport,
+  renderProgress,
   renderRefused,
 } from '../../report/linked-change.ts';
 import type { Reveal } from '../../report/report-view.ts';
@@ -100,6 +103,42 @@ export async function markCommentsMerged(
       markCommentMerged(body, requestedBy),
     );
   }
+}
+
+/**
+ * The running check on every member follows the engine's events: configurations done of planned,
+ * and the verdict as soon as the full configuration is in. One update at a time; events that
+ * arrive meanwhile are folded into the next one (a 256-configuration matrix is not 256 calls).
+ */
+export function publishProgress(
+  gh: GitHub,
+  members: () => Members,
+  log: { warn: (o: object, m: string) => void },
+): { onEvent: (e: EvaluationEvent) => void; settled: () => Promise<void> } {
+  const progress: EvaluationProgress = { planned: 0, done: 0 };
+  let running: Promise<void> = Promise.resolve();
+  let queued = false;
+  const update = async () => {
+    queued = false;
+    const out = renderProgress(progress);
+    for (const m of members())
+      await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, out.summary, out.title).catch(
+        (err) => log.warn({ err, pull: m.key }, 'could not update the running check'),
+      );
+  };
+  return {
+    onEvent(e) {
+      if (e.type === 'plan') progress.planned = e.configurations.length;
+      else if (e.type === 'configuration-done' && e.attempt === 0) {
+        progress.done += 1;
+        if (e.id === 'full') progress.full = e.outcome;
+      } else return;
+      if (queued) return;
+      queued = true;
+      running = running.then(update);
+    },
+    settled: () => running,
+  };
 }
 
 /** The report on every member: check conclusion and output, then the sticky comment. */

@@ -23,6 +23,7 @@ import {
   type Members,
   markCommentsStale,
   publishFailure,
+  publishProgress,
   publishReport,
 } from './publish-evaluation.ts';
 import type { PublishedReports } from './published-reports.ts';
@@ -59,6 +60,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   const gh = await deps.auth(item.installationId);
   const org = item.seed.slice(0, item.seed.indexOf('/'));
   const members: Members = [];
+  // The running checks follow the engine: configurations done of planned, the verdict first.
+  const live = publishProgress(gh, () => members, deps.log);
 
   const outcome = await evaluateSet(
     deps,
@@ -69,6 +72,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       repo: repoOfPullKey(item.seed),
       evaluationId: item.evaluationId,
       matrix: item.matrix,
+      onEvent: live.onEvent,
       // The same set whichever member changed: caps cut a breadth-first walk, so start it from the
       // set's stable name (its smallest member) when that is an open PR of the same suite.
       seedFor: (config, suiteEntry) => {
@@ -108,6 +112,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     },
     signal,
   );
+  // No progress update may land after (and so reopen) a completed check.
+  await live.settled();
 
   switch (outcome.kind) {
     case 'config': {

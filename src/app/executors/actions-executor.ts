@@ -13,6 +13,7 @@
  * changes without a placement (organizations on `executor: local`) go to `fallback`.
  */
 import { formatContextRef } from '../../core/context-ref.ts';
+import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import { repoOfPullKey } from '../../core/pull-ref.ts';
 import { sameRepo } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
@@ -81,8 +82,13 @@ export class ActionsExecutor implements Executor {
     await this.progress.settled();
   }
 
-  async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
-    if (!change.actions) return this.opts.fallback.run(change, signal);
+  async run(
+    change: LinkedChangeSpec,
+    signal: AbortSignal,
+    onEvent?: (event: EvaluationEvent) => void,
+  ): Promise<Report> {
+    // The local engine's events reach the running check; a workflow run reports only at its end.
+    if (!change.actions) return this.opts.fallback.run(change, signal, onEvent);
     const evaluation = this.opts.store.evaluations.get(change.evaluationId);
     // Never the fallback here: the organization asked that PR code not run on the App host.
     if (!evaluation) throw new Error(`evaluation ${change.evaluationId} is not recorded`);

@@ -33,7 +33,12 @@ export interface ActionsPlacement extends OrgActions {
 }
 
 export interface Executor {
-  run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report>;
+  /** `onEvent`: this evaluation's engine events (progress), where the executor has them. */
+  run(
+    change: LinkedChangeSpec,
+    signal: AbortSignal,
+    onEvent?: (event: EvaluationEvent) => void,
+  ): Promise<Report>;
 }
 
 export interface LocalExecutorOptions {
@@ -73,7 +78,11 @@ export class LocalExecutor implements Executor {
     return this.network;
   }
 
-  async run(change: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
+  async run(
+    change: LinkedChangeSpec,
+    signal: AbortSignal,
+    onEvent?: (event: EvaluationEvent) => void,
+  ): Promise<Report> {
     const { buildEvaluationRequest } = await import('../../engine/evaluation-request.ts');
     const evaluate = this.opts.evaluate ?? (await import('../../engine/evaluate.ts')).evaluate;
     const request = await buildEvaluationRequest(
@@ -99,7 +108,14 @@ export class LocalExecutor implements Executor {
     return evaluate(request.change, {
       ...request.options,
       signal,
-      ...(this.opts.onEvent ? { onEvent: this.opts.onEvent } : {}),
+      ...(this.opts.onEvent || onEvent
+        ? {
+            onEvent: (e: EvaluationEvent) => {
+              this.opts.onEvent?.(e);
+              onEvent?.(e);
+            },
+          }
+        : {}),
     });
   }
 }

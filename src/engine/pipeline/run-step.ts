@@ -40,17 +40,43 @@ export interface RunStepContext {
   signal?: AbortSignal | undefined;
 }
 
+/** The attempts that decide the verdict: the all-base run (it classifies) and the first full run. */
+const decidesVerdict = (a: PlannedAttempt) =>
+  a.configuration.role === 'base' || (a.configuration.role === 'full' && a.attempt === 0);
+
 export function runStep(
   attempts: readonly PlannedAttempt[],
   ctx: RunStepContext,
 ): Promise<ConfigurationRun[]> {
+  // The verdict first: the other configurations ask for a run slot only once the deciding ones
+  // have asked (or failed before asking), even when their own states are ready sooner.
+  let waiting = attempts.filter(decidesVerdict).length;
+  let verdictAsked!: () => void;
+  const verdictFirst = new Promise<void>((resolve) => {
+    verdictAsked = resolve;
+  });
+  const asked = () => {
+    waiting -= 1;
+    if (waiting <= 0) verdictAsked();
+  };
+  if (waiting === 0) verdictAsked();
   return Promise.all(
-    attempts.map(({ configuration: c, attempt }) =>
+    attempts.map((a) =>
       ctx.slots.ahead(async () => {
-        if (ctx.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
-        ctx.emit({ type: 'configuration-start', id: c.id, attempt });
-        const job = await ctx.states.jobFor(c, attempt);
+        const { configuration: c, attempt } = a;
+        const deciding = decidesVerdict(a);
+        let job: Awaited<ReturnType<StatePreparer['jobFor']>>;
+        try {
+          if (ctx.signal?.aborted) throw new InfraError('aborted', 'the evaluation was interrupted');
+          ctx.emit({ type: 'configuration-start', id: c.id, attempt });
+          job = await ctx.states.jobFor(c, attempt);
+        } catch (e) {
+          if (deciding) asked();
+          throw e;
+        }
+        if (!deciding) await verdictFirst;
         const slot = holdSlot(ctx.slots.slots);
+        if (deciding) asked();
         try {
           const run = await runConfiguration({ ...job, startGate: slot.gate }, ctx.run);
           ctx.progress.done(run);
