@@ -220,19 +220,21 @@ async function realCaseScenario(file: string, network: string, ca?: string): Pro
   }
 }
 
-/** The App scenario, when another engineer's perf/app-bench.ts is there; its failure is reported, not fatal. */
+/** The App scenario (perf/app-bench.ts, issue 22's load); its failure is reported, not fatal. */
 async function appScenario(): Promise<unknown> {
-  const appBench = path.join(ROOT, 'bench', 'app-bench.ts');
+  const appBench = path.join(ROOT, 'perf', 'app-bench.ts');
   if (!existsSync(appBench)) return undefined;
-  log('App scenario (perf/app-bench.ts)…');
+  log('App scenario (perf/app-bench.ts: 100 sets, 1,000 deliveries, a kill mid-burst)…');
   try {
-    const mod = (await import(appBench)) as {
-      runAppBench: () => Promise<{ p50Ms: number; p99Ms: number; idleRssMb: number; loadRssMb: number }>;
-    };
+    const mod = (await import(appBench)) as typeof import('./app-bench.ts');
     const a = await mod.runAppBench();
     process.stdout.write(
-      `\nApp: webhook → queued check run p50 ${a.p50Ms.toFixed(1)} ms, p99 ${a.p99Ms.toFixed(1)} ms; ` +
-        `RSS idle ${a.idleRssMb.toFixed(0)} MB, after load ${a.loadRssMb.toFixed(0)} MB\n`,
+      `\nApp: webhook → 2xx p50 ${a.p50Ms.toFixed(1)} ms, p99 ${a.p99Ms.toFixed(1)} ms (${a.parallel} in flight); ` +
+        `RSS idle ${a.idleRssMb.toFixed(0)} MB, max ${a.maxRssMb.toFixed(0)} MB; last delivery → every final head ` +
+        `completed ${a.lastDeliveryToChecksS} s, comments ${a.lastDeliveryToCommentsS} s; kill → listening ` +
+        `${a.killToListeningMs} ms, → first completed evaluation ${a.killToFirstCompletedMs} ms; lost ` +
+        `${a.lost.checks}/${a.lost.comments}, duplicated ${a.duplicated.checks}/${a.duplicated.comments}, orphaned ` +
+        `${a.orphaned.checks} (checks/comments)\n`,
     );
     return a;
   } catch (err) {
