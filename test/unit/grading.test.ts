@@ -517,10 +517,16 @@ describe('F2P / P2P classification', () => {
     const plan = planMatrix([API], 'full');
     const invented = Array.from({ length: 100 }, (_, i) => id('api', `invented ${i}`));
     const leak = id('api', 'aGlkZGVuIGZpbGUgY29udGVudA==');
-    const runs = simulate(plan, (a) =>
-      a.size === 0
-        ? { [F]: 'failed' }
-        : { [F]: 'failed', ...Object.fromEntries(invented.map((t) => [t, 'passed'])), [leak]: 'failed' },
+    const runs = simulate(
+      plan,
+      (a): Statuses =>
+        a.size === 0
+          ? { [F]: 'failed' }
+          : {
+              [F]: 'failed',
+              ...Object.fromEntries(invented.map((t) => [t, 'passed' as const])),
+              [leak]: 'failed',
+            },
     );
     const g = gradeOf({ plan, runs, groups });
     expect(g.tests.failToPass).toEqual([F]);

@@ -44,7 +44,7 @@ describe('mergePlan', () => {
 
   it('merge_order ranks first; a cycle keeps the listed order and is named', () => {
     expect(mergePlan(members, ['acme/web'], (k) => links[k] ?? []).sequence[0]!.key).toBe('acme/web#3');
-    const cyclic = { ...links, 'acme/schema#2': ['acme/web#3'] };
+    const cyclic: Record<string, string[]> = { ...links, 'acme/schema#2': ['acme/web#3'] };
     const plan = mergePlan(members, [], (k) => cyclic[k] ?? []);
     expect(plan.sequence.map((m) => m.key)).toEqual(members.map((m) => m.key));
     expect(cycleNote(plan, [])).toBe(
