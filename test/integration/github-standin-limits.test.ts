@@ -12,26 +12,31 @@ afterEach(async () => {
   standIn = undefined;
 });
 
+async function world(opts: Parameters<typeof startGitHubStandIn>[0] = {}) {
+  const si = await startGitHubStandIn(opts);
+  standIn = si;
+  si.addRepo({ owner: 'acme', name: 'api' });
+  si.addPullRequest({
+    owner: 'acme',
+    repo: 'api',
+    title: 't',
+    headRef: 'f',
+    headSha: 'a'.repeat(40),
+    baseSha: 'b'.repeat(40),
+  });
+  const token = si.mintToken(si.installationId('acme'));
+  const call = (method: string, path: string, body?: object) =>
+    fetch(`${si.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  return { si, call };
+}
+
 describe('stand-in secondary limits', () => {
   it('refuses content creation past the limit with retry-after, and counts only content', async () => {
-    const si = await startGitHubStandIn({ secondaryLimits: { contentPerMinute: 2 } });
-    standIn = si;
-    si.addRepo({ owner: 'acme', name: 'api' });
-    si.addPullRequest({
-      owner: 'acme',
-      repo: 'api',
-      title: 't',
-      headRef: 'f',
-      headSha: 'a'.repeat(40),
-      baseSha: 'b'.repeat(40),
-    });
-    const token = si.mintToken(si.installationId('acme'));
-    const call = (method: string, path: string, body?: object) =>
-      fetch(`${si.apiUrl}${path}`, {
-        method,
-        headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
+    const { si, call } = await world({ secondaryLimits: { contentPerMinute: 2 } });
     const comment = () => call('POST', '/repos/acme/api/issues/1/comments', { body: 'hi' });
     expect((await comment()).status).toBe(201);
     // A check run and reads do not use the content budget.
@@ -51,24 +56,9 @@ describe('stand-in secondary limits', () => {
   });
 
   it('is off unless asked for', async () => {
-    const si = await startGitHubStandIn();
-    standIn = si;
-    si.addRepo({ owner: 'acme', name: 'api' });
-    si.addPullRequest({
-      owner: 'acme',
-      repo: 'api',
-      title: 't',
-      headRef: 'f',
-      headSha: 'a'.repeat(40),
-      baseSha: 'b'.repeat(40),
-    });
-    const token = si.mintToken(si.installationId('acme'));
+    const { call } = await world();
     for (let i = 0; i < 100; i++) {
-      const r = await fetch(`${si.apiUrl}/repos/acme/api/issues/1/comments`, {
-        method: 'POST',
-        headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ body: `c${i}` }),
-      });
+      const r = await call('POST', '/repos/acme/api/issues/1/comments', { body: `c${i}` });
       expect(r.status).toBe(201);
     }
   });
