@@ -2,7 +2,7 @@
  * Reads case and suite files (YAML or JSON) and validates them. Every error names the file, the
  * field and what was expected, so `tandem eval` can exit 2 with a message a user can act on.
  */
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
@@ -97,7 +97,11 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
   } else if (typeof parsed.suite === 'string') {
     const suitePath = path.resolve(caseDir, parsed.suite);
     // A suite that is not there is the case file's fault: name its `suite` field, not ENOENT.
-    if (!(await readFile(suitePath).then(() => true, () => false)))
+    const suiteThere = await access(suitePath).then(
+      () => true,
+      () => false,
+    );
+    if (!suiteThere)
       throw new InputError(
         `${caseFile}: field "suite": no suite file at ${suitePath} (the path is relative to the case file)`,
         caseFile,

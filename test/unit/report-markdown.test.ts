@@ -144,7 +144,9 @@ describe('renderMarkdown', () => {
     expect(md.split('\n')[0]).toBe(
       '⚠️ **Merge conflict** — the pull request in `acme/web` does not merge onto its base; updating it will re-evaluate the change (not a verdict on the code)',
     );
-    expect(md).toContain('<summary>Matrix: 2 of 4 configurations as expected; 2 without a result (infrastructure error)</summary>');
+    expect(md).toContain(
+      '<summary>Matrix: 2 of 4 configurations as expected; 2 without a result (infrastructure error)</summary>',
+    );
     expectText(md, {
       has: [
         '- **Fix rate:** — (the full configuration has no result)',
