@@ -45,6 +45,8 @@ export interface TandemRun {
   startupMs: number | null;
   /** `prepare` runs that installed (not reused), seconds each, from the CLI's progress lines. */
   prepareS: number[];
+  /** Spawn to the full configuration's progress line: when the verdict is known. */
+  verdictMs: number | null;
   configurations: ConfigurationFigures[];
 }
 
@@ -100,6 +102,7 @@ export async function runOnce(
     outcome: report.outcome,
     jointlyNecessary: report.verdict.jointlyNecessary,
     startupMs: lines.find((l) => /configuration\(s\), matrix/.test(l.text))?.atMs ?? null,
+    verdictMs: lines.find((l) => /^\s*full: /.test(l.text))?.atMs ?? null,
     prepareS: lines.flatMap((l) => {
       const m = /prepared \S+ \(([\d.]+)s\)/.exec(l.text);
       return m ? [Number(m[1])] : [];

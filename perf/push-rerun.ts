@@ -28,6 +28,11 @@ export interface PushFigures {
   outcome: string;
   wallS: number;
   warmRerunS: number;
+  /** Push → first verdict: the full configuration's progress line (it runs first, issue 21). */
+  firstVerdictS: number | null;
+  /** The full configuration's own time: the first verdict's goal is this + 5 s. */
+  fullConfigurationS: number;
+  verdictPass: boolean;
   pass: boolean;
 }
 
@@ -56,6 +61,11 @@ export async function runPushRerun(
   pushReadmeLine(c, pushed);
   const run = await runOnce(c, opts, 'push');
   const configurations = run.configurations.length;
+  // The verdict is known when the full configuration's line is printed (progress is judged by grading).
+  const verdictAt = run.verdictMs ?? undefined;
+  const full = run.configurations.find((x) => x.id === 'full');
+  const fullS = sec(full?.durationMs ?? 0);
+  const firstVerdictS = verdictAt === undefined ? null : sec(verdictAt);
   const reused = run.configurations.filter((x) => x.cached).length;
   return {
     variant: c.variant,
@@ -67,6 +77,9 @@ export async function runPushRerun(
     outcome: run.outcome,
     wallS: sec(run.wallMs),
     warmRerunS: sec(before.rerun.wallMs),
+    firstVerdictS,
+    fullConfigurationS: fullS,
+    verdictPass: firstVerdictS !== null && firstVerdictS <= fullS + 5,
     // Only the pushed head's state changed: with `prepare`, it alone may install again.
     pass:
       reused * 2 >= configurations &&
@@ -81,7 +94,10 @@ export function printPushFigures(figs: readonly PushFigures[]): string {
       `[${f.variant}] push to ${f.pushed}: ${f.reused}/${f.configurations} configurations reused, ` +
       `${f.preparesRun} prepare installs (cold: ${f.preparesCold}), ${f.outcome}; ` +
       `${f.wallS.toFixed(1)} s vs warm-rerun ${f.warmRerunS.toFixed(1)} s — ` +
-      `target ≥ half reused and no unchanged state prepared again (the pushed head is a new tree): ${f.pass ? 'PASS' : 'FAIL'}`,
+      `target ≥ half reused and no unchanged state prepared again (the pushed head is a new tree): ${f.pass ? 'PASS' : 'FAIL'}\n` +
+      `[${f.variant}] push → first verdict ${f.firstVerdictS === null ? '—' : `${f.firstVerdictS.toFixed(1)} s`}, ` +
+      `push → complete matrix ${f.wallS.toFixed(1)} s; the full configuration alone ${f.fullConfigurationS.toFixed(1)} s — ` +
+      `goal first verdict ≤ that + 5 s: ${f.verdictPass ? 'PASS' : 'FAIL'}`,
   );
   return ['Re-evaluation after a push to one of three targets:', ...lines].join('\n');
 }
