@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/report/summary-table.ts';
-import { expectText, type SampleName, sampleReports } from './report-fixtures.ts';
+import { API, WEB } from '../helpers/repos.ts';
+import { buildReport, expectText, runOf, type SampleName, sampleReports, T } from './report-fixtures.ts';
 
 const cells = (line: string) => line.trim().split(/\s{2,}/);
 const table = (name: SampleName, color = false) => summaryTable(sampleReports[name](), { color });
@@ -59,5 +60,27 @@ describe('summaryTable', () => {
     expect(unresolved.split('\n').find((l) => l.startsWith('full'))).toContain('\u001b[31mfail\u001b[0m');
     const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toBe(table('resolved'));
+  });
+});
+
+describe('listed tests that no run reported', () => {
+  it('are said on the terminal, with one of the ids, instead of a silent 0/N', () => {
+    const all = { [T.create]: 'passed', [T.health]: 'passed' } as const;
+    const report = buildReport({
+      targets: [API, WEB],
+      failToPass: ['api::users::creates a user', 'web::form::submits'],
+      passToPass: [T.health],
+      runs: [
+        runOf('base', [], all),
+        runOf('api', [API], all),
+        runOf('web', [WEB], all),
+        runOf('full', [API, WEB], all),
+      ],
+    });
+    const out = summaryTable(report, { color: false });
+    expect(out).toContain(
+      '2 listed tests were never reported (counted as failed), e.g. `api::users::creates a user`',
+    );
+    expect(summaryTable(sampleReports.resolved(), { color: false })).not.toContain('never reported');
   });
 });
