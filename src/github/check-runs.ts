@@ -52,15 +52,24 @@ export async function markInProgress(
   repo: RepoParts,
   id: number,
   summary: string,
-  title = 'Tandem: evaluating',
 ): Promise<void> {
   await gh.rest.checks.update({
     ...repo,
     check_run_id: id,
     status: 'in_progress',
     started_at: new Date().toISOString(),
-    output: output({ title, summary }),
+    output: output({ title: 'Tandem: evaluating', summary }),
   });
+}
+
+/** A running check's text only (its status and start time stay): progress while it runs. */
+export async function updateCheckOutput(
+  gh: GitHub,
+  repo: RepoParts,
+  id: number,
+  out: { title: string; summary: string },
+): Promise<void> {
+  await gh.rest.checks.update({ ...repo, check_run_id: id, output: output(out) });
 }
 
 export async function completeCheckRun(

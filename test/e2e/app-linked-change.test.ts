@@ -49,7 +49,7 @@ describe('App: linked change with the real engine', () => {
       expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
       // Linked PRs with their heads, in merge order, on one line; the footer offers a re-run.
       expect(comments[0]!.body).toMatch(
-        /^\*\*Linked, in merge order:\*\* acme\/schema#1 `[0-9a-f]{7}` → acme\/api#1 `[0-9a-f]{7}`$/m,
+        /^\*\*Linked, in merge order:\*\* acme\/schema#1 \[`[0-9a-f]{7}`\]\(<https:\/\/[^>]+\/commit\/[0-9a-f]{40}>\) → acme\/api#1 \[`[0-9a-f]{7}`\]\(<https:\/\/[^>]+\/commit\/[0-9a-f]{40}>\)$/m,
       );
       expect(comments[0]!.body).toContain('comment `/tandem run` to evaluate again');
       expect(comments[0]!.body).toMatch(

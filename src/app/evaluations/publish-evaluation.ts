@@ -11,7 +11,7 @@ import type { OrgSuite } from '../../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
-import { type CheckConclusion, completeCheckRun, markInProgress } from '../../github/check-runs.ts';
+import { type CheckConclusion, completeCheckRun, updateCheckOutput } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { COMMENT_MARKER, findStickyComment, upsertStickyComment } from '../../github/sticky-comment.ts';
@@ -114,6 +114,7 @@ export function publishProgress(
   gh: GitHub,
   members: () => Members,
   log: { warn: (o: object, m: string) => void },
+  signal: AbortSignal,
 ): { onEvent: (e: EvaluationEvent) => void; settled: () => Promise<void> } {
   const progress: EvaluationProgress = { planned: 0, done: 0 };
   let running: Promise<void> = Promise.resolve();
@@ -121,13 +122,17 @@ export function publishProgress(
   const update = async () => {
     queued = false;
     const out = renderProgress(progress);
-    for (const m of members())
-      await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, out.summary, out.title).catch(
-        (err) => log.warn({ err, pull: m.key }, 'could not update the running check'),
+    for (const m of members()) {
+      // Superseded or stopped: the check runs belong to a newer evaluation now.
+      if (signal.aborted) return;
+      await updateCheckOutput(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, out).catch((err) =>
+        log.warn({ err, pull: m.key }, 'could not update the running check'),
       );
+    }
   };
   return {
     onEvent(e) {
+      if (signal.aborted) return;
       if (e.type === 'plan') progress.planned = e.configurations.length;
       else if (e.type === 'configuration-done' && e.attempt === 0) {
         progress.done += 1;

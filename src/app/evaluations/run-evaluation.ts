@@ -61,7 +61,7 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   const org = item.seed.slice(0, item.seed.indexOf('/'));
   const members: Members = [];
   // The running checks follow the engine: configurations done of planned, the verdict first.
-  const live = publishProgress(gh, () => members, deps.log);
+  const live = publishProgress(gh, () => members, deps.log, signal);
 
   const outcome = await evaluateSet(
     deps,
