@@ -191,8 +191,16 @@ export class TandemService {
     });
     const states = this.opts.store.evaluations;
     const unfinished = states.unfinished();
+    // A kill can leave two of one set (the running one a newer request was about to supersede,
+    // and that request): the queue keeps one per set, so the older is superseded here, not lost.
+    const newest = new Map<string, number>();
+    for (const e of unfinished) newest.set(e.setKey, Math.max(e.id, newest.get(e.setKey) ?? 0));
     for (const e of unfinished) {
       if (e.state === 'running') states.requeue(e.id);
+      if (newest.get(e.setKey) !== e.id) {
+        states.supersede(e.id);
+        continue;
+      }
       this.life.queue.push(
         e.setKey,
         {

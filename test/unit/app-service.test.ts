@@ -197,6 +197,26 @@ describe('TandemService', () => {
     ]);
   });
 
+  it('a kill that leaves two evaluations of one set: the restart supersedes the older, runs the newer', async () => {
+    const w = await world();
+    const a = await w.start();
+    const states = a.store.evaluations;
+    const row = { setKey: 'acme/api#1', seed: 'acme/api#1', installationId: w.installationId, matrix: null };
+    const older = states.create(row);
+    states.start(older);
+    const newer = states.create(row);
+    await a.stop();
+
+    const b = await w.start();
+    expect(b.service.resume()).toBe(2);
+    await b.executor.started(1);
+    b.executor.runs[0]!.release(resolvedReport());
+    await expect(b.store.evaluations.reached(newer)).resolves.toBe('published');
+    expect(b.store.evaluations.stateOf(older)).toBe('superseded');
+    await b.service.idle();
+    expect(b.executor.runs).toHaveLength(1);
+  });
+
   it('an evaluation that crashes before any verdict ends failed, not running', async () => {
     const w = await world();
     const a = await w.start({ auth: () => Promise.reject(new Error('installation token refused')) });
