@@ -39,8 +39,13 @@ export async function writeReports(report: Report, to: ReportTargets): Promise<v
   else if (to.markdown) await writeFile(to.markdown, markdown!);
 }
 
-/** The end-of-run summary on stderr: the whole table, or with `--quiet` the verdict line alone. */
-export function printSummary(report: Report, quiet: boolean): void {
+/**
+ * The end-of-run summary on stderr: the whole table, or with `--quiet` the verdict line alone.
+ * `reportedExamples`: ids the runs reported, for the never-reported line (never in a report file).
+ */
+export function printSummary(report: Report, quiet: boolean, reportedExamples?: readonly string[]): void {
   const color = colorEnabled(process.stderr);
-  process.stderr.write(quiet ? verdictLine(report, { color }) : `\n${summaryTable(report, { color })}\n`);
+  process.stderr.write(
+    quiet ? verdictLine(report, { color }) : `\n${summaryTable(report, { color, reportedExamples })}\n`,
+  );
 }

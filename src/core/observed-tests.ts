@@ -58,6 +58,17 @@ export function allSeenTests(runs: readonly ConfigurationRun[]): string[] {
 }
 
 /**
+ * A few ids the runs did report, for a message about listed ids none reported (the CLI's
+ * terminal only). The all-base run's come first: it runs no PR code, so its names are not the
+ * PR's invention; other runs only when it reported none.
+ */
+export function reportedExamples(runs: readonly ConfigurationRun[], count = 2): string[] {
+  const base = runs.filter((r) => r.applied.length === 0);
+  const fromBase = allSeenTests(base);
+  return (fromBase.length > 0 ? fromBase : allSeenTests(runs)).slice(0, count);
+}
+
+/**
  * Several runs of one configuration combine conservatively: a test that did not pass in every
  * run fails; its status is the first non-passing one. Returns the combined view and the tests
  * whose status differed between runs.

@@ -16,6 +16,12 @@ export interface EvaluationOptions extends RequestOptions {
   slots?: <T>(fn: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
   onEvent?: (event: EvaluationEvent) => void;
+  /**
+   * Handed a few ids the runs reported (core/observed-tests.ts `reportedExamples`) once they
+   * have run. Only the CLI asks: they go to its user's terminal, never into the report the
+   * App and the Action publish.
+   */
+  onReportedExamples?: (ids: string[]) => void;
 }
 
 // The event type lives in core (faces format it with core/progress-lines.ts).

@@ -8,6 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { grade } from '../core/grading.ts';
 import { parseMemory } from '../core/memory-size.ts';
+import { reportedExamples } from '../core/observed-tests.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { EvaluationInput, EvaluationOptions } from './evaluate-api.ts';
 import { ensureWritableFolder, removeTree } from './fs-util.ts';
@@ -87,6 +88,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
       },
     });
 
+    options.onReportedExamples?.(reportedExamples(runs));
     const grading = collectStep(planned.plan, runs, suite, prepared.repos);
     return reportStep({
       name: caseFile.name,

@@ -67,19 +67,25 @@ export function verdictLine(report: Report, options: { color: boolean }): string
 /**
  * Suite-listed F2P/P2P ids the full configuration never reported: they count as failed, and the
  * usual cause is ids spelt unlike the reporter's (`group::class::name`, core/test-id.ts). Said on
- * the terminal instead of a silent 0/N.
+ * the terminal instead of a silent 0/N, beside ids the runs did report when the caller has them
+ * (the report keeps none: only the terminal, the evaluator's own, shows them).
  */
-function neverReported(report: Report): string | undefined {
+function neverReported(report: Report, reported: readonly string[]): string | undefined {
   const { source } = report.tests;
   if (source.failToPass !== 'suite' && source.passToPass !== 'suite') return undefined;
   const full = report.configurations.find((c) => c.role === 'full');
   const missing = (full?.tests ?? []).filter((t) => t.status === 'missing');
   if (missing.length === 0) return undefined;
   const n = missing.length;
-  return `${n} listed ${n === 1 ? 'test was' : 'tests were'} never reported (counted as failed), e.g. \`${missing[0]!.id}\`: check the suite's fail_to_pass/pass_to_pass ids against the ids the reporter writes (group::class::name)`;
+  const looks =
+    reported.length > 0 ? `; reported ids look like ${reported.map((id) => `\`${id}\``).join(', ')}` : '';
+  return `${n} listed ${n === 1 ? 'test was' : 'tests were'} never reported (counted as failed), e.g. \`${missing[0]!.id}\`${looks}: check the suite's fail_to_pass/pass_to_pass ids against the ids the reporter writes (group::class::name)`;
 }
 
-export function summaryTable(report: Report, options: { color: boolean }): string {
+export function summaryTable(
+  report: Report,
+  options: { color: boolean; reportedExamples?: readonly string[] | undefined },
+): string {
   const paint = painter(options.color);
   const view = buildReportView(report, { reveal: 'counts' });
   const header = ['Configuration', ...view.columns.map((c) => c.short), 'Outcome', 'Passed', 'Time', 'Notes'];
@@ -104,7 +110,7 @@ export function summaryTable(report: Report, options: { color: boolean }): strin
       ? `Fix rate: ${view.fixRatePercent} (F2P ${view.f2p.passed}/${view.f2p.total}, P2P ${view.p2p.passed}/${view.p2p.total})`
       : 'Fix rate: - (the full configuration has no result)',
   );
-  const unreported = neverReported(report);
+  const unreported = neverReported(report, options.reportedExamples ?? []);
   if (unreported) out.push(paint('yellow', unreported));
   // Ids only PR code reported are not judged (core/expected-tests.ts); their names stay out.
   if (view.seenOnlyWithPr > 0) out.push(`${view.seenOnlyWithPr} tests seen only with the PR (not judged)`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reportedExamples } from '../../src/core/observed-tests.ts';
 import { summaryTable } from '../../src/report/summary-table.ts';
 import { API, WEB } from '../helpers/repos.ts';
 import { buildReport, expectText, runOf, type SampleName, sampleReports, T } from './report-fixtures.ts';
@@ -82,5 +83,17 @@ describe('listed tests that no run reported', () => {
       '2 listed tests were never reported (counted as failed), e.g. `api::users::creates a user`',
     );
     expect(summaryTable(sampleReports.resolved(), { color: false })).not.toContain('never reported');
+    // The CLI hands in ids the runs reported (the report keeps none): they follow as examples.
+    const withExamples = summaryTable(report, { color: false, reportedExamples: [T.create, T.health] });
+    expect(withExamples).toContain(
+      `2 listed tests were never reported (counted as failed), e.g. \`api::users::creates a user\`; reported ids look like \`${T.create}\`, \`${T.health}\`: check`,
+    );
+  });
+
+  it('take their examples from the all-base run first, from other runs only when it reported none', () => {
+    const base = runOf('base', [], { [T.health]: 'passed' });
+    const full = runOf('full', [API, WEB], { [T.create]: 'passed', [T.health]: 'passed' });
+    expect(reportedExamples([base, full])).toEqual([T.health]);
+    expect(reportedExamples([runOf('base', [], {}), full])).toEqual([T.create, T.health].sort());
   });
 });

@@ -27,16 +27,20 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
     process.stderr.write('tandem: WARNING: --sandbox process runs PR code UNSANDBOXED on this machine\n');
   }
   let report: Report;
+  let reportedExamples: string[] = [];
   try {
     report = await evaluate(change, {
       ...options,
       signal,
       onEvent: progress.onEvent,
+      onReportedExamples: (ids) => {
+        reportedExamples = ids;
+      },
     });
   } finally {
     progress.stop();
   }
   await writeReports(report, flags);
-  printSummary(report, flags.quiet);
+  printSummary(report, flags.quiet, reportedExamples);
   return report;
 }
