@@ -74,6 +74,11 @@ function reportError(err: unknown): number {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.badInput;
   }
+  // An engine error's message names its cause first ("Docker is not reachable at …").
+  if (err instanceof InfraError && err.kind === 'engine') {
+    process.stderr.write(`tandem: ${err.message}\n`);
+    return EXIT.infra;
+  }
   if (err instanceof InfraError) {
     process.stderr.write(`tandem: infrastructure error (${err.kind}): ${err.message}\n`);
     return err.kind === 'aborted' ? EXIT.interrupted : EXIT.infra;

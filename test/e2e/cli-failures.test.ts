@@ -1,7 +1,7 @@
 /**
  * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
- * (1), validate on a change with a partial that already passes (1), an unknown ref (3), and
- * Ctrl-C during a hanging test (130, no container left behind).
+ * (1), validate on a change with a partial that already passes (1), an unknown ref (3), no
+ * Docker engine (3, the cause said once and first), and Ctrl-C during a hanging test (130, no container left behind).
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -86,6 +86,25 @@ describe('tandem eval exit codes', () => {
         message: expect.stringContaining('no-such-branch'),
       }),
     ]);
+  });
+});
+
+describe('no Docker engine', () => {
+  it('exits 3 saying the cause first, once, before any configuration runs', async () => {
+    const socket = path.join(ex.root, 'no-engine', 'docker.sock');
+    const json = path.join(ex.root, 'no-engine.json');
+    const r = await runCli(['eval', ex.caseFile, ...docker.cliFlags(), '--json', json], {
+      DOCKER_HOST: `unix://${socket}`,
+    });
+    expect(r.code, r.stderr).toBe(3);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('tandem: ') && !l.includes('compiling'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tandem: Docker is not reachable at /);
+    expect(lines[0]).toContain(`${socket} (connect ENOENT): start it`);
+    expect(r.stderr.match(/not reachable/g)).toHaveLength(1);
+    // Nothing ran: no matrix lines, no summary.
+    expect(r.stderr).not.toContain('configuration(s)');
+    expect(r.stderr).not.toContain('Verdict:');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Report } from '../../core/report.schema.ts';
 import { loadCase } from '../../engine/case-loader.ts';
+import { assertEngineReachable } from '../../engine/docker/docker-client.ts';
 import { evaluate } from '../../engine/evaluate.ts';
 import { buildEvaluationRequest, hostDefaults } from '../../engine/evaluation-request.ts';
 import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '../eval-options.ts';
@@ -22,6 +23,8 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
     host: hostDefaults(process.env),
     label: flagName,
   });
+  // An engine that is down is said once, cause first, before any matrix line.
+  if (flags.sandbox === 'docker') await assertEngineReachable();
   const progress = createProgress(process.stderr, flags.quiet);
   if (flags.sandbox === 'process' && !flags.quiet) {
     process.stderr.write('tandem: WARNING: --sandbox process runs PR code UNSANDBOXED on this machine\n');

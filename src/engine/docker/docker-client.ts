@@ -50,16 +50,37 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** `connect ENOENT`: the failing call and its code, as Node names them. */
+function causeOf(err: unknown): string {
+  const syscall = (err as { syscall?: unknown } | null)?.syscall;
+  const code = errorCode(err) ?? 'unknown error';
+  return typeof syscall === 'string' ? `${syscall} ${code}` : code;
+}
+
+/** The cause first (where, which error), then what was being done, then how to fix it. */
+function unreachableMessage(docker: Docker, err: unknown, doing?: string): string {
+  return `Docker is not reachable at ${describeEndpoint(docker)} (${causeOf(err)})${doing ? ` while ${doing}` : ''}: ${START_ENGINE_HINT}`;
+}
+
+/**
+ * Before a run: an engine that cannot be reached fails at once with one message (the CLI's), not
+ * as an infrastructure error in every configuration of the matrix.
+ */
+export async function assertEngineReachable(docker: Docker = createDockerClient()): Promise<void> {
+  try {
+    await docker.ping();
+  } catch (err) {
+    // Any other failure (an old engine, a proxy's answer) is left to the run to report in context.
+    if (isUnreachable(err)) throw new InfraError('engine', unreachableMessage(docker, err));
+  }
+}
+
 /** Wraps any engine failure as InfraError('engine'), saying how to start the engine when it is down. */
 export function engineError(docker: Docker, err: unknown, doing: string, configuration?: string): InfraError {
   if (err instanceof InfraError) return err;
   const details = configuration ? { configuration } : {};
   if (isUnreachable(err)) {
-    return new InfraError(
-      'engine',
-      `Docker engine not reachable at ${describeEndpoint(docker)} (${errorCode(err)}) while ${doing}; ${START_ENGINE_HINT}`,
-      details,
-    );
+    return new InfraError('engine', unreachableMessage(docker, err, doing), details);
   }
   return new InfraError('engine', `Docker engine failed while ${doing}: ${messageOf(err)}`, details);
 }
