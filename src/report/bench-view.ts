@@ -56,6 +56,18 @@ export interface BenchView {
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
 
+/**
+ * Of a configuration's repositories at head, the ones the prediction changed: a repository its
+ * patch leaves empty is at head only as the test base, so "applied" would overstate it.
+ */
+function changedOf(
+  applied: readonly string[],
+  apply: ReadonlyArray<{ repo: string; changed: boolean }>,
+): string[] {
+  const unchanged = new Set(apply.filter((a) => !a.changed).map((a) => a.repo));
+  return applied.filter((repo) => !unchanged.has(repo));
+}
+
 export function benchView(runs: BenchRunData[]): BenchView {
   const label = (r: BenchRunData) =>
     runs.filter((o) => o.summary.model_name_or_path === r.summary.model_name_or_path).length > 1
@@ -117,7 +129,7 @@ export function benchView(runs: BenchRunData[]): BenchView {
                 kind: e.tandem.outcome,
                 matrix: (e.tandem.report?.configurations ?? []).map((c) => ({
                   id: c.id,
-                  applied: c.applied.length ? c.applied.join(', ') : '—',
+                  applied: changedOf(c.applied, e.tandem.apply).join(', ') || '—',
                   outcome: c.outcome,
                   passed: c.passed,
                   total: c.total,

@@ -2,7 +2,8 @@
  * `tandem bench report` in a real headless Chromium (Debian's `chromium` driven by
  * playwright-core): two models scored by `tandem bench run` on a generated instance, the HTML
  * report opened offline from disk — it renders, the leaderboard and heatmap rows are right, it
- * loads nothing from the network — and a screenshot is kept in test-artifacts/.
+ * loads nothing from the network; a prediction that changes one repository lists only it as
+ * applied — and a screenshot is kept in test-artifacts/.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +23,7 @@ const docker = dockerSuite('bench-report');
 let fx: BenchFixture;
 let html: string;
 let markdown: string;
+let apiOnlyHtml: string;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -56,6 +58,21 @@ beforeAll(async () => {
     markdown,
   ]);
   expect(report.code).toBe(0);
+  // A second run whose prediction changes acme/api only: its matrix says web was never applied.
+  const apiOnly = await fx.writePredictions(
+    'api-only.jsonl',
+    JSON.stringify({
+      instance_id: 'acme-1',
+      model_name_or_path: 'api-only',
+      model_patches: { [API]: await fx.diff('api', { FIELD: 'total\n' }) },
+    }),
+  );
+  const second = ['--instances', instances, '--run-id', 'r2', '--runs-dir', path.join(fx.root, 'runs')];
+  expect((await runCli(['bench', 'run', ...second, '--predictions', apiOnly, ...flags])).code).toBe(0);
+  apiOnlyHtml = path.join(fx.root, 'api-only.html');
+  expect(
+    (await runCli(['bench', 'report', path.join(fx.root, 'runs', 'r2'), '--html', apiOnlyHtml])).code,
+  ).toBe(0);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 600_000);
 
@@ -118,11 +135,30 @@ describe('bench report in Chromium', () => {
     await page.close();
   });
 
+  it('lists as applied only the repositories a prediction changed', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(pathToFileURL(apiOnlyHtml).href);
+      await page.locator('#instance-acme-1 details').first().locator('summary').click();
+      const applied = await page.$$eval('#instance-acme-1 details table.matrix tbody tr', (trs) =>
+        trs.map((tr) => {
+          const c = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+          return `${c[0]}:${c[1]}`;
+        }),
+      );
+      // acme/web is at head in `web` and `full` only as the test base: the patch left it empty.
+      expect(applied).toEqual(['base:—', 'api:acme/api', 'web:—', 'full:acme/api']);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('writes the same leaderboard as Markdown', async () => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(markdown, 'utf8');
     expect(text).toContain('| 1 | gold | 1/1 | 100 |');
-    expect(text).toContain('| 2 | agent <b>x</b> | 0/1 | 0 |');
+    // The model name is Markdown-escaped text (report/markdown-escape.ts), not raw HTML.
+    expect(text).toContain('| 2 | agent \\<b\\>x\\</b\\> | 0/1 | 0 |');
     expect(text).toContain('| acme-1 | resolved | unresolved |');
   });
 });
