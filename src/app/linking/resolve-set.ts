@@ -9,7 +9,7 @@
 import { parseLinks } from '../../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../../core/linked-set.ts';
 import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
-import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { type PullRef, parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { RepoSet, sameRepo } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
@@ -88,6 +88,21 @@ export async function resolveLinkedSet(
   const notFound = new Set<string>();
   const reversed = new Set<string>();
 
+  /**
+   * Same-branch PRs under `group_by_branch`: the org's configuration links them, so the link runs
+   * both ways (each side consented through the config), for this resolution only.
+   */
+  const branchLinks = new Map<string, PullRef[]>();
+  const linkByBranch = (a: PullRef, b: PullRef) => {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const k = pullKey(from);
+      branchLinks.set(k, [...(branchLinks.get(k) ?? []), to]);
+      nodes.get(k)?.links.push(to);
+    }
+  };
   const load = async (key: string) => {
     const pull = await getPull(gh, parsePullKey(key));
     if (!pull) {
@@ -97,7 +112,11 @@ export async function resolveLinkedSet(
     }
     recordPull(store, pull, installationId);
     infos.set(key, pull);
-    nodes.set(key, { ref: pull.ref, state: pull.state, links: store.links.from(key) });
+    nodes.set(key, {
+      ref: pull.ref,
+      state: pull.state,
+      links: [...store.links.from(key), ...(branchLinks.get(key) ?? [])],
+    });
   };
 
   /** PRs that point at a member: the index first, search for what it has not seen. */
@@ -111,9 +130,8 @@ export async function resolveLinkedSet(
         for (const p of await openPullsWithHead(gh, { owner: owner!, repo: name! }, info.headRef)) {
           const k = pullKey(p.ref);
           if (k === key) continue;
-          // Same branch name: a link as if the body had said so (for this resolution only).
           out.add(k);
-          nodes.get(key)?.links.push(p.ref);
+          if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, p.ref);
         }
       }
     }
