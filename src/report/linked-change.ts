@@ -202,6 +202,35 @@ export function renderProgress(p: EvaluationProgress): CheckRunOutput {
   return { title: `Tandem: evaluating — ${p.done}/${p.planned} configurations`, summary: count };
 }
 
+/**
+ * The sticky comment as soon as the full configuration is in (once per evaluation): the verdict
+ * for the heads now evaluated on top, joint necessity pending; the earlier result, if any, stays
+ * below until the complete report replaces the whole comment. `undefined` before the verdict.
+ */
+export function markCommentVerdictFirst(
+  body: string | undefined,
+  view: LinkedChangeView,
+  p: EvaluationProgress,
+): string | undefined {
+  if (p.full !== 'pass' && p.full !== 'fail') return undefined;
+  const togo = Math.max(0, p.planned - p.done);
+  const rest = `${togo} ${togo === 1 ? 'configuration' : 'configurations'} to go`;
+  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
+  const verdict =
+    p.full === 'pass'
+      ? `✅ **Resolved** for ${heads} — the full configuration passes; joint necessity pending, ${rest}.`
+      : `❌ **Not resolved** for ${heads} — the full configuration fails; the rest of the matrix follows (${rest}).`;
+  const earlier = body === undefined ? '' : dropStaleNotice(body);
+  const old = /<sub>Tandem · updated for (.*?)(?: · |<\/sub>)/.exec(earlier)?.[1];
+  const below = earlier
+    ? old
+      ? ` Below: the result for ${old}.`
+      : ' Below: the previous result.'
+    : ' The full report follows when the matrix is complete.';
+  // Marked like a stale notice, so the next evaluation's mark replaces this line, not stacks on it.
+  return `${STALE_MARK}\n${verdict}${below}\n\n---\n\n${earlier}`;
+}
+
 /** The footer's re-run offer, as the report template writes it. */
 const RERUN_OFFER = ` · comment ${mdCode(RERUN_COMMAND)} to evaluate again`;
 const STALE_MARK = '<!-- tandem:stale -->';

@@ -2,13 +2,15 @@
  * The facts of the App's sticky comment a first-time user relies on: the commits it quotes are
  * the PR heads and base tips (short, linked), never Tandem's own merge commit; a merge conflict
  * names the PR and what fixes it and offers no re-run; the matrix columns follow the merge order;
- * "Jointly necessary" only where it can be yes; a merged set and a comment being replaced say so.
+ * "Jointly necessary" only where it can be yes; a merged set, a comment being replaced and the
+ * verdict before the matrix is complete say so.
  */
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.schema.ts';
 import {
   markCommentMerged,
   markCommentStale,
+  markCommentVerdictFirst,
   RERUN_COMMAND,
   renderLinkedChangeComment,
 } from '../../src/report/linked-change.ts';
@@ -130,6 +132,28 @@ describe('a comment that is being replaced, and a merged set', () => {
     const again = markCommentStale(stale, linkedView(2));
     expect(again.match(/Re-evaluating/g)).toHaveLength(1);
     expect(again.endsWith(old)).toBe(true);
+  });
+
+  it('says the verdict first once the full configuration is in, the old result still below', () => {
+    const stale = markCommentStale(old, linkedView(2));
+    const early = markCommentVerdictFirst(stale, linkedView(2), { planned: 4, done: 2, full: 'fail' })!;
+    const first = early.split('\n').find((l) => l.startsWith('❌'))!;
+    expect(first).toMatch(
+      /^❌ \*\*Not resolved\*\* for acme\/api#10 .* — the full configuration fails; the rest of the matrix follows \(2 configurations to go\)\. Below: the result for api /,
+    );
+    // It replaces the re-evaluating line, and the next evaluation's mark replaces it in turn.
+    expect(early).not.toContain('Re-evaluating');
+    expect(early.endsWith(old)).toBe(true);
+    expect(markCommentStale(early, linkedView(2)).match(/Not resolved|Re-evaluating/g)).toEqual([
+      'Re-evaluating',
+    ]);
+    // No comment yet: the verdict alone; no verdict yet: nothing to write.
+    expect(
+      markCommentVerdictFirst(undefined, linkedView(2), { planned: 4, done: 1, full: 'pass' }),
+    ).toContain(
+      'joint necessity pending, 3 configurations to go. The full report follows when the matrix is complete.',
+    );
+    expect(markCommentVerdictFirst(old, linkedView(2), { planned: 4, done: 1 })).toBeUndefined();
   });
 
   it('after /tandem merge: says merged first and offers nothing to re-run', () => {

@@ -20,6 +20,7 @@ import {
   type LinkedChangeView,
   markCommentMerged,
   markCommentStale,
+  markCommentVerdictFirst,
   renderLinkedChangeCheck,
   renderLinkedChangeComment,
   renderNoReport,
@@ -106,19 +107,42 @@ export async function markCommentsMerged(
 }
 
 /**
+ * The verdict first in every member's sticky comment, once the full configuration is in; the
+ * complete report replaces it. Inside `publishing.run` (the caller's): superseded while it waits
+ * for GitHub's content budget, it is never posted.
+ */
+export async function commentVerdictFirst(
+  gh: GitHub,
+  view: LinkedChangeView,
+  progress: EvaluationProgress,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const m of view.members) {
+    if (signal.aborted) return;
+    const body = markCommentVerdictFirst(await currentComment(gh, pullKey(m.ref)), view, progress);
+    if (body === undefined) return;
+    await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
+  }
+}
+
+/**
  * The running check on every member follows the engine's events: configurations done of planned,
  * and the verdict as soon as the full configuration is in. One update at a time; events that
  * arrive meanwhile are folded into the next one (a 256-configuration matrix is not 256 calls).
+ * `onVerdict` runs once, after the checks say the verdict (the comment's turn: one write per
+ * member per evaluation, not one per configuration); `settled` waits for it too.
  */
 export function publishProgress(
   gh: GitHub,
   members: () => Members,
   log: { warn: (o: object, m: string) => void },
   signal: AbortSignal,
+  onVerdict?: (progress: EvaluationProgress) => Promise<void>,
 ): { onEvent: (e: EvaluationEvent) => void; settled: () => Promise<void> } {
   const progress: EvaluationProgress = { planned: 0, done: 0 };
   let running: Promise<void> = Promise.resolve();
   let queued = false;
+  let verdictSaid = false;
   const update = async () => {
     queued = false;
     const out = renderProgress(progress);
@@ -129,6 +153,11 @@ export function publishProgress(
         log.warn({ err, pull: m.key }, 'could not update the running check'),
       );
     }
+    if (!onVerdict || verdictSaid || (progress.full !== 'pass' && progress.full !== 'fail')) return;
+    verdictSaid = true;
+    await onVerdict({ ...progress }).catch((err) =>
+      log.warn({ err }, 'could not say the verdict in the comment'),
+    );
   };
   return {
     onEvent(e) {

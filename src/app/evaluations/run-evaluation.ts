@@ -19,6 +19,7 @@ import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
   closeRefused,
+  commentVerdictFirst,
   failAll,
   type Members,
   markCommentsStale,
@@ -60,8 +61,19 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
   const gh = await deps.auth(item.installationId);
   const org = item.seed.slice(0, item.seed.indexOf('/'));
   const members: Members = [];
-  // The running checks follow the engine: configurations done of planned, the verdict first.
-  const live = publishProgress(gh, () => members, deps.log, signal);
+  let evaluated: LinkedChangeView | undefined;
+  // The running checks follow the engine: configurations done of planned, the verdict first;
+  // the comments say the verdict too, once, as soon as the full configuration is in.
+  const live = publishProgress(
+    gh,
+    () => members,
+    deps.log,
+    signal,
+    async (progress) => {
+      const view = evaluated;
+      if (view) await publishing.run(signal, () => commentVerdictFirst(gh, view, progress, signal));
+    },
+  );
 
   const outcome = await evaluateSet(
     deps,
@@ -105,8 +117,9 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
         const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
         for (const m of members)
           await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
+        evaluated = { members: set.members, left: set.left, refused: set.refused };
         // An earlier verdict on the members stays in sight, marked as the one for the old heads.
-        await markCommentsStale(gh, { members: set.members, left: set.left, refused: set.refused });
+        await markCommentsStale(gh, evaluated);
         return undefined;
       },
     },
