@@ -31,18 +31,3 @@ export async function tandemChecksOn(
     .sort((a, b) => b.id - a.id)
     .map((r) => ({ id: r.id, completed: r.status === 'completed' }));
 }
-
-/** Moves a completed check back to `queued` (a new evaluation of the same head). */
-export async function reopenCheckRun(
-  gh: GitHub,
-  repo: RepoParts,
-  id: number,
-  summary: string,
-): Promise<void> {
-  await gh.rest.checks.update({
-    ...repo,
-    check_run_id: id,
-    status: 'queued',
-    output: { title: 'Tandem: queued', summary },
-  });
-}

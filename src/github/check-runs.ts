@@ -47,20 +47,30 @@ export async function createQueuedCheckRun(
   return data.id;
 }
 
-export async function markInProgress(
+const OPEN_TITLES = { queued: 'Tandem: queued', in_progress: 'Tandem: evaluating' } as const;
+
+/** Moves a check back to `queued` (a new evaluation of the same head) or on to `in_progress`. */
+async function moveCheckRun(
   gh: GitHub,
   repo: RepoParts,
   id: number,
+  status: keyof typeof OPEN_TITLES,
   summary: string,
 ): Promise<void> {
   await gh.rest.checks.update({
     ...repo,
     check_run_id: id,
-    status: 'in_progress',
-    started_at: new Date().toISOString(),
-    output: output({ title: 'Tandem: evaluating', summary }),
+    status,
+    ...(status === 'in_progress' ? { started_at: new Date().toISOString() } : {}),
+    output: output({ title: OPEN_TITLES[status], summary }),
   });
 }
+
+export const markInProgress = (gh: GitHub, repo: RepoParts, id: number, summary: string) =>
+  moveCheckRun(gh, repo, id, 'in_progress', summary);
+
+export const reopenCheckRun = (gh: GitHub, repo: RepoParts, id: number, summary: string) =>
+  moveCheckRun(gh, repo, id, 'queued', summary);
 
 /** A running check's text only (its status and start time stay): progress while it runs. */
 export async function updateCheckOutput(

@@ -8,8 +8,8 @@
  */
 
 import { repoOfPullKey } from '../../core/pull-ref.ts';
-import { reopenCheckRun, tandemChecksOn } from '../../github/check-run-lookup.ts';
-import { completeCheckRun, createQueuedCheckRun } from '../../github/check-runs.ts';
+import { tandemChecksOn } from '../../github/check-run-lookup.ts';
+import { completeCheckRun, createQueuedCheckRun, reopenCheckRun } from '../../github/check-runs.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import type { Store } from '../store/store.ts';
 
