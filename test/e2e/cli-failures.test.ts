@@ -1,6 +1,7 @@
 /**
  * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
- * (1), validate on a change with a partial that already passes (1), an unknown ref (3), no
+ * (1), listed tests no run reported (1, said with ids the runs did report), validate on a change
+ * with a partial that already passes (1), an unknown ref (3), no
  * Docker engine (3, the cause said once and first), and Ctrl-C during a hanging test (130, no container left behind).
  */
 import { execFileSync } from 'node:child_process';
@@ -86,6 +87,31 @@ describe('tandem eval exit codes', () => {
         message: expect.stringContaining('no-such-branch'),
       }),
     ]);
+  });
+});
+
+describe('listed tests no run reported', () => {
+  it('says so on the terminal with ids the runs did report; the JSON report keeps none of them', async () => {
+    const suite = await writeExampleSuite(ex, 'suite-misspelt.yml', {
+      ...exampleSuite(['schema']),
+      fail_to_pass: ['schema::nope::misspelt'],
+      pass_to_pass: [],
+    });
+    const c = await writeCase(ex.root, 'case-misspelt.yml', {
+      name: 'misspelt-ids',
+      suite,
+      targets: [exampleTarget(ex, 'schema')],
+    });
+    const json = path.join(ex.root, 'misspelt.json');
+    const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
+    expect(r.code, r.stderr).toBe(1);
+    const said =
+      /1 listed test was never reported \(counted as failed\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
+        r.stderr,
+      );
+    expect(said, r.stderr).not.toBeNull();
+    // The example is an id the all-base run reported; the report on disk does not gain it.
+    expect(JSON.stringify(await readReport(json))).not.toContain(said![1]!);
   });
 });
 
