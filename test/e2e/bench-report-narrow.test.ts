@@ -15,6 +15,23 @@ import { CELL_COLORS } from '../../src/report/bench-svg.ts';
 import type { BenchView, LeaderboardRow } from '../../src/report/bench-view.ts';
 import { REPO_ROOT } from '../helpers/example-cases.ts';
 
+// The page's globals, for the function page.evaluate runs in Chromium: the project compiles
+// without the DOM library, so they are declared here for this file only.
+declare const document: {
+  documentElement: Element;
+  querySelector(s: string): Element | null;
+  querySelectorAll(s: string): Iterable<Element>;
+};
+interface Element {
+  scrollWidth: number;
+  clientWidth: number;
+  textContent: string | null;
+  getBoundingClientRect(): { height: number; width: number };
+  querySelector(s: string): Element | null;
+}
+type HTMLElement = Element;
+declare function getComputedStyle(e: Element): { textAlign: string; backgroundColor: string };
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
 const MODELS = ['gpt-5-codex-2026-10-01-high-reasoning', 'claude-agent-with-a-long-name/v2'];
