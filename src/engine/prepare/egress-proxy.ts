@@ -13,7 +13,7 @@ import net from 'node:net';
 import { egressAllowed, forbiddenAddress } from '../../core/prepare-egress.ts';
 
 export interface EgressProxy {
-  /** `host:port` of every refused request, for the prepare's output and tests. */
+  /** `host:port` of the first refused requests (at most 20: PR code chooses how many it makes). */
   readonly refused: string[];
   close(): Promise<void>;
 }
@@ -21,6 +21,9 @@ export interface EgressProxy {
 /** Starts the proxy listening on `socketPath` (a path in a folder only Tandem writes). */
 export async function startEgressProxy(socketPath: string, allow: readonly string[]): Promise<EgressProxy> {
   const refused: string[] = [];
+  const refuse = (hostPort: string) => {
+    if (refused.length < 20) refused.push(hostPort);
+  };
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
     sockets.add(s);
@@ -51,7 +54,7 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
     const port = Number(url.port || 80);
     const address = url.protocol === 'http:' ? await resolve(url.hostname, port) : undefined;
     if (!address) {
-      refused.push(`${url.hostname}:${port}`);
+      refuse(`${url.hostname}:${port}`);
       res.writeHead(403, { 'content-type': 'text/plain' }).end('tandem: host not allowed for prepare\n');
       return;
     }
@@ -80,7 +83,7 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
     const port = Number(m?.[2]);
     const address = m ? await resolve(host, port) : undefined;
     if (!address) {
-      refused.push(`${host}:${port}`);
+      refuse(`${host}:${port}`);
       client.end(
         'HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\ntandem: host not allowed for prepare\n',
       );
