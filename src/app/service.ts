@@ -42,7 +42,10 @@ export class TandemService {
   private readonly runningMembers = new Map<number, Set<string>>();
   /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
   private readonly merging = new Set<string>();
-  private readonly heldRequests = new Map<string, { installationId: number; matrix?: MatrixMode }>();
+  private readonly heldRequests = new Map<
+    string,
+    { installationId: number; matrix?: MatrixMode; fresh?: boolean }
+  >();
 
   constructor(private readonly opts: ServiceOptions) {
     this.checks = new CheckRunRegistry(opts.store);
@@ -60,7 +63,13 @@ export class TandemService {
       {
         concurrency: opts.concurrency,
         debounceMs: opts.debounceMs,
-        merge: (w, n) => ({ ...n, evaluationId: w.evaluationId, matrix: n.matrix ?? w.matrix }),
+        merge: (w, n) => ({
+          ...n,
+          evaluationId: w.evaluationId,
+          matrix: n.matrix ?? w.matrix,
+          // A waiting `--fresh` stays fresh whatever request folds into it.
+          fresh: n.fresh === true || w.fresh === true,
+        }),
         run: async (item, signal) => {
           const id = item.evaluationId;
           this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
@@ -107,7 +116,7 @@ export class TandemService {
       for (const k of held) {
         const r = this.heldRequests.get(k);
         this.heldRequests.delete(k);
-        if (r && !this.life.closing) this.request(k, r.installationId, r.matrix);
+        if (r && !this.life.closing) this.request(k, r.installationId, r.matrix, { fresh: r.fresh === true });
       }
     }
   }
@@ -155,11 +164,16 @@ export class TandemService {
   }
 
   /** Schedules an evaluation of the set around `seed` (held while the set is being merged). */
-  request(seed: string, installationId: number, matrix?: MatrixMode): void {
+  request(seed: string, installationId: number, matrix?: MatrixMode, opts: { fresh?: boolean } = {}): void {
     if (this.merging.has(seed)) {
-      const earlier = this.heldRequests.get(seed)?.matrix;
-      const m = matrix ?? earlier;
-      this.heldRequests.set(seed, { installationId, ...(m ? { matrix: m } : {}) });
+      const earlier = this.heldRequests.get(seed);
+      const m = matrix ?? earlier?.matrix;
+      const fresh = opts.fresh === true || earlier?.fresh === true;
+      this.heldRequests.set(seed, {
+        installationId,
+        ...(m ? { matrix: m } : {}),
+        ...(fresh ? { fresh } : {}),
+      });
       return;
     }
     this.abortContaining(seed);
@@ -167,7 +181,7 @@ export class TandemService {
     const key = setKey(component);
     const item = this.life.queue.push(
       key,
-      { evaluationId: 0, setKey: key, seed, installationId, matrix },
+      { evaluationId: 0, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
       { absorb: component },
     );
     if (item.evaluationId === 0) {

@@ -10,7 +10,8 @@ import { type PullRef, parsePullRef, pullKey } from './pull-ref.ts';
 import type { RepoParts } from './repo-name.ts';
 
 export type TandemCommand =
-  | { kind: 'run' }
+  /** `fresh`: `/tandem run --fresh` evaluates again even when a published result fits the heads. */
+  | { kind: 'run'; fresh?: true }
   | { kind: 'merge' }
   | { kind: 'matrix'; mode: MatrixMode }
   | { kind: 'link'; ref: PullRef }
@@ -48,7 +49,12 @@ export function parseCommands(body: string, self: RepoParts): TandemCommand[] {
     const words = line.trim().split(/\s+/);
     if (words[0]?.toLowerCase() !== '/tandem') continue;
     const verb = words[1]?.toLowerCase();
-    if (verb === 'run' || verb === 'recheck') out.push({ kind: 'run' });
+    if (verb === 'run' || verb === 'recheck')
+      out.push(
+        words.slice(2).some((w) => w.toLowerCase() === '--fresh')
+          ? { kind: 'run', fresh: true }
+          : { kind: 'run' },
+      );
     // Exactly `/tandem merge`: a merge is not something to guess from trailing words.
     else if (verb === 'merge' && words.length === 2) out.push({ kind: 'merge' });
     else if (verb === 'matrix') {

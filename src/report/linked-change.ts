@@ -38,7 +38,12 @@ export interface LinkedChangeView {
   jsonReportUrl?: string;
   /** `/tandem merge` merged the set: the comment says so and offers nothing to re-run. */
   merged?: boolean;
+  /** The result was reused from an earlier evaluation of the same heads (ISO time it ran). */
+  reusedFrom?: string;
 }
+
+/** Asks for a run that does not reuse a published result. */
+export const FRESH_RUN_COMMAND = '/tandem run --fresh';
 
 /** The comment's re-run command, offered in its footer. */
 export const RERUN_COMMAND = '/tandem run';
@@ -149,6 +154,12 @@ function conflictNote(view: LinkedChangeView, report: Report): string {
       `**Merge conflict:** ${mdText(memberLabel(m))} does not merge onto the tip of ${mdCode(m.baseRef)}. Merge ${mdCode(m.baseRef)} into it or rebase it; the push re-evaluates the linked change.`,
   );
   return `\n\n${lines.join('<br>\n')}`;
+}
+
+/** A republished result says so, and how to get a new run (the heads, suite and config are unchanged). */
+function reusedNote(view: LinkedChangeView): string {
+  if (!view.reusedFrom) return '';
+  return `\n\n♻️ Reused the result for these heads (evaluated ${mdText(view.reusedFrom)}); ${mdCode(FRESH_RUN_COMMAND)} runs it again.`;
 }
 
 /** Where commits are linked: the host of the members' pages (github.com or a GitHub Enterprise host). */
@@ -277,7 +288,7 @@ function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
   const webUrl = webUrlOf(view);
   const order = orderOf(view);
   return {
-    setLine: renderSetLine(view) + conflictNote(view, report),
+    setLine: renderSetLine(view) + conflictNote(view, report) + reusedNote(view),
     // Merged, the set has nothing left to evaluate.
     ...(view.merged ? {} : { rerunCommand: RERUN_COMMAND }),
     // The PR heads a reader can find on GitHub, not Tandem's merge of each onto its base.

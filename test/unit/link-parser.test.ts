@@ -124,6 +124,14 @@ describe('adversarial bodies', () => {
 });
 
 describe('parseCommands', () => {
+  it('parses `/tandem run --fresh` as a run that must not reuse a published result', () => {
+    expect(parseCommands('/tandem run --fresh\n/tandem recheck --FRESH\n/tandem run', self)).toEqual([
+      { kind: 'run', fresh: true },
+      { kind: 'run', fresh: true },
+      { kind: 'run' },
+    ]);
+  });
+
   it('parses run, matrix and link commands line by line', () => {
     const body =
       '/tandem run\nplease\n/tandem matrix full\n/tandem link acme/web#3 #4\n/tandem unlink acme/schema#1';

@@ -3,7 +3,9 @@
  * `tandem.yml` read fresh → the suite covering the repository → the linked set → the suite and its
  * hidden files fetched → the change spec → the executor. What each path does with GitHub around
  * it (check runs, comments, the merge group's check) stays with the caller: `seedFor` and `onSet`
- * are its two say-sos, and the result says where the corridor ended.
+ * are its two say-sos, `reuse` may answer with a result already published for the
+ * same set, heads and fingerprint (`result-fingerprint.ts`) instead of the executor, and the result
+ * says where the corridor ended.
  *
  * Errors before the set is known (GitHub unreachable while reading config or resolving links)
  * propagate; from the suite fetch on they come back as `failed` with a message fit to publish.
@@ -26,6 +28,7 @@ import type { Store } from '../store/store.ts';
 import { buildChangeSpec, type PinnedRepo } from './change-spec.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
+import { resultFingerprint } from './result-fingerprint.ts';
 
 export interface EvaluateSetDeps {
   store: Store;
@@ -56,6 +59,15 @@ export interface EvaluateSetRequest {
   name?: (name: string) => string;
   /** The engine's events while it runs (the running check's progress). */
   onEvent?: (event: EvaluationEvent) => void;
+  /** A published result of this set on these heads with this fingerprint, to republish instead of running. */
+  reuse?: (set: ResolvedSet, fingerprint: string) => ReusedResult | undefined;
+}
+
+export interface ReusedResult {
+  report: Report;
+  /** The evaluation that carries it, and when the executor produced it. */
+  fromEvaluation: number;
+  evaluatedAt: number;
 }
 
 export type SetOutcome =
@@ -63,7 +75,14 @@ export type SetOutcome =
   | { kind: 'no-suite'; config: OrgConfig }
   | { kind: 'skipped'; skip: SetSkip; config: OrgConfig }
   | { kind: 'aborted' }
-  | ({ kind: 'done'; report: Report; mergeOrder: string[]; scrub: string[] } & Evaluated)
+  | ({
+      kind: 'done';
+      report: Report;
+      mergeOrder: string[];
+      scrub: string[];
+      fingerprint: string;
+      reused?: ReusedResult;
+    } & Evaluated)
   | ({ kind: 'failed'; error: unknown; message: string } & Evaluated);
 
 /** `scrub`: what a message about the run must not show (host paths, hidden file names). */
@@ -112,10 +131,20 @@ export async function evaluateSet(
     });
     if (req.name) spec.name = req.name(spec.name);
     if (signal.aborted) return { kind: 'aborted' };
+    const scrub = [workDir, ...hidden];
+    const mergeOrder = fetched.suite.merge_order ?? [];
+    const fingerprint = await resultFingerprint({
+      config,
+      suite: fetched.suite,
+      matrix: req.matrix,
+      hiddenDir: workDir,
+    });
+    const reused = req.reuse?.(set, fingerprint);
+    if (reused)
+      return { kind: 'done', report: reused.report, mergeOrder, scrub, fingerprint, reused, ...evaluated };
     const report = await deps.executor.run(spec, signal, req.onEvent);
     if (signal.aborted) return { kind: 'aborted' };
-    const scrub = [workDir, ...hidden];
-    return { kind: 'done', report, mergeOrder: fetched.suite.merge_order ?? [], scrub, ...evaluated };
+    return { kind: 'done', report, mergeOrder, scrub, fingerprint, ...evaluated };
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted' };
     // Paths of the host and of hidden files never reach a comment.

@@ -1,20 +1,24 @@
 /**
  * One evaluation of a linked set: config → set → check runs queued/in progress → suite and hidden
  * files → executor (`evaluate-set.ts`, the corridor it shares with the merge queue) → check runs
- * completed and the sticky comment on every member.
+ * completed and the sticky comment on every member. A set whose members, heads and fingerprint
+ * equal its last published evaluation's republishes that result (and says so) instead of running
+ * the executor again, unless the request is `fresh` (`/tandem run --fresh`).
  */
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { reportSchema } from '../../core/report.schema.ts';
 import { markInProgress } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import type { Executor } from '../executors/executor.ts';
+import type { ResolvedSet } from '../linking/resolve-set.ts';
 import { publishing } from '../octokit.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
-import { evaluateSet } from './evaluate-set.ts';
+import { evaluateSet, type ReusedResult } from './evaluate-set.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
@@ -35,6 +39,8 @@ export interface EvalItem {
   seed: string;
   installationId: number;
   matrix?: MatrixMode | undefined;
+  /** Run the executor even when a published result fits (`/tandem run --fresh`). */
+  fresh?: boolean;
 }
 
 export interface EvalDeps {
@@ -85,6 +91,9 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       evaluationId: item.evaluationId,
       matrix: item.matrix,
       onEvent: live.onEvent,
+      ...(item.fresh
+        ? {}
+        : { reuse: (set: ResolvedSet, fp: string) => reusable(store, item.setKey, set, fp) }),
       // The same set whichever member changed: caps cut a breadth-first walk, so start it from the
       // set's stable name (its smallest member) when that is an open PR of the same suite.
       seedFor: (config, suiteEntry) => {
@@ -163,7 +172,8 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     case 'failed':
       return failed(outcome.view, outcome.error, outcome.message);
     case 'done': {
-      const { report, view, config } = outcome;
+      const { report, view, config, reused } = outcome;
+      if (reused) view.reusedFrom = new Date(reused.evaluatedAt).toISOString();
       try {
         const jsonReportUrl = deps.reports?.save(report, config.reveal);
         if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
@@ -171,8 +181,18 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
         await publishing.run(signal, () => publishReport(gh, store, members, view, report, config.reveal));
         // `/tandem merge` follows the published verdict, in the order this suite gave.
         states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
+        // Kept before `published`: the next re-run of these heads finds it on the last published row.
+        if (reused) states.carryResult(item.evaluationId, reused.fromEvaluation);
+        else
+          states.keepResult(item.evaluationId, {
+            fingerprint: outcome.fingerprint,
+            report: JSON.stringify(report),
+          });
         states.publish(item.evaluationId);
-        deps.log.info({ evaluation: item.evaluationId, outcome: report.outcome }, 'evaluation done');
+        deps.log.info(
+          { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
+          'evaluation done',
+        );
       } catch (e) {
         // Superseded while publishing: the newer evaluation owns the checks and the comment.
         if (signal.aborted) return;
@@ -187,4 +207,27 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
     await publishFailure(gh, store, members, view, error, message);
     states.fail(item.evaluationId);
   }
+}
+
+/** The set's last published result, when it was evaluated on exactly these members, heads and fingerprint. */
+function reusable(
+  store: Store,
+  setKey: string,
+  set: ResolvedSet,
+  fingerprint: string,
+): ReusedResult | undefined {
+  const last = store.evaluations.lastPublished(setKey);
+  if (!last?.report || last.evaluatedAt === null || last.fingerprint !== fingerprint) return undefined;
+  const heads = (ms: ReadonlyArray<{ key: string; headSha: string }>) =>
+    ms
+      .map((m) => `${m.key}@${m.headSha}`)
+      .sort()
+      .join(' ');
+  const now = set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha }));
+  if (heads(last.members) !== heads(now)) return undefined;
+  // A row an older Tandem wrote, or a report shape that changed since: run again rather than guess.
+  const parsed = reportSchema.safeParse(JSON.parse(last.report));
+  // An infrastructure error is no verdict on the code: a re-run is what its Re-run button asks for.
+  if (!parsed.success || parsed.data.outcome === 'error') return undefined;
+  return { report: parsed.data, fromEvaluation: last.id, evaluatedAt: last.evaluatedAt };
 }

@@ -110,6 +110,21 @@ export class EvaluationStates extends EventEmitter<Events> {
     this.table.setVerdict(id, verdict);
   }
 
+  /** The executor's report and what it was evaluated with, for a later reuse (`lastPublished`). */
+  keepResult(id: number, result: { fingerprint: string; report: string }): void {
+    this.table.keepResult(id, result);
+  }
+
+  /** `id` republished `from`'s result: it carries it on for the next reuse. */
+  carryResult(id: number, from: number): void {
+    this.table.carryResult(id, from);
+  }
+
+  /** The last published evaluation of a set, with its kept result if any. */
+  lastPublished(setKey: string): ReturnType<EvaluationsTable['lastPublished']> {
+    return this.table.lastPublished(setKey);
+  }
+
   verdict(id: number): EvaluationVerdict | undefined {
     return this.table.verdict(id);
   }

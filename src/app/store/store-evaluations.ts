@@ -106,6 +106,47 @@ export class EvaluationsTable {
     return row ? toEvaluation(row) : undefined;
   }
 
+  /** The report an executor produced for `id`, and what it was evaluated with (`fingerprint`). */
+  keepResult(id: number, result: { fingerprint: string; report: string }): void {
+    const now = Date.now();
+    this.db
+      .prepare(
+        'UPDATE evaluations SET fingerprint = ?, report = ?, evaluated_at = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(result.fingerprint, result.report, now, now, id);
+  }
+
+  /** Marks `id` as carrying `from`'s result (a reuse): the next reuse finds it as the last one. */
+  carryResult(id: number, from: number): void {
+    this.db
+      .prepare(
+        `UPDATE evaluations SET (fingerprint, report, evaluated_at) =
+           (SELECT fingerprint, report, evaluated_at FROM evaluations WHERE id = @from), updated_at = @now
+         WHERE id = @id`,
+      )
+      .run({ id, from, now: Date.now() });
+  }
+
+  /**
+   * The last published evaluation of `setKey` (the newest one, with or without a kept result): only
+   * it may be reused, an older one's verdict was already replaced on GitHub.
+   */
+  lastPublished(
+    setKey: string,
+  ):
+    | (StoredEvaluation & { fingerprint: string | null; report: string | null; evaluatedAt: number | null })
+    | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT ${COLUMNS}, fingerprint, report, evaluated_at AS evaluatedAt FROM evaluations
+         WHERE set_key = ? AND state = 'published' ORDER BY id DESC LIMIT 1`,
+      )
+      .get(setKey) as
+      | (EvalRow & { fingerprint: string | null; report: string | null; evaluatedAt: number | null })
+      | undefined;
+    return row ? { ...row, members: JSON.parse(row.members) as StoredEvaluation['members'] } : undefined;
+  }
+
   /** Evaluations a previous process left queued or running. */
   unfinished(): StoredEvaluation[] {
     const rows = this.db

@@ -78,6 +78,14 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
         pull_key TEXT NOT NULL, head_sha TEXT NOT NULL, created_at INTEGER NOT NULL,
         PRIMARY KEY (pull_key, head_sha));
     `),
+  // A published result kept for reuse: a re-run on the same members and heads, with the same org
+  // config and suite (the fingerprint), republishes it instead of running the executor again.
+  (db) =>
+    db.exec(`
+      ALTER TABLE evaluations ADD COLUMN fingerprint TEXT;
+      ALTER TABLE evaluations ADD COLUMN report TEXT;
+      ALTER TABLE evaluations ADD COLUMN evaluated_at INTEGER;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,10 +1,11 @@
 /**
- * `/tandem run | matrix full | link | unlink | merge` from users with write access, acknowledged
+ * `/tandem run [--fresh] | matrix full | link | unlink | merge` from users with write access, acknowledged
  * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem link` is this
  * PR needing the other one; it joins the other's set only when the commenter may write there
  * too. `/tandem merge` merges the linked change (`merge-set.ts`, which checks the requester's
  * rights on every member) and answers in its own comment on every member; a second one while a
- * merge of the same set runs gets 😕.
+ * merge of the same set runs gets 😕. A run on heads that already have a published result reuses it
+ * (`run-evaluation.ts`) unless it says `--fresh`.
  */
 import { parseCommands } from '../../core/link-parser.ts';
 import { pairKey } from '../../core/linked-set.ts';
@@ -34,6 +35,7 @@ export async function handleCommandComment(
   const self = pullKey({ ...repo, number });
   let matrix: MatrixMode | undefined;
   let evaluate = false;
+  let fresh = false;
   const detached: string[] = [];
   for (const c of commands) {
     if (c.kind === 'merge') continue;
@@ -46,10 +48,11 @@ export async function handleCommandComment(
       tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
       detached.push(pullKey(c.ref));
     } else if (c.kind === 'matrix') matrix = c.mode;
+    else if (c.kind === 'run' && c.fresh) fresh = true;
   }
   await reactToComment(gh, repo, comment.id, '+1');
   if (evaluate) {
-    tandem.request(self, installationId, matrix);
+    tandem.request(self, installationId, matrix, { fresh });
     // The PR unlinked from this one now forms its own set, which needs its own verdict.
     for (const other of detached)
       if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
