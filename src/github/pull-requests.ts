@@ -42,8 +42,13 @@ export async function openPullsWithHead(gh: GitHub, repo: RepoParts, headRef: st
 /**
  * Reverse lookup through search, for PRs the link index has not seen: open PRs in the
  * organization whose body mentions this one. Search is a hint; the caller re-reads each hit.
+ * Undefined: search refused or failed (nothing to remember as an answer).
  */
-export async function searchLinkingPulls(gh: GitHub, org: string, to: PullRef): Promise<PullRef[]> {
+export async function searchLinkingPulls(
+  gh: GitHub,
+  org: string,
+  to: PullRef,
+): Promise<PullRef[] | undefined> {
   // Both ways users write a link, `owner/name#N` and the PR's URL path, in one query: search
   // allows 30 requests a minute, so the App spaces them 2 s apart.
   const phrases = [`${to.owner}/${to.repo}#${to.number}`, `${to.owner}/${to.repo}/pull/${to.number}`];
@@ -59,7 +64,7 @@ export async function searchLinkingPulls(gh: GitHub, org: string, to: PullRef): 
   } catch (e) {
     // Search is best effort: a 422 (query rejected) or 403 leaves the index as the only source.
     const s = httpStatus(e);
-    if (s === 422 || s === 403 || s === 404) return [];
+    if (s === 422 || s === 403 || s === 404) return undefined;
     throw e;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Resolves the linked change around a seed PR: loads PRs from GitHub (fresh heads and bodies),
- * keeps the link index current, finds reverse links through the index and search, asks GitHub
+ * keeps the link index current, finds reverse links through the index and search (one answer per
+ * PR an hour at most: `store-link-searches.ts`; the webhook-fed index covers the rest), asks GitHub
  * who may consent to them (`link-consent.ts`), and lets core/linked-set decide the set, caps and
  * refusals. Privacy is decided here, once, for everything downstream: unless the suite opts in
  * (`share_private`), nothing of a repository more private than the seed's enters the set, its
@@ -18,6 +19,7 @@ import { repoId } from '../../github/octokit.ts';
 import { getPull, getRepo, openPullsWithHead, searchLinkingPulls } from '../../github/pull-requests.ts';
 import type { LeftMember } from '../../report/linked-change.ts';
 import type { Store } from '../store/store.ts';
+import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
 import { refreshConsent, storedConsent } from './link-consent.ts';
 
 export interface ResolvedSet {
@@ -119,10 +121,24 @@ export async function resolveLinkedSet(
     });
   };
 
+  /**
+   * What search says links to `key`: a stored answer younger than the TTL (or the App having seen
+   * the PR opened) stands in for a new search; each hit is re-read and judged like a fresh one.
+   */
+  const searchedLinkers = async (key: string): Promise<string[]> => {
+    const known = store.linkSearches.answer(key, Date.now() - LINK_SEARCH_TTL_MS);
+    if (known) return known;
+    const found = await searchLinkingPulls(gh, org, parsePullKey(key));
+    if (!found) return [];
+    const keys = found.map(pullKey);
+    store.linkSearches.record(key, keys);
+    return keys;
+  };
+
   /** PRs that point at a member: the index first, search for what it has not seen. */
   const reverseCandidates = async (key: string): Promise<string[]> => {
     const out = new Set(store.links.to(key));
-    for (const ref of await searchLinkingPulls(gh, org, parsePullKey(key))) out.add(pullKey(ref));
+    for (const k of await searchedLinkers(key)) out.add(k);
     const info = infos.get(key);
     if (config.group_by_branch && info) {
       for (const repo of suite.repos) {

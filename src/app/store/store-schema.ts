@@ -86,6 +86,12 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
       ALTER TABLE evaluations ADD COLUMN report TEXT;
       ALTER TABLE evaluations ADD COLUMN evaluated_at INTEGER;
     `),
+  // Reverse-link search answers per PR (store-link-searches.ts): search is GitHub's scarcest
+  // budget, and the webhook-fed index covers what was linked since.
+  (db) =>
+    db.exec(`
+      CREATE TABLE link_searches (pull_key TEXT PRIMARY KEY, answer TEXT NOT NULL, searched_at INTEGER NOT NULL);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,7 @@ import { CheckRunsTable } from './store-check-runs.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { HandoffStore } from './store-handoffs.ts';
+import { LinkSearchesTable } from './store-link-searches.ts';
 import { LinksTable } from './store-links.ts';
 import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
@@ -42,6 +43,8 @@ async function loadSqlite(): Promise<DatabaseConstructor> {
 export class Store {
   readonly deliveries: DeliveriesTable;
   readonly links: LinksTable;
+  /** Reverse-link search answers, so each PR is searched once an hour at most. */
+  readonly linkSearches: LinkSearchesTable;
   readonly pulls: PullsTable;
   readonly evaluations: EvaluationStates;
   readonly checkRuns: CheckRunsTable;
@@ -73,6 +76,7 @@ export class Store {
     }
     this.deliveries = new DeliveriesTable(this.db);
     this.links = new LinksTable(this.db);
+    this.linkSearches = new LinkSearchesTable(this.db);
     this.pulls = new PullsTable(this.db, this.links);
     this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
     this.checkRuns = new CheckRunsTable(this.db);

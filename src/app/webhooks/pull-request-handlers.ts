@@ -93,6 +93,8 @@ export async function onPullRequest(
   if (gh && pull.state === 'open') {
     // Whether its links count for the PRs they point at, known before the set is named.
     recordPull(tandem.store, pull, installationId);
+    // Seen from its creation: every link to it reaches the index by webhook, no search needed.
+    if (payload.action === 'opened') tandem.store.linkSearches.openedSeen(pullKey(pull.ref));
     try {
       await refreshConsent(gh, tandem.store, pullKey(pull.ref), pull.author);
     } catch (e) {

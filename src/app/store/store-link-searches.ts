@@ -1,0 +1,45 @@
+/**
+ * What GitHub's search answered about the PRs linking to a PR, and when: the reverse-link search
+ * allows 30 requests a minute, far fewer than a busy org's evaluations need if each member is
+ * searched each time. The webhook-fed link index (`store-links.ts`) sees every link written after
+ * the App's installation, so search only has to find what was written before, or while the App
+ * was down: one answer per PR per `LINK_SEARCH_TTL_MS` is enough (`linking/resolve-set.ts`).
+ */
+import type Database from 'better-sqlite3';
+
+/** How long a search answer stands in for a new search (bounds what missed webhooks can hide). */
+export const LINK_SEARCH_TTL_MS = 60 * 60 * 1000;
+
+export class LinkSearchesTable {
+  constructor(private readonly db: Database.Database) {}
+
+  /** The PR keys the last search found linking to `key`, if it ran after `since` (ms). */
+  answer(key: string, since: number): string[] | undefined {
+    const row = this.db
+      .prepare('SELECT answer FROM link_searches WHERE pull_key = ? AND searched_at >= ?')
+      .get(key, since) as { answer: string } | undefined;
+    return row ? (JSON.parse(row.answer) as string[]) : undefined;
+  }
+
+  record(key: string, found: readonly string[], at = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, ?, ?)
+         ON CONFLICT (pull_key) DO UPDATE SET answer = excluded.answer, searched_at = excluded.searched_at`,
+      )
+      .run(key, JSON.stringify(found), at);
+  }
+
+  /**
+   * The App saw the PR opened: nothing could link to it before it existed, and every link written
+   * since reaches the index by webhook, so that counts as an empty answer (an earlier one stays).
+   */
+  openedSeen(key: string, at = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, '[]', ?)
+         ON CONFLICT (pull_key) DO NOTHING`,
+      )
+      .run(key, at);
+  }
+}
