@@ -34,6 +34,9 @@ export interface ServiceOptions {
   reports?: PublishedReports;
 }
 
+/** How long a webhook answer may wait for the org config's first load (GitHub allows 10 s). */
+const CONFIG_WAIT_MS = 3_000;
+
 export class TandemService {
   readonly checks: CheckRunRegistry;
   private readonly life: TaskLifecycle<EvalItem>;
@@ -156,10 +159,31 @@ export class TandemService {
       );
       return Promise.resolve();
     }
-    // The check run request leaves first; scheduling the evaluation is local bookkeeping.
-    void this.background(() => this.markQueued(key, installationId));
-    this.request(key, installationId);
-    return Promise.resolve();
+    const schedule = () => {
+      // The check run request leaves first; scheduling the evaluation is local bookkeeping.
+      void this.background(() => this.markQueued(key, installationId));
+      this.request(key, installationId);
+    };
+    if (this.opts.configs.config(installationId) !== undefined) {
+      schedule();
+      return Promise.resolve();
+    }
+    // Naming the set needs the org config (`group_by_branch`): the first webhooks after a start
+    // wait for its one load (shared, bounded), so same-branch PRs are not scheduled as two sets.
+    const loaded = this.background(async () => {
+      const gh = await this.opts.clients.get(installationId);
+      await this.opts.configs.recent(gh, installationId, pull.ref.owner);
+    });
+    return this.within(loaded, CONFIG_WAIT_MS).then(schedule);
+  }
+
+  /** `task`, or nothing after `ms` (a rate limit being waited out must not hold a webhook). */
+  private within(task: Promise<void>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((ok) => {
+      timer = setTimeout(ok, ms);
+    });
+    return Promise.race([task, bound]).finally(() => clearTimeout(timer));
   }
 
   /** Schedules an evaluation of the set around `seed` (held while the set is being merged). */
