@@ -79,14 +79,18 @@ function publish(fromDir, toDir) {
   }
 }
 
-/** Runs tsc; returns its exit status. The stamp carries the time the compile started. */
+/**
+ * Runs tsc; returns its exit status. The stamp carries the time the compile started, or the newest
+ * source's time when that is later (a file dated ahead of the clock, as a copy or `touch -d` makes
+ * it): the build is of those sources, so it must not look stale until the clock catches up.
+ */
 export function compile({ check }) {
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(tsc)) {
     process.stderr.write('tandem: TypeScript is not installed here; run `npm ci` first.\n');
     return 3;
   }
-  const started = new Date();
+  const started = new Date(Math.max(Date.now(), newestInputMs()));
   const out = path.join(ROOT, 'build');
   mkdirSync(out, { recursive: true });
   const staging = mkdtempSync(path.join(out, '.staging-'));

@@ -217,7 +217,9 @@ describe('App: hand-off to GitHub Actions', () => {
       const comments = stickyComments(world, repo, n);
       expect(comments).toHaveLength(1);
       expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
-      expect(comments[0]!.body).toMatch(/acme\/schema#1 `[0-9a-f]{7}` → acme\/api#1 `[0-9a-f]{7}`/);
+      expect(comments[0]!.body).toMatch(
+        /acme\/schema#1 \[`[0-9a-f]{7}`\]\(<[^>]+>\) → acme\/api#1 \[`[0-9a-f]{7}`\]\(<[^>]+>\)/,
+      );
     }
     expect(stickyComments(world, 'schema', 1)[0]!.body).toBe(stickyComments(world, 'api', 1)[0]!.body);
     expect(world.standIn.dispatches).toHaveLength(1);

@@ -135,7 +135,7 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(check.output.title).toMatch(/^Tandem: resolved/);
     expect(check.output.summary).toContain(`**Merge group** \`${group.headSha.slice(0, 7)}\``);
     // The set line shows acme/api at the queued commit; no `/tandem run` (it re-runs PR checks only).
-    expect(check.output.summary).toContain(`acme/api#1 \`${group.headSha.slice(0, 7)}\``);
+    expect(check.output.summary).toContain(`acme/api#1 [\`${group.headSha.slice(0, 7)}\`]`);
     expect(check.output.summary).toContain('acme/schema#1');
     expect(check.output.summary).not.toContain('/tandem run');
 

@@ -89,7 +89,7 @@ describe('start-up loads nothing heavy', () => {
       for (const sub of commandsIn(stdout)) await walk([...path, sub]);
     };
     await walk([]);
-    expect(seen).toEqual(expect.arrayContaining(['', 'eval', 'validate', 'plan', 'merge']));
+    expect(seen).toEqual(expect.arrayContaining(['', 'eval', 'validate', 'plan', 'combine']));
   }, 300_000);
 
   it('a command that runs loads its implementation (the trace sees lazy imports)', async () => {

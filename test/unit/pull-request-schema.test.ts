@@ -29,6 +29,7 @@ describe('the pull request REST shape', () => {
   it('keeps the fields Tandem relies on and maps them to the domain view', () => {
     expect(pullInfoOf(payload())).toEqual({
       ref: { owner: 'Acme', repo: 'API', number: 12 },
+      author: 'someone',
       state: 'open',
       title: 'Checkout field',
       body: 'Depends-On: acme/web#3',
