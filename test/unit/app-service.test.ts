@@ -146,6 +146,8 @@ describe('TandemService', () => {
     const w = await world();
     const a = await w.start();
     await a.service.onPull(w.pull(), w.installationId);
+    // The queued check is created in the background, after the webhook's answer.
+    await w.si.state.when(() => w.si.checkRuns('acme', 'api').length > 0);
     expect(w.si.checkRuns('acme', 'api').map((c) => c.status)).toEqual(['queued']);
     a.service.flush();
     await a.executor.started(1);
