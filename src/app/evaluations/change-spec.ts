@@ -45,7 +45,7 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
     suiteDir: input.suite.suiteDir,
     suitePath: input.suiteEntry.path,
     matrix: input.matrix ?? config.matrix,
-    ...(await workspaceOf(gh, set, input.suiteEntry, input.pinned)),
+    ...(await workspaceOf(gh, set, input.pinned)),
     ...(config.executor === 'actions' ? { actions: { ...config.actions, evaluator: config.evaluator } } : {}),
   };
 }
@@ -60,7 +60,6 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
 async function workspaceOf(
   gh: GitHub,
   set: ResolvedSet,
-  suite: OrgSuite,
   pinned: PinnedRepo | undefined,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
