@@ -10,6 +10,7 @@ import { afterEach } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
+import type { EvaluationEvent } from '../../src/engine/evaluate-api.ts';
 import { hostDefaults } from '../../src/engine/evaluation-request.ts';
 import { git, gitOut } from '../../src/engine/git/git.ts';
 import {
@@ -291,6 +292,8 @@ export class ObservedExecutor implements Executor {
   private readonly inner: LocalExecutor;
   private hold: { promise: Promise<void>; release: () => void } | undefined;
   private readonly startWaiters: Array<{ n: number; resolve: () => void }> = [];
+  private restGate: { promise: Promise<void>; release: () => void } | undefined;
+  private releaseGate = () => {};
 
   constructor(cacheDir: string, opts: { holdFirst?: boolean } = {}) {
     this.inner = new LocalExecutor({ cacheDir, host: hostDefaults(process.env), sandbox: 'docker', jobs: 2 });
@@ -307,13 +310,35 @@ export class ObservedExecutor implements Executor {
     this.hold?.release();
   }
 
+  /**
+   * Arms a gate for the next run: the ends of its configurations other than the full one (and the
+   * run's answer) are reported only after `releaseRest()`, so a test sees the verdict while the rest
+   * of the matrix is still to go, whatever order the engine finishes them in.
+   */
+  holdRestAfterFull(): void {
+    let release = () => {};
+    const promise = new Promise<void>((r) => {
+      release = r;
+    });
+    this.restGate = { promise, release };
+    this.releaseGate = release;
+  }
+
+  releaseRest(): void {
+    this.releaseGate();
+  }
+
   /** Resolves once `n` evaluations have reached the executor. */
   started(n: number): Promise<void> {
     if (this.runs.length >= n) return Promise.resolve();
     return new Promise((resolve) => this.startWaiters.push({ n, resolve }));
   }
 
-  async run(spec: LinkedChangeSpec, signal: AbortSignal): Promise<Report> {
+  async run(
+    spec: LinkedChangeSpec,
+    signal: AbortSignal,
+    onEvent?: (event: EvaluationEvent) => void,
+  ): Promise<Report> {
     const run: ObservedRun = { spec, aborted: false };
     this.runs.push(run);
     for (const w of this.startWaiters.filter((x) => this.runs.length >= x.n)) {
@@ -331,7 +356,25 @@ export class ObservedExecutor implements Executor {
       });
       if (signal.aborted) throw new Error('aborted while held');
     }
-    run.report = await this.inner.run(spec, signal);
-    return run.report;
+    const gate = this.restGate;
+    this.restGate = undefined;
+    if (!gate || !onEvent) {
+      run.report = await this.inner.run(spec, signal, onEvent);
+      return run.report;
+    }
+    signal.addEventListener('abort', () => gate.release());
+    // Every other configuration's end waits for the release, whichever order the engine finishes them in.
+    let held: EvaluationEvent[] | undefined = [];
+    void gate.promise.then(() => {
+      for (const e of held ?? []) onEvent(e);
+      held = undefined;
+    });
+    const report = await this.inner.run(spec, signal, (e) => {
+      if (held && e.type === 'configuration-done' && e.id !== 'full') held.push(e);
+      else onEvent(e);
+    });
+    await gate.promise;
+    run.report = report;
+    return report;
   }
 }

@@ -159,7 +159,8 @@ describe('App: a linked change over its life', () => {
   });
 
   it('a push marks the comment as being replaced at once, naming the new and the old heads', async () => {
-    const w = await startWorld();
+    const o = await observedWorld();
+    const w = o.world;
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     await sendPull(w, 'opened', 'schema', 1);
@@ -170,6 +171,7 @@ describe('App: a linked change over its life', () => {
     const pushed = await push(w, 'schema', {
       'index.js': "module.exports = { fields: ['id', 'total', 'x'] };\n",
     });
+    o.executor.holdRestAfterFull();
     await sendPull(w, 'synchronize', 'schema', 1);
     // The debounce window (5 s by default) ends; the mark comes before any configuration runs.
     w.app.service.flush();
@@ -182,18 +184,20 @@ describe('App: a linked change over its life', () => {
     expect(line.split('; below:')[0]).toContain(`acme/schema#1 [\`${pushed.slice(0, 7)}\`]`);
     expect(line).toContain(`below: the result for schema [\`${schema.head.sha.slice(0, 7)}\`]`);
     expect(stale()).toContain('✅ **Resolved**');
+    // The verdict is on the check while the rest of the matrix is still to go.
+    const titlesOn = (sha: string) =>
+      ((tandemChecks(w, 'schema', sha)[0]?.history ?? []) as Array<{ output?: { title?: string } }>).flatMap(
+        (h) => (h.output?.title ? [h.output.title] : []),
+      );
+    const pending = /^Tandem: resolved — joint necessity pending, 3 configurations to go$/;
+    await until(w, () => titlesOn(pushed).some((t) => pending.test(t)), 'the early verdict on the check');
+    o.executor.releaseRest();
     await settle(w);
     const done = stickyComments(w, 'api', 1)[0]!.body!;
     expect(done).not.toContain('Re-evaluating');
     // While it ran, the check said how far it was, and the verdict before the matrix was complete.
     const [check] = tandemChecks(w, 'schema', pushed);
-    const titles = (check!.history as Array<{ output?: { title?: string; summary?: string } }>).flatMap(
-      (h) => (h.output?.title ? [h.output.title] : []),
-    );
-    expect(titles).toContain('Tandem: evaluating — 0/4 configurations');
-    expect(
-      titles.some((t) => /^Tandem: resolved — joint necessity pending, [1-3] configurations? to go$/.test(t)),
-    ).toBe(true);
+    expect(titlesOn(pushed)).toContain('Tandem: evaluating — 0/4 configurations');
     expect(check!.conclusion).toBe('success');
     expect(check!.output.title).toMatch(/^Tandem: resolved — 4\/4 configurations as expected/);
     expect(done).toContain(`schema [\`${pushed.slice(0, 7)}\`]`);
