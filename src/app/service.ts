@@ -71,11 +71,11 @@ export class TandemService {
           // A waiting `--fresh` stays fresh whatever request folds into it.
           fresh: n.fresh === true || w.fresh === true,
         }),
-        run: async (item, signal) => {
+        run: async (item, signal, releaseSlot) => {
           const id = item.evaluationId;
           this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
           try {
-            await runEvaluation(deps, item, signal);
+            await runEvaluation(deps, item, signal, releaseSlot);
           } catch (e) {
             // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
             if (!signal.aborted && states.stateOf(id) === 'running') states.fail(id);

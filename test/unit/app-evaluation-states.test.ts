@@ -135,4 +135,14 @@ describe('EvaluationStates', () => {
     s.evaluations.requeue(b);
     expect(s.evaluations.stateOf(b)).toBe('queued');
   });
+
+  it('a restart drops the verdict a run recorded before its comments were posted', async () => {
+    const s = await openStore();
+    const id = newEvaluation(s);
+    s.evaluations.start(id);
+    s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: ['acme/schema'] });
+    expect(s.evaluations.verdict(id)).toEqual({ outcome: 'resolved', mergeOrder: ['acme/schema'] });
+    s.evaluations.requeue(id);
+    expect(s.evaluations.verdict(id)).toBeUndefined();
+  });
 });

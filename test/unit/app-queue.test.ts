@@ -13,7 +13,7 @@ interface Item {
 
 /** A queue whose runs wait for `finish(id)` (or their abort), recording what ran. */
 function harness(opts: { concurrency?: number } = {}) {
-  const started: Array<{ item: Item; signal: AbortSignal }> = [];
+  const started: Array<{ item: Item; signal: AbortSignal; releaseSlot: () => void }> = [];
   const finishers = new Map<string, () => void>();
   const dropped: Item[] = [];
   const startWaiters: Array<{ n: number; resolve: () => void }> = [];
@@ -21,8 +21,8 @@ function harness(opts: { concurrency?: number } = {}) {
     concurrency: opts.concurrency ?? 2,
     debounceMs: 3_600_000,
     merge: (w, n) => ({ ...n, matrix: n.matrix ?? w.matrix }),
-    run: (item, signal) => {
-      started.push({ item, signal });
+    run: (item, signal, releaseSlot) => {
+      started.push({ item, signal, releaseSlot });
       for (const w of startWaiters.filter((x) => started.length >= x.n)) {
         startWaiters.splice(startWaiters.indexOf(w), 1);
         w.resolve();
@@ -107,6 +107,36 @@ describe('EvaluationQueue', () => {
     h.finish(h.started[1]!.item.id);
     await h.queue.idle();
     expect(h.started.map((s) => s.item.id).sort()).toEqual(['x', 'y']);
+  });
+
+  it('a run that released its slot lets the next start, and still counts until it returns', async () => {
+    const h = harness({ concurrency: 1 });
+    h.queue.push('x', { id: 'x' });
+    h.queue.push('y', { id: 'y' });
+    h.queue.flush();
+    await h.waitStarted(1);
+    const first = h.started[0]!;
+    // Its check conclusions are in; only its comments still wait.
+    first.releaseSlot();
+    first.releaseSlot();
+    await h.waitStarted(2);
+    expect(h.queue.size).toBe(2);
+    // Still abortable by a newer request for its set, as a running item is.
+    h.queue.push(first.item.id, { id: `${first.item.id}2` });
+    expect(first.signal.aborted).toBe(true);
+    h.queue.flush();
+    // A second release did not free another slot: the newer request waits for the second run.
+    await Promise.resolve();
+    expect(h.started).toHaveLength(2);
+    h.finish(h.started[1]!.item.id);
+    await h.waitStarted(3);
+    h.finish(h.started[2]!.item.id);
+    await h.queue.idle();
+    expect(h.started.map((s) => s.item.id)).toEqual([
+      first.item.id,
+      h.started[1]!.item.id,
+      `${first.item.id}2`,
+    ]);
   });
 
   it('close aborts running items, waits until their runs returned, and drops waiting ones', async () => {

@@ -6,7 +6,11 @@
 export interface QueueOptions<T> {
   concurrency: number;
   debounceMs: number;
-  run: (item: T, signal: AbortSignal) => Promise<void>;
+  /**
+   * `releaseSlot`: the run's remaining work (comments waiting for GitHub's content budget) no
+   * longer needs one of the `concurrency` slots; it still counts as running (aborts, `idle`, `close`).
+   */
+  run: (item: T, signal: AbortSignal, releaseSlot: () => void) => Promise<void>;
   /** Folds a newer request into a waiting one (e.g. `matrix full` wins). Default: the newer. */
   merge?: (waiting: T, newer: T) => T;
   onError?: (e: unknown, item: T) => void;
@@ -20,12 +24,15 @@ interface Running<T> {
   controller: AbortController;
   /** Settles when `run` has returned (never rejects). */
   done?: Promise<void>;
+  /** Holds one of the `concurrency` slots (until `releaseSlot` or its end). */
+  slot: boolean;
 }
 
 export class EvaluationQueue<T> {
   private readonly debouncing = new Map<string, { item: T; timer: NodeJS.Timeout }>();
   private readonly ready: Array<{ key: string; item: T }> = [];
   private readonly running = new Set<Running<T>>();
+  private slotsTaken = 0;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
@@ -125,16 +132,23 @@ export class EvaluationQueue<T> {
   }
 
   private pump(): void {
-    while (!this.closed && this.running.size < this.opts.concurrency && this.ready.length > 0) {
+    while (!this.closed && this.slotsTaken < this.opts.concurrency && this.ready.length > 0) {
       const { key, item } = this.ready.shift()!;
-      const r: Running<T> = { key, item, controller: new AbortController() };
+      const r: Running<T> = { key, item, controller: new AbortController(), slot: true };
       this.running.add(r);
+      this.slotsTaken += 1;
+      const release = () => {
+        if (!r.slot) return;
+        r.slot = false;
+        this.slotsTaken -= 1;
+        this.pump();
+      };
       r.done = this.opts
-        .run(item, r.controller.signal)
+        .run(item, r.controller.signal, release)
         .catch((e) => this.opts.onError?.(e, item))
         .finally(() => {
           this.running.delete(r);
-          this.pump();
+          release();
           this.notifyIdle();
         });
     }

@@ -175,7 +175,11 @@ export function publishProgress(
   };
 }
 
-/** The report on every member: check conclusion and output, then the sticky comment. */
+/**
+ * The report on every member: check conclusion and output, then (after `afterChecks`) the sticky
+ * comment. The conclusions gate merges and cost nothing of GitHub's content budget; the comments
+ * may wait for it, so `afterChecks` lets the caller stop holding what the checks needed.
+ */
 export async function publishReport(
   gh: GitHub,
   store: Store,
@@ -183,6 +187,7 @@ export async function publishReport(
   view: LinkedChangeView,
   report: Report,
   reveal: Reveal,
+  afterChecks?: () => void,
 ): Promise<void> {
   const { conclusion, rerun } = conclusionOf(report);
   const check = renderLinkedChangeCheck(view, report, reveal);
@@ -199,6 +204,7 @@ export async function publishReport(
     });
     store.checkRuns.complete(m.key, m.headSha);
   }
+  afterChecks?.();
   await commentOnAll(
     gh,
     view,

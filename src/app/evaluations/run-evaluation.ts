@@ -56,11 +56,17 @@ export interface EvalDeps {
 
 /**
  * Runs one evaluation from `queued` to `published` or `failed` (`store.evaluations` checks each
- * step). An abort returns with the evaluation still running and its check runs open: the caller
+ * step); `releaseSlot` is called once its check conclusions are in (its comments may still wait).
+ * An abort returns with the evaluation still running and its check runs open: the caller
  * decides whether it was superseded (a newer request owns the check runs) or interrupted by a
  * shutdown (the restart resumes it).
  */
-export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: AbortSignal): Promise<void> {
+export async function runEvaluation(
+  deps: EvalDeps,
+  item: EvalItem,
+  signal: AbortSignal,
+  releaseSlot: () => void = () => {},
+): Promise<void> {
   const { store, checks } = deps;
   const states = store.evaluations;
   states.start(item.evaluationId);
@@ -177,10 +183,19 @@ export async function runEvaluation(deps: EvalDeps, item: EvalItem, signal: Abor
       try {
         const jsonReportUrl = deps.reports?.save(report, config.reveal);
         if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
-        // A comment superseded while it waits for GitHub's content budget is never posted.
-        await publishing.run(signal, () => publishReport(gh, store, members, view, report, config.reveal));
-        // `/tandem merge` follows the published verdict, in the order this suite gave.
-        states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
+        // A comment superseded while it waits for GitHub's content budget is never posted. Once
+        // the conclusions are in, the verdict is recorded (`/tandem merge` follows it, in the
+        // order this suite gave, once published) and the next evaluation may run while these
+        // comments wait.
+        await publishing.run(signal, () =>
+          publishReport(gh, store, members, view, report, config.reveal, () => {
+            states.recordVerdict(item.evaluationId, {
+              outcome: report.outcome,
+              mergeOrder: outcome.mergeOrder,
+            });
+            releaseSlot();
+          }),
+        );
         // Kept before `published`: the next re-run of these heads finds it on the last published row.
         if (reused) states.carryResult(item.evaluationId, reused.fromEvaluation);
         else

@@ -91,9 +91,13 @@ export class EvaluationStates extends EventEmitter<Events> {
     this.move(id, 'superseded');
   }
 
-  /** A restart found it running: it runs again (its check runs are reused). */
+  /**
+   * A restart found it running: it runs again (its check runs are reused). A verdict it had
+   * recorded (its comments were still waiting) is dropped: the new run records its own.
+   */
   requeue(id: number): void {
     this.move(id, 'queued');
+    this.table.clearVerdict(id);
   }
 
   /** The members (PR and head) a running evaluation settled on: the Actions hand-off keys on them. */
@@ -103,7 +107,7 @@ export class EvaluationStates extends EventEmitter<Events> {
     this.table.setMembers(id, members);
   }
 
-  /** What the report concluded: written while running, just before `publish`. */
+  /** What the report concluded: written while running, once the check conclusions are out. */
   recordVerdict(id: number, verdict: EvaluationVerdict): void {
     const state = this.stateOf(id);
     if (state !== 'running') throw new IllegalTransitionError(id, state, 'published');

@@ -77,6 +77,10 @@ export class EvaluationsTable {
       .run(verdict.outcome, JSON.stringify(verdict.mergeOrder), Date.now(), id);
   }
 
+  clearVerdict(id: number): void {
+    this.db.prepare('UPDATE evaluations SET outcome = NULL, updated_at = ? WHERE id = ?').run(Date.now(), id);
+  }
+
   verdict(id: number): EvaluationVerdict | undefined {
     const row = this.db.prepare('SELECT outcome, merge_order FROM evaluations WHERE id = ?').get(id) as
       | { outcome: EvaluationVerdict['outcome'] | null; merge_order: string }
