@@ -67,7 +67,12 @@ export class Gate {
   schedule(...input: unknown[]): Promise<unknown> {
     const opts = (typeof input[0] === 'function' ? {} : input.shift()) as JobOptions;
     const [fn, ...args] = input as [Task, ...unknown[]];
-    if (opts.weight === 0) return Promise.resolve().then(() => fn(...args));
+    if (opts.weight === 0) {
+      // A retry goes at once, but GitHub counts it: so do the windows, or the next fresh start
+      // would be one over the budget and refused in turn.
+      if (this.longest > 0) this.starts.push(Date.now());
+      return Promise.resolve().then(() => fn(...args));
+    }
     return new Promise<void>((start) => {
       this.waiting.push(start);
       this.pump();

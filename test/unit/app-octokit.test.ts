@@ -60,6 +60,19 @@ describe('Gate pacing', () => {
     expect(started[4]).toBeGreaterThanOrEqual(145);
   });
 
+  it('counts a retry in its windows, though it does not wait for them', async () => {
+    const gate = new Gate(10, 0, { windows: [{ max: 2, ms: 60_000 }] });
+    expect(await gate.schedule({ weight: 0, priority: 0 }, async () => 'retry')).toBe('retry');
+    expect(await gate.schedule(async () => 'fresh')).toBe('fresh');
+    // The window is full (the retry and one fresh start): the next waits for a minute.
+    let late = false;
+    void gate.schedule(async () => {
+      late = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(late).toBe(false);
+  });
+
   it('takes the newest waiting job first when asked to', async () => {
     const gate = new Gate(1, 0, { newestFirst: true });
     const order: number[] = [];
