@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { run } from 'probot';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { createTandemApp } from './index.ts';
 import { resolveManifestInSetup } from './manifest.ts';
 import { tandemOctokit } from './octokit.ts';
@@ -15,6 +16,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 const configured = Boolean(process.env.APP_ID && (process.env.PRIVATE_KEY || process.env.PRIVATE_KEY_PATH));
 if (configured) {
+  limitHeapGrowth();
   const app = await startAppServer({ env: process.env });
   console.log(`Tandem listening on ${app.url}/api/github/webhooks`);
   const stop = () => {

@@ -5,9 +5,12 @@
  * the process exits (status 137, as after SIGKILL) right after GitHub answered its n-th check-run
  * creation and before the id is stored: the window a crash orphans a check in, hit exactly.
  */
+import { limitHeapGrowth } from '../../src/app/heap-growth.ts';
 import { startAppServer } from '../../src/app/server.ts';
 import { StubExecutor } from './stub-executor.ts';
 
+// As `npm start` does (src/app/main.ts): the benchmark measures the App as it is run.
+limitHeapGrowth();
 const app = await startAppServer({ env: process.env, executor: new StubExecutor() });
 const exitAfter = Number(process.env.TANDEM_TEST_EXIT_AFTER_CHECK_CREATE ?? 0);
 if (exitAfter > 0) {
