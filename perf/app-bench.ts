@@ -289,11 +289,17 @@ export async function runAppBench(
     const headOf = (p: (typeof pulls)[number]) => (pr(p).head as Json).sha as string;
     const stickies = (p: (typeof pulls)[number]) =>
       standIn.comments('acme', p.repo, p.number).filter((c) => c.body?.includes(MARKER));
-    // The App's own database (read only) says when nothing is queued or running any more.
+    // The App's own database (read only) says when no evaluation may still move a check: none
+    // queued, none running without its verdict (a running one with its verdict recorded has
+    // completed its checks and waits only for its comments).
     const db = new Database(join(dir, 'data', 'tandem.db'), { readonly: true });
     const unfinished = () =>
       (
-        db.prepare("SELECT COUNT(*) AS n FROM evaluations WHERE state IN ('queued', 'running')").get() as {
+        db
+          .prepare(
+            "SELECT COUNT(*) AS n FROM evaluations WHERE state = 'queued' OR (state = 'running' AND outcome IS NULL)",
+          )
+          .get() as {
           n: number;
         }
       ).n;
