@@ -90,7 +90,10 @@ export function compile({ check }) {
     process.stderr.write('tandem: TypeScript is not installed here; run `npm ci` first.\n');
     return 3;
   }
-  const started = new Date(Math.max(Date.now(), newestInputMs()));
+  // In whole milliseconds and one ahead: a Date truncates a source's sub-millisecond time, and
+  // seconds given to utimes round, either of which could leave the stamp just older than the
+  // newest source and the build stale at once.
+  const started = (Math.ceil(Math.max(Date.now(), newestInputMs())) + 1) / 1000;
   const out = path.join(ROOT, 'build');
   mkdirSync(out, { recursive: true });
   const staging = mkdtempSync(path.join(out, '.staging-'));

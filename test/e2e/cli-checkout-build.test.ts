@@ -84,6 +84,10 @@ describe('a checkout', () => {
     const startCmd = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start;
     expect(startCmd).toContain('build-cli.js --if-stale');
     const stampOf = () => readFile(path.join(dir, 'build', '.sources-compiled')).then(() => true);
+    // The newest source dated ahead, at a fraction of a millisecond (as copies and file systems
+    // keep them): the stamp must not come out a fraction older.
+    const ahead = (Date.now() + 5_000) / 1000 + 0.0004;
+    await utimes(path.join(dir, 'src', 'cli', 'context.ts'), ahead, ahead);
     await tandem(['--version']);
     expect(await stampOf()).toBe(true);
     const current = await run(process.execPath, [script, '--if-stale'], { cwd: dir });
