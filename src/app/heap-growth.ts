@@ -8,9 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_GROWING_PERCENT = 25;
-
 /** Called once at process start, before the App allocates much (the flag applies from the next collection). */
-export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
+export function limitHeapGrowth(): void {
+  setFlagsFromString('--heap-growing-percent=25');
 }

@@ -65,7 +65,7 @@ export async function runEvaluation(
   deps: EvalDeps,
   item: EvalItem,
   signal: AbortSignal,
-  releaseSlot: () => void = () => {},
+  releaseSlot: () => void,
 ): Promise<void> {
   const { store, checks } = deps;
   const states = store.evaluations;
