@@ -15,6 +15,7 @@ import { createWebhookSender } from '../support/webhook-sender.ts';
 import {
   API_OK,
   openPull,
+  postComment,
   SCHEMA_OK,
   SECRET,
   sendPull,
@@ -30,14 +31,7 @@ const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.me
 /** `/tandem run` from a writer of the repository, as a comment webhook. */
 async function tandemRun(w: World, repo: string) {
   w.standIn.setPermission('acme', repo, 'writer', 'write');
-  const comment = w.standIn.addComment('acme', repo, 1, { body: '/tandem run', user: 'writer' });
-  await w.sender.issueCommentCreated({
-    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
-    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
+  await postComment(w, repo, '/tandem run', 'writer');
 }
 
 /** The App as a child process that exits right after its first check-run creation is answered. */

@@ -246,6 +246,24 @@ export function sendPull(
   });
 }
 
+/** The comment webhook for `comment`, already on acme/`repo`#`number` in the stand-in. */
+export function sendComment(w: World, repo: string, number: number, comment: object) {
+  return w.sender.issueCommentCreated({
+    pullRequest: w.standIn.pullRequest('acme', repo, number) as unknown as Record<string, unknown>,
+    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
+    comment: comment as unknown as Record<string, unknown>,
+    installationId: w.installationId,
+  });
+}
+
+/** `user` comments `body` on acme/`repo`#`number`, as a comment webhook; resolves with the comment once the App is idle. */
+export async function postComment(w: World, repo: string, body: string, user: string, number = 1) {
+  const comment = w.standIn.addComment('acme', repo, number, { body, user });
+  await sendComment(w, repo, number, comment);
+  await settle(w);
+  return comment;
+}
+
 export function tandemChecks(w: World, repo: string, sha?: string) {
   return w.standIn.checkRuns('acme', repo, sha).filter((c) => c.name === 'Tandem');
 }

@@ -12,6 +12,7 @@ import {
   ObservedExecutor,
   openPull,
   orgConfig,
+  postComment,
   publishBranch,
   SCHEMA_OK,
   sendPull,
@@ -264,17 +265,7 @@ describe('App: a linked change over its life', () => {
     await sendPull(w, 'opened', 'api', 1);
     await settle(w);
     w.standIn.setPermission('acme', 'schema', 'writer', 'write');
-    const comment = w.standIn.addComment('acme', 'schema', 1, {
-      body: '/tandem matrix full',
-      user: 'writer',
-    });
-    await w.sender.issueCommentCreated({
-      pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
-      repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
-      comment: comment as unknown as Record<string, unknown>,
-      installationId: w.installationId,
-    });
-    await settle(w);
+    const comment = await postComment(w, 'schema', '/tandem matrix full', 'writer');
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
     expect(o.executor.runs.map((r) => r.spec.matrix)).toEqual(['leave-one-out', 'full']);
     expect(o.executor.runs.map((r) => r.report?.verdict.jointlyNecessaryBasis)).toEqual([

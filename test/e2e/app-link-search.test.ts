@@ -9,6 +9,7 @@ import { StubExecutor } from '../support/stub-executor.ts';
 import {
   API_OK,
   openPull,
+  postComment,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -22,14 +23,7 @@ const searches = (w: World) => w.standIn.requests.filter((r) => r.path === '/sea
 
 async function tandemRun(w: World, repo: string, body = '/tandem run --fresh') {
   w.standIn.setPermission('acme', repo, 'writer', 'write');
-  const comment = w.standIn.addComment('acme', repo, 1, { body, user: 'writer' });
-  await w.sender.issueCommentCreated({
-    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
-    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
+  await postComment(w, repo, body, 'writer');
 }
 
 describe('App: reverse-link search, once per PR', () => {

@@ -9,6 +9,7 @@ import {
   API_OK,
   openPull,
   orgConfig,
+  postComment,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -25,16 +26,8 @@ const prOf = (w: World, r: string, n = 1) =>
   w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
 
 /** `user` comments `/tandem link acme/schema#1` on acme/api#1; resolves once the App is idle. */
-async function linkCommand(w: World, user: string) {
-  const comment = w.standIn.addComment('acme', 'api', 1, { body: '/tandem link acme/schema#1', user });
-  await w.sender.issueCommentCreated({
-    pullRequest: prOf(w, 'api'),
-    repository: repoOf(w, 'api'),
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
-  return comment;
+function linkCommand(w: World, user: string) {
+  return postComment(w, 'api', '/tandem link acme/schema#1', user);
 }
 
 describe('App: linking', () => {

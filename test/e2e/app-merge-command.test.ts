@@ -13,6 +13,7 @@ import {
   API_BUG,
   API_OK,
   openPull,
+  postComment,
   publishBranch,
   SCHEMA_OK,
   sendPull,
@@ -50,16 +51,8 @@ async function evaluatedSet(api = API_OK) {
 }
 
 /** `user` comments `/tandem merge` on acme/api#1; resolves once the App is idle again. */
-async function commentMerge(w: World, user: string) {
-  const comment = w.standIn.addComment('acme', 'api', 1, { body: 'Ship it.\n\n/tandem merge', user });
-  await w.sender.issueCommentCreated({
-    pullRequest: w.standIn.pullRequest('acme', 'api', 1) as unknown as Record<string, unknown>,
-    repository: w.standIn.repository('acme', 'api') as unknown as Record<string, unknown>,
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
-  return comment;
+function commentMerge(w: World, user: string) {
+  return postComment(w, 'api', 'Ship it.\n\n/tandem merge', user);
 }
 
 const mergeCalls = (w: World) =>

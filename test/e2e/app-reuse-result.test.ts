@@ -9,6 +9,7 @@ import {
   API_OK,
   openPull,
   orgConfig,
+  postComment,
   SCHEMA_OK,
   SUITE,
   sendPull,
@@ -25,14 +26,7 @@ const REUSED = 'Reused the result for these heads';
 /** A comment from a writer of the repository, as a comment webhook; waits until all is done. */
 async function command(w: World, repo: string, body: string) {
   w.standIn.setPermission('acme', repo, 'writer', 'write');
-  const comment = w.standIn.addComment('acme', repo, 1, { body, user: 'writer' });
-  await w.sender.issueCommentCreated({
-    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
-    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
+  await postComment(w, repo, body, 'writer');
 }
 
 const verdicts = (w: World) => ['schema', 'api'].map((r) => stickyComments(w, r, 1)[0]!.body!);

@@ -11,6 +11,7 @@ import {
   API_OK,
   ObservedExecutor,
   openPull,
+  postComment,
   publishBranch,
   SCHEMA_OK,
   sendPull,
@@ -85,14 +86,7 @@ describe('attack: a one-sided link joins nobody', () => {
     expect(tandemChecks(w, 'web', evil.head.sha)).toHaveLength(1);
 
     // The maintainer merges their set: the outsider's PR is not part of it.
-    const comment = w.standIn.addComment('acme', 'api', 1, { body: '/tandem merge', user: 'alice' });
-    await w.sender.issueCommentCreated({
-      pullRequest: w.standIn.pullRequest('acme', 'api', 1) as unknown as Record<string, unknown>,
-      repository: w.standIn.repository('acme', 'api') as unknown as Record<string, unknown>,
-      comment: comment as unknown as Record<string, unknown>,
-      installationId: w.installationId,
-    });
-    await settle(w);
+    await postComment(w, 'api', '/tandem merge', 'alice');
     const merges = w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
     expect(merges.map((r) => r.path)).toEqual([
       '/repos/acme/schema/pulls/1/merge',
@@ -122,17 +116,7 @@ describe('attack: a one-sided link joins nobody', () => {
     expect(linkedLine(w, 'api')).not.toContain('acme/web#1');
 
     // Alice writes to acme/api and confirms from acme/web#1's side: the link counts both ways.
-    const comment = w.standIn.addComment('acme', 'web', 1, {
-      body: '/tandem link acme/api#1',
-      user: 'alice',
-    });
-    await w.sender.issueCommentCreated({
-      pullRequest: w.standIn.pullRequest('acme', 'web', 1) as unknown as Record<string, unknown>,
-      repository: w.standIn.repository('acme', 'web') as unknown as Record<string, unknown>,
-      comment: comment as unknown as Record<string, unknown>,
-      installationId: w.installationId,
-    });
-    await settle(w);
+    await postComment(w, 'web', '/tandem link acme/api#1', 'alice');
     for (const repo of ['schema', 'api', 'web']) {
       expect(linkedLine(w, repo)).toContain('acme/web#1');
       expect(linkedLine(w, repo)).toContain('acme/api#1');

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   API_OK,
   openPull,
+  postComment,
   publishBranch,
   SCHEMA_OK,
   SUITE,
@@ -47,14 +48,7 @@ async function evaluated(opts: { mergeOrder: boolean; schemaBody?: string }) {
 }
 
 async function commentMerge(w: World, repo: string, user: string) {
-  const comment = w.standIn.addComment('acme', repo, 1, { body: '/tandem merge', user });
-  await w.sender.issueCommentCreated({
-    pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
-    repository: w.standIn.repository('acme', repo) as unknown as Record<string, unknown>,
-    comment: comment as unknown as Record<string, unknown>,
-    installationId: w.installationId,
-  });
-  await settle(w);
+  await postComment(w, repo, '/tandem merge', user);
 }
 
 const mergeCalls = (w: World) =>

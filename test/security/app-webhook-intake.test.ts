@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { openPull, SECRET, sendPull, settle, useWorld, type World } from '../e2e/app-harness.ts';
+import { openPull, SECRET, sendComment, sendPull, settle, useWorld, type World } from '../e2e/app-harness.ts';
 import { signPayload } from '../support/webhook-sender.ts';
 
 const startWorld = useWorld();
@@ -161,13 +161,7 @@ describe('attack: a signed delivery replayed under a fresh delivery id', () => {
     await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
     w.standIn.setPermission('acme', 'web', 'alice', 'write');
     const comment = w.standIn.addComment('acme', 'web', 1, { body: '/tandem run', user: 'alice' });
-    const send = () =>
-      w.sender.issueCommentCreated({
-        pullRequest: w.standIn.pullRequest('acme', 'web', 1) as unknown as Record<string, unknown>,
-        repository: w.standIn.repository('acme', 'web') as unknown as Record<string, unknown>,
-        comment: comment as unknown as Record<string, unknown>,
-        installationId: w.installationId,
-      });
+    const send = () => sendComment(w, 'web', 1, comment);
     for (let i = 0; i < 3; i++) {
       expect((await send()).status).toBe(200);
       await settle(w);
