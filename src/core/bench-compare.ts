@@ -3,7 +3,7 @@
  * did not, both resolved rates with Wilson 95% intervals, the exact McNemar test on the pair, and
  * whether B is worse than A beyond a threshold (a gate for a new agent). Pure.
  */
-import { type Interval, mcnemarExact, wilsonInterval } from './bench-statistics.ts';
+import { type Interval, mcnemarExact, round, wilsonInterval } from './bench-statistics.ts';
 
 export interface RunComparison {
   instances: number;
@@ -58,8 +58,4 @@ export function compareRuns(
     regression,
     ...(maxRegression !== undefined ? { regressed: regression > maxRegression } : {}),
   };
-}
-
-function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
 }

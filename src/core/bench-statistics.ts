@@ -72,7 +72,7 @@ export function mcnemarExact(onlyA: number, onlyB: number): McNemar {
   return { onlyA, onlyB, pValue: Number(Math.min(1, 2 * tail).toPrecision(6)) };
 }
 
-function round(x: number, digits = 4): number {
+export function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }

@@ -58,6 +58,7 @@ export interface PullInfo {
 export function pullInfoOf(payload: unknown): PullInfo {
   const p = pullRequestSchema.parse(payload);
   const merged = Boolean(p.merged || p.merged_at);
+  const visibility = visibilityOf(p.base.repo);
   return {
     ref: { owner: p.base.repo.owner.login, repo: p.base.repo.name, number: p.number },
     state: p.state === 'open' ? 'open' : merged ? 'merged' : 'closed',
@@ -71,6 +72,6 @@ export function pullInfoOf(payload: unknown): PullInfo {
     htmlUrl: p.html_url,
     cloneUrl: p.base.repo.clone_url,
     ...(p.user ? { author: p.user.login } : {}),
-    ...(visibilityOf(p.base.repo) ? { visibility: visibilityOf(p.base.repo)! } : {}),
+    ...(visibility ? { visibility } : {}),
   };
 }

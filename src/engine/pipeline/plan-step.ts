@@ -36,6 +36,10 @@ export function planStep(
   return { plan, wanted, attempts: verdictFirst(attempts) };
 }
 
+/** The attempts that decide the verdict: the all-base run (it classifies) and the first full run. */
+export const decidesVerdict = (a: PlannedAttempt) =>
+  a.configuration.role === 'base' || (a.configuration.role === 'full' && a.attempt === 0);
+
 /**
  * The verdict first, the matrix after: the all-base run (it classifies the tests when the suite
  * has no lists) and the first run of `full` take the first slots, so their `configuration-done`
@@ -43,8 +47,7 @@ export function planStep(
  * and the reruns follow. Run order only: the plan, `wanted` and the report keep plan order.
  */
 function verdictFirst(attempts: PlannedAttempt[]): PlannedAttempt[] {
-  const rank = (a: PlannedAttempt) =>
-    a.configuration.role === 'base' ? 0 : a.configuration.role === 'full' && a.attempt === 0 ? 1 : 2;
+  const rank = (a: PlannedAttempt) => (decidesVerdict(a) ? (a.configuration.role === 'base' ? 0 : 1) : 2);
   return [...attempts].sort((a, b) => rank(a) - rank(b));
 }
 

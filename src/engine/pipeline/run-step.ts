@@ -11,7 +11,7 @@ import type { ConfigurationRun } from '../../core/run.schema.ts';
 import type { EvaluationOptions } from '../evaluate-api.ts';
 import { type RunContext, runConfiguration } from '../run-configuration.ts';
 import { holdSlot, readyAhead } from '../run-slots.ts';
-import type { PlannedAttempt } from './plan-step.ts';
+import { decidesVerdict, type PlannedAttempt } from './plan-step.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { StatePreparer } from './state-preparer.ts';
 
@@ -39,10 +39,6 @@ export interface RunStepContext {
   emit: (e: EvaluationEvent) => void;
   signal?: AbortSignal | undefined;
 }
-
-/** The attempts that decide the verdict: the all-base run (it classifies) and the first full run. */
-const decidesVerdict = (a: PlannedAttempt) =>
-  a.configuration.role === 'base' || (a.configuration.role === 'full' && a.attempt === 0);
 
 export function runStep(
   attempts: readonly PlannedAttempt[],

@@ -13,17 +13,11 @@ import net from 'node:net';
 import { egressAllowed, forbiddenAddress } from '../../core/prepare-egress.ts';
 
 export interface EgressProxy {
-  /** `host:port` of the first refused requests (at most 20: PR code chooses how many it makes). */
-  readonly refused: string[];
   close(): Promise<void>;
 }
 
 /** Starts the proxy listening on `socketPath` (a path in a folder only Tandem writes). */
 export async function startEgressProxy(socketPath: string, allow: readonly string[]): Promise<EgressProxy> {
-  const refused: string[] = [];
-  const refuse = (hostPort: string) => {
-    if (refused.length < 20) refused.push(hostPort);
-  };
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
     sockets.add(s);
@@ -54,7 +48,6 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
     const port = Number(url.port || 80);
     const address = url.protocol === 'http:' ? await resolve(url.hostname, port) : undefined;
     if (!address) {
-      refuse(`${url.hostname}:${port}`);
       res.writeHead(403, { 'content-type': 'text/plain' }).end('tandem: host not allowed for prepare\n');
       return;
     }
@@ -83,7 +76,6 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
     const port = Number(m?.[2]);
     const address = m ? await resolve(host, port) : undefined;
     if (!address) {
-      refuse(`${host}:${port}`);
       client.end(
         'HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\ntandem: host not allowed for prepare\n',
       );
@@ -110,7 +102,6 @@ export async function startEgressProxy(socketPath: string, allow: readonly strin
   // The prepare's commands run as root in the container, but say plainly who may connect.
   await chmod(socketPath, 0o666);
   return {
-    refused,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
