@@ -7,7 +7,7 @@ import type { BranchTarget, ContextRepo } from '../../core/case.schema.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { RepoMap, RepoSet, sameRepo } from '../../core/repo-name.ts';
+import { RepoMap, sameRepo } from '../../core/repo-name.ts';
 import type { Suite } from '../../core/suite.schema.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
@@ -64,7 +64,6 @@ async function workspaceOf(
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
   const evaluated = [...set.members, ...set.needed];
-  const memberRepos = new RepoSet(evaluated.map((m) => `${m.ref.owner}/${m.ref.repo}`));
   const mergedInto = new RepoMap<string>();
   for (const l of set.left)
     if (l.state === 'merged' && l.baseRef && !mergedInto.has(repoOfPullKey(l.key)))
@@ -79,14 +78,12 @@ async function workspaceOf(
     }),
   );
   const context = await Promise.all(
-    set.context
-      .filter((r) => !memberRepos.has(r))
-      .map(async (r) => {
-        const info = await getRepo(gh, repoId(r));
-        const mergedBase = mergedInto.get(r);
-        const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
-        return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
-      }),
+    set.context.map(async (r) => {
+      const info = await getRepo(gh, repoId(r));
+      const mergedBase = mergedInto.get(r);
+      const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
+      return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
+    }),
   );
   return { targets, context };
 }

@@ -29,7 +29,7 @@ export interface ResolvedSet {
   needed: PullInfo[];
   left: LeftMember[];
   refused: Refusal[];
-  /** The suite's repositories this set may take as context (none more private than the seed's). */
+  /** The suite's repositories this set may take as context: none of a member or needed PR, none more private than the seed's. */
   context: string[];
 }
 
@@ -46,6 +46,29 @@ export function recordPull(store: Store, pull: PullInfo, installationId: number)
     author: pull.author,
     visibility: pull.visibility,
   });
+}
+
+/**
+ * An open PR's webhook, before its evaluation is queued: recorded (whether its links count for
+ * the PRs they point at is known before the set is named), marked seen from its creation when
+ * opened (every link to it then reaches the index by webhook, no search needed), and who may
+ * confirm its links asked of GitHub. That answer may fail: the evaluation asks again.
+ */
+export async function recordOpenPull(
+  gh: GitHub,
+  store: Store,
+  pull: PullInfo,
+  installationId: number,
+  opened: boolean,
+  log: { warn: (o: object, m: string) => void },
+): Promise<void> {
+  recordPull(store, pull, installationId);
+  if (opened) store.linkSearches.openedSeen(pullKey(pull.ref));
+  try {
+    await refreshConsent(gh, store, pullKey(pull.ref), pull.author);
+  } catch (e) {
+    log.warn({ err: e, pull: pullKey(pull.ref) }, 'could not check who may confirm its links');
+  }
 }
 
 const MAX_ROUNDS = 12;
@@ -175,7 +198,7 @@ export async function resolveLinkedSet(
   // repository no suite covers is never read: only the name its linker wrote is repeated.
   const known = (key: string) =>
     infos.has(key) ||
-    store.pulls.get(key)?.visibility !== undefined ||
+    store.pulls.facts(key)?.visibility !== undefined ||
     repoRanks.has(repoOfPullKey(key).toLowerCase());
   const visible = (key: string) => suite.share_private || !known(key) || rankOf(key) <= seedRank;
   const refused = [

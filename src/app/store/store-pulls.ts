@@ -79,9 +79,7 @@ export class PullsTable {
     const row = this.db.prepare('SELECT author, visibility FROM pulls WHERE key = ?').get(key) as
       | { author: string | null; visibility: string | null }
       | undefined;
-    if (!row) return undefined;
-    const v = repoVisibilitySchema.safeParse(row.visibility);
-    return { ...(row.author ? { author: row.author } : {}), ...(v.success ? { visibility: v.data } : {}) };
+    return row ? factsOf(row) : undefined;
   }
 
   /** Open PRs of an installation with this head branch name (opt-in grouping). */
@@ -104,10 +102,16 @@ export class PullsTable {
       headRef: row.head_ref,
       baseRef: row.base_ref,
       links: this.links.from(row.key),
-      ...(row.author ? { author: row.author } : {}),
-      ...(repoVisibilitySchema.safeParse(row.visibility).success
-        ? { visibility: row.visibility as RepoVisibility }
-        : {}),
+      ...factsOf(row),
     };
   }
+}
+
+/** The author and visibility columns as read back (an unknown visibility is left out). */
+function factsOf(row: { author: string | null; visibility: string | null }): {
+  author?: string;
+  visibility?: RepoVisibility;
+} {
+  const v = repoVisibilitySchema.safeParse(row.visibility);
+  return { ...(row.author ? { author: row.author } : {}), ...(v.success ? { visibility: v.data } : {}) };
 }

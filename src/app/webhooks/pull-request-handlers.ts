@@ -1,6 +1,7 @@
 /**
  * Webhook handlers: verify-once (delivery ids), record, enqueue, return. Probot has already
- * checked the signature. Anything that calls GitHub runs in the service's background.
+ * checked the signature. Anything that calls GitHub runs in the service's background, except an
+ * open PR's consent question (`recordOpenPull`), answered before its evaluation is queued.
  *
  * Payload types come from `@octokit/webhooks` (what Probot delivers); the parts Tandem acts on
  * are validated with zod as well (`pullInfoOf`, and the schemas below), so a payload that does
@@ -13,8 +14,7 @@ import { pullKey } from '../../core/pull-ref.ts';
 import { pullInfoOf } from '../../core/pull-request.schema.ts';
 import { CHECK_NAME } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
-import { refreshConsent } from '../linking/link-consent.ts';
-import { recordPull } from '../linking/resolve-set.ts';
+import { recordOpenPull } from '../linking/resolve-set.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
 import { deliveryIdentity } from './delivery-identity.ts';
@@ -90,18 +90,8 @@ export async function onPullRequest(
     if (!changes.body && !changes.title && !changes.base) return;
   }
   const pull = pullInfoOf(payload.pull_request);
-  if (gh && pull.state === 'open') {
-    // Whether its links count for the PRs they point at, known before the set is named.
-    recordPull(tandem.store, pull, installationId);
-    // Seen from its creation: every link to it reaches the index by webhook, no search needed.
-    if (payload.action === 'opened') tandem.store.linkSearches.openedSeen(pullKey(pull.ref));
-    try {
-      await refreshConsent(gh, tandem.store, pullKey(pull.ref), pull.author);
-    } catch (e) {
-      // The evaluation asks again; a slow or failing GitHub must not drop the webhook.
-      tandem.log.warn({ err: e, pull: pullKey(pull.ref) }, 'could not check who may confirm its links');
-    }
-  }
+  if (gh && pull.state === 'open')
+    await recordOpenPull(gh, tandem.store, pull, installationId, payload.action === 'opened', tandem.log);
   await tandem.onPull(pull, installationId);
 }
 
