@@ -21,7 +21,7 @@ import type { Suite } from '../core/suite.schema.ts';
 import { evaluate } from '../engine/evaluate.ts';
 import type { EvaluationInput, EvaluationOptions } from '../engine/evaluate-api.ts';
 import type { BenchStates } from './bench-states.ts';
-import { type BenchGrade, gradeCandidate, namedGroups } from './grade-candidate.ts';
+import { type BenchGrade, gradeCandidate, instanceLists, namedGroups } from './grade-candidate.ts';
 import type { LoadedInstance } from './instances-file.ts';
 
 /** `none`: only the full configuration (plus all-base when the instance has no test lists). */
@@ -193,11 +193,4 @@ async function repoState(r: InstanceRepo, patch: string, states: BenchStates): P
 export function engineSuite(suite: Suite): Suite {
   const { fail_to_pass: _f, pass_to_pass: _p, ...rest } = suite;
   return { ...rest, tests: rest.tests.map(({ dataset_names: _n, ...g }) => g) };
-}
-
-/** The instance's lists, else the suite's. */
-export function instanceLists(loaded: LoadedInstance): { failToPass?: string[]; passToPass?: string[] } {
-  const f2p = loaded.instance.FAIL_TO_PASS ?? loaded.suite.fail_to_pass;
-  const p2p = loaded.instance.PASS_TO_PASS ?? loaded.suite.pass_to_pass;
-  return { ...(f2p ? { failToPass: f2p } : {}), ...(p2p ? { passToPass: p2p } : {}) };
 }

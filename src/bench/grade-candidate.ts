@@ -19,6 +19,7 @@ import { planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import type { ConfigurationRun } from '../core/run.schema.ts';
 import type { Suite } from '../core/suite.schema.ts';
+import type { LoadedInstance } from './instances-file.ts';
 
 export interface BenchGrade {
   report: Report;
@@ -37,6 +38,13 @@ export interface GradeArgs {
   suite: Suite;
   lists: { failToPass?: string[]; passToPass?: string[] };
   attempts: number;
+}
+
+/** The instance's lists, else the suite's. */
+export function instanceLists(loaded: LoadedInstance): { failToPass?: string[]; passToPass?: string[] } {
+  const f2p = loaded.instance.FAIL_TO_PASS ?? loaded.suite.fail_to_pass;
+  const p2p = loaded.instance.PASS_TO_PASS ?? loaded.suite.pass_to_pass;
+  return { ...(f2p ? { failToPass: f2p } : {}), ...(p2p ? { passToPass: p2p } : {}) };
 }
 
 export function namedGroups(suite: Suite): NamedGroup[] {

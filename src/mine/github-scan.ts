@@ -6,7 +6,7 @@
  * found that way outside the date range is read too when it was merged within the window of the
  * PR naming the issue, in a repository being mined.
  */
-import { pullKey } from '../core/pull-ref.ts';
+import { pullKey, repoOfPullKey } from '../core/pull-ref.ts';
 import { RepoSet, sameRepo, splitRepo } from '../core/repo-name.ts';
 import {
   type Issue,
@@ -85,7 +85,7 @@ export async function readNamedIssues(
   const adopt = async (from: string, target: string, how: 'timeline' | 'search', near: number) => {
     let s = scanned.get(from);
     if (!s) {
-      if (!mined.has(from.slice(0, from.lastIndexOf('#')))) return;
+      if (!mined.has(repoOfPullKey(from))) return;
       const pull = await reading(api, `pull request ${from}`, () => readMergedPull(gh, from));
       if (!pull || Math.abs(pull.mergedAt - near) > opts.windowMs) return;
       s = await scanPull(api, pull);

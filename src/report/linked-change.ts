@@ -192,13 +192,18 @@ export interface EvaluationProgress {
   full?: 'pass' | 'fail' | 'error' | 'unjudged';
 }
 
+/** "k configuration(s) to go" of a running evaluation. */
+function toGo(p: EvaluationProgress): string {
+  const n = Math.max(0, p.planned - p.done);
+  return `${n} ${n === 1 ? 'configuration' : 'configurations'} to go`;
+}
+
 /**
  * The running check's text: the verdict as soon as the full configuration is in (joint
  * necessity waits for the rest of the matrix), and how many configurations are done of planned.
  */
 export function renderProgress(p: EvaluationProgress): CheckRunOutput {
-  const togo = Math.max(0, p.planned - p.done);
-  const rest = `${togo} ${togo === 1 ? 'configuration' : 'configurations'} to go`;
+  const rest = toGo(p);
   const count = `${p.done} of ${p.planned} configurations done.`;
   if (p.full === 'pass')
     return {
@@ -224,8 +229,7 @@ export function markCommentVerdictFirst(
   p: EvaluationProgress,
 ): string | undefined {
   if (p.full !== 'pass' && p.full !== 'fail') return undefined;
-  const togo = Math.max(0, p.planned - p.done);
-  const rest = `${togo} ${togo === 1 ? 'configuration' : 'configurations'} to go`;
+  const rest = toGo(p);
   const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
   const verdict =
     p.full === 'pass'
