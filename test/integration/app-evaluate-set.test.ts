@@ -142,6 +142,41 @@ describe('evaluateSet', () => {
     await expect(access(executor.hiddenSeen[0]!)).rejects.toThrow();
   });
 
+  it("a needed PR's head is part of the fingerprint a published result is reused by", async () => {
+    const w = await world();
+    // An outsider's PR needs acme/api#1 without api's writers having confirmed it: api#1 is
+    // evaluated with it but stays outside its set.
+    const outsider = w.si.addPullRequest({
+      owner: 'acme',
+      repo: 'schema',
+      title: 'schema',
+      body: 'Depends-On: acme/api#1',
+      headRef: 'mine',
+      headSha: '3'.repeat(40),
+      baseRef: 'main',
+      baseSha: '0'.repeat(40),
+      user: 'mallory',
+    });
+    recordPull(w.store, pullInfoOf(outsider), w.si.installationId('acme'));
+    const seen: Array<{ needed: string[]; fingerprint: string }> = [];
+    const evaluate = () =>
+      w.run(new StubExecutor(), {
+        repo: 'acme/schema',
+        seedFor: () => `acme/schema#${outsider.number}`,
+        reuse: (set, fingerprint) => {
+          seen.push({ needed: set.needed.map((m) => `${m.ref.repo}#${m.ref.number}`), fingerprint });
+          return undefined;
+        },
+      });
+    expect((await evaluate()).kind).toBe('done');
+    expect((await evaluate()).kind).toBe('done');
+    w.si.updatePullRequest('acme', 'api', 1, { headSha: '4'.repeat(40) });
+    expect((await evaluate()).kind).toBe('done');
+    expect(seen[0]!.needed).toContain('api#1');
+    expect(seen[1]!.fingerprint).toBe(seen[0]!.fingerprint);
+    expect(seen[2]!.fingerprint).not.toBe(seen[0]!.fingerprint);
+  });
+
   it('takes a pinned repository at its exact commits and the name the path gives', async () => {
     const w = await world();
     const executor = new StubExecutor();

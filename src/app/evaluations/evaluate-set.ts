@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
+import { pullKey } from '../../core/pull-ref.ts';
 import type { Report } from '../../core/report.schema.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
@@ -138,6 +139,7 @@ export async function evaluateSet(
       suite: fetched.suite,
       matrix: req.matrix,
       hiddenDir: workDir,
+      needed: set.needed.map((m) => `${pullKey(m.ref)}@${m.headSha}`),
     });
     const reused = req.reuse?.(set, fingerprint);
     if (reused)

@@ -1,7 +1,8 @@
 /**
  * What a published result was evaluated with, besides its members and heads: the org config, the
- * suite and its hidden files, and the matrix mode. A reuse needs all of them unchanged, so a
- * changed suite or config re-runs the executor even on the same heads.
+ * suite and its hidden files, the matrix mode, and the PRs the set only needs at their heads
+ * (evaluated too, but not members). A reuse needs all of them unchanged, so a changed suite or
+ * config, or a push to a needed PR, re-runs the executor even on the same member heads.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -15,10 +16,13 @@ export async function resultFingerprint(parts: {
   matrix: string | undefined;
   /** The folder the hidden files were fetched into. */
   hiddenDir: string;
+  /** `key@headSha` of each PR the set needs without it being a member. */
+  needed: readonly string[];
 }): Promise<string> {
   const h = createHash('sha256');
   h.update(JSON.stringify(parts.config)).update('\0').update(JSON.stringify(parts.suite)).update('\0');
   h.update(parts.matrix ?? 'default').update('\0');
+  h.update([...parts.needed].sort().join(' ')).update('\0');
   const files = (await readdir(parts.hiddenDir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
