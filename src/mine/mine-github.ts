@@ -10,7 +10,7 @@
  * head on its merge base.
  */
 import { cloneUrlWithToken } from '../core/credentials.ts';
-import { RepoMap, sameRepo, splitRepo } from '../core/repo-name.ts';
+import { RepoMap, sameRepo } from '../core/repo-name.ts';
 import { git, gitOut } from '../engine/git/git.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
 import { type Issue, type MergedPull, orgRepositories, repositoryCloneUrl } from '../github/history-reads.ts';

@@ -22,8 +22,6 @@ import {
 const startWorld = useWorld();
 
 const repoOf = (w: World, r: string) => w.standIn.repository('acme', r) as unknown as Record<string, unknown>;
-const prOf = (w: World, r: string, n = 1) =>
-  w.standIn.pullRequest('acme', r, n) as unknown as Record<string, unknown>;
 
 /** `user` comments `/tandem link acme/schema#1` on acme/api#1; resolves once the App is idle. */
 function linkCommand(w: World, user: string) {
