@@ -262,7 +262,7 @@ describe('test names as the dataset writes them', () => {
     expect(q.unreported).toEqual(['app.get works', 'res json', 'x y']);
     expect(unreportedNamesMessage(q, runs, groups)).toBe(
       '3 of 4 listed test(s) were never reported. Listed: "app.get works", "res json"; reported: "app routes", "res sends". ' +
-        'The suite maps names with tests[0].dataset_names: mocha (one of tandem, jest, mocha, pytest, go).',
+        'The suite maps names with tests[0].dataset_names: mocha (one of tandem, jest, jest-leaf, jest-file, mocha, pytest, go).',
     );
   });
 });
