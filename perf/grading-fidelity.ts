@@ -19,6 +19,8 @@ export interface FidelityRow {
   derived: { failToPass: string[]; passToPass: string[] };
   intended: { failToPass: string[]; passToPass: string[] };
   exact: boolean;
+  /** The derivation threw (a form the mapping does not know, …): not exact, and why. */
+  error?: string;
 }
 
 function runOf(d: FidelityDataset, side: Side, attempt: number): ConfigurationRun {
@@ -45,22 +47,34 @@ const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSO
 
 export function gradingFidelity(datasets: readonly FidelityDataset[] = FIDELITY_DATASETS): FidelityRow[] {
   return datasets.map((d) => {
-    const groups: NamedGroup[] = d.groups.map((name) => ({ name, repo: d.repo, dataset_names: d.form }));
-    const runs = mapRunsToDatasetNames(
-      [runOf(d, 'base', 0), runOf(d, 'gold', 0), runOf(d, 'gold', 1)],
-      groups,
-    );
-    const lists = publishedLists(deriveLists(runs), groups);
-    const derived = { failToPass: lists.failToPass, passToPass: lists.passToPass };
-    return {
-      dataset: d.name,
-      form: d.form,
-      derived,
-      intended: d.intended,
-      exact:
-        same(derived.failToPass, d.intended.failToPass) && same(derived.passToPass, d.intended.passToPass),
-    };
+    try {
+      return fidelityOf(d);
+    } catch (err) {
+      const none = { failToPass: [], passToPass: [] };
+      return {
+        dataset: d.name,
+        form: d.form,
+        derived: none,
+        intended: d.intended,
+        exact: false,
+        error: String(err),
+      };
+    }
   });
+}
+
+function fidelityOf(d: FidelityDataset): FidelityRow {
+  const groups: NamedGroup[] = d.groups.map((name) => ({ name, repo: d.repo, dataset_names: d.form }));
+  const runs = mapRunsToDatasetNames([runOf(d, 'base', 0), runOf(d, 'gold', 0), runOf(d, 'gold', 1)], groups);
+  const lists = publishedLists(deriveLists(runs), groups);
+  const derived = { failToPass: lists.failToPass, passToPass: lists.passToPass };
+  return {
+    dataset: d.name,
+    form: d.form,
+    derived,
+    intended: d.intended,
+    exact: same(derived.failToPass, d.intended.failToPass) && same(derived.passToPass, d.intended.passToPass),
+  };
 }
 
 export function printGradingFidelity(rows: readonly FidelityRow[]): string {
@@ -78,7 +92,8 @@ export function printGradingFidelity(rows: readonly FidelityRow[]): string {
     ),
   ];
   for (const r of rows.filter((x) => !x.exact)) {
-    out.push(`  ${r.dataset}: derived ${JSON.stringify(r.derived)}; intended ${JSON.stringify(r.intended)}`);
+    const derived = r.error ? `failed: ${r.error}` : `derived ${JSON.stringify(r.derived)}`;
+    out.push(`  ${r.dataset}: ${derived}; intended ${JSON.stringify(r.intended)}`);
   }
   out.push(`${rows.filter((r) => r.exact).length}/${rows.length} datasets exact`);
   return out.join('\n');
