@@ -184,22 +184,44 @@ const ZONES: Record<string, Record<string, Both>> = {
   },
 };
 
+const zoneOutput = (side: Side, group: string) =>
+  jestJson(
+    Object.entries(ZONES[group]!).map(([file, s]) => ({
+      file: `clock/${file}`,
+      describes: ['zone'],
+      title: 'works',
+      status: on(side, s),
+    })),
+  );
+
 const zones: FidelityDataset = {
   name: 'one file under several groups',
   repo: 'acme/clock',
   form: 'jest-file',
   format: 'jest-json',
   groups: Object.keys(ZONES),
-  output: (side, group) =>
-    jestJson(
-      Object.entries(ZONES[group]!).map(([file, s]) => ({
-        file: `clock/${file}`,
-        describes: ['zone'],
-        title: 'works',
-        status: on(side, s),
-      })),
-    ),
+  output: zoneOutput,
   intended: { failToPass: ['test/parse.test.js'], passToPass: ['test/format.test.js'] },
 };
 
-export const FIDELITY_DATASETS: readonly FidelityDataset[] = [nested, arrays, leaf, mocha, pytest, go, zones];
+/** The same, published with full names beside the files. */
+const zonesNamed: FidelityDataset = {
+  ...zones,
+  name: 'one file under several groups, full names',
+  form: 'jest',
+  intended: {
+    failToPass: ['test/parse.test.js', 'test/parse.test.js:zone works'],
+    passToPass: ['test/format.test.js', 'test/format.test.js:zone works'],
+  },
+};
+
+export const FIDELITY_DATASETS: readonly FidelityDataset[] = [
+  nested,
+  arrays,
+  leaf,
+  mocha,
+  pytest,
+  go,
+  zones,
+  zonesNamed,
+];
