@@ -2,7 +2,8 @@
  * `npm run bench`: the CLI's start time against `node -e 0`; the evaluation engine against a naive baseline on a generated 3-repository
  * case (8 configurations) served over HTTP, without and with real npm dependencies; then the App
  * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case (generated
- * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it). Prints a table and one line per target (pass/fail is reported,
+ * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it), and the
+ * grading-fidelity table (perf/grading-fidelity.ts). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { defaultJobs } from '../src/engine/evaluation-request.ts';
 import { printCliStart, runCliStartBench } from './cli-start.ts';
 import { runEngineBench, type TandemRun } from './engine-bench.ts';
 import { type BenchCase, generateBenchCase, type Variant } from './generate-case.ts';
+import { gradingFidelity, printGradingFidelity } from './grading-fidelity.ts';
 import { sampleLoad } from './load-sample.ts';
 import { type NaiveRun, runNaiveBaseline } from './naive-baseline.ts';
 import { median, printFigures, sec, type VariantFigures } from './print-figures.ts';
@@ -140,6 +142,8 @@ async function main(): Promise<void> {
     .filter((v): v is Variant => v === 'no-deps' || v === 'deps');
   if (!engineOnly) log('CLI start time against node -e 0 (perf/cli-start.ts)…');
   const cliStart = engineOnly ? undefined : runCliStartBench();
+  // Pure and in-process (perf/grading-fidelity.ts): derived lists vs the generator's, per dataset.
+  const fidelity = engineOnly ? undefined : gradingFidelity();
   execFileSync('bash', [path.join(ROOT, 'scripts/start-docker.sh')], { stdio: 'inherit' });
   execFileSync('bash', [path.join(ROOT, 'scripts/build-sandbox-image.sh')], { stdio: 'inherit' });
   const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-'));
@@ -167,6 +171,7 @@ async function main(): Promise<void> {
   printFigures(figs);
   if (pushFigures.length > 0) process.stdout.write(`\n${printPushFigures(pushFigures)}\n`);
   if (cliStart) process.stdout.write(`\n${printCliStart(cliStart)}\n`);
+  if (fidelity) process.stdout.write(`\n${printGradingFidelity(fidelity)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
     `\nLoad average (1 min) ${load.before[0]!.toFixed(1)} before, ${load.after[0]!.toFixed(1)} after, ` +
@@ -180,7 +185,7 @@ async function main(): Promise<void> {
   const save = (app?: unknown) =>
     writeFile(
       file,
-      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, engine: figs, push: pushFigures, app }, null, 2)}\n`,
+      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, fidelity, engine: figs, push: pushFigures, app }, null, 2)}\n`,
     );
   await save();
   if (engineOnly) {

@@ -86,7 +86,8 @@ export function gradeCandidate(args: GradeArgs): BenchGrade {
     args.attempts > 1
       ? Array.from({ length: args.attempts }, (_, j) => (j === 0 ? first : gradeOn(attempt(j))).resolved)
       : [first.resolved];
-  const published = (ids: string[]) => ids.map((id) => datasetNameOf(id, groups));
+  // Several groups reporting one name agree on it (shared-dataset-names.ts): the name once.
+  const published = (ids: string[]) => [...new Set(ids.map((id) => datasetNameOf(id, groups)))];
   const status = first.tests_status;
   const tests_status = Object.fromEntries(
     Object.entries(status).map(([k, v]) => [

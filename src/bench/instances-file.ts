@@ -39,7 +39,14 @@ export interface LoadedInstance {
   source: string;
 }
 
-export async function loadInstances(file: string, opts: { suites?: string } = {}): Promise<LoadedInstance[]> {
+export interface InstanceReading {
+  /** Suite map file: which suite tests the rows of which repository (and version). */
+  suites?: string;
+  /** Multi-SWE-bench rows: count `n2p_tests` as FAIL_TO_PASS (`--n2p-as-f2p`). */
+  n2pAsF2p?: boolean;
+}
+
+export async function loadInstances(file: string, opts: InstanceReading = {}): Promise<LoadedInstance[]> {
   const abs = path.resolve(file);
   const dir = path.dirname(abs);
   const rows = instanceRows(await readText(abs), file);
@@ -48,7 +55,7 @@ export async function loadInstances(file: string, opts: { suites?: string } = {}
   const seen = new Map<string, number>();
   const suites = new Map<string, Promise<Suite>>();
   for (const { line, value, where } of rows) {
-    const instance = parseInstance(value, where, map);
+    const instance = parseInstance(value, where, map, opts);
     const prev = seen.get(instance.instance_id);
     if (prev !== undefined) {
       throw new InputError(
@@ -107,12 +114,19 @@ function instanceRows(text: string, file: string): Array<Row & { where: string }
  * One row → an instance; an inline suite is validated on its own so errors say `suite.tests[0]`.
  * Published one-repository rows without a `suite` take it from the suite map.
  */
-export function parseInstance(value: unknown, where: string, map?: LoadedSuiteMap): BenchInstance {
+export function parseInstance(
+  value: unknown,
+  where: string,
+  map?: LoadedSuiteMap,
+  opts: Pick<InstanceReading, 'n2pAsF2p'> = {},
+): BenchInstance {
   const row =
     isRecord(value) && isRecord(value.suite) ? { ...value, suite: inlineSuite(value.suite, where) } : value;
   if (isMultiSweBenchRow(row)) {
     const m = validate(multiSweBenchRowSchema, row, where);
-    const { metadata, ...fields } = multiSweBenchRowToInstance(m);
+    const { metadata, ...fields } = multiSweBenchRowToInstance(m, {
+      n2pAsFailToPass: opts.n2pAsF2p === true,
+    });
     const swe = validate(
       sweBenchRowSchema,
       { ...fields, ...(isRecord(row) && row.url ? { url: row.url } : {}), ...suiteOf(row) },

@@ -19,6 +19,8 @@ export interface RegradeOptions {
   run: string;
   instances: string;
   suites?: string;
+  /** Multi-SWE-bench rows: count `n2p_tests` as FAIL_TO_PASS. */
+  n2pAsF2p?: boolean;
   /** The new run folder (default `<run>.regraded` beside it). */
   out?: string;
 }
@@ -37,7 +39,10 @@ export async function regradeRun(opts: RegradeOptions): Promise<RegradeResult> {
   if (out === store.dir)
     throw new InputError('bench regrade: --out must differ from the run folder', opts.out);
   const target = new RunStore(out, store.runId);
-  const loaded = await loadInstances(opts.instances, opts.suites ? { suites: opts.suites } : {});
+  const loaded = await loadInstances(opts.instances, {
+    ...(opts.suites ? { suites: opts.suites } : {}),
+    ...(opts.n2pAsF2p ? { n2pAsF2p: true } : {}),
+  });
   const byId = new Map(loaded.map((l) => [l.instance.instance_id, l]));
   const instanceIds = loaded.map((l) => l.instance.instance_id);
   const changed: string[] = [];

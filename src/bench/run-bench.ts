@@ -39,6 +39,8 @@ export interface BenchRunOptions {
   attempts?: number;
   /** Maps rows to suites by repository (and version): see suite-map.ts. */
   suites?: string;
+  /** Multi-SWE-bench rows: count `n2p_tests` as FAIL_TO_PASS. */
+  n2pAsF2p?: boolean;
   engine: Omit<EvaluationOptions, 'matrix' | 'only' | 'jobs' | 'slots' | 'reruns'>;
   onEvent?: (e: BenchRunEvent) => void;
 }
@@ -64,7 +66,10 @@ interface Work {
 }
 
 export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
-  const instances = await loadInstances(opts.instances, opts.suites ? { suites: opts.suites } : {});
+  const instances = await loadInstances(opts.instances, {
+    ...(opts.suites ? { suites: opts.suites } : {}),
+    ...(opts.n2pAsF2p ? { n2pAsF2p: true } : {}),
+  });
   const byId = new Map(instances.map((i) => [i.instance.instance_id, i]));
   const predictions = await loadPredictions(opts.predictions, instances);
   const clash = modelFolderClash(predictions.map((p) => p.model_name_or_path));

@@ -42,6 +42,8 @@ export interface ValidateOptions {
   instances: string;
   /** Maps rows to suites by repository (and version). */
   suites?: string;
+  /** Multi-SWE-bench rows: count `n2p_tests` as FAIL_TO_PASS. */
+  n2pAsF2p?: boolean;
   out: string;
   runs: number;
   strict: boolean;
@@ -66,7 +68,10 @@ type Verdict =
   | { ok: false; reasons: Rejection[]; infra: boolean; dropped?: DroppedTest[] };
 
 export async function validateInstances(opts: ValidateOptions): Promise<ValidateResult> {
-  const loaded = await loadInstances(opts.instances, opts.suites ? { suites: opts.suites } : {});
+  const loaded = await loadInstances(opts.instances, {
+    ...(opts.suites ? { suites: opts.suites } : {}),
+    ...(opts.n2pAsF2p ? { n2pAsF2p: true } : {}),
+  });
   const outFile = path.resolve(opts.out);
   const rejectedFile = rejectedFileFor(outFile);
   opts.onEvent?.({ type: 'start', total: loaded.length });

@@ -24,17 +24,42 @@ export function rejectedFileFor(outFile: string): string {
   return path.join(path.dirname(outFile), `${path.basename(outFile, ext)}.rejected${ext || '.jsonl'}`);
 }
 
-/** The derivation with every id in the dataset's form (`<group>::x` → `x` for mapped groups). */
+/** First occurrence of each key, in order. */
+function uniqueBy<T>(xs: readonly T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = key(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * The derivation with every id in the dataset's form (`<group>::x` → `x` for mapped groups).
+ * Several groups reporting one name give it once (they agree on its status: see
+ * core/shared-dataset-names.ts), so each list is a set; a name in FAIL_TO_PASS is never also in
+ * PASS_TO_PASS (a given list holding both keeps it where it must newly pass).
+ */
 export function publishedLists(d: ListDerivation, groups: readonly NamedGroup[]): ListDerivation {
   const n = (id: string) => datasetNameOf(id, groups);
+  const names = (ids: string[]) => uniqueBy(ids.map(n), (x) => x);
+  const failToPass = names(d.failToPass);
+  const f2p = new Set(failToPass);
   return {
     ...d,
-    failToPass: d.failToPass.map(n),
-    passToPass: d.passToPass.map(n),
-    flaky: d.flaky.map((f) => ({ ...f, id: n(f.id) })),
-    failingInGold: d.failingInGold.map(n),
-    timedOutInGold: d.timedOutInGold.map(n),
-    dropped: d.dropped.map((t) => ({ ...t, id: n(t.id) })),
+    failToPass,
+    passToPass: names(d.passToPass).filter((x) => !f2p.has(x)),
+    flaky: uniqueBy(
+      d.flaky.map((f) => ({ ...f, id: n(f.id) })),
+      (f) => f.id,
+    ),
+    failingInGold: names(d.failingInGold),
+    timedOutInGold: names(d.timedOutInGold),
+    dropped: uniqueBy(
+      d.dropped.map((t) => ({ ...t, id: n(t.id) })),
+      (t) => t.id,
+    ),
   };
 }
 

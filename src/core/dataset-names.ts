@@ -6,6 +6,9 @@
  * - `jest`: `<file>` (file-level entry: fails when any test of the file fails or the file did
  *   not load) and `<file>:<describe titles and title, space-joined>` (jest's full name); the file
  *   relative to the repository.
+ * - `jest-leaf`: as Multi-SWE-bench's jest harness publishes them: `<file>` and `<file>:<title>`,
+ *   without the describe titles (tests sharing a leaf title in one file share the name).
+ * - `jest-file`: only the file-level entries `<file>` (lists that hold nothing finer).
  * - `mocha`: `<classname> <name>` (JUnit reporters write the suite titles as classname).
  * - `pytest`: `<path>::<Class>::<name>`, from JUnit's dotted classname (`tests.test_x.TestY`):
  *   the parts before the first capitalised one are the module path.
@@ -16,10 +19,19 @@
  * metrics still know where a test belongs; `datasetNameOf` removes it again for the lists.
  */
 import { z } from 'zod';
-import type { ConfigurationRun, GroupRun, TestResult, TestStatus } from './run.schema.ts';
+import type { ConfigurationRun, GroupRun, TestResult } from './run.schema.ts';
+import { judgeSharedNames, worseStatus } from './shared-dataset-names.ts';
 import { FILE_LOAD_FAILURE } from './test-id.ts';
 
-export const datasetNamesSchema = z.enum(['tandem', 'jest', 'mocha', 'pytest', 'go']);
+export const datasetNamesSchema = z.enum([
+  'tandem',
+  'jest',
+  'jest-leaf',
+  'jest-file',
+  'mocha',
+  'pytest',
+  'go',
+]);
 export type DatasetNames = z.infer<typeof datasetNamesSchema>;
 
 /** The suite setting a message should point at. */
@@ -32,6 +44,8 @@ export interface NamedGroup {
 }
 
 const SEP = '::';
+
+const mapped = (g: NamedGroup) => (g.dataset_names ?? 'tandem') !== 'tandem';
 
 /** `<group>::<classname>::<name>` back into its parts (parts never hold `::`; see test-id.ts). */
 function parts(id: string): { group: string; classname: string; name: string } {
@@ -67,11 +81,14 @@ export function datasetNamesOf(
   if (style === 'tandem') return { name: id };
   const { classname, name } = parts(id);
   switch (style) {
-    case 'jest': {
+    case 'jest':
+    case 'jest-leaf':
+    case 'jest-file': {
       const [file = '', ...describes] = classname.split(' > ');
       const rel = repoRelative(file, repo);
-      if (name === FILE_LOAD_FAILURE) return { file: rel };
-      return { name: `${rel}:${[...describes, name].join(' ')}`, file: rel };
+      if (name === FILE_LOAD_FAILURE || style === 'jest-file') return { file: rel };
+      const title = style === 'jest' ? [...describes, name].join(' ') : name;
+      return { name: `${rel}:${title}`, file: rel };
     }
     case 'mocha':
       return { name: classname ? `${classname} ${name}` : name };
@@ -82,20 +99,13 @@ export function datasetNamesOf(
   }
 }
 
-const RANK: Record<TestStatus, number> = { skipped: 0, passed: 1, error: 2, failed: 3 };
-
-/** Several results under one dataset name: the worst wins (a file fails when any test fails). */
-function worse(a: TestStatus | undefined, b: TestStatus): TestStatus {
-  return a === undefined || RANK[b] > RANK[a] ? b : a;
-}
-
 function mapGroup(g: GroupRun, style: DatasetNames, repo: string | undefined): GroupRun {
   if (style === 'tandem') return g;
   const byName = new Map<string, TestResult>();
   const put = (name: string, t: TestResult) => {
     const id = `${g.name}${SEP}${name}`;
     const prev = byName.get(id);
-    const status = worse(prev?.status, t.status);
+    const status = worseStatus(prev?.status, t.status);
     const message = prev?.status === status ? prev.message : t.message;
     byName.set(id, { id, status, ...(message !== undefined ? { message } : {}) });
   };
@@ -107,23 +117,25 @@ function mapGroup(g: GroupRun, style: DatasetNames, repo: string | undefined): G
   return { ...g, tests: [...byName.values()] };
 }
 
-/** Runs with every test id in its group's dataset form (`<group>::<dataset name>`). */
+/**
+ * Runs with every test id in its group's dataset form (`<group>::<dataset name>`); a name
+ * several groups report has the worst of their statuses in each (shared-dataset-names.ts).
+ */
 export function mapRunsToDatasetNames(
   runs: readonly ConfigurationRun[],
   groups: readonly NamedGroup[],
 ): ConfigurationRun[] {
   const byName = new Map(groups.map((g) => [g.name, g]));
   if (!groups.some((g) => (g.dataset_names ?? 'tandem') !== 'tandem')) return [...runs];
-  return runs.map((r) => ({
+  const mappedRuns = runs.map((r) => ({
     ...r,
     groups: r.groups.map((g) => {
       const spec = byName.get(g.name);
       return mapGroup(g, spec?.dataset_names ?? 'tandem', spec?.repo ?? g.repo);
     }),
   }));
+  return judgeSharedNames(mappedRuns, new Set(groups.filter(mapped).map((g) => g.name)));
 }
-
-const mapped = (g: NamedGroup) => (g.dataset_names ?? 'tandem') !== 'tandem';
 
 /** A mapped id back to the dataset's own name (`<group>::x` → `x`); Tandem ids stay whole. */
 export function datasetNameOf(id: string, groups: readonly NamedGroup[]): string {
@@ -140,8 +152,9 @@ export interface QualifiedLists {
 }
 
 /**
- * Published names → ids grading can match: a name is given the group that reported it (the
- * first, in suite order); a name no run reported keeps the first mapped group (or stays as
+ * Published names → ids grading can match: a name is given a group that reported it (the
+ * first in suite order; every group reporting it holds the same status, see
+ * `mapRunsToDatasetNames`, so the choice never changes a verdict); a name no run reported keeps the first mapped group (or stays as
  * written when no group maps names), so it counts as missing, hence failed.
  */
 export function qualifyLists(

@@ -3,7 +3,10 @@
  * ref, sha}`, `fix_patch`, `test_patch`, `resolved_issues`, and the test maps `f2p_tests`,
  * `p2p_tests`, `n2p_tests`, `s2p_tests`, `fixed_tests` (test name → `{run, test, fix}`). Read
  * as a one-repository instance: FAIL_TO_PASS is every test that must pass after the fix and did
- * not before (f2p, n2p: new, s2p: was skipped), PASS_TO_PASS the p2p tests.
+ * not before (f2p, s2p: was skipped), PASS_TO_PASS the p2p tests. N2P tests (none before: the
+ * test patch adds them) are neither: a new test that passes without the fix says nothing about
+ * it, so counting it would give a no-op patch a fix rate above 0. They are kept in
+ * `metadata.n2p_tests`; `n2pAsFailToPass` (the CLI's `--n2p-as-f2p`) counts them as F2P.
  */
 import { z } from 'zod';
 import { instanceIdSchema } from './bench-instance.schema.ts';
@@ -51,7 +54,15 @@ export function isMultiSweBenchRow(row: unknown): boolean {
 const READ = new Set([...Object.keys(multiSweBenchRowSchema.shape), 'url', 'suite']);
 const DROPPED = /_result$/;
 
-export function multiSweBenchRowToInstance(row: MultiSweBenchRow): {
+export interface MultiSweBenchReading {
+  /** Count `n2p_tests` as FAIL_TO_PASS (default: neither list). */
+  n2pAsFailToPass?: boolean;
+}
+
+export function multiSweBenchRowToInstance(
+  row: MultiSweBenchRow,
+  reading: MultiSweBenchReading = {},
+): {
   instance_id: string;
   repo: string;
   base_commit: string;
@@ -68,6 +79,7 @@ export function multiSweBenchRowToInstance(row: MultiSweBenchRow): {
   const problem = issues.length
     ? issues.join('\n\n')
     : [row.title, row.body].filter((t) => t?.trim()).join('\n\n');
+  const n2p = Object.keys(row.n2p_tests);
   const extra = Object.fromEntries(Object.entries(row).filter(([k]) => !READ.has(k) && !DROPPED.test(k)));
   return {
     instance_id: row.instance_id ?? `${row.org}__${row.repo}-${row.number}`,
@@ -78,7 +90,7 @@ export function multiSweBenchRowToInstance(row: MultiSweBenchRow): {
     problem_statement: problem,
     FAIL_TO_PASS: [
       ...Object.keys(row.f2p_tests),
-      ...Object.keys(row.n2p_tests),
+      ...(reading.n2pAsFailToPass ? Object.keys(row.n2p_tests) : []),
       ...Object.keys(row.s2p_tests),
     ],
     PASS_TO_PASS: Object.keys(row.p2p_tests),
@@ -87,6 +99,7 @@ export function multiSweBenchRowToInstance(row: MultiSweBenchRow): {
       number: row.number,
       ...(row.base.label ? { base_label: row.base.label } : {}),
       ...(row.base.ref ? { base_ref: row.base.ref } : {}),
+      ...(!reading.n2pAsFailToPass && n2p.length ? { n2p_tests: n2p } : {}),
       ...extra,
     },
   };

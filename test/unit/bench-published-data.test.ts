@@ -118,7 +118,7 @@ describe('published rows, read as they are', () => {
     expect((await loadInstances(g, { suites: suitesFile() }))[0]!.suite.name).toBe('dayjs-any');
   });
 
-  it('a Multi-SWE-bench row in a JSON list: F2P from f2p, n2p and s2p, P2P from p2p', async () => {
+  it('a Multi-SWE-bench row in a JSON list: F2P from f2p and s2p, P2P from p2p, n2p in metadata', async () => {
     const f = await file('multi.json', JSON.stringify([multiRow(), multiRow({ number: 12 })], null, 2));
     const loaded = await loadInstances(f, { suites: suitesFile() });
     expect(loaded.map((l) => l.instance.instance_id)).toEqual(['acme__dayjs-11', 'acme__dayjs-12']);
@@ -129,7 +129,7 @@ describe('published rows, read as they are', () => {
       patch: multiRow().fix_patch,
       test_patch: multiRow().test_patch,
     });
-    expect(i.FAIL_TO_PASS).toEqual(['test/parse.test.js', 'test/parse.test.js:parses 2010,1,14']);
+    expect(i.FAIL_TO_PASS).toEqual(['test/parse.test.js']);
     expect(i.PASS_TO_PASS).toEqual(['test/other.test.js']);
     expect(i.problem_statement).toBe('parse of arrays\n\ndayjs([2010, 1, 14]) is wrong');
     expect(i.metadata).toMatchObject({
@@ -137,6 +137,7 @@ describe('published rows, read as they are', () => {
       number: 11,
       base_ref: 'dev',
       state: 'closed',
+      n2p_tests: ['test/parse.test.js:parses 2010,1,14'],
     });
     expect(i.metadata).not.toHaveProperty('run_result');
     expect(loaded[0]!.source).toBe(`${f}: [0]`);
@@ -262,7 +263,7 @@ describe('test names as the dataset writes them', () => {
     expect(q.unreported).toEqual(['app.get works', 'res json', 'x y']);
     expect(unreportedNamesMessage(q, runs, groups)).toBe(
       '3 of 4 listed test(s) were never reported. Listed: "app.get works", "res json"; reported: "app routes", "res sends". ' +
-        'The suite maps names with tests[0].dataset_names: mocha (one of tandem, jest, mocha, pytest, go).',
+        'The suite maps names with tests[0].dataset_names: mocha (one of tandem, jest, jest-leaf, jest-file, mocha, pytest, go).',
     );
   });
 });

@@ -29,6 +29,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
         'instances (JSONL or JSON: Tandem, SWE-bench or Multi-SWE-bench rows)',
       )
       .option('--suites <file>', 'suite map: which suite tests the rows of which repository (and version)')
+      .option(
+        '--n2p-as-f2p',
+        'Multi-SWE-bench rows: count n2p_tests (tests the test patch adds) as FAIL_TO_PASS; default neither list',
+      )
       .requiredOption(
         '--predictions <file>',
         'predictions (JSONL, JSON list or object keyed by id), or "gold"',
@@ -55,6 +59,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
         'candidate instances (JSONL or JSON: Tandem, SWE-bench or Multi-SWE-bench rows)',
       )
       .option('--suites <file>', 'suite map: which suite tests the rows of which repository (and version)')
+      .option(
+        '--n2p-as-f2p',
+        'Multi-SWE-bench rows: count n2p_tests (tests the test patch adds) as FAIL_TO_PASS; default neither list',
+      )
       .requiredOption(
         '--out <file>',
         'validated instances (JSONL); rejected ones go to <out>.rejected.jsonl beside it',
@@ -108,6 +116,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .argument('<run-dir>', 'a run folder (runs/<run-id>)')
     .requiredOption('--instances <file>', 'the instances with the lists to grade against now')
     .option('--suites <file>', 'suite map (the test-name mapping to grade with now)')
+    .option(
+      '--n2p-as-f2p',
+      'Multi-SWE-bench rows: count n2p_tests (tests the test patch adds) as FAIL_TO_PASS; default neither list',
+    )
     .option('--out <dir>', 'the regraded run folder (default: <run-dir>.regraded beside it)')
     .description('grade a run’s stored test results again (new lists or name mapping), without containers')
     .action(async (dir: string, raw: Record<string, unknown>) => {

@@ -16,6 +16,7 @@ export async function benchRegradeCommand(dir: string, raw: unknown): Promise<nu
     z.object({
       instances: z.string().min(1),
       suites: z.string().min(1).optional(),
+      n2pAsF2p: z.boolean().default(false),
       out: z.string().min(1).optional(),
     }),
     raw,
@@ -25,6 +26,7 @@ export async function benchRegradeCommand(dir: string, raw: unknown): Promise<nu
     run: dir,
     instances: flags.instances,
     ...(flags.suites ? { suites: flags.suites } : {}),
+    ...(flags.n2pAsF2p ? { n2pAsF2p: true } : {}),
     ...(flags.out ? { out: flags.out } : {}),
   });
   for (const w of result.warnings) process.stderr.write(`tandem: ${w}\n`);

@@ -28,6 +28,7 @@ const runFlagsSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, "_", "." or "-"')
     .refine((id) => !/^\.+$/.test(id), 'expected a run id that is not "." or ".." (it names a folder)'),
   suites: z.string().min(1).optional(),
+  n2pAsF2p: z.boolean().default(false),
   attempts: z.coerce.number().int().min(1).max(100).default(1),
   retryErrors: z.boolean().default(true),
   runsDir: z.string().default('runs'),
@@ -40,6 +41,7 @@ const validateFlagsSchema = z.object({
   ...engineFlags,
   out: z.string().min(1),
   suites: z.string().min(1).optional(),
+  n2pAsF2p: z.boolean().default(false),
   runs: z.coerce.number().int().min(1).max(20).default(3),
   strict: z.boolean().default(false),
 });
@@ -73,6 +75,7 @@ export async function benchRunCommand(raw: unknown, signal: AbortSignal): Promis
     const result = await runBench({
       instances: flags.instances,
       ...(flags.suites ? { suites: flags.suites } : {}),
+      ...(flags.n2pAsF2p ? { n2pAsF2p: true } : {}),
       predictions: flags.predictions,
       runId: flags.runId,
       attempts: flags.attempts,
@@ -133,6 +136,7 @@ export async function benchValidateCommand(
     const result = await validateInstances({
       instances,
       ...(flags.suites ? { suites: flags.suites } : {}),
+      ...(flags.n2pAsF2p ? { n2pAsF2p: true } : {}),
       out: flags.out,
       runs: flags.runs,
       strict: flags.strict,
