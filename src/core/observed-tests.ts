@@ -19,6 +19,8 @@ export function groupFailureReason(g: GroupRun): string {
       return 'a setup step failed, so the group did not run';
     case 'not-run':
       return 'the configuration stopped before this group ran';
+    case 'broken':
+      return `test group "${g.name}" ran no test and exited ${g.exitCode ?? 'by a signal'}`;
     default:
       return `test group "${g.name}" ended (exit ${g.exitCode ?? 'none'}) without writing its result file`;
   }

@@ -317,6 +317,7 @@ function brokenGroups(full: GradedConfiguration | undefined): ReportView['broken
     oom: 'was killed for exceeding its memory limit',
     'setup-failed': 'did not run: a setup step failed',
     'not-run': 'did not run: the configuration stopped first',
+    broken: 'ran no test: its tests did not build, collect or load',
   };
   return (full?.groups ?? [])
     .filter((g) => g.status !== 'reported')
