@@ -62,6 +62,9 @@ const SYNTHETIC: Readonly<Record<string, SyntheticKind>> = {
   [INCOMPLETE_STREAM]: { label: 'stream ended without a plan', inside: [SEP] },
 };
 
+/** Every label a synthetic failure can give, for texts that may show only Tandem's own words. */
+export const SYNTHETIC_LABELS: readonly string[] = Object.values(SYNTHETIC).map((k) => k.label);
+
 function syntheticName(id: string): string | undefined {
   return Object.keys(SYNTHETIC).find((name) => id.endsWith(`${SEP}${name}`));
 }

@@ -9,6 +9,7 @@ import {
   groupOfTestId,
   heldBySyntheticFailure,
   isSyntheticFailure,
+  SYNTHETIC_LABELS,
   syntheticFailureLabel,
 } from './test-id.ts';
 
@@ -37,6 +38,14 @@ export function brokenGroupReason(tests: readonly TestResult[], exitCode: number
       ? ''
       : ` (${scopes.slice(0, SCOPES_NAMED).join(', ')}${scopes.length > SCOPES_NAMED ? ', …' : ''})`;
   return `${labels.join(', ')}${named}: no test ran, and the group ${exit}`;
+}
+
+/**
+ * The first label of a `brokenGroupReason` ("build failed"), from Tandem's words only: the rest
+ * of a reason names packages or files the run printed.
+ */
+export function brokenLabel(reason: string | undefined): string {
+  return SYNTHETIC_LABELS.find((l) => reason?.startsWith(l)) ?? 'ran no test';
 }
 
 /**
