@@ -65,7 +65,7 @@ function gradeConfiguration(
   });
   const f2p = count(lists.f2p);
   const p2p = count(lists.p2p);
-  // A group that never reported fails as a whole, even when no run ever saw its tests.
+  // A group that never reported (or ran no test) fails as a whole, even when no run saw its tests.
   const groupsReported = runs.every((r) => r.groups.every((g) => g.status === 'reported'));
   const allPass = f2p.passed === f2p.total && p2p.passed === p2p.total && groupsReported;
   const outcome: ConfigurationOutcome = error ? 'error' : allPass ? 'pass' : 'fail';
@@ -125,7 +125,12 @@ export function grade(input: GradingInput): Grade {
   const infraErrors: InfraErrorInfo[] = [...(input.infraErrors ?? [])];
   const runsOf = (id: string) => input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
   const base = plan.configurations.find((c) => c.role === 'base');
-  const lists = classifyTests(input, base ? runsOf(base.id)[0] : undefined);
+  const fullPlanned = plan.configurations.find((c) => c.role === 'full');
+  const lists = classifyTests(
+    input,
+    base ? runsOf(base.id)[0] : undefined,
+    fullPlanned ? runsOf(fullPlanned.id)[0] : undefined,
+  );
   const usable = typeof lists === 'string' ? EMPTY_LISTS : lists;
 
   const configurations: GradedConfiguration[] = [];
@@ -158,9 +163,12 @@ export function grade(input: GradingInput): Grade {
     !fullOk || others.some((c) => c === undefined || c.outcome === 'error')
       ? null
       : full.outcome === 'pass' && others.every((c) => c!.outcome === 'fail');
+  // Only a configuration that really ran tests and passed them shows a target can go: one that
+  // was judged on nothing (its tests did not build, or none was expected) shows nothing.
   const unnecessary = plan.targets.filter((t) => {
     const c = withoutTarget(plan, t);
-    return c !== undefined && byId.get(c.id)?.outcome === 'pass';
+    const graded = c === undefined ? undefined : byId.get(c.id);
+    return graded?.outcome === 'pass' && graded.passed > 0;
   });
   const fixRate =
     !fullOk || full.p2p.passed < full.p2p.total

@@ -1,6 +1,11 @@
 import type { GradedStatus } from './grade.schema.ts';
-import type { ConfigurationRun, GroupRun } from './run.schema.ts';
-import { groupOfTestId, isSyntheticFailure } from './test-id.ts';
+import type { ConfigurationRun, GroupRun, TestResult } from './run.schema.ts';
+import {
+  groupOfTestId,
+  heldBySyntheticFailure,
+  isSyntheticFailure,
+  syntheticFailureLabel,
+} from './test-id.ts';
 
 export interface Observation {
   status: GradedStatus;
@@ -19,6 +24,8 @@ export function groupFailureReason(g: GroupRun): string {
       return 'a setup step failed, so the group did not run';
     case 'not-run':
       return 'the configuration stopped before this group ran';
+    case 'broken':
+      return `test group "${g.name}" ran no test and exited ${g.exitCode ?? 'by a signal'}`;
     default:
       return `test group "${g.name}" ended (exit ${g.exitCode ?? 'none'}) without writing its result file`;
   }
@@ -31,18 +38,25 @@ export function groupFailureReason(g: GroupRun): string {
 export function observe(run: ConfigurationRun, expected: readonly string[]): Map<string, Observation> {
   const seen = new Map<string, Observation>();
   const groupReasons = new Map<string, string>();
+  const synthetic: TestResult[] = [];
   for (const g of run.groups) {
     if (g.status !== 'reported') groupReasons.set(g.name, groupFailureReason(g));
     for (const t of g.tests) {
       seen.set(t.id, { status: t.status, reason: t.message });
+      if (isSyntheticFailure(t.id)) synthetic.push(t);
     }
   }
+  // A missing test whose package, file or module did not build, load or collect: that is why.
+  const heldBy = (id: string) => {
+    const s = synthetic.find((x) => heldBySyntheticFailure(x.id, id));
+    return s && [syntheticFailureLabel(s.id), s.message].filter(Boolean).join(': ');
+  };
   const out = new Map<string, Observation>();
   for (const id of expected) {
     const o = seen.get(id);
     if (o) out.set(id, o);
     else {
-      const reason = groupReasons.get(groupOfTestId(id)) ?? 'not reported by its test group';
+      const reason = groupReasons.get(groupOfTestId(id)) ?? heldBy(id) ?? 'not reported by its test group';
       out.set(id, { status: 'missing', reason });
     }
   }

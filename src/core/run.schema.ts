@@ -15,9 +15,19 @@ export const testResultSchema = z.object({
  * How a test group's command ended. `reported`: its result file was read. `crashed`: it ended
  * without writing the result file. `timeout` / `oom`: killed at the suite's limits.
  * `setup-failed`: a setup step failed, so the group did not run. `not-run`: the configuration's
- * own timeout or an abort stopped the run before this group.
+ * own timeout or an abort stopped the run before this group. `broken`: its result file holds no
+ * real test result and the command exited non-zero (the tests did not build, collect or load, or
+ * the runner died before the first one): no test ran (core/unrunnable-tests.ts).
  */
-export const groupStatusSchema = z.enum(['reported', 'crashed', 'timeout', 'oom', 'setup-failed', 'not-run']);
+export const groupStatusSchema = z.enum([
+  'reported',
+  'crashed',
+  'timeout',
+  'oom',
+  'setup-failed',
+  'not-run',
+  'broken',
+]);
 
 export const groupRunSchema = z.object({
   name: z.string(),

@@ -72,6 +72,7 @@ export async function evaluate(input: EvaluationInput, options: EvaluationOption
         failToPass: suite.fail_to_pass,
         passToPass: suite.pass_to_pass,
         baseId: planned.wanted.find((c) => c.role === 'base')?.id,
+        fullId: planned.wanted.find((c) => c.role === 'full')?.id,
         emit,
       }),
       run: {

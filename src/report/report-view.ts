@@ -8,6 +8,7 @@ import type { GradedConfiguration } from '../core/grade.schema.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
+import { brokenLabel } from '../core/unrunnable-tests.ts';
 
 /**
  * `counts`: only numbers (public PRs, hidden tests). `names`: failing and flaky test names too.
@@ -32,6 +33,8 @@ export interface MatrixRowView {
   cached: boolean;
   runs: number;
   errorKind?: string;
+  /** Why groups ran no test here ("build failed"), Tandem's words only. */
+  ranNoTest?: string;
 }
 
 export interface FailingTestView {
@@ -53,7 +56,8 @@ export interface ReportView {
   judged: boolean;
   /** report.summary says more than "complete". */
   hasSummary: boolean;
-  jointlyNecessary: 'yes' | 'no' | 'undetermined';
+  /** `n/a`: one target, so there is no other PR to need. */
+  jointlyNecessary: 'yes' | 'no' | 'undetermined' | 'n/a (one target)';
   leaveOneOut: boolean;
   unnecessary: string[];
   fixRate: number;
@@ -219,6 +223,7 @@ function matrixRows(report: Report, repos: string[]): MatrixRowView[] {
 function row(c: GradedConfiguration, repos: string[]): MatrixRowView {
   const expected = c.role === 'full' ? 'pass' : 'fail';
   const applied = repos.map((r) => c.applied.includes(r));
+  const broken = c.groups.filter((g) => g.status === 'broken').map((g) => brokenLabel(g.reason));
   return {
     id: c.id,
     role: c.role,
@@ -232,6 +237,7 @@ function row(c: GradedConfiguration, repos: string[]): MatrixRowView {
     cached: c.cached,
     runs: c.runs,
     ...(c.error ? { errorKind: c.error.kind } : {}),
+    ...(broken.length > 0 ? { ranNoTest: [...new Set(broken)].join(', ') } : {}),
   };
 }
 
@@ -317,6 +323,7 @@ function brokenGroups(full: GradedConfiguration | undefined): ReportView['broken
     oom: 'was killed for exceeding its memory limit',
     'setup-failed': 'did not run: a setup step failed',
     'not-run': 'did not run: the configuration stopped first',
+    broken: 'ran no test: its tests did not build, collect or load',
   };
   return (full?.groups ?? [])
     .filter((g) => g.status !== 'reported')
@@ -388,7 +395,8 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
     summary: report.summary,
     judged: report.outcome !== 'error',
     hasSummary: report.summary !== 'complete',
-    jointlyNecessary: jn === null ? 'undetermined' : jn ? 'yes' : 'no',
+    jointlyNecessary:
+      report.targets.length === 1 ? 'n/a (one target)' : jn === null ? 'undetermined' : jn ? 'yes' : 'no',
     leaveOneOut: report.verdict.jointlyNecessaryBasis === 'leave-one-out',
     unnecessary: report.verdict.unnecessary,
     fixRate: report.verdict.fixRate,

@@ -95,7 +95,7 @@ export function summaryTable(
     paint(rowStyle(r), r.errorKind ? `${r.outcome} (${r.errorKind})` : r.outcome),
     r.runs > 0 && r.outcome !== 'error' ? `${r.passed}/${r.total}` : '-',
     r.runs > 0 ? formatDuration(r.durationMs) : '-',
-    r.cached ? 'cached' : r.runs > 1 ? `${r.runs} runs` : '',
+    [r.ranNoTest, r.cached ? 'cached' : r.runs > 1 ? `${r.runs} runs` : ''].filter(Boolean).join('; '),
   ]);
   const numeric = new Set([header.length - 3, header.length - 2]);
   const out = [table([header, ...rows], numeric), paint('dim', 'H = PR applied (head), B = base'), ''];

@@ -7,6 +7,7 @@ import type Docker from 'dockerode';
 import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from '../sandbox/sandbox.ts';
 import { CA_BUNDLE_VARIABLES, DOWNLOAD_CACHE_VARIABLES } from '../sandbox/step-sequence.ts';
 import { SHELL } from '../sandbox/step-wrapper.ts';
+import { toolCacheEnv } from '../sandbox/tool-cache-env.ts';
 import { EGRESS_DIR, egressEnv } from './egress-forwarder.ts';
 
 const WORKSPACE = '/tandem/workspace';
@@ -15,6 +16,8 @@ const HIDDEN = '/tandem/hidden';
 export const RESULTS = '/tandem/results';
 const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
 const DOWNLOADS = '/tandem/downloads';
+/** Every step's HOME: the /tmp tmpfs, writable under the read-only root. */
+const HOME = '/tmp';
 /** PID 1 of every container: idles and survives `kill -9 -1` (the loop restarts its sleep). */
 const IDLE = 'trap "exit 0" TERM; while :; do sleep 3600 & wait; done';
 
@@ -73,7 +76,8 @@ export function configurationContainer(
     Labels: { tandem: '1', 'tandem.configuration': configuration },
     WorkingDir: WORKSPACE,
     Env: [
-      'HOME=/tmp',
+      `HOME=${HOME}`,
+      ...toolCacheEnv(HOME),
       `TANDEM_WORKSPACE=${WORKSPACE}`,
       `TANDEM_HIDDEN=${HIDDEN}`,
       `TANDEM_RESULTS=${RESULTS}`,

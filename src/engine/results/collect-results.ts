@@ -8,6 +8,7 @@
  */
 import type { GroupRun, StepRun, TestResult } from '../../core/run.schema.ts';
 import type { TestGroup } from '../../core/suite.schema.ts';
+import { brokenGroupReason } from '../../core/unrunnable-tests.ts';
 import type { ConfigurationRunOutcome, StepOutcome } from '../sandbox/sandbox.ts';
 import { parseResults } from './parsers/index.ts';
 
@@ -94,6 +95,12 @@ export function collectGroups(groups: readonly TestGroup[], outcome: Configurati
     }
     try {
       const tests = parseResults(group.results.format, read.text, group.name);
+      const broken = brokenGroupReason(tests, step.exitCode);
+      if (broken) {
+        // Its failures of a build, load or collection stay: they carry what the runner said.
+        out.push({ ...common, status: 'broken', reason: broken, tests });
+        continue;
+      }
       out.push({
         ...common,
         status: 'reported',

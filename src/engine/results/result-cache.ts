@@ -19,8 +19,16 @@ export interface ResultKeyParts {
   sandbox: string;
 }
 
+/**
+ * Bumped when what a run records from the same output changes (issue 31: groups that ran no test
+ * are `broken`; go build failures among other packages' events, pytest collection errors and TAP
+ * streams without a plan are read), so a result cached by an older Tandem is not graded anew.
+ */
+const RESULT_FORMAT = 2;
+
 export function resultKey(parts: ResultKeyParts): string {
   const canonical = JSON.stringify({
+    format: RESULT_FORMAT,
     ...parts,
     states: [...parts.states].sort((a, b) => a.name.localeCompare(b.name)),
   });

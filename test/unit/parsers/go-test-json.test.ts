@@ -50,9 +50,27 @@ describe('parseGoTestJson', () => {
     expect(slow?.message).toMatch(/^test did not finish .*\npanic: test timed out after 1s/);
   });
 
-  it('skips plain-text build output mixed into the stream', () => {
-    expect(parseGoTestJson(resultFile('go-test-plain-build.jsonl'), 'go')).toEqual([
-      { id: 'go::github.com/acme/api/calc::TestAdd', status: 'passed', durationMs: 0 },
+  it('a plain-text build failure among other packages\' events is that package\'s "build failed" (go < 1.24)', () => {
+    const results = parseGoTestJson(resultFile('go-test-plain-build.jsonl'), 'go');
+    expect(idsAndStatuses(results)).toEqual([
+      ['go::github.com/acme/api/calc::TestAdd', 'passed'],
+      ['go::github.com/acme/api/broken::[build failed]', 'failed'],
+    ]);
+    expect(results[1]!.message).toBe(
+      'the package did not build\nbroken/x.go:3:1: syntax error: non-declaration statement outside function body',
+    );
+  });
+
+  it('go 1.19 stdout alone, one package broken and one fine (as `go test -json ./... > file` writes it)', () => {
+    const text = [
+      'FAIL\texample.com/acme/lib [build failed]',
+      ev({ Action: 'run', Package: 'example.com/acme/lib/ok', Test: 'TestOk' }),
+      ev({ Action: 'pass', Package: 'example.com/acme/lib/ok', Test: 'TestOk', Elapsed: 0 }),
+      ev({ Action: 'pass', Package: 'example.com/acme/lib/ok', Elapsed: 0.009 }),
+    ].join('\n');
+    expect(idsAndStatuses(parseGoTestJson(text, 'go'))).toEqual([
+      ['go::example.com/acme/lib/ok::TestOk', 'passed'],
+      ['go::example.com/acme/lib::[build failed]', 'failed'],
     ]);
   });
 

@@ -163,4 +163,12 @@ describe('parseJunit: edges', () => {
     expect(r?.status).toBe('failed');
     expect(r?.message).toBe('&b;');
   });
+
+  it("reads pytest's collection error as the module's (collection error), not as a test", () => {
+    const text = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="1" failures="0" skipped="0" tests="1"><testcase classname="" name="tests.test_x" time="0.000"><error message="collection failure">ImportError while importing test module '/w/tests/test_x.py'.
+E   ImportError: cannot import name 'new_thing' from 'rates'</error></testcase></testsuite></testsuites>`;
+    const results = parseJunit(text, 'py');
+    expect(idsAndStatuses(results)).toEqual([['py::tests.test_x::(collection error)', 'error']]);
+    expect(results[0]?.message).toMatch(/^collection failure\nImportError while importing/);
+  });
 });

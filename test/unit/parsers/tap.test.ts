@@ -63,9 +63,16 @@ describe('parseTap: TAP 14', () => {
     expect(parseTap(text, 'g').map((r) => r.status)).toEqual(['passed', 'failed']);
   });
 
-  it('reads an empty plan or a version-only (truncated) stream as zero tests', () => {
+  it('reads an empty plan as zero tests; a stream cut before its plan as one failure of the group', () => {
     expect(parseTap('1..0 # no tests\n', 'g')).toEqual([]);
-    expect(parseTap('TAP version 13\n', 'g')).toEqual([]);
+    const cut = 'g::::(stream ended without a plan)';
+    expect(idsAndStatuses(parseTap('TAP version 13\n', 'g'))).toEqual([[cut, 'failed']]);
+    expect(idsAndStatuses(parseTap('TAP version 13\nok 1 - a\n', 'g'))).toEqual([
+      ['g::::a', 'passed'],
+      [cut, 'failed'],
+    ]);
+    // A plan at the start (as mocha's TAP reporter writes it) is a plan.
+    expect(idsAndStatuses(parseTap('1..2\nok 1 - a\n', 'g'))).toEqual([['g::::a', 'passed']]);
   });
 
   it('rejects text that is not TAP, and empty files', () => {

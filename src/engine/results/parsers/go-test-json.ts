@@ -12,7 +12,8 @@ import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from
  * becomes one failed `<package>::[build failed]` with the compiler's output as its message (its
  * tests stay missing, which grading counts as failed). Go ≥ 1.24 says so with `build-output` /
  * `build-fail` events and `FailedBuild`; older versions with `FAIL <pkg> [build failed]` output
- * and, for a stream that holds no event at all, plain `# <pkg>` compiler headers.
+ * (plain text before Go 1.24, even among other packages' events) and, for a stream that holds no
+ * event at all, plain `# <pkg>` compiler headers.
  */
 
 const eventSchema = z.object({
@@ -72,37 +73,50 @@ const packageOf = (importPath: string) => importPath.replace(/\s+\[[^\]]*\]$/, '
 
 const BUILD_FAILED_LINE = /^FAIL\s+(\S+)\s+\[(build|setup) failed\]\s*$/;
 
-/** Packages that did not build, each with what the compiler said, in first-seen order. */
-function buildFailures(all: GoEvent[], plain: string[]): Map<string, string[]> {
+/**
+ * Packages that did not build, each with what the compiler said, in first-seen order. Plain
+ * lines count whatever else the stream holds: before Go 1.24, `go test -json` over several
+ * packages writes a broken one's `FAIL <pkg> [build failed]` as plain text among the others'
+ * events (and the compiler's `# <pkg>` lines too, when stderr goes to the same file).
+ */
+function buildFailures(all: GoEvent[], lines: string[]): Map<string, string[]> {
   const failed = new Map<string, string[]>();
   const said = new Map<string, string[]>();
   const note = (pkg: string): string[] => {
-    const lines = failed.get(pkg) ?? said.get(pkg) ?? [];
-    failed.set(pkg, lines);
-    return lines;
+    const kept = failed.get(pkg) ?? said.get(pkg) ?? [];
+    failed.set(pkg, kept);
+    return kept;
+  };
+  const saying = (pkg: string): string[] => {
+    const kept = failed.get(pkg) ?? said.get(pkg) ?? [];
+    if (!failed.has(pkg)) said.set(pkg, kept);
+    return kept;
   };
   for (const ev of all) {
     const pkg = ev.Package ?? (ev.ImportPath ? packageOf(ev.ImportPath) : undefined);
     if (!pkg || ev.Test) continue;
-    if (ev.Action === 'build-output' && ev.Output !== undefined) {
-      const lines = said.get(pkg) ?? [];
-      lines.push(ev.Output);
-      said.set(pkg, lines);
-    } else if (ev.Action === 'build-fail' || (ev.Action === 'fail' && ev.FailedBuild)) note(pkg);
+    if (ev.Action === 'build-output' && ev.Output !== undefined) saying(pkg).push(ev.Output);
+    else if (ev.Action === 'build-fail' || (ev.Action === 'fail' && ev.FailedBuild)) note(pkg);
     else if (ev.Action === 'output' && BUILD_FAILED_LINE.test(ev.Output?.trim() ?? '')) note(pkg);
   }
-  if (all.length === 0) {
-    // No event at all: go printed only the compiler's errors (`# pkg` then its lines).
-    let current: string | undefined;
-    for (const line of plain) {
-      const header = /^#\s+(\S+)/.exec(line);
-      const failedLine = BUILD_FAILED_LINE.exec(line.trim());
-      if (header) {
-        current = packageOf(header[1]!);
-        note(current);
-      } else if (failedLine) note(failedLine[1]!);
-      else if (current && line.trim() !== '') note(current).push(`${line}\n`);
+  // With no event at all, go printed only the compiler's errors: every `# pkg` failed.
+  const headersFail = all.length === 0;
+  let current: string | undefined;
+  for (const line of lines) {
+    if (line.trim().startsWith('{')) {
+      current = undefined;
+      continue;
     }
+    const header = /^#\s+(\S+)/.exec(line);
+    const failedLine = BUILD_FAILED_LINE.exec(line.trim());
+    if (header) {
+      current = packageOf(header[1]!);
+      if (headersFail) note(current);
+      else saying(current);
+    } else if (failedLine) {
+      note(failedLine[1]!);
+      current = undefined;
+    } else if (current && line.trim() !== '') saying(current).push(`${line}\n`);
   }
   return failed;
 }

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
+import { COLLECTION_FAILURE } from '../../../core/test-id.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
 
@@ -11,6 +12,11 @@ import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from
  * see below) the enclosing suite names joined with ' > ', so that node's describe blocks give
  * the same ids as its TAP reporter. Retry records (`flakyFailure`, `rerunFailure`) are ignored:
  * the testcase's own `failure`/`error`/`skipped` child is the final outcome.
+ *
+ * pytest writes a module it could not collect (`ERROR collecting`: an import error, a syntax
+ * error) as a testcase named after the module, with `<error message="collection failure">`. That
+ * is no test: it becomes `<module>::(collection error)`, a failure of the module's tests
+ * (core/test-id.ts), so the module's real tests are not mistaken for new ones once it imports.
  */
 
 // Document order matters: duplicates are numbered in the order they appear.
@@ -83,6 +89,14 @@ function isNodeReporter(cases: FoundCase[], root: Element): boolean {
 
 const SKIP_MESSAGE_NOISE = new Set(['true', 'false']);
 
+const PYTEST_COLLECTION_FAILURE = 'collection failure';
+
+function isCollectionFailure(el: Element): boolean {
+  return elements(el.children).some(
+    (k) => k.tag === 'error' && k.attrs.message?.trim() === PYTEST_COLLECTION_FAILURE,
+  );
+}
+
 function outcome(el: Element): { status: TestStatus; message?: string } {
   const kids = elements(el.children);
   const pick = (tag: string) => kids.find((k) => k.tag === tag);
@@ -138,7 +152,10 @@ export function parseJunit(text: string, group: string): TestResult[] {
         .map(fix)
         .join(' > ');
     const durationMs = secondsToMs(el.attrs.time);
-    return { classname, name, ...outcome(el), ...(durationMs === undefined ? {} : { durationMs }) };
+    const what = isCollectionFailure(el)
+      ? { classname: given ? `${given}.${name}` : name, name: COLLECTION_FAILURE }
+      : { classname, name };
+    return { ...what, ...outcome(el), ...(durationMs === undefined ? {} : { durationMs }) };
   });
   return toResults(group, tests);
 }

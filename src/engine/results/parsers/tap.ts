@@ -1,5 +1,6 @@
 import { type Result, Parser as TapParser, type Parser as TapParserType } from 'tap-parser';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
+import { INCOMPLETE_STREAM } from '../../../core/test-id.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, toResults } from './result-builder.ts';
 
@@ -9,7 +10,11 @@ import { cleanMessage, type RawTest, readableText, toResults } from './result-bu
  * subtest is a suite, and its outcome is its children's. classname is the subtest path joined
  * with ' > ' (empty at the top level), matching node's junit reporter. `# TODO` counts as
  * skipped whatever its ok-ness, as TAP consumers do. A bail out ends the stream: the tests seen
- * so far are returned and the rest are missing, which grading counts as failed.
+ * so far are returned and the rest are missing, which grading counts as failed. A stream that
+ * ends without its plan (and without a bail out) was cut short, the runner dying before it could
+ * say how many tests there were (a mocha file that fails to import, a crash): it also gets one
+ * failed `(stream ended without a plan)` at the top level, which holds the whole group
+ * (core/test-id.ts), so a run that stopped before its first test is not an empty pass.
  */
 
 interface Seen {
@@ -75,8 +80,16 @@ export function parseTap(text: string, group: string): TestResult[] {
   const real = () => {
     if (writing) looksLikeTap = true;
   };
+  let planned = false;
+  let bailed = false;
   root.on('version', real);
-  root.on('plan', real);
+  root.on('plan', () => {
+    real();
+    if (writing) planned = true;
+  });
+  root.on('bailout', () => {
+    bailed = true;
+  });
   // tap-parser never throws on input; it reports what it could read.
   root.write(body.endsWith('\n') ? body : `${body}\n`);
   writing = false;
@@ -98,5 +111,13 @@ export function parseTap(text: string, group: string): TestResult[] {
         ...(ms === undefined ? {} : { durationMs: ms }),
       };
     });
+  if (!planned && !bailed) {
+    tests.push({
+      classname: '',
+      name: INCOMPLETE_STREAM,
+      status: 'failed',
+      message: 'the TAP stream ended before its plan (1..N): the runner stopped early',
+    });
+  }
   return toResults(group, tests);
 }
