@@ -42,6 +42,13 @@ export interface LinkedChangeView {
   reusedFrom?: string;
 }
 
+/**
+ * Who sees what `reveal: counts` hides. The evaluator repository is not named: it is private, and
+ * its name must not reach a public PR.
+ */
+export const HIDDEN_NAMES_NOTE =
+  "people who can read the organization's evaluator repository see them by running its suite on these PRs (`tandem eval --pr …`)";
+
 /** Asks for a run that does not reuse a published result. */
 export const FRESH_RUN_COMMAND = '/tandem run --fresh';
 
@@ -299,6 +306,9 @@ function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
     prHeads: view.members.map((m) => ({ repo: repoFullName(m.ref), sha: m.headSha })),
     ...(order.length > 0 ? { order } : {}),
     ...(webUrl ? { webUrl } : {}),
+    // An unnecessary member is named as its PR, on line 2 ("acme/web#7 is not needed …").
+    changeLabels: view.members.map((m) => ({ repo: repoFullName(m.ref), label: memberLabel(m) })),
+    hiddenNamesNote: HIDDEN_NAMES_NOTE,
     ...(view.checkRunUrl ? { checkRunUrl: view.checkRunUrl } : {}),
     ...(view.jsonReportUrl ? { jsonReportUrl: view.jsonReportUrl } : {}),
   };
