@@ -268,6 +268,24 @@ export function markCommentMerged(body: string, requestedBy: string): string {
 }
 
 /**
+ * The PR was merged (or closed) on GitHub, not by `/tandem merge`: its comment reaches a final
+ * state. The last result stays below, the re-run offer goes (the PR is no longer evaluated), and
+ * a notice of an evaluation in flight is dropped (it will not publish here).
+ */
+export function markCommentFinal(
+  body: string,
+  pull: { state: 'merged' | 'closed'; baseRef: string },
+): string {
+  const rest = dropStaleNotice(body).replace(RERUN_OFFER, '');
+  if (rest.startsWith('✅ **Merged**') || rest.startsWith('⏹️ **Closed**')) return rest;
+  const head =
+    pull.state === 'merged'
+      ? `✅ **Merged** into ${mdCode(pull.baseRef)}; Tandem no longer evaluates this pull request. Below: the last result it had.`
+      : '⏹️ **Closed** without merging; Tandem no longer evaluates this pull request. Below: the last result it had.';
+  return `${head}\n\n${rest}`;
+}
+
+/**
  * A push is being evaluated: the old verdict stays, marked as the result for the old heads, under
  * a line naming the new ones. Marking again replaces the line (a second push while evaluating).
  */

@@ -113,12 +113,10 @@ describe('the linked-change comment in GitHub-like rendering', () => {
     try {
       await p.setContent(page(md.render(text)), { waitUntil: 'load' });
       // As a reader sees it: the verdict, then on the next rendered line the PR not needed.
-      const first = await p.$eval('article', (a) =>
-        (a.firstElementChild as HTMLElement).innerText.split('\n'),
-      );
+      const first = (await p.locator('article > :first-child').innerText()).split('\n');
       expect(first[0]).toMatch(/^✅ Resolved — /);
       expect(first[1]).toBe('➖ acme/web#11 is not needed for this change: it resolves without it.');
-      const visible = await p.$eval('article', (a) => (a as HTMLElement).innerText);
+      const visible = await p.locator('article').innerText();
       expect(visible).toContain(
         "No hidden tests in acme/cli: its change is judged only through the other repositories' tests.",
       );
