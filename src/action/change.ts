@@ -9,10 +9,10 @@ import { branchTargetSchema } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
 import { loadCase, loadSuiteFile } from '../engine/case-loader.ts';
 import type { EvaluationInput } from '../engine/evaluate-api.ts';
+import { contextRepos } from '../github/context-repos.ts';
+import { linkedChangeName, pullRequestTargets } from '../github/pull-request-case.ts';
 import type { GitHubApi } from '../github/token-client.ts';
-import { contextRepos } from './context-repos.ts';
 import type { ChangeSource } from './inputs.ts';
-import { linkedChangeName, pullRequestTargets } from './pull-request-case.ts';
 
 export interface ChangeContext {
   workspace: string;

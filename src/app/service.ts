@@ -11,6 +11,7 @@ import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
+import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
 import type { PublishedReports } from './evaluations/published-reports.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluations/run-evaluation.ts';
 import { TaskLifecycle } from './evaluations/task-lifecycle.ts';
@@ -149,14 +150,12 @@ export class TandemService {
       for (const n of new Set(neighbours)) {
         if (this.opts.store.pulls.get(n)?.state === 'open') this.request(n, installationId);
       }
-      void this.background(async () =>
-        this.checks.closeStale(
-          await this.opts.clients.get(installationId),
-          key,
-          undefined,
-          'The pull request was closed.',
-        ),
-      );
+      void this.background(async () => {
+        const gh = await this.opts.clients.get(installationId);
+        await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
+        // `/tandem merge` writes its own final state on the members it merges.
+        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull);
+      });
       return Promise.resolve();
     }
     const schedule = () => {

@@ -21,7 +21,25 @@ export interface ReadTarget {
   input: string;
   /** `owner/repo` the token must be able to read. */
   repo: string;
+  /** How the face names the input and the token (default: the Action's words). */
+  names?: InputNames;
 }
+
+/** How a face names what the user gave it: the Action's inputs, or the CLI's options. */
+export interface InputNames {
+  /** `input "pull-requests"`, `option --pr`. */
+  pulls: string;
+  /** `input "context"`, `option --context`. */
+  context: string;
+  /** `the "token" input`, `GITHUB_TOKEN`. */
+  token: string;
+}
+
+export const ACTION_INPUT_NAMES: InputNames = {
+  pulls: 'input "pull-requests"',
+  context: 'input "context"',
+  token: 'the "token" input',
+};
 
 export async function readJson<S extends z.ZodType>(
   api: GitHubApi,
@@ -60,9 +78,16 @@ function explainFailure(api: GitHubApi, what: ReadTarget, err: unknown): Error {
       return new InfraError('fetch', `${what.label}: GitHub answered ${f.why}`, target);
     case 'refused':
       return new InputError(
-        `input "${what.input}": ${what.label}: ${f.why} (does the "token" input read ${what.repo}?)`,
+        `${inputLabel(what)}: ${what.label}: ${f.why} (does ${(what.names ?? ACTION_INPUT_NAMES).token} read ${what.repo}?)`,
         undefined,
         what.input,
       );
   }
+}
+
+function inputLabel(what: ReadTarget): string {
+  const names = what.names ?? ACTION_INPUT_NAMES;
+  if (what.input === 'pull-requests') return names.pulls;
+  if (what.input === 'context') return names.context;
+  return `input "${what.input}"`;
 }

@@ -3,9 +3,12 @@
  * changes (name, signature, file), read with the TypeScript compiler API. SWE-bench Pro gives
  * agents these so a correct solution is not failed for naming a function differently.
  *
- * `typescript` is imported on first use only: mining a Go or Python history never loads it.
+ * `typescript` is imported on first use only: mining a Go or Python history never loads it. It is
+ * an optional peer of the package (23 MB a CLI user does not need otherwise): when it is missing,
+ * mining a TypeScript or JavaScript history says how to add it.
  */
 import type * as TS from 'typescript';
+import { InputError } from '../core/errors.ts';
 
 export interface InterfaceEntry {
   file: string;
@@ -15,7 +18,16 @@ export interface InterfaceEntry {
   change: 'added' | 'changed';
 }
 
-const load = () => import('typescript').then((m) => m.default);
+const load = () =>
+  import('typescript').then(
+    (m) => m.default,
+    (err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+      throw new InputError(
+        'tandem mine: reading the interface of TypeScript and JavaScript changes needs the optional package "typescript", which is not installed: `npm install -g typescript` beside a global tandem (or `npm install typescript` beside a local one)',
+      );
+    },
+  );
 type Ts = Awaited<ReturnType<typeof load>>;
 let loaded: Promise<Ts> | undefined;
 function typescript(): Promise<Ts> {

@@ -42,6 +42,13 @@ export interface LinkedChangeView {
   reusedFrom?: string;
 }
 
+/**
+ * Who sees what `reveal: counts` hides. The evaluator repository is not named: it is private, and
+ * its name must not reach a public PR.
+ */
+export const HIDDEN_NAMES_NOTE =
+  "people who can read the organization's evaluator repository see them by running its suite on these PRs (`tandem eval --pr …`)";
+
 /** Asks for a run that does not reuse a published result. */
 export const FRESH_RUN_COMMAND = '/tandem run --fresh';
 
@@ -261,6 +268,24 @@ export function markCommentMerged(body: string, requestedBy: string): string {
 }
 
 /**
+ * The PR was merged (or closed) on GitHub, not by `/tandem merge`: its comment reaches a final
+ * state. The last result stays below, the re-run offer goes (the PR is no longer evaluated), and
+ * a notice of an evaluation in flight is dropped (it will not publish here).
+ */
+export function markCommentFinal(
+  body: string,
+  pull: { state: 'merged' | 'closed'; baseRef: string },
+): string {
+  const rest = dropStaleNotice(body).replace(RERUN_OFFER, '');
+  if (rest.startsWith('✅ **Merged**') || rest.startsWith('⏹️ **Closed**')) return rest;
+  const head =
+    pull.state === 'merged'
+      ? `✅ **Merged** into ${mdCode(pull.baseRef)}; Tandem no longer evaluates this pull request. Below: the last result it had.`
+      : '⏹️ **Closed** without merging; Tandem no longer evaluates this pull request. Below: the last result it had.';
+  return `${head}\n\n${rest}`;
+}
+
+/**
  * A push is being evaluated: the old verdict stays, marked as the result for the old heads, under
  * a line naming the new ones. Marking again replaces the line (a second push while evaluating).
  */
@@ -299,6 +324,9 @@ function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
     prHeads: view.members.map((m) => ({ repo: repoFullName(m.ref), sha: m.headSha })),
     ...(order.length > 0 ? { order } : {}),
     ...(webUrl ? { webUrl } : {}),
+    // An unnecessary member is named as its PR, on line 2 ("acme/web#7 is not needed …").
+    changeLabels: view.members.map((m) => ({ repo: repoFullName(m.ref), label: memberLabel(m) })),
+    hiddenNamesNote: HIDDEN_NAMES_NOTE,
     ...(view.checkRunUrl ? { checkRunUrl: view.checkRunUrl } : {}),
     ...(view.jsonReportUrl ? { jsonReportUrl: view.jsonReportUrl } : {}),
   };

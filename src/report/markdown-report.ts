@@ -41,6 +41,10 @@ export interface ViewExtras {
   prHeads?: ReadonlyArray<{ repo: string; sha: string }>;
   /** Commits are linked under this origin (`https://github.com`). */
   webUrl?: string;
+  /** How each target's change is named (`acme/web#7`): the App's PRs. */
+  changeLabels?: ReadonlyArray<{ repo: string; label: string }>;
+  /** Who can see test names that `reveal: counts` hides, in this face's words. */
+  hiddenNamesNote?: string;
 }
 
 /** Only http(s) URLs, percent-encoded so that `<…>` link syntax cannot be closed early. */
@@ -56,6 +60,7 @@ export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtra
     reveal,
     ...(extras.order ? { order: extras.order } : {}),
     ...(extras.prHeads ? { prHeads: extras.prHeads } : {}),
+    ...(extras.changeLabels ? { changeLabels: extras.changeLabels } : {}),
     ...(webUrl ? { webUrl: webUrl.replace(/\/+$/, '') } : {}),
   });
   const checkRunUrl = safeUrl(extras.checkRunUrl);
@@ -63,6 +68,7 @@ export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtra
   return {
     ...view,
     ...(extras.setLine ? { setLine: extras.setLine } : {}),
+    ...(extras.hiddenNamesNote ? { hiddenNamesNote: extras.hiddenNamesNote } : {}),
     footer: {
       ...view.footer,
       ...(checkRunUrl ? { checkRunUrl } : {}),
@@ -106,6 +112,10 @@ env.registerHelper('duration', (ms: number) => formatDuration(ms));
 env.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 env.registerHelper('plural', (n: number, one: string, many: string) => (n === 1 ? one : many));
 env.registerHelper('join', (items: unknown[], sep: string) => (Array.isArray(items) ? items.join(sep) : ''));
+env.registerHelper('list', (items: unknown[]) => {
+  const names = (Array.isArray(items) ? items : []).map((i) => mdCode(i));
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+});
 env.registerHelper('statuses', (s: string[]) => s.join(' → '));
 // The wording every face uses for infrastructure errors (core/infra-wording.ts).
 env.registerHelper('notAVerdict', () => NOT_A_VERDICT);

@@ -137,6 +137,16 @@ export interface ReportView {
   matrixCap: number;
   /** Set by the face (Markdown, already escaped): the linked PRs, heads and merge order. */
   setLine?: string;
+  /** Line 2 of a resolved change: the targets it does not need, as the face names them (`acme/web#7`). */
+  notNeeded: string[];
+  /** Test names are hidden by `reveal: counts` while some test fails or flakes: say so, and who sees them. */
+  namesHidden: boolean;
+  /** Set by the face: who can see the hidden names (the App: readers of the evaluator repository). */
+  hiddenNamesNote?: string;
+  /** Targets the suite has no test for (no F2P and no P2P test counted in their repository). */
+  untested: string[];
+  /** The joint-necessity legend under the matrix: only when there are partial configurations. */
+  showJointLegend: boolean;
   footer: FooterView;
 }
 
@@ -161,6 +171,8 @@ export interface ViewOptions {
   order?: readonly string[];
   /** The PR head commits, when the face knows them (the App): quoted instead of merge commits. */
   prHeads?: ReadonlyArray<{ repo: string; sha: string }>;
+  /** How the face names a target's change (`acme/web#7`, the App's PR); default the repository. */
+  changeLabels?: ReadonlyArray<{ repo: string; label: string }>;
   webUrl?: string;
 }
 
@@ -217,7 +229,18 @@ function matrixRows(report: Report, repos: string[]): MatrixRowView[] {
     return c ? row(c, repos) : notRun(p, repos);
   });
   for (const c of report.configurations) if (!planned.some((p) => p.id === c.id)) rows.push(row(c, repos));
-  return rows;
+  return rows.sort(byMergeOrder);
+}
+
+/**
+ * Rows read in merge order: base first, then fewer changes before more, and among as many the
+ * ones applying earlier columns (producers, by `merge_order`) first; `full` last.
+ */
+function byMergeOrder(a: MatrixRowView, b: MatrixRowView): number {
+  const count = (r: MatrixRowView) => r.applied.filter(Boolean).length;
+  if (count(a) !== count(b)) return count(a) - count(b);
+  for (let i = 0; i < a.applied.length; i++) if (a.applied[i] !== b.applied[i]) return a.applied[i] ? -1 : 1;
+  return 0;
 }
 
 function row(c: GradedConfiguration, repos: string[]): MatrixRowView {
@@ -468,6 +491,10 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
       ]),
     ],
     showJointlyNecessary: report.outcome === 'resolved',
+    notNeeded: notNeeded(report, options),
+    namesHidden: !names && (f.failingCount > 0 || report.flaky.length > 0),
+    untested: report.outcome === 'error' ? [] : untestedTargets(report, repos),
+    showJointLegend: repos.length > 1,
     failingListed: names && f.failingCount > 0,
     ...(options.webUrl ? { webUrl: options.webUrl } : {}),
     footer: {
@@ -477,4 +504,21 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
       }),
     },
   };
+}
+
+/** A resolved change's targets it does not need, named as the face names them (the App: the PR). */
+function notNeeded(report: Report, options: ViewOptions): string[] {
+  if (report.outcome !== 'resolved') return [];
+  const label = (repo: string) =>
+    options.changeLabels?.find((l) => l.repo.toLowerCase() === repo.toLowerCase())?.label ?? repo;
+  return report.verdict.unnecessary.map(label);
+}
+
+/** Targets whose repository counts no F2P and no P2P test: the suite judges them only through others. */
+function untestedTargets(report: Report, repos: readonly string[]): string[] {
+  const tested = (repo: string) => {
+    const r = report.repositories.find((x) => x.repo.toLowerCase() === repo.toLowerCase());
+    return r !== undefined && r.f2p.total + r.p2p.total > 0;
+  };
+  return repos.filter((r) => !tested(r));
 }

@@ -136,7 +136,7 @@ describe('the Action on pull requests', () => {
       token: TOKEN,
     });
     expect(errors(both).at(-1)?.message).toBe(
-      'Tandem: bad input, no verdict: input "context": acme/web has a pull request in "pull-requests"; a repository is either a target or context',
+      'Tandem: bad input, no verdict: input "context": acme/web has a pull request in input "pull-requests"; a repository is either a target or context',
     );
   });
 

@@ -84,6 +84,13 @@ describe('App: a linked change over its life', () => {
       const body = stickyComments(w, r, 1)[0]!.body!;
       expect(body).toContain('~~acme/web#1~~ closed: left the set');
     }
+    // The closed PR's own comment reaches a final state: no re-run offered for a PR nobody evaluates.
+    const closed = stickyComments(w, 'web', 1);
+    expect(closed).toHaveLength(1);
+    expect(closed[0]!.body).toMatch(
+      /^⏹️ \*\*Closed\*\* without merging; Tandem no longer evaluates this pull request\./m,
+    );
+    expect(closed[0]!.body).not.toContain('/tandem run');
   });
 
   it('merging a member: it leaves the set and its repository is taken at its new base', async () => {
@@ -121,6 +128,14 @@ describe('App: a linked change over its life', () => {
       '~~acme/schema#1~~ merged into `release`: its repository is taken at its new base',
     );
     expect(body).not.toContain('- acme/schema#1 at');
+    // The merged PR's comment is final without anyone asking (`/tandem run` would have nothing to do).
+    const final = stickyComments(w, 'schema', 1);
+    expect(final).toHaveLength(1);
+    expect(final[0]!.body).toMatch(
+      /^✅ \*\*Merged\*\* into `release`; Tandem no longer evaluates this pull request\./m,
+    );
+    expect(final[0]!.body).toContain('✅ **Resolved**');
+    expect(final[0]!.body).not.toContain('/tandem run');
   });
 
   it('reports a merge conflict on every member: which PR, that updating it re-evaluates, no re-run', async () => {

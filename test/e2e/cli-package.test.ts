@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
 import { REPO_ROOT } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { installOffline, type Packed, packTarball } from '../helpers/package-install.ts';
 import { writeResolvedShard } from '../helpers/shard-report.ts';
 
@@ -69,7 +69,7 @@ describe('the installed tandem', () => {
 
   it('prints the help with its commands, exit codes and environment', async () => {
     const r = await installed(['--help']);
-    for (const text of ['eval [options] <case>', 'merge [options]', 'Exit codes:', 'TANDEM_CACHE_DIR'])
+    for (const text of ['eval [options] [case]', 'merge [options]', 'Exit codes:', 'TANDEM_CACHE_DIR'])
       expect(r.stdout).toContain(text);
   });
 
@@ -104,5 +104,45 @@ describe('the installed tandem', () => {
     expect(reportSchema.parse(JSON.parse(r.stdout)).outcome).toBe('resolved');
     expect(await readFile(md, 'utf8')).toContain('(full matrix).');
     expect(existsSync(path.join(dir, 'node_modules', 'tandem', 'src'))).toBe(false);
+  });
+
+  it('carries neither the App (probot) nor TypeScript, and mining TypeScript history says how to add it', async () => {
+    const modules = path.join(dir, 'node_modules');
+    expect(existsSync(path.join(modules, 'tandem'))).toBe(true);
+    for (const absent of ['probot', 'typescript', 'better-sqlite3'])
+      expect(existsSync(path.join(modules, absent)), absent).toBe(false);
+    // A two-repository JavaScript change linked by a trailer: its interface needs `typescript`.
+    const remotes = path.join(dir, 'remotes');
+    const lib = await createRepo(remotes, 'lib', { 'src/index.js': 'export const v = 1;\n' });
+    const app = await createRepo(remotes, 'app', { 'src/index.js': 'export const v = 1;\n' });
+    await commitOn(
+      lib,
+      'main',
+      { 'src/money.js': 'export function money(n) {\n  return n;\n}\n' },
+      'Add money\n\nFixes #12',
+    );
+    await commitOn(
+      app,
+      'main',
+      { 'src/total.js': 'export const total = 1;\n' },
+      'Totals\n\nRelated-to: acme/lib#12',
+    );
+    const mined = await installed([
+      'mine',
+      'git',
+      '--repo',
+      `acme/lib=${lib.bare}`,
+      '--repo',
+      `acme/app=${app.bare}`,
+      '--since',
+      '2020-01-01',
+      '--out',
+      path.join(dir, 'mined.jsonl'),
+    ]).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code?: number; stderr?: string }) => ({ code: e.code, stderr: e.stderr ?? '' }),
+    );
+    expect(mined.code).toBe(2);
+    expect(mined.stderr).toContain('needs the optional package "typescript", which is not installed');
   });
 });

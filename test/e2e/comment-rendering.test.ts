@@ -105,4 +105,24 @@ describe('the linked-change comment in GitHub-like rendering', () => {
       }, 60_000);
     }
   }
+
+  it('for authors: line 2 names the PR not needed; hidden names and untested repositories are said', async () => {
+    const report = linkedReport(3, 'resolved', 'full', { needless: 'acme/web', untested: 'acme/cli' });
+    const text = renderLinkedChangeComment(linkedView(3), report, 'counts');
+    const p = await browser.newPage({ viewport: { width: COLUMN_PX, height: 400 } });
+    try {
+      await p.setContent(page(md.render(text)), { waitUntil: 'load' });
+      // As a reader sees it: the verdict, then on the next rendered line the PR not needed.
+      const first = (await p.locator('article > :first-child').innerText()).split('\n');
+      expect(first[0]).toMatch(/^✅ Resolved — /);
+      expect(first[1]).toBe('➖ acme/web#11 is not needed for this change: it resolves without it.');
+      const visible = await p.locator('article').innerText();
+      expect(visible).toContain(
+        "No hidden tests in acme/cli: its change is judged only through the other repositories' tests.",
+      );
+      await p.locator('article').screenshot({ path: path.join(ARTIFACTS, 'for-authors.png') });
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
 });

@@ -25,12 +25,22 @@ export const baseShaOf = (repo: string) => sha(`base:${repo}`);
 const f2p = (repo: string) => `${repo.slice(5)}::::accepts the new field from the linked change`;
 const p2p = (repo: string) => `${repo.slice(5)}::Existing::keeps working`;
 
+/** Variants: a target the change does not need; a target the suite has no test for. */
+export interface LinkedReportOptions {
+  /** Every F2P test passes once all the other targets are applied: this one is unnecessary. */
+  needless?: string;
+  /** No test group reports for this repository. */
+  untested?: string;
+}
+
 export function linkedReport(
   n: number,
   outcome: 'resolved' | 'unresolved',
   mode: MatrixMode = 'full',
+  opts: LinkedReportOptions = {},
 ): Report {
   const targets = repoNames(n);
+  const needed = targets.filter((t) => t !== opts.needless);
   const plan = planMatrix(targets, mode);
   const runs: ConfigurationRun[] = plan.configurations.map((c) => ({
     id: c.id,
@@ -39,8 +49,9 @@ export function linkedReport(
     setup: [],
     cached: false,
     durationMs: 3_000 + 100 * c.applied.length,
-    groups: targets.map((repo, i) => {
-      const full = c.applied.length === n;
+    groups: targets.flatMap((repo, i) => {
+      if (repo === opts.untested) return [];
+      const full = needed.every((t) => c.applied.includes(t));
       const f2pOk = full && !(outcome === 'unresolved' && i === 0);
       const p2pOk = !(full && outcome === 'unresolved' && i === n - 1);
       const tests = [
@@ -59,10 +70,16 @@ export function linkedReport(
           ...(p2pOk ? {} : { message: 'TypeError: Cannot read properties of undefined (reading "id")' }),
         },
       ];
-      return { name: repo.slice(5), repo, status: 'reported' as const, exitCode: 0, durationMs: 900, tests };
+      return [
+        { name: repo.slice(5), repo, status: 'reported' as const, exitCode: 0, durationMs: 900, tests },
+      ];
     }),
   }));
-  const graded = grade({ plan, runs, groups: targets.map((repo) => ({ name: repo.slice(5), repo })) });
+  const graded = grade({
+    plan,
+    runs,
+    groups: targets.filter((r) => r !== opts.untested).map((repo) => ({ name: repo.slice(5), repo })),
+  });
   return {
     ...graded,
     schemaVersion: REPORT_SCHEMA_VERSION,

@@ -33,7 +33,8 @@ describe('summaryTable', () => {
     [
       'leave-one-out',
       ['Jointly necessary: no (judged on leave-one-out configurations)', 'Unnecessary targets: acme/cli'],
-      [3, ['web+cli', 'B', 'H', 'H', 'fail', '2/3', '4.2s']],
+      // Rows in merge (column) order: base, then api+web, api+cli, web+cli (fewer changes first), full.
+      [5, ['web+cli', 'B', 'H', 'H', 'fail', '2/3', '4.2s']],
     ],
     ['flaky', ['Flaky: 1 test(s) changed status across 2 runs']],
     [

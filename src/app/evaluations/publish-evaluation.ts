@@ -9,6 +9,7 @@ import { InputError } from '../../core/errors.ts';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { OrgSuite } from '../../core/org-config.schema.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { type CheckConclusion, completeCheckRun, updateCheckOutput } from '../../github/check-runs.ts';
@@ -18,6 +19,7 @@ import { COMMENT_MARKER, findStickyComment, upsertStickyComment } from '../../gi
 import {
   type EvaluationProgress,
   type LinkedChangeView,
+  markCommentFinal,
   markCommentMerged,
   markCommentStale,
   markCommentVerdictFirst,
@@ -104,6 +106,17 @@ export async function markCommentsMerged(
       markCommentMerged(body, requestedBy),
     );
   }
+}
+
+/** A PR merged or closed on GitHub: its comment, if it has one, reaches its final state. */
+export async function markCommentFinalOn(gh: GitHub, pull: PullInfo): Promise<void> {
+  if (pull.state === 'open') return;
+  const key = pullKey(pull.ref);
+  const body = await currentComment(gh, key);
+  if (body === undefined) return;
+  const final = markCommentFinal(body, { state: pull.state, baseRef: pull.baseRef });
+  if (final !== body)
+    await upsertStickyComment(gh, { owner: pull.ref.owner, repo: pull.ref.repo }, pull.ref.number, final);
 }
 
 /**

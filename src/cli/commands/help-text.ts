@@ -6,6 +6,8 @@ export const EXAMPLES = `Examples:
   tandem eval case.yml                          evaluate; progress and summary on stderr
   tandem eval case.yml --json report.json --markdown report.md
   tandem eval case.yml --json - | jq .verdict   the JSON report alone on stdout
+  tandem eval --pr acme/api#45 --pr acme/schema#12 --config tandem.yml --evaluator-dir ../tandem-suites
+                                                the App's verdict on those PRs, rebuilt here
   tandem validate gold.yml --quiet              check a gold change; only the verdict line
   tandem plan case.yml --shards 4               configurations per shard, for a workflow matrix
   tandem eval case.yml --shard 2/4 --json part2.json
@@ -25,7 +27,9 @@ export const ENVIRONMENT = `Environment:
   DOCKER_HOST           the Docker engine (also DOCKER_CERT_PATH, DOCKER_TLS_VERIFY)
   NODE_EXTRA_CA_CERTS   default for --ca-bundle (also SSL_CERT_FILE, else the system bundle)
   NO_COLOR              no colours (any non-empty value)
-  FORCE_COLOR           colours even into a pipe (0 or false: never)`;
+  FORCE_COLOR           colours even into a pipe (0 or false: never)
+  GITHUB_TOKEN          eval --pr: reads the PRs and clones their repositories (also GH_TOKEN)
+  GITHUB_API_URL        eval --pr: the GitHub API (default https://api.github.com)`;
 
 export const PROGRAM_HELP = `\n${EXAMPLES}\n\n${EXIT_CODES}\n\n${ENVIRONMENT}\n`;
 

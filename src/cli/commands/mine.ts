@@ -19,7 +19,7 @@ function addCommonFlags(cmd: Command): Command {
       'changes within this window link by head branch, dependency bump or shared symbols',
       '14d',
     )
-    .option('--min-score <0..1>', 'links scoring lower do not join a set (see README: Mining)', '0.5')
+    .option('--min-score <0..1>', 'links scoring lower do not join a set (see docs/mining.md)', '0.5')
     .option(
       '--suite-template <file>',
       'suite file (Handlebars: {{repo1}}, {{#each repos}}…) filled per candidate',

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { scrubCredentialsDeep } from '../../core/credentials.ts';
+import { InputError } from '../../core/errors.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { loadCase } from '../../engine/case-loader.ts';
 import { assertEngineReachable } from '../../engine/docker/docker-client.ts';
@@ -6,20 +9,61 @@ import { buildEvaluationRequest, hostDefaults } from '../../engine/evaluation-re
 import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '../eval-options.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { createProgress } from '../progress.ts';
+import { loadPullRequestChange, type PullRequestChange } from '../pull-request-change.ts';
 import { checkReportTargets, printSummary, writeReports } from '../report-output.ts';
 
 /** `tandem eval`: the exit code of the verdict; a shard's partial report exits 0 unless infrastructure failed. */
-export async function evalCommand(caseFile: string, raw: unknown, signal: AbortSignal): Promise<number> {
-  const report = await runEval(caseFile, parseEvalFlags(raw), signal);
+export async function evalCommand(
+  caseFile: string | undefined,
+  raw: Record<string, unknown>,
+  signal: AbortSignal,
+  opts: { matrixGiven?: boolean } = {},
+): Promise<number> {
+  const pullFlags = pullFlagsSchema.parse(raw);
+  const usesPulls = pullFlags.pr.length > 0;
+  if (usesPulls === (caseFile !== undefined))
+    throw new InputError(
+      usesPulls ? 'give a case file or --pr, not both' : 'give a case file, or --pr for each pull request',
+      undefined,
+      usesPulls ? 'pr' : 'case',
+    );
+  const flags = parseEvalFlags(raw);
+  const source: ChangeSource = usesPulls
+    ? { kind: 'pulls', load: () => loadPullRequestChange(pullFlags, process.env, process.cwd()) }
+    : { kind: 'case', file: caseFile! };
+  const report = await runEval(source, flags, signal, opts.matrixGiven ?? true);
   if (report.partial) return report.infraErrors.length ? EXIT.infra : EXIT.resolved;
   return exitCodeFor(report);
 }
 
+const pullFlagsSchema = z.object({
+  pr: z.array(z.string()).default([]),
+  context: z.array(z.string()).default([]),
+  suite: z.string().optional(),
+  config: z.string().optional(),
+  evaluatorDir: z.string().optional(),
+});
+
+/** Where the change comes from: a case file, or pull requests read from GitHub as the App reads them. */
+export type ChangeSource =
+  | { kind: 'case'; file: string }
+  | { kind: 'pulls'; load: () => Promise<PullRequestChange> };
+
 /** Loads the case, runs the engine with progress on stderr, writes the requested reports. */
-export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortSignal): Promise<Report> {
+export async function runEval(
+  source: ChangeSource | string,
+  flags: EvalFlags,
+  signal: AbortSignal,
+  matrixGiven = true,
+): Promise<Report> {
   checkReportTargets(flags);
-  const change = await loadCase(caseFile);
-  const { options } = await buildEvaluationRequest(change, evaluationSettings(flags), {
+  const from: ChangeSource = typeof source === 'string' ? { kind: 'case', file: source } : source;
+  const pulled = from.kind === 'pulls' ? await from.load() : undefined;
+  const change = pulled ? pulled.input : await loadCase((from as { file: string }).file);
+  // With --config and no --matrix, the set's matrix is the one tandem.yml gives the App.
+  const settings = evaluationSettings(flags);
+  if (pulled?.matrix && !matrixGiven) settings.matrix = pulled.matrix;
+  const { options } = await buildEvaluationRequest(change, settings, {
     host: hostDefaults(process.env),
     label: flagName,
   });
@@ -43,6 +87,8 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
   } finally {
     progress.stop();
   }
+  // The engine reports clone URLs without credentials; the token is scrubbed from every other text.
+  if (pulled) report = scrubCredentialsDeep(report, pulled.secrets);
   await writeReports(report, flags);
   printSummary(report, flags.quiet, reportedExamples);
   return report;

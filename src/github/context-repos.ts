@@ -10,8 +10,8 @@ import type { ContextRef } from '../core/context-ref.ts';
 import { cloneUrlWithToken } from '../core/credentials.ts';
 import { InputError } from '../core/errors.ts';
 import { RepoSet, repoFullName } from '../core/repo-name.ts';
-import { readJson } from '../github/input-reads.ts';
-import type { GitHubApi } from '../github/token-client.ts';
+import { ACTION_INPUT_NAMES, type InputNames, readJson } from './input-reads.ts';
+import type { GitHubApi } from './token-client.ts';
 
 const repoSchema = z.object({
   full_name: z.string(),
@@ -24,13 +24,14 @@ export async function contextRepos(
   api: GitHubApi,
   refs: readonly ContextRef[],
   targetRepos: readonly string[],
+  names: InputNames = ACTION_INPUT_NAMES,
 ): Promise<ContextRepo[]> {
   const targets = new RepoSet(targetRepos);
   for (const r of refs) {
     const name = repoFullName(r);
     if (targets.has(name)) {
       throw new InputError(
-        `input "context": ${name} has a pull request in "pull-requests"; a repository is either a target or context`,
+        `${names.context}: ${name} has a pull request in ${names.pulls}; a repository is either a target or context`,
         undefined,
         'context',
       );
@@ -41,7 +42,7 @@ export async function contextRepos(
       const name = repoFullName(r);
       const info = await readJson(
         api,
-        { label: name, input: 'context', repo: name },
+        { label: name, input: 'context', repo: name, names },
         (o) => o.rest.repos.get({ owner: r.owner, repo: r.repo }),
         repoSchema,
       );
