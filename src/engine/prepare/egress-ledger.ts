@@ -4,10 +4,12 @@
  * (egress-reserve.ts). The proxy asks before it keeps a connection or opens an upstream
  * socket and tells when one closes; the counts make the note a failed prepare shows.
  */
+import { EventEmitter } from 'node:events';
 import type { EgressLimits, EgressRefusal, EgressRefusals } from '../../core/egress-limits.ts';
 import type { DescriptorReserve } from './egress-reserve.ts';
 
-export class EgressLedger {
+/** Emits `released` each time a descriptor goes back (for waiting on it, instead of polling). */
+export class EgressLedger extends EventEmitter<{ released: [] }> {
   /** Client connections kept and not yet closed. */
   open = 0;
   /** Client connections kept over the prepare. */
@@ -21,7 +23,9 @@ export class EgressLedger {
   constructor(
     readonly limits: EgressLimits,
     private readonly reserve: DescriptorReserve,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Counts one connection refused or cut for `why`. */
   refuse(why: EgressRefusal): void {
@@ -69,6 +73,7 @@ export class EgressLedger {
   letGo(): void {
     this.held--;
     this.reserve.give();
+    this.emit('released');
   }
 
   /** Counts `n` bytes; false once the prepare is past its byte limit. */

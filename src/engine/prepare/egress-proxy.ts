@@ -213,8 +213,10 @@ export async function startEgressProxy(
     note: () => egressLimitNote(limits, ledger.refusals),
     close: async () => {
       const closed = new Promise<void>((done) => server.close(() => done()));
+      // Resolves once every socket is closed, so every descriptor is back when it returns.
+      const gone = [...sockets].map((s) => new Promise<void>((done) => s.once('close', () => done())));
       for (const s of sockets) s.destroy();
-      await closed;
+      await Promise.all([closed, ...gone]);
     },
   };
 }
