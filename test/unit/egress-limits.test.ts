@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_EGRESS_LIMITS, egressLimitNote, egressLimitsSchema } from '../../src/core/egress-limits.ts';
 import { prepareNetworkSchema } from '../../src/core/prepare-egress.ts';
 import { suiteSchema } from '../../src/core/suite.schema.ts';
+import { validate } from '../../src/core/zod-issues.ts';
 
 describe('egress limits', () => {
   it('fills every default, in the network and in a suite that says nothing', () => {
@@ -23,6 +24,15 @@ describe('egress limits', () => {
     expect(up.error?.issues[0]?.path).toEqual(['limits', 'connections']);
     expect(up.error?.issues[0]?.message).toMatch(/connections may only lower the default \(64\)/);
     expect(egressLimitsSchema.safeParse({ idle_seconds: 0 }).success).toBe(false);
+    const suite = {
+      name: 's',
+      image: 'i',
+      prepare: { 'acme/app': { run: 'true', network: { limits: { bytes: 5 * 1024 ** 3 } } } },
+      tests: [{ name: 't', run: 'true', results: { format: 'tap', path: 't.tap' } }],
+    };
+    expect(() => validate(suiteSchema, suite, 'suite.yml')).toThrow(
+      /suite\.yml: field "prepare\.acme\/app\.network\.limits\.bytes": bytes may only lower the default/,
+    );
     expect(egressLimitsSchema.safeParse({ sockets: 1 }).success).toBe(false);
   });
 
