@@ -5,13 +5,21 @@
  */
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EGRESS_LIMITS, type EgressLimits } from '../../src/core/egress-limits.ts';
 import { type EgressProxy, startEgressProxy } from '../../src/engine/prepare/egress-proxy.ts';
 import { DescriptorReserve } from '../../src/engine/prepare/egress-reserve.ts';
-import { closed, proxyRequest, startUpstream, type Upstream } from '../helpers/egress-upstream.ts';
+import {
+  closed,
+  hostAddress,
+  proxyRequest,
+  startUpstream,
+  type Upstream,
+} from '../helpers/egress-upstream.ts';
 
 let upstream: Upstream;
 let dir: string;
@@ -148,6 +156,32 @@ describe('egress proxy limits', () => {
     expect(p.ledger.refusals).toEqual({ descriptors: 2 });
     expect(p.note()).toMatch(/descriptor reserve for all egress proxies \(2 refused\)/);
     first.socket.destroy();
+  });
+
+  it('forwards a plain http:// request to an allowed host, metered, and gives its socket back', async () => {
+    const web = http.createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((r) => web.listen(0, '0.0.0.0', r));
+    const target = `${hostAddress()}:${(web.address() as AddressInfo).port}`;
+    reserve = new DescriptorReserve(16);
+    const p = await startEgressProxy(sock(), [target], DEFAULT_EGRESS_LIMITS, reserve);
+    proxy = p;
+    const get = (url: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ socketPath: sock(), path: url, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => {
+            body += d.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await get(`http://${target}/`)).toEqual({ status: 200, body: 'hello' });
+    expect((await get('http://example.com/')).status).toBe(403);
+    expect(p.ledger.bytes).toBeGreaterThan(5);
+    await released(p, () => reserve.inUse === 0);
+    await new Promise<void>((r) => web.close(() => r()));
   });
 
   it('gives every descriptor back: the process holds what it held before', async () => {

@@ -110,11 +110,15 @@ export async function startEgressProxy(
     } catch {}
     const port = Number(url?.port || 80);
     const address = url?.protocol === 'http:' ? await resolve(url.hostname, port) : undefined;
-    if (!url || !address) {
-      answer(client, url ? FORBIDDEN : reply('400 Bad Request', 'expected an absolute http:// URL'));
-      return;
+    const refuse = (status: number, text: string) =>
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(`tandem: ${text}\n`);
+    if (!url) return refuse(400, 'expected an absolute http:// URL');
+    if (!address) return refuse(403, 'host not allowed for prepare');
+    if (client.destroyed) return;
+    if (!ledger.hold()) {
+      ledger.refuse('descriptors');
+      return refuse(503, "prepare's egress limit reached (descriptors)");
     }
-    if (client.destroyed || !upstreamSlot(client)) return;
     req.on('data', meter(client));
     const upstream = http.request(
       {
@@ -191,7 +195,8 @@ export async function startEgressProxy(
     if (!upstreamSlot(client)) return;
     const upstream = connect({ host: address, port: Number(m![2]) }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0 && ledger.meter(head.length)) upstream.write(head);
+      // Already metered: it came in with the request's bytes.
+      if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
     });
