@@ -6,6 +6,7 @@
  * registry name pointed at 127.0.0.1 must not open the evaluator's own services).
  */
 import { z } from 'zod';
+import { DEFAULT_EGRESS_LIMITS, egressLimitsSchema } from './egress-limits.ts';
 
 /** The public registries of the ecosystems Tandem's images serve: npm, PyPI, the Go module proxy. */
 export const DEFAULT_PREPARE_EGRESS = [
@@ -28,8 +29,16 @@ export const prepareNetworkSchema = z
   .object({
     /** Hosts the prepare commands may reach, through Tandem's egress proxy; nothing else. */
     allow: z.array(egressHostSchema).default([...DEFAULT_PREPARE_EGRESS]),
+    /** What one prepare may hold through the proxy (core/egress-limits.ts); each may only be lowered. */
+    limits: egressLimitsSchema.default(() => ({ ...DEFAULT_EGRESS_LIMITS })),
   })
   .strict();
+
+/** The network a prepare gets when the suite says nothing. */
+export const defaultPrepareNetwork = () => ({
+  allow: [...DEFAULT_PREPARE_EGRESS],
+  limits: { ...DEFAULT_EGRESS_LIMITS },
+});
 
 const DEFAULT_PORTS = new Set([443, 80]);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { datasetNamesSchema } from './dataset-names.ts';
 import { MEMORY_SIZE, MIN_SANDBOX_MEMORY, parseMemory } from './memory-size.ts';
-import { DEFAULT_PREPARE_EGRESS, prepareNetworkSchema } from './prepare-egress.ts';
+import { defaultPrepareNetwork, prepareNetworkSchema } from './prepare-egress.ts';
 
 /**
  * A path the suite gives relative to a folder Tandem owns (the suite's, a repository's,
@@ -49,7 +49,7 @@ export const prepareSchema = z
       )
       .optional(),
     /** What the commands may reach: the allowed registries only (core/prepare-egress.ts). */
-    network: prepareNetworkSchema.default({ allow: [...DEFAULT_PREPARE_EGRESS] }),
+    network: prepareNetworkSchema.default(defaultPrepareNetwork),
   })
   .strict();
 

@@ -210,6 +210,7 @@ export class DockerSandbox implements Sandbox {
     const proxy = await startEgressProxy(
       path.join(egressDir, EGRESS_SOCKET_NAME),
       spec.egressAllow ?? DEFAULT_PREPARE_EGRESS,
+      spec.egressLimits,
     );
     try {
       const options = prepareContainer(spec, egressDir);
@@ -220,12 +221,15 @@ export class DockerSandbox implements Sandbox {
       try {
         await startForwarder(this.docker, container);
         // The guard enforces the overall deadline; no per-command timer.
-        return await runPrepareCommands(
+        const out = await runPrepareCommands(
           spec,
           () => guard.reason,
           started,
           (command, tail) => exec.run(command, [], Number.POSITIVE_INFINITY, tail),
         );
+        // A prepare that failed after the proxy refused it connections says which limit did it.
+        const note = proxy.note();
+        return note ? { ...out, outputTail: `${out.outputTail.replace(/\n?$/, '\n')}${note}\n` } : out;
       } finally {
         await this.containers.release(container, guard);
       }

@@ -165,6 +165,7 @@ async function runPrepare(key: string, req: PrepareRequest, ctx: PrepareContext)
         limits: ctx.limits,
         network: ctx.network,
         egressAllow: req.spec.network.allow,
+        egressLimits: req.spec.network.limits,
         ...(ctx.caBundle ? { caBundle: ctx.caBundle } : {}),
         // Trusted base states (reviewed code) share the download cache; any other install could poison it.
         ...(ctx.downloadCache && req.shared ? { downloadCache: ctx.downloadCache } : {}),

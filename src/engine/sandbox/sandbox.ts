@@ -1,3 +1,4 @@
+import type { EgressLimits } from '../../core/egress-limits.ts';
 import type { ResultFileRead } from '../results/result-file.ts';
 
 /**
@@ -125,6 +126,8 @@ export interface PrepareSpec {
   network: string;
   /** Hosts the commands may reach (core/prepare-egress.ts); the public registries when absent. */
   egressAllow?: readonly string[];
+  /** What the commands may hold through the egress proxy (core/egress-limits.ts); the defaults when absent. */
+  egressLimits?: EgressLimits;
   /** Host CA bundle handed to the container (mounted read-only, NODE_EXTRA_CA_CERTS etc.). */
   caBundle?: string;
   /**
