@@ -54,10 +54,11 @@ describe('DockerSandbox', () => {
     expect(out.setup[0]?.outputTail).toContain('setup sees /tandem/hidden\n');
     expect(env?.exitCode).toBe(0);
     expect(env?.outputTail).toContain('/tandem/workspace\n');
-    // Each group's own results folder, made for its step (group-results.ts).
+    // Each group's own results folder, made for its step (group-results.ts), and its own HOME
+    // (step-scratch.ts).
     expect(env?.outputTail).toMatch(
       new RegExp(
-        `W=/tandem/workspace H=/tandem/hidden R=/tandem/results/group-0-[0-9a-f]{24} C=${spec.configurationId} HOME=/tmp`,
+        `W=/tandem/workspace H=/tandem/hidden R=/tandem/results/group-0-[0-9a-f]{24} C=${spec.configurationId} HOME=/tandem/scratch/group-0-[0-9a-f]{24}/home`,
       ),
     );
     expect(env?.outputTail).toContain('module.exports = 1;\nbuilt');
