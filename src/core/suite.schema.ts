@@ -77,8 +77,23 @@ export const testGroupSchema = z
     timeout: z.number().positive().default(300),
     /** Benchmark mode: how this runner's tests are named in a dataset's lists (core/dataset-names.ts). */
     dataset_names: datasetNamesSchema.optional(),
+    /**
+     * Whether the group must not see what earlier groups wrote: the repository folders, /tmp and
+     * /dev/shm are restored to what setup left before it runs (Docker). Default: `groupIsolated`.
+     */
+    isolate: z.boolean().optional(),
   })
   .strict();
+
+/**
+ * A group *runs PR code* when it names the `repo` it tests: its command loads that repository,
+ * which is PR code in every configuration that applies its PR. A group naming no repository is a
+ * checker (hidden files and the image's tools, `python3 -m pytest $TANDEM_HIDDEN/…`): isolated
+ * from earlier groups' writes unless the suite says `isolate: false`.
+ */
+export function groupIsolated(group: Pick<TestGroup, 'repo' | 'isolate'>): boolean {
+  return group.isolate ?? group.repo === undefined;
+}
 
 /** A workspace-relative subfolder: no absolute paths, no `..`. */
 const subfolderSchema = z

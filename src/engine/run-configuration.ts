@@ -8,7 +8,7 @@ import path from 'node:path';
 import { InfraError, infraInfo } from '../core/errors.ts';
 import type { PlannedConfiguration } from '../core/matrix-plan.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../core/run.schema.ts';
-import type { Suite } from '../core/suite.schema.ts';
+import { groupIsolated, type Suite } from '../core/suite.schema.ts';
 import { copyTree, removeTree } from './fs-util.ts';
 import { failedPrepareRun, type PrepareFailedError } from './prepare/prepare-failure.ts';
 import { collectGroups, toStepRun } from './results/collect-results.ts';
@@ -114,6 +114,7 @@ export async function runConfiguration(job: ConfigurationJob, ctx: RunContext): 
         run: g.run,
         timeoutSec: g.timeout,
         resultsPath: g.results.path,
+        isolate: groupIsolated(g),
         ...(ctx.hiddenDirs.has(g.name) ? { hiddenDir: ctx.hiddenDirs.get(g.name)! } : {}),
       })),
       limits: ctx.limits,

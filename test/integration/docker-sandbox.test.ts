@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -54,10 +54,11 @@ describe('DockerSandbox', () => {
     expect(out.setup[0]?.outputTail).toContain('setup sees /tandem/hidden\n');
     expect(env?.exitCode).toBe(0);
     expect(env?.outputTail).toContain('/tandem/workspace\n');
-    // Each group's own results folder, made for its step (group-results.ts).
+    // Each group's own results folder, made for its step (group-results.ts), and its own HOME
+    // (step-scratch.ts).
     expect(env?.outputTail).toMatch(
       new RegExp(
-        `W=/tandem/workspace H=/tandem/hidden R=/tandem/results/group-0-[0-9a-f]{24} C=${spec.configurationId} HOME=/tmp`,
+        `W=/tandem/workspace H=/tandem/hidden R=/tandem/results/group-0-[0-9a-f]{24} C=${spec.configurationId} HOME=/tandem/scratch/group-0-[0-9a-f]{24}/home`,
       ),
     );
     expect(env?.outputTail).toContain('module.exports = 1;\nbuilt');
@@ -78,6 +79,51 @@ describe('DockerSandbox', () => {
   });
 
   it('stops at the first failing setup step', () => runSetupFailure(sandbox));
+
+  it('gives each group its own HOME and TMPDIR, a root it cannot write, and isolated groups what setup left', async () => {
+    const spec = makeSpec();
+    const deps = tempDir();
+    chmodSync(deps, 0o755);
+    writeFileSync(path.join(deps, 'dep.js'), 'dep');
+    // The mount point a prepare leaves for a wired producer.
+    mkdirSync(path.join(deps, '@acme', 'schema'), { recursive: true, mode: 0o755 });
+    chmodSync(path.join(deps, '@acme'), 0o755);
+    mkdirSync(path.join(spec.workspaceDir, 'schema'));
+    writeFileSync(path.join(spec.workspaceDir, 'schema', 'v.txt'), 'schema-v1\n');
+    spec.readonlyMounts = [{ hostPath: deps, workspacePath: 'api/node_modules' }];
+    spec.links = [{ source: 'schema', target: 'api/node_modules/@acme/schema' }];
+    spec.setup = [
+      step('setup:1', 'echo built > api/built.txt; echo s > /tmp/setup-tmp; echo h > "$HOME/setup-home"'),
+    ];
+    const show =
+      'echo "HOME=$HOME TMPDIR=$TMPDIR"; ls -A "$HOME" "$TMPDIR"; cat api/index.js api/built.txt /tmp/setup-tmp api/node_modules/dep.js schema/v.txt api/node_modules/@acme/schema/v.txt; ls -A api schema /tmp';
+    spec.tests = [
+      step(
+        'dirty',
+        `${show}; echo x > api/new.txt; echo changed > api/index.js; echo bad > schema/v.txt; rm api/built.txt; ln -s / schema/root; echo t > /tmp/dirty; echo g > "$HOME/g"; echo g > "$TMPDIR/g"; touch /tandem/workspace/planted 2>/dev/null && echo root-writable; true`,
+      ),
+      step('shared', 'cat api/new.txt api/index.js'),
+      { ...step('iso', `${show}; echo y > api/from-iso.txt`), isolate: true },
+      { ...step('iso-again', show), isolate: true },
+    ];
+    const out = await sandbox.runConfiguration(spec);
+    const [dirty, shared, iso, again] = out.tests;
+    expect(out.tests.map((t) => t.exitCode)).toEqual([0, 0, 0, 0]);
+    expect(dirty?.outputTail).not.toContain('root-writable');
+    // Not isolated: sees what the group before it wrote.
+    expect(shared?.outputTail).toBe('x\nchanged\n');
+    const homes = [dirty, iso, again].map((t) =>
+      /HOME=(\S+) TMPDIR=(\S+)/.exec(t?.outputTail ?? '')?.slice(1),
+    );
+    expect(new Set(homes.flat()).size).toBe(6);
+    for (const t of [iso, again]) {
+      const text = t?.outputTail ?? '';
+      // What setup left, the prepared and the wired mounts; nothing the dirty group wrote.
+      expect(text).toContain('module.exports = 1;\nbuilt\ns\ndepschema-v1\nschema-v1\n');
+      expect(text).not.toMatch(/new\.txt|from-iso|changed|bad|dirty|root\b|\bg\b|setup-home/);
+    }
+    expect(() => readFileSync(path.join(spec.workspaceDir, 'planted'))).toThrow();
+  });
 
   it('kills a hanging step at its timeout and runs the next step in the same container', async () => {
     const spec = makeSpec({

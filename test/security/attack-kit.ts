@@ -67,3 +67,15 @@ export function statuses(report: Report, configuration: string): Array<[string, 
   if (!c) throw new Error(`no configuration ${configuration} in the report`);
   return c.tests.map((t) => [t.id.split('::').pop() ?? t.id, t.status]);
 }
+
+/** `[group, test name, status]` of one configuration, sorted: which group's test did what. */
+export function byGroup(report: Report, configuration: string): Array<[string, string, string]> {
+  const c = report.configurations.find((x) => x.id === configuration);
+  if (!c) throw new Error(`no configuration ${configuration} in the report`);
+  return c.tests
+    .map((t): [string, string, string] => {
+      const parts = t.id.split('::');
+      return [parts[0] ?? t.id, parts.at(-1) ?? t.id, t.status];
+    })
+    .sort((a, b) => a.join('\0').localeCompare(b.join('\0')));
+}

@@ -61,6 +61,8 @@ describe('attack: reading other groups’ hidden files', () => {
             files: ['hidden/b.sh', 'hidden/b-secret.txt'],
             run: 'sh $TANDEM_HIDDEN/b.sh',
             results: { format: 'tap', path: 'b.tap' },
+            // Sees what a's lingering process would copy (an isolated group would not even see it).
+            isolate: false,
           },
         ],
       },

@@ -180,6 +180,19 @@ export class ContainerExec {
   }
 
   /**
+   * Runs a script of Tandem's own as root (workspace-snapshot.ts) and says whether it exited 0,
+   * with its output's tail for the reason; false too when the container is gone.
+   */
+  async asRoot(cmd: string[], doing: string): Promise<{ ok: boolean; output: string }> {
+    const out = new OutputTail(4096);
+    let exitCode: number | null = null;
+    const ended = await this.machinery({ cmd }, out, doing, async (run) => {
+      exitCode = await run.exitCode();
+    });
+    return { ok: ended && exitCode === 0, output: out.toString() };
+  }
+
+  /**
    * Whether every process in the container is root's (PID 1, its idle loop, Tandem's own execs),
    * as the host sees their uids; false when the engine cannot say.
    */
@@ -210,6 +223,7 @@ export class ContainerExec {
     opts: { cmd: string[]; created?: Docker.Exec },
     out: OutputTail,
     doing: string,
+    after?: (run: RunningExec) => Promise<void>,
   ): Promise<boolean> {
     const fresh = { cmd: opts.cmd, user: ROOT };
     try {
@@ -219,6 +233,7 @@ export class ContainerExec {
           )
         : await startExec(this.docker, this.container, fresh, out);
       await run.ended;
+      await after?.(run);
       return true;
     } catch (err) {
       if (this.guard.reason) return false;

@@ -10,10 +10,14 @@ import { SHELL } from '../sandbox/step-wrapper.ts';
 import { toolCacheEnv } from '../sandbox/tool-cache-env.ts';
 import { EGRESS_DIR, egressEnv } from './egress-forwarder.ts';
 
-const WORKSPACE = '/tandem/workspace';
+export const WORKSPACE = '/tandem/workspace';
 const HIDDEN = '/tandem/hidden';
 /** Holds one folder per test group, made right before its step and taken out right after. */
 export const RESULTS = '/tandem/results';
+/** Holds each step's fresh HOME and TMPDIR (step-scratch.ts). */
+export const SCRATCH = '/tandem/scratch';
+/** What setup left, for isolated groups; root only (workspace-snapshot.ts). */
+export const SNAPSHOT = '/tandem/snapshot';
 const CA_PATH = '/etc/ssl/certs/ca-certificates.crt';
 const DOWNLOADS = '/tandem/downloads';
 /** Every step's HOME: the /tmp tmpfs, writable under the read-only root. */
@@ -48,13 +52,19 @@ export interface ConfigurationContainer {
   workspaceSources: string[];
 }
 
-/**
- * `hiddenStage`: a host folder private to this configuration, mounted read-only at
- * $TANDEM_HIDDEN; only the running group's files are put in it (hidden-stage.ts).
- */
+/** Host folders private to one configuration that its container mounts besides the workspace. */
+export interface ConfigurationFolders {
+  /** Mounted read-only at $TANDEM_HIDDEN; only the running group's files are put in it (hidden-stage.ts). */
+  hiddenStage: string;
+  /** Each step's HOME and TMPDIR (step-scratch.ts). */
+  scratch: string;
+  /** Root-only copy of what setup left, for isolated groups (workspace-snapshot.ts); when needed. */
+  snapshot?: string;
+}
+
 export function configurationContainer(
   spec: ConfigurationRunSpec,
-  hiddenStage: string,
+  folders: ConfigurationFolders,
 ): ConfigurationContainer {
   const configuration = spec.configurationId;
   const workspaceSources = (spec.links ?? []).map((l) => path.join(spec.workspaceDir, insidePath(l.source)));
@@ -65,8 +75,10 @@ export function configurationContainer(
     ...(spec.links ?? []).map((l, i) =>
       bind(workspaceSources[i]!, `${WORKSPACE}/${insidePath(l.target)}`, false),
     ),
-    bind(hiddenStage, HIDDEN, true),
+    bind(folders.hiddenStage, HIDDEN, true),
     bind(spec.resultsDir, RESULTS, false),
+    bind(folders.scratch, SCRATCH, false),
+    ...(folders.snapshot ? [bind(folders.snapshot, SNAPSHOT, false)] : []),
   ];
   const options: Docker.ContainerCreateOptions = {
     Image: spec.image,
@@ -75,6 +87,7 @@ export function configurationContainer(
     User: '0:0',
     Labels: { tandem: '1', 'tandem.configuration': configuration },
     WorkingDir: WORKSPACE,
+    // Root's (Tandem's own execs); every step gets a HOME and TMPDIR of its own (step-scratch.ts).
     Env: [
       `HOME=${HOME}`,
       ...toolCacheEnv(HOME),
@@ -140,7 +153,7 @@ function bind(source: string, target: string, readOnly: boolean): Docker.MountSe
 }
 
 /** A relative path inside the container, refusing anything that would climb out. */
-function insidePath(rel: string): string {
+export function insidePath(rel: string): string {
   const norm = path.posix.normalize(rel.split(path.sep).join('/')).replace(/^\/+|\/+$/g, '');
   if (norm === '' || norm === '.' || norm.startsWith('..'))
     throw new Error(`path "${rel}" escapes the workspace`);

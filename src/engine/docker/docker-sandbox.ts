@@ -18,7 +18,7 @@ import type {
   Step,
 } from '../sandbox/sandbox.ts';
 import { aborted, runPrepareCommands, runSteps } from '../sandbox/step-sequence.ts';
-import { giveTreeToStepUser } from '../sandbox/step-user.ts';
+import { giveReposToStepUser } from '../sandbox/step-user.ts';
 import { ensureMountpoint, isUnder } from '../wiring/mountpoints.ts';
 import { removeOrphans } from './container-owner.ts';
 import { createDockerClient, resolveImageId } from './docker-client.ts';
@@ -26,6 +26,7 @@ import { ContainerTracker } from './docker-container.ts';
 import { ContainerExec, createStepExec } from './docker-exec.ts';
 import { configurationContainer, prepareContainer, RESULTS } from './docker-layout.ts';
 import { EGRESS_SOCKET_NAME, startForwarder } from './egress-forwarder.ts';
+import { StepIsolation } from './step-isolation.ts';
 
 export interface DockerSandboxOptions {
   docker?: Docker;
@@ -139,10 +140,17 @@ export class DockerSandbox implements Sandbox {
       // Steps run as another uid than the stage's owner: they may read it, never write it.
       await chmod(stage.dir, 0o755);
       const results = await GroupResults.create(spec.resultsDir, path.join(own, 'results-taken'));
-      // Steps run as an unprivileged user (step-user.ts): the workspace copy is theirs to write.
-      await giveTreeToStepUser(spec.workspaceDir);
-      const layout = configurationContainer(spec, stage.dir);
-      await assertMountSources(spec, layout.workspaceSources, [stage.dir]);
+      // Steps run as an unprivileged user (step-user.ts): the repository folders are theirs to
+      // write, the workspace root (their working directory) is not.
+      await giveReposToStepUser(spec.workspaceDir);
+      const isolation = await StepIsolation.create(own, spec);
+      const { scratch, snapshot } = isolation.folders;
+      const layout = configurationContainer(spec, { hiddenStage: stage.dir, ...isolation.folders });
+      await assertMountSources(spec, layout.workspaceSources, [
+        stage.dir,
+        scratch,
+        ...(snapshot ? [snapshot] : []),
+      ]);
       // Made ready ahead, while another configuration holds the slot: created and started (PID 1
       // only idles; nothing of the PR runs before the first step), so the slot pays neither.
       const container = await this.containers.start(layout.options, spec.image, configuration);
@@ -150,7 +158,7 @@ export class DockerSandbox implements Sandbox {
       const folders = new Map(spec.tests.map((s, i) => [s, GroupResults.folderName(i)]));
       const envOf = (step: Step) => {
         const folder = folders.get(step);
-        return folder ? [`TANDEM_RESULTS=${RESULTS}/${folder}`] : [];
+        return [...isolation.env(step), ...(folder ? [`TANDEM_RESULTS=${RESULTS}/${folder}`] : [])];
       };
       const ahead = new Map(
         [...spec.setup, ...spec.tests].map((s) => [s, createStepExec(container, s.run, envOf(s))]),
@@ -171,12 +179,20 @@ export class DockerSandbox implements Sandbox {
           async (step, tail) => {
             const run = () => exec.run(step.run, envOf(step), step.timeoutSec * 1000, tail, ahead.get(step));
             const folder = folders.get(step);
-            if (!folder) return run();
+            if (!folder) {
+              await isolation.before(step, exec);
+              return run();
+            }
             // What setup left running is spared by every leftover kill from here on.
             if (!spared) {
               await exec.spareRunning();
               spared = true;
               if (step !== last) exec.killAhead();
+            }
+            const refused = await isolation.before(step, exec);
+            if (refused) {
+              tail.push(`${refused}\n`);
+              return { exitCode: 1, timedOut: false, oomKilled: false, durationMs: 0 };
             }
             // Only the running group's hidden files are in the stage; setup sees none.
             const { value, resultFile } = await results.during(folder, step.resultsPath, () =>

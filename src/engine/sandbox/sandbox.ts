@@ -11,7 +11,10 @@ import type { ResultFileRead } from '../results/result-file.ts';
  *   TANDEM_RESULTS        where result files are written: a test group's own fresh folder,
  *                         which exists only while its step runs
  *   TANDEM_CONFIGURATION  the configuration id
- * Commands run with `sh -c` in $TANDEM_WORKSPACE.
+ *   HOME, TMPDIR          Docker: fresh, empty folders of each test group's own (setup shares one
+ *                         pair of its own), so nothing a group leaves there reaches another
+ * Commands run with `sh -c` in $TANDEM_WORKSPACE (Docker: not writable by the steps; only the
+ * repository folders in it are).
  */
 
 export interface ReadonlyMount {
@@ -51,6 +54,11 @@ export interface Step {
    * results folder of its own, and the host takes this file out right after it (results/group-results.ts).
    */
   resultsPath?: string;
+  /**
+   * A test group that must not see earlier groups' writes (suite `isolate`): Docker restores the
+   * repository folders, /tmp and /dev/shm to what setup left before the step.
+   */
+  isolate?: boolean;
 }
 
 export interface ConfigurationRunSpec {

@@ -7,7 +7,8 @@
  * a step must write (workspace, its results folder) are handed to that uid first.
  */
 import { execFile } from 'node:child_process';
-import { chown } from 'node:fs/promises';
+import { chmod, chown, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -23,14 +24,23 @@ export function stepUser(): string {
   return `${uid}:${uid}`;
 }
 
-/** Gives a folder tree Tandem made to the step user (a no-op when Tandem is not root). Links are not followed. */
-export async function giveTreeToStepUser(dir: string): Promise<void> {
-  if (hostUid !== 0) return;
-  await run('chown', ['-R', '-h', `${STEP_UID}:${STEP_UID}`, dir]);
-}
-
 /** The same for one folder Tandem just made (no walk). */
 export async function giveToStepUser(dir: string): Promise<void> {
   if (hostUid !== 0) return;
   await chown(dir, STEP_UID, STEP_UID);
+}
+
+/**
+ * Gives the step user the repository folders of a workspace Tandem made (a no-op when Tandem is
+ * not root; links are not followed), never the workspace root itself
+ * (nor the files Tandem writes there, such as go.work): steps run in the root, so PR code must
+ * not drop a `pytest.py`, `sitecustomize.py` or `.npmrc` there for a later group to load.
+ */
+export async function giveReposToStepUser(workspaceDir: string): Promise<void> {
+  if (hostUid !== 0) return;
+  const entries = await readdir(workspaceDir, { withFileTypes: true });
+  const repos = entries.filter((e) => e.isDirectory()).map((e) => path.join(workspaceDir, e.name));
+  if (repos.length > 0) await run('chown', ['-R', '-h', `${STEP_UID}:${STEP_UID}`, ...repos]);
+  await chown(workspaceDir, 0, 0);
+  await chmod(workspaceDir, 0o755);
 }
