@@ -7,7 +7,6 @@ import type Docker from 'dockerode';
 import type { ConfigurationRunSpec, PrepareSpec, SandboxLimits } from '../sandbox/sandbox.ts';
 import { CA_BUNDLE_VARIABLES, DOWNLOAD_CACHE_VARIABLES } from '../sandbox/step-sequence.ts';
 import { SHELL } from '../sandbox/step-wrapper.ts';
-import { toolCacheEnv } from '../sandbox/tool-cache-env.ts';
 import { EGRESS_DIR, egressEnv } from './egress-forwarder.ts';
 
 export const WORKSPACE = '/tandem/workspace';
@@ -90,7 +89,6 @@ export function configurationContainer(
     // Root's (Tandem's own execs); every step gets a HOME and TMPDIR of its own (step-scratch.ts).
     Env: [
       `HOME=${HOME}`,
-      ...toolCacheEnv(HOME),
       `TANDEM_WORKSPACE=${WORKSPACE}`,
       `TANDEM_HIDDEN=${HIDDEN}`,
       `TANDEM_RESULTS=${RESULTS}`,

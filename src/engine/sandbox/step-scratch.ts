@@ -7,10 +7,12 @@
  * folders stay until the configuration's folder is removed, after its container is gone: no
  * host-side walk of a tree PR code may still be changing.
  */
+
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { giveToStepUser } from './step-user.ts';
+import { toolCacheEnv } from './tool-cache-env.ts';
 
 export class StepScratch {
   private constructor(private readonly root: string) {}
@@ -42,5 +44,8 @@ export class StepScratch {
 
 /** HOME and TMPDIR of the pair `name`, as seen where the scratch root is `root`. */
 export function scratchEnv(root: string, name: string): string[] {
-  return [`HOME=${root}/${name}/home`, `TMPDIR=${root}/${name}/tmp`];
+  const home = `${root}/${name}/home`;
+  // Tool caches (Go, XDG, pytest) live under the step's own HOME too: a cache is state that an
+  // earlier group's PR code could otherwise leave for a later one.
+  return [`HOME=${home}`, `TMPDIR=${root}/${name}/tmp`, ...toolCacheEnv(home)];
 }
