@@ -22,6 +22,7 @@ import {
   mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
+import { itemRank, leastPrivate, pageRank, pageSees } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
@@ -94,7 +95,11 @@ export async function mergeLinkedSet(
           headSha: store.pulls.get(key)?.headSha ?? '',
         }));
   const kept = keptMerges(store, evaluation.id, evaluated);
-  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key));
+  // Merged neighbours carried into the comment are named on every member's page: only those
+  // every member may see (a private PR merged by its own set never shows on a public one).
+  const page = leastPrivate(evaluated.map((m) => pageRank(store.pulls.facts(m.key)?.visibility)));
+  const sees = pageSees(page, (key) => itemRank(store.pulls.facts(key)?.visibility));
+  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key) && sees(s.key));
   const mergeOrder = verdict?.mergeOrder ?? [];
   // Dependencies first, by the links each member makes; `merge_order` ranks repositories first.
   const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => store.links.from(key).map(pullKey));
