@@ -22,7 +22,7 @@ import {
   mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
-import { itemRank, leastPrivate, pageRank, pageSees } from '../../core/page-privacy.ts';
+import { itemRank, leastPrivate, pageRank, pageSees, rowsForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
@@ -47,10 +47,47 @@ export type MergeCommandResult = 'done' | 'busy';
 
 type Log = { warn: (o: object, m: string) => void };
 
-async function tell(gh: GitHub, keys: readonly string[], status: MergeStatus, log: Log): Promise<void> {
-  const body = renderMergeStatus(status);
+/**
+ * The status as `page` may see it (core/page-privacy.ts): steps of more private PRs left out, and
+ * reasons or notes naming one replaced by a line that names none.
+ */
+function statusForPage(
+  store: Store,
+  page: string,
+  status: MergeStatus,
+  named: readonly string[],
+): MergeStatus {
+  const sees = pageSees(pageRank(store.pulls.facts(page)?.visibility), (k) =>
+    itemRank(store.pulls.facts(k)?.visibility),
+  );
+  const hidden = named.filter((k) => !sees(k)).map((k) => k.toLowerCase());
+  if (hidden.length === 0) return status;
+  const clean = (lines: string[] | undefined) =>
+    lines?.map((l) => (hidden.some((k) => l.toLowerCase().includes(k)) ? HIDDEN_REASON : l));
+  const reasons = clean(status.reasons);
+  const notes = clean(status.notes);
+  return {
+    ...status,
+    steps: rowsForPage(status.steps, sees),
+    ...(reasons ? { reasons } : {}),
+    ...(notes ? { notes } : {}),
+  };
+}
+
+const HIDDEN_REASON = 'a linked pull request this one may not name is involved: see its own merge comment';
+
+async function tell(
+  gh: GitHub,
+  store: Store,
+  keys: readonly string[],
+  status: MergeStatus,
+  log: Log,
+  named: readonly string[] = keys,
+): Promise<void> {
+  const all = [...new Set([...keys, ...named, ...status.steps.map((s) => s.key)])];
   for (const key of keys) {
     const ref = parsePullKey(key);
+    const body = renderMergeStatus(statusForPage(store, key, status, all));
     try {
       await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
     } catch (e) {
@@ -76,6 +113,9 @@ export async function mergeLinkedSet(
   // The seed too: once merged it has left its own set as the index knows it.
   const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
   let notes: string[] = [];
+  // Every PR the texts may name: each page's comment leaves out those more private than it.
+  const say = (keys: readonly string[], st: MergeStatus) =>
+    tell(gh, store, keys, st, log, [req.seed, ...req.linked]);
   const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
     ...s,
     requestedBy: req.requestedBy,
@@ -83,7 +123,7 @@ export async function mergeLinkedSet(
   });
   if (!evaluation) {
     const reasons = [evaluationRefusal(undefined)!];
-    await tell(gh, [req.seed], status({ outcome: 'refused', reasons, steps: [] }), log);
+    await say([req.seed], status({ outcome: 'refused', reasons, steps: [] }));
     return 'done';
   }
   const verdict = store.evaluations.verdict(evaluation.id);
@@ -109,7 +149,7 @@ export async function mergeLinkedSet(
 
   const last = store.merges.latest(evaluation.id);
   if (last?.state === 'merged') {
-    await tell(gh, everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }), log);
+    await say(everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }));
     return 'done';
   }
   const attempt = store.merges.start(evaluation.id, req.requestedBy);
@@ -120,7 +160,7 @@ export async function mergeLinkedSet(
   const finish = async (reasons: string[] = []) => {
     const outcome = mergeOutcome(steps);
     store.merges.update(attempt, outcome, steps);
-    await tell(gh, everyone, status({ outcome, steps, reasons }), log);
+    await say(everyone, status({ outcome, steps, reasons }));
   };
   try {
     // The whole set first: nothing merges unless all of it can.
@@ -168,14 +208,12 @@ export async function mergeLinkedSet(
       return 'done';
     }
 
-    await tell(
-      gh,
+    await say(
       everyone,
       status({
         outcome: 'running',
         steps: steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' })),
       }),
-      log,
     );
     for (const [i, m] of sequence.entries()) {
       if (steps[i]!.result === 'merged') continue;
@@ -196,7 +234,7 @@ export async function mergeLinkedSet(
     // attempt running, and say on every member how far it got.
     store.merges.update(attempt, 'interrupted', steps);
     const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
-    await tell(gh, everyone, status({ outcome: mergeOutcome(steps), steps, reasons }), log);
+    await say(everyone, status({ outcome: mergeOutcome(steps), steps, reasons }));
     throw e;
   }
 }
