@@ -77,3 +77,27 @@ export function rowsForPage<T extends { key: string }>(
 export function reposOfKeys(keys: readonly string[]): string[] {
   return [...new Set(keys.map(repoOfPullKey))];
 }
+
+/** What a page reads instead of a line that names a PR it may not see. */
+export const HIDDEN_LINE = 'a linked pull request this one may not name is involved: see its own comment';
+
+/**
+ * A status made of keyed rows and free lines (the `/tandem merge` comment) as a page may see it:
+ * rows of PRs it may not see left out, lines naming one of `named` it may not see replaced.
+ */
+export function statusForPage<
+  S extends { steps: Array<{ key: string }>; reasons?: string[]; notes?: string[] },
+>(status: S, sees: (key: string) => boolean, named: readonly string[]): S {
+  const hidden = named.filter((k) => !sees(k)).map((k) => k.toLowerCase());
+  if (hidden.length === 0) return status;
+  const clean = (lines: string[] | undefined) =>
+    lines?.map((l) => (hidden.some((k) => l.toLowerCase().includes(k)) ? HIDDEN_LINE : l));
+  const reasons = clean(status.reasons);
+  const notes = clean(status.notes);
+  return {
+    ...status,
+    steps: rowsForPage(status.steps, sees),
+    ...(reasons ? { reasons } : {}),
+    ...(notes ? { notes } : {}),
+  };
+}

@@ -22,7 +22,7 @@ import {
   mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
-import { itemRank, leastPrivate, pageRank, pageSees, rowsForPage } from '../../core/page-privacy.ts';
+import { itemRank, leastPrivate, pageRank, pageSees, statusForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
@@ -47,35 +47,6 @@ export type MergeCommandResult = 'done' | 'busy';
 
 type Log = { warn: (o: object, m: string) => void };
 
-/**
- * The status as `page` may see it (core/page-privacy.ts): steps of more private PRs left out, and
- * reasons or notes naming one replaced by a line that names none.
- */
-function statusForPage(
-  store: Store,
-  page: string,
-  status: MergeStatus,
-  named: readonly string[],
-): MergeStatus {
-  const sees = pageSees(pageRank(store.pulls.facts(page)?.visibility), (k) =>
-    itemRank(store.pulls.facts(k)?.visibility),
-  );
-  const hidden = named.filter((k) => !sees(k)).map((k) => k.toLowerCase());
-  if (hidden.length === 0) return status;
-  const clean = (lines: string[] | undefined) =>
-    lines?.map((l) => (hidden.some((k) => l.toLowerCase().includes(k)) ? HIDDEN_REASON : l));
-  const reasons = clean(status.reasons);
-  const notes = clean(status.notes);
-  return {
-    ...status,
-    steps: rowsForPage(status.steps, sees),
-    ...(reasons ? { reasons } : {}),
-    ...(notes ? { notes } : {}),
-  };
-}
-
-const HIDDEN_REASON = 'a linked pull request this one may not name is involved: see its own merge comment';
-
 async function tell(
   gh: GitHub,
   store: Store,
@@ -87,7 +58,11 @@ async function tell(
   const all = [...new Set([...keys, ...named, ...status.steps.map((s) => s.key)])];
   for (const key of keys) {
     const ref = parsePullKey(key);
-    const body = renderMergeStatus(statusForPage(store, key, status, all));
+    // Each page its own text: nothing of a PR more private than it (core/page-privacy.ts).
+    const sees = pageSees(pageRank(store.pulls.facts(key)?.visibility), (k) =>
+      itemRank(store.pulls.facts(k)?.visibility),
+    );
+    const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
       await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
     } catch (e) {
