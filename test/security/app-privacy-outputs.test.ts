@@ -120,3 +120,24 @@ describe('attack: a private merged neighbour carried into a public merge comment
     ]);
   });
 });
+
+describe('attack: a private change handed to a public evaluator repository', () => {
+  it('is not dispatched: the workflow run, its inputs and logs would be public', async () => {
+    const w = await startWorld({
+      privateRepos: ['schema'],
+      config: orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n'),
+    });
+    // The evaluator repository is public: anyone reads its runs' names, inputs and logs.
+    w.standIn.state.repo('acme', 'tandem-suites')!.private = false;
+    const secret = await openPull(w, 'schema', SCHEMA_OK, 'Internal field.');
+    await sendPull(w, 'opened', 'schema', 1);
+    await settle(w);
+    expect(w.standIn.dispatches).toEqual([]);
+    const checks = w.standIn.checkRuns('acme', 'schema', secret.head.sha).filter((c) => c.name === 'Tandem');
+    expect(checks.map((c) => c.conclusion)).toEqual(['failure']);
+    expect(JSON.stringify(checks[0]!.output)).toContain(
+      'the evaluator repository acme/tandem-suites is more public',
+    );
+    expectNothingOf(writtenTo(w, 'tandem-suites'), ['acme/schema', secret.head.sha.slice(0, 7)]);
+  });
+});
