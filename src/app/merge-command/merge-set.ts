@@ -33,6 +33,7 @@ import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.t
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
+import { rulesRefusal } from './branch-rules-gate.ts';
 
 export interface MergeRequest {
   /** The PR the command was written on. */
@@ -172,7 +173,13 @@ export async function mergeLinkedSet(
         steps[i] = earlier;
         continue;
       }
-      const reason = memberRefusal(m, now) ?? (await checksRefusal(gh, m, now!.baseRef));
+      // Branch rules first while the member is open at its evaluated head: their reason (a review
+      // missing, the merge queue) says more than GitHub's `blocked`.
+      const current = now?.state === 'open' && now.headSha === m.headSha;
+      const reason =
+        (current ? await rulesRefusal(gh, m, now.baseRef) : undefined) ??
+        memberRefusal(m, now) ??
+        (await checksRefusal(gh, m, now!.baseRef));
       if (reason) {
         steps[i] = { ...m, result: 'refused', reason };
         refusedAny = true;
