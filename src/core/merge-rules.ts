@@ -80,7 +80,7 @@ export type RulesVerdict = { kind: 'refused' | 'queue'; reason: string } | undef
 
 /** The clause the merge comment shows for a member whose branch requires the merge queue. */
 export function mergeQueueReason(key: string): string {
-  return `this repository merges through its merge queue: add ${key} to its merge queue on GitHub (Tandem checks its merge group); once it has merged, the rest of the linked change is evaluated again and \`/tandem merge\` merges the others`;
+  return `this repository merges through its merge queue: add ${key} to its merge queue on GitHub (Tandem checks its merge group); once it has merged, the rest of the linked change is evaluated again and /tandem merge merges the others`;
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
