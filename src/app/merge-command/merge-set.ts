@@ -4,10 +4,12 @@
  * GitHub is asked through `github/merge-pulls.ts`; the words are `report/merge-command-status.ts`'s.
  *
  * Before anything merges: the set's latest evaluation must be published and resolved, the set
- * must not have grown since, and every member must still be open at its evaluated head. Then each
- * member in turn must pass its base branch's required checks and is merged pinned to its
- * evaluated head; the first refusal stops the attempt, and every member's comment names the PR,
- * the reason, what is merged and what was not attempted. The attempt and each step are recorded
+ * must not have grown since, and every member must still be open at its evaluated head and meet
+ * its base branch's rules (reviews, code owners, signatures, a merge queue: `branch-rules-gate.ts`).
+ * Then each member in turn must pass its base branch's required checks and is merged pinned to
+ * its evaluated head; the first refusal stops the attempt, and every member's comment names the
+ * PR, the reason, what is merged and what was not attempted; each page sees only what it may
+ * (core/page-privacy.ts). The attempt and each step are recorded
  * as they happen (`store.merges`): a repeated command on a merged set says so, a second one while
  * one runs is refused, and a retry after a half-merge keeps what merged.
  */
