@@ -92,18 +92,14 @@ function world(seed: number) {
     itemRank(
       prs.find((p) => p.key === k || p.repo === k)?.visibility ?? repos.find((r) => r.repo === k)?.visibility,
     );
-  const refused: Refusal[] = prs
-    .slice(0, 3)
-    .flatMap((a) =>
-      prs
-        .slice(3)
-        .map((b) => ({
-          from: a.key,
-          to: b.key,
-          reason: 'not followed (needs a writer’s confirmation)',
-          foreign: rand() < 0.5,
-        })),
-    );
+  const refused: Refusal[] = prs.slice(0, 3).flatMap((a) =>
+    prs.slice(3).map((b) => ({
+      from: a.key,
+      to: b.key,
+      reason: 'not followed (needs a writer’s confirmation)',
+      foreign: rand() < 0.5,
+    })),
+  );
   const view: LinkedChangeView = {
     members: prs.map((p) => p.info),
     left: prs
