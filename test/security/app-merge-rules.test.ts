@@ -110,3 +110,19 @@ describe('attack: merging past required reviews, code owners and signatures', ()
     expect(mergeCalls(w)).toEqual(BOTH);
   });
 });
+
+describe('attack: merging past branch protection the App may not read', () => {
+  it("merges nothing while GitHub reports the member blocked by its protection's review rule", async () => {
+    const w = await evaluated();
+    // Classic protection needs `administration` to read (403 for the App); GitHub's `blocked` says it.
+    requireMergeRules(w.standIn.state, 'acme', 'api', 'main', { approvals: 1 }, 'protection');
+    await postComment(w, 'api', '/tandem merge', 'alice');
+    expect(mergeCalls(w)).toEqual([]);
+    expect(mergeComment(w, 'api')).toContain('GitHub reports it blocked by its branch rules');
+    w.standIn.setPermission('acme', 'api', 'bob', 'write');
+    const head = w.standIn.pullRequest('acme', 'api', 1).head.sha;
+    addReview(w.standIn.state, 'acme', 'api', 1, { user: 'bob', state: 'APPROVED', commitId: head });
+    await postComment(w, 'api', '/tandem merge', 'alice');
+    expect(mergeCalls(w)).toEqual(BOTH);
+  });
+});

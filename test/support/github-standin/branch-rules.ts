@@ -5,7 +5,7 @@
  * endpoints, the rules endpoint and the merge gate all read them from here; reviews a PR got
  * (`GET …/pulls/{n}/reviews`) too.
  */
-import { repoKey, type StandInState } from './state.ts';
+import { type PullRecord, repoKey, type StandInState } from './state.ts';
 
 export interface BranchRequirements {
   protection: string[];
@@ -97,4 +97,62 @@ export function requirementsOf(
   branch: string,
 ): BranchRequirements {
   return table(state).get(`${repoKey(owner, repo)}@${branch}`) ?? { protection: [], rules: [] };
+}
+
+/** CODEOWNERS owners of a path, the stand-in's own reading: the last matching line (`*`, `dir/`, `/path`, `*.ext`). */
+function ownersOf(codeowners: string, path: string): string[] {
+  let owners: string[] = [];
+  for (const line of codeowners.split('\n').map((l) => l.trim())) {
+    if (!line || line.startsWith('#')) continue;
+    const [pattern = '', ...who] = line.split(/\s+/);
+    const p = pattern.replace(/^\//, '');
+    const hit =
+      p === '*' ||
+      (p.endsWith('/') && path.startsWith(p)) ||
+      (p.startsWith('*.') && path.endsWith(p.slice(1))) ||
+      path === p;
+    if (hit) owners = who;
+  }
+  return owners;
+}
+
+/** GitHub's merge rules at merge time (rulesets and protection), as GitHub words its 405s. */
+export function ruleViolation(
+  state: StandInState,
+  owner: string,
+  repo: string,
+  p: PullRecord,
+): string | undefined {
+  const merge = requirementsOf(state, owner, repo, p.baseRef).merge;
+  const r = { owner, name: repo };
+  if (!merge) return undefined;
+  if (merge.mergeQueue) return 'Changes must be made through the merge queue';
+  const latest = new Map<string, string>();
+  for (const rv of reviewsOf(state, r.owner, r.name, p.number))
+    if (rv.state !== 'COMMENTED') latest.set(rv.user.toLowerCase(), rv.state);
+  const approvers = [...latest]
+    .filter(
+      ([u, st]) =>
+        st === 'APPROVED' &&
+        ['admin', 'maintain', 'write'].includes(state.permission(r.owner, r.name, u) ?? ''),
+    )
+    .map(([u]) => u);
+  const n = merge.approvals ?? 0;
+  if (approvers.length < n)
+    return `At least ${n} approving review${n === 1 ? ' is' : 's are'} required by reviewers with write access.`;
+  if (merge.codeOwners) {
+    const codeowners = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS']
+      .map((f) => state.tree(r.owner, r.name, p.baseRef)?.get(f))
+      .find((b) => b !== undefined);
+    for (const f of codeowners ? (p.files ?? []) : []) {
+      const owners = ownersOf(codeowners!.toString('utf8'), f.filename);
+      if (owners.length > 0 && !owners.some((o) => approvers.includes(o.replace(/^@/, '').toLowerCase())))
+        return `Waiting on code owner review from ${owners.join(', ')}.`;
+    }
+  }
+  if (merge.signatures) {
+    const commits = p.commits ?? [{ sha: p.headSha, message: p.title }];
+    if (commits.some((c) => !c.verified)) return 'Commits must have verified signatures.';
+  }
+  return undefined;
 }

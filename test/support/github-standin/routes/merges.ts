@@ -21,10 +21,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { git, gitOut } from '../../../../src/engine/git/git.ts';
-import { requirementsOf, reviewsOf } from '../branch-rules.ts';
+import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
-import { now, type PullRecord, type RepoRecord, repoKey, type StandInState } from '../state.ts';
+import { now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
 import { requireRepo, setBranch } from './repos.ts';
 
 export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
@@ -109,58 +109,6 @@ function blockingCheck(state: StandInState, r: RepoRecord, branch: string, sha: 
   return undefined;
 }
 
-/** CODEOWNERS owners of a path, the stand-in's own reading: the last matching line (`*`, `dir/`, `/path`, `*.ext`). */
-function ownersOf(codeowners: string, path: string): string[] {
-  let owners: string[] = [];
-  for (const line of codeowners.split('\n').map((l) => l.trim())) {
-    if (!line || line.startsWith('#')) continue;
-    const [pattern = '', ...who] = line.split(/\s+/);
-    const p = pattern.replace(/^\//, '');
-    const hit =
-      p === '*' ||
-      (p.endsWith('/') && path.startsWith(p)) ||
-      (p.startsWith('*.') && path.endsWith(p.slice(1))) ||
-      path === p;
-    if (hit) owners = who;
-  }
-  return owners;
-}
-
-/** GitHub's merge rules at merge time (rulesets and protection), as GitHub words its 405s. */
-function ruleViolation(state: StandInState, r: RepoRecord, p: PullRecord): string | undefined {
-  const merge = requiredOf(state, r, p.baseRef).merge;
-  if (!merge) return undefined;
-  if (merge.mergeQueue) return 'Changes must be made through the merge queue';
-  const latest = new Map<string, string>();
-  for (const rv of reviewsOf(state, r.owner, r.name, p.number))
-    if (rv.state !== 'COMMENTED') latest.set(rv.user.toLowerCase(), rv.state);
-  const approvers = [...latest]
-    .filter(
-      ([u, st]) =>
-        st === 'APPROVED' &&
-        ['admin', 'maintain', 'write'].includes(state.permission(r.owner, r.name, u) ?? ''),
-    )
-    .map(([u]) => u);
-  const n = merge.approvals ?? 0;
-  if (approvers.length < n)
-    return `At least ${n} approving review${n === 1 ? ' is' : 's are'} required by reviewers with write access.`;
-  if (merge.codeOwners) {
-    const codeowners = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS']
-      .map((f) => state.tree(r.owner, r.name, p.baseRef)?.get(f))
-      .find((b) => b !== undefined);
-    for (const f of codeowners ? (p.files ?? []) : []) {
-      const owners = ownersOf(codeowners!.toString('utf8'), f.filename);
-      if (owners.length > 0 && !owners.some((o) => approvers.includes(o.replace(/^@/, '').toLowerCase())))
-        return `Waiting on code owner review from ${owners.join(', ')}.`;
-    }
-  }
-  if (merge.signatures) {
-    const commits = p.commits ?? [{ sha: p.headSha, message: p.title }];
-    if (commits.some((c) => !c.verified)) return 'Commits must have verified signatures.';
-  }
-  return undefined;
-}
-
 const MergeBody = z.object({
   commit_title: z.string().optional(),
   commit_message: z.string().optional(),
@@ -202,7 +150,8 @@ async function merge(ctx: RouteContext) {
   if (p.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
   if (body.sha !== undefined && body.sha !== p.headSha)
     throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
-  const blocked = blockingCheck(ctx.state, r, p.baseRef, p.headSha) ?? ruleViolation(ctx.state, r, p);
+  const blocked =
+    blockingCheck(ctx.state, r, p.baseRef, p.headSha) ?? ruleViolation(ctx.state, r.owner, r.name, p);
   if (blocked) throw new HttpError(405, blocked);
   const message = `${body.commit_title ?? `Merge pull request #${p.number} from ${p.headRepo.owner}/${p.headRef}`}\n\n${body.commit_message ?? p.title}`;
   const dir = world(ctx.state).gitDirs.get(repoKey(r.owner, r.name));
