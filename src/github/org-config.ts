@@ -19,9 +19,10 @@ export async function readFileText(
   owner: string,
   repo: string,
   path: string,
+  ref?: string,
 ): Promise<string | undefined> {
   try {
-    const { data } = await gh.rest.repos.getContent({ owner, repo, path });
+    const { data } = await gh.rest.repos.getContent({ owner, repo, path, ...(ref ? { ref } : {}) });
     if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined;
     return Buffer.from(data.content, 'base64').toString('utf8');
   } catch (e) {

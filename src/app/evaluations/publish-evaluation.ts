@@ -8,6 +8,7 @@ import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import { InputError } from '../../core/errors.ts';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { OrgSuite } from '../../core/org-config.schema.ts';
+import { pageSees, setForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { RepoSet } from '../../core/repo-name.ts';
@@ -253,7 +254,7 @@ export async function closeRefused(
   set: ResolvedSet,
   suite: OrgSuite,
 ): Promise<void> {
-  const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
+  const whole: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
   const covered = new RepoSet(suite.repos);
   for (const r of set.refused) {
     // Only the caps refuse a PR of this suite's repositories; others have sets of their own. A
@@ -262,6 +263,9 @@ export async function closeRefused(
     if (!r.member || !covered.has(repoOfPullKey(r.to))) continue;
     const open = store.checkRuns.open(r.to);
     if (open.length === 0) continue;
+    // The refused PR may be less private than the set (a public PR linking back to a private
+    // seed): its page shows only what it may see, never the set's private members.
+    const view = setForPage(whole, pageSees(set.rankOf(r.to), set.rankOf, set.sharePrivate));
     const out = renderRefused(view, r.reason);
     for (const c of open) {
       await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);

@@ -30,6 +30,7 @@ import type { Store, StoredEvaluation } from '../store/store.ts';
 import type { Handoff, HandoffStore } from '../store/store-handoffs.ts';
 import { HandoffProgress } from './actions-progress.ts';
 import { readRunReport } from './actions-report.ts';
+import { refuseExposingHandoff } from './evaluator-exposure.ts';
 import type { ActionsPlacement, Executor, LinkedChangeSpec } from './executor.ts';
 
 export interface ActionsExecutorOptions {
@@ -137,6 +138,7 @@ export class ActionsExecutor implements Executor {
       h.workflow === workflow &&
       h.heads.join(' ') === heads.join(' ');
     if (!h || !resumed) {
+      await refuseExposingHandoff(gh, placement.evaluator, change);
       // PR references as the repositories spell them (the store keeps keys lower-case).
       const pulls = evaluation.members.map((m) => {
         const target = change.targets.find((t) => sameRepo(t.repo, repoOfPullKey(m.key)));

@@ -10,6 +10,7 @@
 import { parseLinks } from '../../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../../core/linked-set.ts';
 import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
+import { pageSees, type RankOf } from '../../core/page-privacy.ts';
 import { type PullRef, parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { RepoSet, sameRepo } from '../../core/repo-name.ts';
@@ -31,6 +32,14 @@ export interface ResolvedSet {
   refused: Refusal[];
   /** The suite's repositories this set may take as context: none of a member or needed PR, none more private than the seed's. */
   context: string[];
+  /**
+   * How private each PR key or repository this resolution read is (core/page-privacy.ts); a PR
+   * never read (no suite covers its repository) counts as its linker does: only the name the
+   * linker wrote is repeated, and only where the linker may be named.
+   */
+  rankOf: RankOf;
+  /** The suite shares private repositories (`share_private`): every page may see every member. */
+  sharePrivate: boolean;
 }
 
 /** Records a PR (from a webhook or the API) in the link index. */
@@ -200,15 +209,15 @@ export async function resolveLinkedSet(
     infos.has(key) ||
     store.pulls.facts(key)?.visibility !== undefined ||
     repoRanks.has(repoOfPullKey(key).toLowerCase());
-  const visible = (key: string) => suite.share_private || !known(key) || rankOf(key) <= seedRank;
+  const setRankOf: RankOf = (k) =>
+    k.includes('#') ? (known(k) ? rankOf(k) : 0) : (repoRanks.get(k.toLowerCase()) ?? privacyRank(undefined));
+  const visible = pageSees(seedRank, setRankOf, suite.share_private);
   const refused = [
     ...set.refused.filter((r) => visible(r.from) && visible(r.to)),
     ...[...notFound].map((k) => ({ from: seedKey, to: k, reason: 'not found or not visible to the App' })),
   ];
   const context = suite.repos.filter(
-    (repo) =>
-      !set.members.some((k) => sameRepo(repoOfPullKey(k), repo)) &&
-      (suite.share_private || (repoRanks.get(repo.toLowerCase()) ?? privacyRank(undefined)) <= seedRank),
+    (repo) => !set.members.some((k) => sameRepo(repoOfPullKey(k), repo)) && visible(repo),
   );
   return {
     members: set.joined.map((k) => infos.get(k)!),
@@ -221,5 +230,7 @@ export async function resolveLinkedSet(
         return baseRef ? { ...l, baseRef } : l;
       }),
     refused,
+    rankOf: setRankOf,
+    sharePrivate: suite.share_private,
   };
 }

@@ -4,10 +4,12 @@
  * GitHub is asked through `github/merge-pulls.ts`; the words are `report/merge-command-status.ts`'s.
  *
  * Before anything merges: the set's latest evaluation must be published and resolved, the set
- * must not have grown since, and every member must still be open at its evaluated head. Then each
- * member in turn must pass its base branch's required checks and is merged pinned to its
- * evaluated head; the first refusal stops the attempt, and every member's comment names the PR,
- * the reason, what is merged and what was not attempted. The attempt and each step are recorded
+ * must not have grown since, and every member must still be open at its evaluated head and meet
+ * its base branch's rules (reviews, code owners, signatures, a merge queue: `branch-rules-gate.ts`).
+ * Then each member in turn must pass its base branch's required checks and is merged pinned to
+ * its evaluated head; the first refusal stops the attempt, and every member's comment names the
+ * PR, the reason, what is merged and what was not attempted; each page sees only what it may
+ * (core/page-privacy.ts). The attempt and each step are recorded
  * as they happen (`store.merges`): a repeated command on a merged set says so, a second one while
  * one runs is refused, and a retry after a half-merge keeps what merged.
  */
@@ -22,6 +24,7 @@ import {
   mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
+import { itemRank, leastPrivate, pageRank, pageSees, statusForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
@@ -32,6 +35,7 @@ import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.t
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
+import { rulesRefusal } from './branch-rules-gate.ts';
 
 export interface MergeRequest {
   /** The PR the command was written on. */
@@ -46,10 +50,22 @@ export type MergeCommandResult = 'done' | 'busy';
 
 type Log = { warn: (o: object, m: string) => void };
 
-async function tell(gh: GitHub, keys: readonly string[], status: MergeStatus, log: Log): Promise<void> {
-  const body = renderMergeStatus(status);
+async function tell(
+  gh: GitHub,
+  store: Store,
+  keys: readonly string[],
+  status: MergeStatus,
+  log: Log,
+  named: readonly string[] = keys,
+): Promise<void> {
+  const all = [...new Set([...keys, ...named, ...status.steps.map((s) => s.key)])];
   for (const key of keys) {
     const ref = parsePullKey(key);
+    // Each page its own text: nothing of a PR more private than it (core/page-privacy.ts).
+    const sees = pageSees(pageRank(store.pulls.facts(key)?.visibility), (k) =>
+      itemRank(store.pulls.facts(k)?.visibility),
+    );
+    const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
       await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
     } catch (e) {
@@ -75,6 +91,9 @@ export async function mergeLinkedSet(
   // The seed too: once merged it has left its own set as the index knows it.
   const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
   let notes: string[] = [];
+  // Every PR the texts may name: each page's comment leaves out those more private than it.
+  const say = (keys: readonly string[], st: MergeStatus) =>
+    tell(gh, store, keys, st, log, [req.seed, ...req.linked]);
   const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
     ...s,
     requestedBy: req.requestedBy,
@@ -82,7 +101,7 @@ export async function mergeLinkedSet(
   });
   if (!evaluation) {
     const reasons = [evaluationRefusal(undefined)!];
-    await tell(gh, [req.seed], status({ outcome: 'refused', reasons, steps: [] }), log);
+    await say([req.seed], status({ outcome: 'refused', reasons, steps: [] }));
     return 'done';
   }
   const verdict = store.evaluations.verdict(evaluation.id);
@@ -94,7 +113,11 @@ export async function mergeLinkedSet(
           headSha: store.pulls.get(key)?.headSha ?? '',
         }));
   const kept = keptMerges(store, evaluation.id, evaluated);
-  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key));
+  // Merged neighbours carried into the comment are named on every member's page: only those
+  // every member may see (a private PR merged by its own set never shows on a public one).
+  const page = leastPrivate(evaluated.map((m) => pageRank(store.pulls.facts(m.key)?.visibility)));
+  const sees = pageSees(page, (key) => itemRank(store.pulls.facts(key)?.visibility));
+  const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key) && sees(s.key));
   const mergeOrder = verdict?.mergeOrder ?? [];
   // Dependencies first, by the links each member makes; `merge_order` ranks repositories first.
   const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => store.links.from(key).map(pullKey));
@@ -104,7 +127,7 @@ export async function mergeLinkedSet(
 
   const last = store.merges.latest(evaluation.id);
   if (last?.state === 'merged') {
-    await tell(gh, everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }), log);
+    await say(everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }));
     return 'done';
   }
   const attempt = store.merges.start(evaluation.id, req.requestedBy);
@@ -115,7 +138,7 @@ export async function mergeLinkedSet(
   const finish = async (reasons: string[] = []) => {
     const outcome = mergeOutcome(steps);
     store.merges.update(attempt, outcome, steps);
-    await tell(gh, everyone, status({ outcome, steps, reasons }), log);
+    await say(everyone, status({ outcome, steps, reasons }));
   };
   try {
     // The whole set first: nothing merges unless all of it can.
@@ -152,7 +175,13 @@ export async function mergeLinkedSet(
         steps[i] = earlier;
         continue;
       }
-      const reason = memberRefusal(m, now) ?? (await checksRefusal(gh, m, now!.baseRef));
+      // Branch rules first while the member is open at its evaluated head: their reason (a review
+      // missing, the merge queue) says more than GitHub's `blocked`.
+      const current = now?.state === 'open' && now.headSha === m.headSha;
+      const reason =
+        (current ? await rulesRefusal(gh, m, now.baseRef) : undefined) ??
+        memberRefusal(m, now) ??
+        (await checksRefusal(gh, m, now!.baseRef));
       if (reason) {
         steps[i] = { ...m, result: 'refused', reason };
         refusedAny = true;
@@ -163,14 +192,12 @@ export async function mergeLinkedSet(
       return 'done';
     }
 
-    await tell(
-      gh,
+    await say(
       everyone,
       status({
         outcome: 'running',
         steps: steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' })),
       }),
-      log,
     );
     for (const [i, m] of sequence.entries()) {
       if (steps[i]!.result === 'merged') continue;
@@ -191,7 +218,7 @@ export async function mergeLinkedSet(
     // attempt running, and say on every member how far it got.
     store.merges.update(attempt, 'interrupted', steps);
     const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
-    await tell(gh, everyone, status({ outcome: mergeOutcome(steps), steps, reasons }), log);
+    await say(everyone, status({ outcome: mergeOutcome(steps), steps, reasons }));
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 /** Pull request shapes: the REST pull request and its issue view (search results). */
 import type { components } from '@octokit/openapi-types';
+import { ruleViolation } from './branch-rules.ts';
 import { repository, type ShapeContext, user } from './shapes.ts';
 import type { PullRecord } from './state.ts';
 
@@ -89,7 +90,9 @@ export function pullRequest(ctx: ShapeContext, p: PullRecord): S['pull-request']
     merged: p.merged,
     mergeable: p.state === 'open' ? true : null,
     rebaseable: p.state === 'open' ? true : null,
-    mergeable_state: p.state === 'open' ? 'clean' : 'unknown',
+    // GitHub says `blocked` while the branch's merge rules are not met (reviews, code owners, …).
+    mergeable_state:
+      p.state !== 'open' ? 'unknown' : ruleViolation(ctx.state, p.owner, p.repo, p) ? 'blocked' : 'clean',
     merged_by: p.merged ? user(ctx, p.user) : null,
     comments: ctx.state.commentList.filter(
       (c) => c.owner === p.owner && c.repo === p.repo && c.issueNumber === p.number,

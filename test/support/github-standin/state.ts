@@ -84,6 +84,8 @@ export interface PullCommitRecord {
   sha: string;
   message: string;
   parents?: string[];
+  /** Whether GitHub verifies the commit's signature (default: unsigned). */
+  verified?: boolean;
 }
 
 /** A plain issue (PRs are issues too on GitHub; those stay in `pulls`). */

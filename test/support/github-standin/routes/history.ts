@@ -66,7 +66,7 @@ export function commitShape(
   ctx: ShapeContext,
   owner: string,
   repo: string,
-  c: { sha: string; message: string; parents?: string[] },
+  c: { sha: string; message: string; parents?: string[]; verified?: boolean },
 ): S['commit'] {
   const api = `${ctx.api}/repos/${owner}/${repo}`;
   const who = { name: 'Octo Cat', email: 'octocat@example.com', date: '2024-01-01T00:00:00Z' };
@@ -83,6 +83,13 @@ export function commitShape(
       message: c.message,
       comment_count: 0,
       tree: { sha: '0'.repeat(40), url: `${api}/git/trees/${'0'.repeat(40)}` },
+      verification: {
+        verified: c.verified ?? false,
+        reason: c.verified ? 'valid' : 'unsigned',
+        signature: null,
+        payload: null,
+        verified_at: null,
+      },
     },
     author: null,
     committer: null,

@@ -21,13 +21,13 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { git, gitOut } from '../../../../src/engine/git/git.ts';
-import { requirementsOf } from '../branch-rules.ts';
+import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
 import { now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
 import { requireRepo, setBranch } from './repos.ts';
 
-export { requireChecks } from '../branch-rules.ts';
+export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
 
 interface MergeWorld {
   gitDirs: Map<string, string>;
@@ -150,7 +150,8 @@ async function merge(ctx: RouteContext) {
   if (p.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
   if (body.sha !== undefined && body.sha !== p.headSha)
     throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
-  const blocked = blockingCheck(ctx.state, r, p.baseRef, p.headSha);
+  const blocked =
+    blockingCheck(ctx.state, r, p.baseRef, p.headSha) ?? ruleViolation(ctx.state, r.owner, r.name, p);
   if (blocked) throw new HttpError(405, blocked);
   const message = `${body.commit_title ?? `Merge pull request #${p.number} from ${p.headRepo.owner}/${p.headRef}`}\n\n${body.commit_message ?? p.title}`;
   const dir = world(ctx.state).gitDirs.get(repoKey(r.owner, r.name));
@@ -219,7 +220,95 @@ export function mergeRoutes(): Route[] {
                 ruleset_id: 42,
               },
             ];
-      return { status: 200, body: rules };
+      const merge = requiredOf(ctx.state, r, ctx.params.branch ?? '').merge;
+      const source = {
+        ruleset_source_type: 'Repository',
+        ruleset_source: `${r.owner}/${r.name}`,
+        ruleset_id: 43,
+      };
+      const more =
+        merge?.via !== 'rules'
+          ? []
+          : [
+              ...(merge.approvals || merge.codeOwners
+                ? [
+                    {
+                      type: 'pull_request',
+                      parameters: {
+                        required_approving_review_count: merge.approvals ?? 0,
+                        require_code_owner_review: merge.codeOwners ?? false,
+                        dismiss_stale_reviews_on_push: false,
+                        require_last_push_approval: false,
+                        required_review_thread_resolution: false,
+                      },
+                      ...source,
+                    },
+                  ]
+                : []),
+              ...(merge.signatures ? [{ type: 'required_signatures', ...source }] : []),
+              ...(merge.mergeQueue
+                ? [
+                    {
+                      type: 'merge_queue',
+                      parameters: {
+                        check_response_timeout_minutes: 60,
+                        grouping_strategy: 'ALLGREEN',
+                        max_entries_to_build: 5,
+                        max_entries_to_merge: 5,
+                        merge_method: 'MERGE',
+                        min_entries_to_merge: 1,
+                        min_entries_to_merge_wait_minutes: 5,
+                      },
+                      ...source,
+                    },
+                  ]
+                : []),
+            ];
+      return { status: 200, body: [...rules, ...more] };
+    }),
+
+    // Branch protection is administration: an installation token gets 403 (Tandem asks for none).
+    route('GET', '/repos/{owner}/{repo}/branches/{branch+}/protection', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      if (ctx.caller.installationId !== undefined)
+        throw new HttpError(403, 'Resource not accessible by integration');
+      const req = requiredOf(ctx.state, r, ctx.params.branch ?? '');
+      if (req.protection.length === 0 && req.merge?.via !== 'protection')
+        throw new HttpError(404, 'Branch not protected');
+      const m = req.merge?.via === 'protection' ? req.merge : undefined;
+      return {
+        status: 200,
+        body: {
+          ...(m?.approvals || m?.codeOwners
+            ? {
+                required_pull_request_reviews: {
+                  required_approving_review_count: m.approvals ?? 0,
+                  require_code_owner_reviews: m.codeOwners ?? false,
+                },
+              }
+            : {}),
+          required_signatures: { enabled: m?.signatures ?? false },
+        },
+      };
+    }),
+
+    route('GET', '/repos/{owner}/{repo}/pulls/{number}/reviews', 'token', (ctx) => {
+      const r = requireRepo(ctx);
+      const n = intParam(ctx.params.number);
+      if (!ctx.state.pull(r.owner, r.name, n)) throw notFound();
+      const body = reviewsOf(ctx.state, r.owner, r.name, n).map((rv) => ({
+        id: rv.id,
+        node_id: Buffer.from(`PRR${rv.id}`).toString('base64'),
+        user: { login: rv.user, id: 1, type: 'User' },
+        body: '',
+        state: rv.state,
+        commit_id: rv.commitId,
+        html_url: `${ctx.shapes.html}/${r.owner}/${r.name}/pull/${n}#pullrequestreview-${rv.id}`,
+        pull_request_url: `${ctx.shapes.api}/repos/${r.owner}/${r.name}/pulls/${n}`,
+        author_association: 'MEMBER',
+        submitted_at: now(),
+      }));
+      return { status: 200, body };
     }),
 
     route('GET', '/repos/{owner}/{repo}/commits/{ref+}/status', 'token', (ctx) => {
