@@ -178,9 +178,13 @@ export function grade(input: GradingInput): Grade {
   };
 
   const outcome: Grade['outcome'] = fullOk ? (resolved ? 'resolved' : 'unresolved') : 'error';
+  // Without lists, the cause (a clone that failed, say) comes first: it is what the reader acts on.
+  const cause = (base ? runsOf(base.id)[0]?.infraError : undefined) ?? infraErrors[0];
   const summary =
     typeof lists === 'string'
-      ? lists
+      ? cause
+        ? `${cause.message}; ${lists}`
+        : lists
       : !full
         ? 'the full configuration was not run'
         : full.error

@@ -1,8 +1,9 @@
 /**
  * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
  * (1), listed tests no run reported (1, said with ids the runs did report), validate on a change
- * with a partial that already passes (1), an unknown ref (3), no
- * Docker engine (3, the cause said once and first), and Ctrl-C during a hanging test (130, no container left behind).
+ * with a partial that already passes (1), no Docker engine (3, the cause said once and first),
+ * and Ctrl-C during a hanging test (130, no container left behind). An unknown ref in the case
+ * is bad input: cli-case-mistakes.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -19,7 +20,6 @@ import {
   SANDBOX_IMAGE,
   shellCase,
   startCli,
-  unknownRefCase,
   writeCase,
   writeExampleSuite,
 } from '../helpers/example-cases.ts';
@@ -69,24 +69,6 @@ describe('tandem eval exit codes', () => {
     expect(report.outcome).toBe('unresolved');
     expect(report.verdict.resolved).toBe(false);
     expect(r.stderr).toContain('Verdict: NOT RESOLVED');
-  });
-
-  it('exits 3 on an unknown ref, naming the target and the ref', async () => {
-    const c = await unknownRefCase();
-    docker.track(c.root);
-    const json = path.join(c.root, 'report.json');
-    const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain('Verdict: INFRASTRUCTURE ERROR');
-    const report = await readReport(json);
-    expect(report.outcome).toBe('error');
-    expect(report.infraErrors).toEqual([
-      expect.objectContaining({
-        kind: 'unknown-ref',
-        target: 'acme/app',
-        message: expect.stringContaining('no-such-branch'),
-      }),
-    ]);
   });
 });
 

@@ -601,6 +601,8 @@ describe('F2P / P2P classification', () => {
     expect(g.outcome).toBe('error');
     expect(g.verdict.resolved).toBe(false);
     expect(g.summary).toMatch(/cannot be classified/);
+    // The cause first: it is what a reader acts on.
+    expect(g.summary.startsWith('cannot fetch base; ')).toBe(true);
     expect(Object.values(outcomes(g))).toEqual(['error', 'error', 'error', 'error']);
     expect(g.verdict.unnecessary).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { InputError } from '../../core/errors.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { loadCase } from '../../engine/case-loader.ts';
 import { assertEngineReachable } from '../../engine/docker/docker-client.ts';
@@ -39,7 +40,13 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
       onReportedExamples: (ids) => {
         reportedExamples = ids;
       },
+      caseFromUser: true,
     });
+  } catch (err) {
+    // A ref or patch of the case that does not resolve: named with the case file, said once.
+    if (err instanceof InputError && err.field && !err.file)
+      throw new InputError(`${caseFile}: ${err.message}`, caseFile, err.field);
+    throw err;
   } finally {
     progress.stop();
   }
