@@ -41,6 +41,8 @@ export interface ViewExtras {
   prHeads?: ReadonlyArray<{ repo: string; sha: string }>;
   /** Commits are linked under this origin (`https://github.com`). */
   webUrl?: string;
+  /** The suite's path in the evaluator repository, named when the suite is invalid. */
+  suitePath?: string;
 }
 
 /** Only http(s) URLs, percent-encoded so that `<…>` link syntax cannot be closed early. */
@@ -57,6 +59,7 @@ export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtra
     ...(extras.order ? { order: extras.order } : {}),
     ...(extras.prHeads ? { prHeads: extras.prHeads } : {}),
     ...(webUrl ? { webUrl: webUrl.replace(/\/+$/, '') } : {}),
+    ...(extras.suitePath ? { suitePath: extras.suitePath } : {}),
   });
   const checkRunUrl = safeUrl(extras.checkRunUrl);
   const jsonReportUrl = safeUrl(extras.jsonReportUrl);

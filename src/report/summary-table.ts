@@ -3,7 +3,7 @@
  * Target columns use H (PR applied, head) / B (base): ASCII keeps columns aligned in every
  * terminal and log viewer, where ✓ may render double-width.
  */
-import { INFRA_VERDICT_LINE } from '../core/infra-wording.ts';
+import { INFRA_VERDICT_LINE, INVALID_SUITE_VERDICT_LINE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { buildReportView, formatDuration, type MatrixRowView } from './report-view.ts';
 
@@ -55,7 +55,9 @@ function verdictText(view: ReturnType<typeof buildReportView>, paint: ReturnType
       ? paint('green', 'RESOLVED')
       : view.outcome === 'unresolved'
         ? paint('red', 'NOT RESOLVED')
-        : paint('yellow', INFRA_VERDICT_LINE);
+        : view.invalidSuite
+          ? paint('yellow', INVALID_SUITE_VERDICT_LINE)
+          : paint('yellow', INFRA_VERDICT_LINE);
   return `${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`;
 }
 

@@ -1,6 +1,7 @@
 /**
  * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
- * (1), listed tests no run reported (1, said with ids the runs did report), validate on a change
+ * (1), listed tests no configuration reported (2: an invalid suite, said with the field and with
+ * ids the runs did report), validate on a change
  * with a partial that already passes (1), no Docker engine (3, the cause said once and first),
  * and Ctrl-C during a hanging test (130, no container left behind). An unknown ref in the case
  * is bad input: cli-case-mistakes.test.ts.
@@ -72,8 +73,8 @@ describe('tandem eval exit codes', () => {
   });
 });
 
-describe('listed tests no run reported', () => {
-  it('says so on the terminal with ids the runs did report; the JSON report keeps none of them', async () => {
+describe('listed tests no configuration reported', () => {
+  it('is an invalid suite: exit 2 naming the suite field, never "not resolved"; the JSON report keeps no reported id', async () => {
     const suite = await writeExampleSuite(ex, 'suite-misspelt.yml', {
       ...exampleSuite(['schema']),
       fail_to_pass: ['schema::nope::misspelt'],
@@ -86,14 +87,26 @@ describe('listed tests no run reported', () => {
     });
     const json = path.join(ex.root, 'misspelt.json');
     const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
-    expect(r.code, r.stderr).toBe(1);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('Verdict: INVALID SUITE (not a verdict on the code)');
+    expect(r.stderr).not.toContain('NOT RESOLVED');
+    expect(r.stderr).toContain(
+      `tandem: ${c.caseFile}: suite "${exampleSuite(['schema']).name}": field "fail_to_pass": 1 listed test id in fail_to_pass was never reported by any configuration, not even all-base`,
+    );
+    expect(r.stderr).toMatch(/: schema::nope::misspelt\n/);
     const said =
       /1 listed test was never reported \(counted as failed\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
         r.stderr,
       );
     expect(said, r.stderr).not.toBeNull();
+    const report = await readReport(json);
+    expect(report.outcome).toBe('error');
+    expect(report.invalidSuite).toMatchObject({
+      fields: ['fail_to_pass'],
+      unmatched: ['schema::nope::misspelt'],
+    });
     // The example is an id the all-base run reported; the report on disk does not gain it.
-    expect(JSON.stringify(await readReport(json))).not.toContain(said![1]!);
+    expect(JSON.stringify(report)).not.toContain(said![1]!);
   });
 });
 

@@ -52,5 +52,14 @@ export async function runEval(caseFile: string, flags: EvalFlags, signal: AbortS
   }
   await writeReports(report, flags);
   printSummary(report, flags.quiet, reportedExamples);
+  // The evaluator's own terminal: the suite field at fault, with the ids (exit 2).
+  const invalid = report.invalidSuite;
+  if (invalid) {
+    const ids = invalid.unmatched.slice(0, 5).join(', ');
+    const more = invalid.unmatched.length > 5 ? `, … (${invalid.unmatched.length} in all)` : '';
+    process.stderr.write(
+      `tandem: ${caseFile}: suite "${change.suite.name}": field "${invalid.fields.join('", "')}": ${invalid.message}${ids ? `: ${ids}${more}` : ''}\n`,
+    );
+  }
   return report;
 }
