@@ -95,7 +95,7 @@ describe('listed tests no configuration reported', () => {
     );
     expect(r.stderr).toMatch(/: schema::nope::misspelt\n/);
     const said =
-      /1 listed test was never reported \(counted as failed\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
+      /1 listed test was never reported \(the suite is invalid, nothing was judged\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
         r.stderr,
       );
     expect(said, r.stderr).not.toBeNull();
