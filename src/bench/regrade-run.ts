@@ -3,7 +3,8 @@
  * new name mapping from the instances file (and suite map) given now — without containers. The
  * new reports and summaries go to a new run folder beside the old one (same run id); patches,
  * outputs and raw runs are copied, so the regraded run can itself be compared or regraded.
- * Predictions that never ran (empty, not applying, errors) keep their outcome.
+ * Predictions that never ran (empty, not applying, errors) keep their outcome, and a diagnosis
+ * (from swap runs not stored) is kept while the prediction stays unresolved.
  */
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -90,6 +91,9 @@ export async function regradeRun(opts: RegradeOptions): Promise<RegradeResult> {
             grade,
           },
           durationMs: old.tandem.duration_ms,
+          // The diagnosis came from swap configurations the stored runs hold no trace of: kept
+          // while the prediction stays unresolved (a resolved one has nothing to diagnose).
+          ...(old.tandem.diagnosis && !report.resolved ? { diagnosis: old.tandem.diagnosis } : {}),
           testedRepos: [...new Set(l.suite.tests.flatMap((g) => (g.repo ? [g.repo] : [])))],
         });
         if (grade.namesWarning) warnings.push(`${model} ${id}: ${grade.namesWarning}`);

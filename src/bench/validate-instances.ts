@@ -59,6 +59,8 @@ export interface ValidateResult {
   accepted: number;
   rejected: number;
   infraErrors: number;
+  /** `<instance>: <names warning>` for each instance whose listed names no run reported. */
+  warnings: string[];
   outFile: string;
   rejectedFile: string;
 }
@@ -82,10 +84,11 @@ export async function validateInstances(opts: ValidateOptions): Promise<Validate
     retries: opts.retries,
   };
   const inFlight = pLimit(Math.max(2, opts.jobs * 2));
+  const warnings = new Map<string, string>();
   const verdicts = await Promise.all(
     loaded.map((l) =>
       inFlight(async () => {
-        const v = await judge(l, opts, ctx);
+        const v = await judge(l, opts, ctx, (w) => warnings.set(l.instance.instance_id, w));
         opts.onEvent?.({
           type: 'done',
           instanceId: l.instance.instance_id,
@@ -115,13 +118,24 @@ export async function validateInstances(opts: ValidateOptions): Promise<Validate
     accepted: valid.length,
     rejected: rejected.length,
     infraErrors: verdicts.filter((v) => !v.ok && v.infra).length,
+    // In the instances' order, whatever order they finished in.
+    warnings: loaded.flatMap((l) => {
+      const w = warnings.get(l.instance.instance_id);
+      return w ? [`${l.instance.instance_id}: ${w}`] : [];
+    }),
     outFile,
     rejectedFile,
   };
 }
 
-async function judge(l: LoadedInstance, opts: ValidateOptions, ctx: CandidateContext): Promise<Verdict> {
+async function judge(
+  l: LoadedInstance,
+  opts: ValidateOptions,
+  ctx: CandidateContext,
+  warn: (namesWarning: string) => void,
+): Promise<Verdict> {
   const result = await evaluateCandidate(l, goldPatches(l.instance), 'full', ctx, { reruns: opts.runs - 1 });
+  if (result.kind === 'ran' && result.grade.namesWarning) warn(result.grade.namesWarning);
   const reject = (kind: RejectionKind, message: string, infra = false): Verdict => ({
     ok: false,
     reasons: [{ kind, message }],

@@ -17,7 +17,8 @@ export interface RunComparison {
   pValue: number;
   /** rate(A) - rate(B): how much worse B is (negative: B is better). */
   regression: number;
-  /** With a threshold: whether the regression exceeds it. */
+  /** With a threshold: whether the regression reaches it (at exactly the threshold: regressed;
+   * a threshold of 0 fails on any regression, never on an equal run). */
   regressed?: boolean;
 }
 
@@ -45,7 +46,8 @@ export function compareRuns(
   });
   const a = side(both + onlyA.length);
   const b = side(both + onlyB.length);
-  const regression = n === 0 ? 0 : round((onlyA.length - onlyB.length) / n);
+  const exact = n === 0 ? 0 : (onlyA.length - onlyB.length) / n;
+  const regression = round(exact);
   return {
     instances: n,
     a,
@@ -56,6 +58,6 @@ export function compareRuns(
     neither: n - both - onlyA.length - onlyB.length,
     pValue: mcnemarExact(onlyA.length, onlyB.length).pValue,
     regression,
-    ...(maxRegression !== undefined ? { regressed: regression > maxRegression } : {}),
+    ...(maxRegression !== undefined ? { regressed: exact > 0 && exact >= maxRegression - 1e-12 } : {}),
   };
 }

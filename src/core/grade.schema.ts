@@ -70,8 +70,23 @@ export const swebenchTestsStatusSchema = z.object({
   PASS_TO_FAIL: z.object({ success: z.array(z.string()), failure: z.array(z.string()) }),
 });
 
+/**
+ * The evaluator's suite is wrong (core/suite-mistakes.ts): listed ids no configuration ever
+ * reported, or an image that does not exist. The outcome is then `error`: not a verdict on the code.
+ */
+export const invalidSuiteSchema = z.object({
+  /** The suite fields at fault: `fail_to_pass`, `pass_to_pass`, `image`. */
+  fields: z.array(z.string()),
+  /** What is wrong, without test ids. */
+  message: z.string(),
+  /** Listed ids never reported (faces show them only where `reveal` names tests). */
+  unmatched: z.array(z.string()),
+});
+
 export const gradeSchema = z.object({
   outcome: z.enum(['resolved', 'unresolved', 'error']),
+  /** Present when the outcome is `error` because the suite is wrong, not the machinery. */
+  invalidSuite: invalidSuiteSchema.optional(),
   /** Why the outcome is `error`, or what is incomplete. */
   summary: z.string(),
   verdict: verdictSchema,
@@ -106,3 +121,4 @@ export type GradedConfiguration = z.infer<typeof gradedConfigurationSchema>;
 export type ConfigurationOutcome = z.infer<typeof configurationOutcomeSchema>;
 export type RepoMetrics = z.infer<typeof repoMetricsSchema>;
 export type Grade = z.infer<typeof gradeSchema>;
+export type InvalidSuite = z.infer<typeof invalidSuiteSchema>;

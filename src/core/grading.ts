@@ -11,10 +11,12 @@ import type {
   GradedTest,
   RepoMetrics,
 } from './grade.schema.ts';
+import { INVALID_SUITE } from './infra-wording.ts';
 import type { MatrixPlan, PlannedConfiguration } from './matrix-plan.ts';
 import { withoutTarget } from './matrix-plan.ts';
 import { combineRuns, type Observation, observe } from './observed-tests.ts';
 import type { ConfigurationRun, InfraErrorInfo } from './run.schema.ts';
+import { suiteMistake } from './suite-mistakes.ts';
 import { groupOfTestId } from './test-id.ts';
 
 export interface GradingInput {
@@ -154,9 +156,17 @@ export function grade(input: GradingInput): Grade {
     }
   }
 
+  // The evaluator's mistake is never a verdict on the code: no outcome but `error`, said so.
+  const invalidSuite = suiteMistake({
+    configurations: plan.configurations,
+    runsOf,
+    failToPass: usable.source.failToPass === 'suite' ? input.failToPass : undefined,
+    passToPass: usable.source.passToPass === 'suite' ? input.passToPass : undefined,
+    infraErrors,
+  });
   const byId = new Map(configurations.map((c) => [c.id, c]));
   const full = configurations.find((c) => c.role === 'full');
-  const fullOk = full !== undefined && full.outcome !== 'error' && typeof lists !== 'string';
+  const fullOk = full !== undefined && full.outcome !== 'error' && typeof lists !== 'string' && !invalidSuite;
   const resolved = fullOk && full.outcome === 'pass';
   const others = plan.configurations.filter((c) => c.role !== 'full').map((c) => byId.get(c.id));
   const jointlyNecessary =
@@ -166,6 +176,7 @@ export function grade(input: GradingInput): Grade {
   // Only a configuration that really ran tests and passed them shows a target can go: one that
   // was judged on nothing (its tests did not build, or none was expected) shows nothing.
   const unnecessary = plan.targets.filter((t) => {
+    if (invalidSuite) return false;
     const c = withoutTarget(plan, t);
     const graded = c === undefined ? undefined : byId.get(c.id);
     return graded?.outcome === 'pass' && graded.passed > 0;
@@ -186,9 +197,14 @@ export function grade(input: GradingInput): Grade {
   };
 
   const outcome: Grade['outcome'] = fullOk ? (resolved ? 'resolved' : 'unresolved') : 'error';
-  const summary =
-    typeof lists === 'string'
-      ? lists
+  // Without lists, the cause (a clone that failed, say) comes first: it is what the reader acts on.
+  const cause = (base ? runsOf(base.id)[0]?.infraError : undefined) ?? infraErrors[0];
+  const summary = invalidSuite
+    ? `${INVALID_SUITE}: ${invalidSuite.message}`
+    : typeof lists === 'string'
+      ? cause
+        ? `${cause.message}; ${lists}`
+        : lists
       : !full
         ? 'the full configuration was not run'
         : full.error
@@ -199,6 +215,7 @@ export function grade(input: GradingInput): Grade {
 
   return {
     outcome,
+    ...(invalidSuite ? { invalidSuite } : {}),
     summary,
     verdict: { resolved, jointlyNecessary, jointlyNecessaryBasis: plan.mode, unnecessary, fixRate },
     tests: {

@@ -20,3 +20,15 @@ export const INFRA_VERDICT_LINE = `INFRASTRUCTURE ERROR (${NOT_A_VERDICT})`;
 
 /** What a reader can do about it, for comments and summaries. */
 export const INFRA_ADVICE = `This is ${NOT_A_VERDICT}. Re-run the check or comment \`/tandem run\`.`;
+
+/**
+ * The evaluator's own mistake (a suite path or hidden file missing, listed ids no configuration
+ * reports, an image that does not exist): said as such, never as a failing test.
+ */
+export const INVALID_SUITE = `invalid suite — ${NOT_A_VERDICT}`;
+
+/** Check-run title for it. */
+export const INVALID_SUITE_TITLE = `Tandem: ${INVALID_SUITE}`;
+
+/** The terminal's verdict line for it. */
+export const INVALID_SUITE_VERDICT_LINE = `INVALID SUITE (${NOT_A_VERDICT})`;

@@ -124,8 +124,9 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
   for (const [i, t] of caseSpec.targets.entries()) {
     if (isPatchTarget(t)) {
       const p = path.resolve(caseDir, t.patch);
+      let text: string;
       try {
-        await readFile(p);
+        text = await readFile(p, 'utf8');
       } catch {
         throw new InputError(
           `${caseFile}: field "targets[${i}].patch": cannot read patch file ${p}`,
@@ -133,6 +134,13 @@ export async function loadCase(caseFile: string): Promise<EvaluationInput> {
           `targets[${i}].patch`,
         );
       }
+      // A target whose patch changes nothing is no change to judge: the case is wrong.
+      if (text.trim() === '')
+        throw new InputError(
+          `${caseFile}: field "targets[${i}].patch": patch file ${p} is empty`,
+          caseFile,
+          `targets[${i}].patch`,
+        );
     }
   }
   return { caseFile: caseSpec, suite, suiteDir, caseDir };

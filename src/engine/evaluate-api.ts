@@ -22,6 +22,12 @@ export interface EvaluationOptions extends RequestOptions {
    * App and the Action publish.
    */
   onReportedExamples?: (ids: string[]) => void;
+  /**
+   * The case is the user's own file (the CLI): a ref or patch of it that does not resolve is
+   * thrown as an InputError naming the field before anything runs (git/case-mistakes.ts), not
+   * reported as an infrastructure error.
+   */
+  caseFromUser?: boolean;
 }
 
 // The event type lives in core (faces format it with core/progress-lines.ts).

@@ -25,6 +25,12 @@ export interface LeaderboardRow {
   applyRate: number;
   empty: number;
   errors: number;
+  /** `--attempts` of the run; pass@1 / pass@k (k = attempts) and the Wilson 95% interval, in %. */
+  attempts: number;
+  passAt1: number;
+  passAtK: number;
+  ciLow: number;
+  ciHigh: number;
 }
 
 export type CellKind = 'resolved' | 'unresolved' | 'empty-patch' | 'error' | 'missing';
@@ -32,6 +38,8 @@ export type CellKind = 'resolved' | 'unresolved' | 'empty-patch' | 'error' | 'mi
 export interface InstanceView {
   id: string;
   repoCount: number;
+  /** `1 repository`, `3 repositories`. */
+  repoLabel: string;
   cells: Array<{ model: string; kind: CellKind; fixRate: number }>;
   details: Array<{
     model: string;
@@ -39,12 +47,21 @@ export interface InstanceView {
     matrix: Array<{ id: string; applied: string; outcome: string; passed: number; total: number }>;
     diagnosis: string[];
     notApplied: string[];
+    /** Listed test names the runs never reported (a name-mapping problem), '' when none. */
+    namesWarning: string;
   }>;
 }
 
 export interface BenchView {
   models: string[];
   leaderboard: LeaderboardRow[];
+  /**
+   * The pass@k column's header when a run made several attempts (`pass@3 %`, or `pass@k %` when
+   * runs differ in k), '' when every run made one: then the columns are left out.
+   */
+  passAtKHeader: string;
+  /** Every prediction whose listed test names the runs never reported, with the warning. */
+  namesWarnings: Array<{ model: string; id: string; warning: string }>;
   byRepoCount: Array<{
     repos: string;
     rates: Array<{ model: string; rate: number; resolved: number; total: number }>;
@@ -95,8 +112,15 @@ export function benchView(runs: BenchRunData[]): BenchView {
       applyRate: pct(m.patch_apply_rate),
       empty: r.summary.empty_patch_instances,
       errors: r.summary.error_instances,
+      attempts: m.attempts,
+      passAt1: pct(m.pass_at_1),
+      passAtK: pct(m.pass_at_k),
+      ciLow: pct(m.case_success_ci95.low),
+      ciHigh: pct(m.case_success_ci95.high),
     };
   });
+  const ks = [...new Set(leaderboard.map((r) => r.attempts))];
+  const passAtKHeader = ks.every((k) => k <= 1) ? '' : ks.length === 1 ? `pass@${ks[0]} %` : 'pass@k %';
   const counts = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.by_repo_count)))].sort(
     (a, b) => Number(a) - Number(b),
   );
@@ -113,9 +137,11 @@ export function benchView(runs: BenchRunData[]): BenchView {
       model: label(r),
       e: r.entries.find((x) => x.tandem.instance_id === id),
     }));
+    const repoCount = found.find((f) => f.e)?.e?.tandem.repo_count ?? 0;
     return {
       id,
-      repoCount: found.find((f) => f.e)?.e?.tandem.repo_count ?? 0,
+      repoCount,
+      repoLabel: `${repoCount} ${repoCount === 1 ? 'repository' : 'repositories'}`,
       cells: found.map(({ model, e }) => ({
         model,
         kind: e ? e.tandem.outcome : 'missing',
@@ -136,6 +162,7 @@ export function benchView(runs: BenchRunData[]): BenchView {
                 })),
                 diagnosis: (e.tandem.diagnosis?.labels ?? []).map((l) => diagnosisText(l.kind, l.repo)),
                 notApplied: e.tandem.apply.filter((a) => !a.applied).map((a) => a.repo),
+                namesWarning: e.tandem.names_warning ?? '',
               },
             ]
           : [],
@@ -143,9 +170,17 @@ export function benchView(runs: BenchRunData[]): BenchView {
     };
   });
   const diagnosisKinds = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.diagnosis)))].sort();
+  const namesWarnings = ranked.flatMap((r) =>
+    r.entries
+      .filter((e) => e.tandem.names_warning)
+      .map((e) => ({ model: label(r), id: e.tandem.instance_id, warning: e.tandem.names_warning! }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  );
   return {
     models,
     leaderboard,
+    passAtKHeader,
+    namesWarnings,
     byRepoCount,
     instances,
     diagnosisKinds,

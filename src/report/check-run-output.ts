@@ -4,7 +4,7 @@
  */
 import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { CHECK_RUN_OUTPUT_LIMIT } from '../core/github-limits.ts';
-import { INFRA_TITLE } from '../core/infra-wording.ts';
+import { INFRA_TITLE, INVALID_SUITE_TITLE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderFitted, type ViewExtras, viewWithExtras } from './markdown-report.ts';
 import type { ReportView, Reveal } from './report-view.ts';
@@ -13,6 +13,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The one-line title, from the view already built for the summary and text. */
 export function checkRunTitle(view: ReportView): string {
+  if (view.invalidSuite) return INVALID_SUITE_TITLE;
   if (view.outcome === 'error') return INFRA_TITLE;
   if (view.outcome === 'resolved') {
     return `Tandem: resolved — ${view.asExpected}/${view.ran} configurations as expected`;

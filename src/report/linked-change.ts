@@ -8,7 +8,7 @@
  */
 import type { CheckRunOutput } from '../core/check-run-output.ts';
 import { COMMENT_LIMIT } from '../core/github-limits.ts';
-import { INFRA_ADVICE, INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
+import { INFRA_ADVICE, INFRA_TITLE, INVALID_SUITE_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
 import type { Refusal } from '../core/linked-set.ts';
 import { formatPullRef } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
@@ -40,6 +40,8 @@ export interface LinkedChangeView {
   merged?: boolean;
   /** The result was reused from an earlier evaluation of the same heads (ISO time it ran). */
   reusedFrom?: string;
+  /** The suite's path in the evaluator repository: named when the suite is invalid. */
+  suitePath?: string;
 }
 
 /**
@@ -329,6 +331,7 @@ function extrasOf(view: LinkedChangeView, report: Report): ViewExtras {
     hiddenNamesNote: HIDDEN_NAMES_NOTE,
     ...(view.checkRunUrl ? { checkRunUrl: view.checkRunUrl } : {}),
     ...(view.jsonReportUrl ? { jsonReportUrl: view.jsonReportUrl } : {}),
+    ...(view.suitePath ? { suitePath: view.suitePath } : {}),
   };
 }
 
@@ -363,10 +366,15 @@ export function renderNoReport(
   if (kind === 'suite') {
     const advice = "The evaluator's suite must be fixed; nothing was evaluated.";
     return {
-      comment: noReportComment(view, `⚠️ **Suite error** — ${headlineOf(message)}`, message, advice),
+      comment: noReportComment(
+        view,
+        `⚠️ **Invalid suite** — ${NOT_A_VERDICT}: ${headlineOf(message)}`,
+        message,
+        advice,
+      ),
       check: {
-        title: 'Tandem: invalid suite',
-        summary: `${checkBody(view, '**Suite error**', message)}\n\n${advice}`,
+        title: INVALID_SUITE_TITLE,
+        summary: `${checkBody(view, `**Invalid suite** — ${NOT_A_VERDICT}`, message)}\n\n${advice}`,
       },
     };
   }

@@ -45,6 +45,8 @@ export interface ViewExtras {
   changeLabels?: ReadonlyArray<{ repo: string; label: string }>;
   /** Who can see test names that `reveal: counts` hides, in this face's words. */
   hiddenNamesNote?: string;
+  /** The suite's path in the evaluator repository, named when the suite is invalid. */
+  suitePath?: string;
 }
 
 /** Only http(s) URLs, percent-encoded so that `<…>` link syntax cannot be closed early. */
@@ -62,6 +64,7 @@ export function viewWithExtras(report: Report, reveal: Reveal, extras: ViewExtra
     ...(extras.prHeads ? { prHeads: extras.prHeads } : {}),
     ...(extras.changeLabels ? { changeLabels: extras.changeLabels } : {}),
     ...(webUrl ? { webUrl: webUrl.replace(/\/+$/, '') } : {}),
+    ...(extras.suitePath ? { suitePath: extras.suitePath } : {}),
   });
   const checkRunUrl = safeUrl(extras.checkRunUrl);
   const jsonReportUrl = safeUrl(extras.jsonReportUrl);

@@ -5,7 +5,7 @@
  * the group first, so a reader of the queue sees which commit and PR it is about.
  */
 import type { CheckRunOutput } from '../core/check-run-output.ts';
-import { INFRA_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
+import { INFRA_TITLE, INVALID_SUITE_TITLE, NOT_A_VERDICT } from '../core/infra-wording.ts';
 import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
@@ -82,8 +82,8 @@ export function renderMergeGroupError(
   const text = mdFence(message.split('\n'));
   if (kind === 'suite')
     return {
-      title: 'Tandem: invalid suite',
-      summary: `${groupLine(g)}${set}\n\n**Suite error**:\n\n${text}\n\nThe evaluator's suite must be fixed; nothing was evaluated.`,
+      title: INVALID_SUITE_TITLE,
+      summary: `${groupLine(g)}${set}\n\n**Invalid suite** — ${NOT_A_VERDICT}:\n\n${text}\n\nThe evaluator's suite must be fixed; nothing was evaluated.`,
     };
   return {
     title: INFRA_TITLE,

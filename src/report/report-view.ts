@@ -51,6 +51,16 @@ export interface FailingTestView {
 export interface ReportView {
   name: string;
   outcome: Report['outcome'];
+  /** The evaluator's suite is wrong: said instead of any failing test. */
+  invalidSuite?: {
+    message: string;
+    fields: string[];
+    suitePath?: string;
+    /** The first few listed ids never reported; empty under `counts`. */
+    ids: string[];
+    count: number;
+    more: number;
+  };
   summary: string;
   /** The full configuration has a result: fix rate and per-repository metrics mean something. */
   judged: boolean;
@@ -174,7 +184,12 @@ export interface ViewOptions {
   /** How the face names a target's change (`acme/web#7`, the App's PR); default the repository. */
   changeLabels?: ReadonlyArray<{ repo: string; label: string }>;
   webUrl?: string;
+  /** The suite's path in the evaluator repository (the App), named when the suite is invalid. */
+  suitePath?: string;
 }
+
+/** Unmatched ids an invalid suite's verdict names (with `reveal` past `counts`). */
+const INVALID_IDS_NAMED = 5;
 
 /** The commit a reader can find for a target's head: the PR's own (a SHA ref), never a merge of it. */
 function headCommitOf(t: Report['targets'][number], prHeads: ViewOptions['prHeads']): string | undefined {
@@ -406,7 +421,12 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
   const matrix = matrixRows(report, repos);
   const ran = matrix.filter((r) => r.outcome !== 'not-run');
   const names = options.reveal !== 'counts';
-  const f = failing(full, options.reveal);
+  // An invalid suite lists no failing test: none of them is the code's doing.
+  const f = report.invalidSuite
+    ? { failing: [], failingCount: 0, failingMore: 0 }
+    : failing(full, options.reveal);
+  const invalid = report.invalidSuite;
+  const invalidIds = names && invalid ? invalid.unmatched.slice(0, INVALID_IDS_NAMED) : [];
   const jn = report.verdict.jointlyNecessary;
   const f2p = full?.f2p ?? { passed: 0, total: report.tests.failToPass.length };
   const p2p = full?.p2p ?? { passed: 0, total: report.tests.passToPass.length };
@@ -415,6 +435,18 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
   return {
     name: report.name,
     outcome: report.outcome,
+    ...(invalid
+      ? {
+          invalidSuite: {
+            message: invalid.message,
+            fields: invalid.fields,
+            ...(options.suitePath ? { suitePath: options.suitePath } : {}),
+            ids: invalidIds,
+            count: invalid.unmatched.length,
+            more: names ? invalid.unmatched.length - invalidIds.length : 0,
+          },
+        }
+      : {}),
     summary: report.summary,
     judged: report.outcome !== 'error',
     hasSummary: report.summary !== 'complete',

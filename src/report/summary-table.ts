@@ -3,7 +3,7 @@
  * Target columns use H (PR applied, head) / B (base): ASCII keeps columns aligned in every
  * terminal and log viewer, where ✓ may render double-width.
  */
-import { INFRA_VERDICT_LINE } from '../core/infra-wording.ts';
+import { INFRA_VERDICT_LINE, INVALID_SUITE_VERDICT_LINE } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { buildReportView, formatDuration, type MatrixRowView } from './report-view.ts';
 
@@ -55,7 +55,9 @@ function verdictText(view: ReturnType<typeof buildReportView>, paint: ReturnType
       ? paint('green', 'RESOLVED')
       : view.outcome === 'unresolved'
         ? paint('red', 'NOT RESOLVED')
-        : paint('yellow', INFRA_VERDICT_LINE);
+        : view.invalidSuite
+          ? paint('yellow', INVALID_SUITE_VERDICT_LINE)
+          : paint('yellow', INFRA_VERDICT_LINE);
   return `${paint('bold', 'Verdict:')} ${verdict}${view.hasSummary ? ` - ${view.summary}` : ''}`;
 }
 
@@ -77,9 +79,11 @@ function neverReported(report: Report, reported: readonly string[]): string | un
   const missing = (full?.tests ?? []).filter((t) => t.status === 'missing');
   if (missing.length === 0) return undefined;
   const n = missing.length;
+  // With an invalid suite nothing was judged: the ids are the suite's mistake, not failures.
+  const counted = report.invalidSuite ? 'the suite is invalid, nothing was judged' : 'counted as failed';
   const looks =
     reported.length > 0 ? `; reported ids look like ${reported.map((id) => `\`${id}\``).join(', ')}` : '';
-  return `${n} listed ${n === 1 ? 'test was' : 'tests were'} never reported (counted as failed), e.g. \`${missing[0]!.id}\`${looks}: check the suite's fail_to_pass/pass_to_pass ids against the ids the reporter writes (group::class::name)`;
+  return `${n} listed ${n === 1 ? 'test was' : 'tests were'} never reported (${counted}), e.g. \`${missing[0]!.id}\`${looks}: check the suite's fail_to_pass/pass_to_pass ids against the ids the reporter writes (group::class::name)`;
 }
 
 export function summaryTable(
@@ -108,7 +112,7 @@ export function summaryTable(
   out.push(
     view.judged
       ? `Fix rate: ${view.fixRatePercent} (F2P ${view.f2p.passed}/${view.f2p.total}, P2P ${view.p2p.passed}/${view.p2p.total})`
-      : 'Fix rate: - (the full configuration has no result)',
+      : `Fix rate: - (${view.invalidSuite ? 'invalid suite: nothing was judged' : 'the full configuration has no result'})`,
   );
   const unreported = neverReported(report, options.reportedExamples ?? []);
   if (unreported) out.push(paint('yellow', unreported));

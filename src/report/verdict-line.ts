@@ -53,6 +53,14 @@ export function verdictLine(view: ReportView): string {
     const one = view.conflicts.length === 1;
     return `⚠️ **Merge conflict** — the pull request in ${who} does not merge onto ${one ? 'its' : 'their'} base; updating ${one ? 'it' : 'them'} will re-evaluate the change (${NOT_A_VERDICT})`;
   }
+  if (view.invalidSuite) {
+    const s = view.invalidSuite;
+    const where = `suite ${s.suitePath ? `${mdCode(s.suitePath)} ` : ''}field ${s.fields.map((f) => mdCode(f)).join(', ')}`;
+    const ids = s.ids.length
+      ? `; never reported: ${s.ids.map((id) => mdCode(id)).join(', ')}${s.more > 0 ? ` and ${s.more} more` : ''}`
+      : '';
+    return `⚠️ **Invalid suite** — ${NOT_A_VERDICT}: ${mdText(s.message)} (${where})${ids}`;
+  }
   if (view.outcome === 'error') {
     const detail = view.hasSummary ? `: ${mdText(view.summary)}` : '';
     return `⚠️ **Infrastructure error** — ${NOT_A_VERDICT}${detail}`;

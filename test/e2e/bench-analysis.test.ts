@@ -1,8 +1,9 @@
 /**
  * `tandem bench` as a user runs it, on published rows with real Docker: `--attempts` with pass@1
- * and pass@k, `bench compare` with its McNemar line and `--max-regression` gate, `bench regrade`
- * after fixing the test-name mapping (with the container engine out of reach), and the exit
- * codes of a run missing predictions and of a validation that leaves nothing valid.
+ * and pass@k, `bench compare` with its McNemar line and `--max-regression` gate (failing at
+ * exactly the threshold), `bench regrade` after fixing the test-name mapping (with the container
+ * engine out of reach) and keeping a diagnosis, and the exit codes of a run missing predictions
+ * and of a validation that leaves nothing valid (its names warning said on stderr).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -84,7 +85,7 @@ describe('bench run --attempts and bench compare', () => {
     ]);
 
     const b = await predictions('b.jsonl', 'agent-b', { 'acme__clock-1': fx.gold, 'acme__clock-2': wrong });
-    expect((await run('b', b)).code).toBe(0);
+    expect((await run('b', b, '--diagnose')).code).toBe(0);
     const gate = await bench(
       'compare',
       path.join(runs(), 'a'),
@@ -106,15 +107,25 @@ describe('bench run --attempts and bench compare', () => {
       regression: 0.5,
       regressed: true,
     });
-    const lenient = await bench(
+    // At exactly the threshold it fails, as the help says ("this share … or more").
+    const exact = await bench(
       'compare',
       path.join(runs(), 'a'),
       path.join(runs(), 'b'),
       '--max-regression',
       '0.5',
     );
+    expect(exact.stdout).toContain('worse than allowed (--max-regression 0.5)');
+    expect(exact.code).toBe(1);
+    const lenient = await bench(
+      'compare',
+      path.join(runs(), 'a'),
+      path.join(runs(), 'b'),
+      '--max-regression',
+      '0.51',
+    );
     expect(lenient.code).toBe(0);
-    expect(lenient.stdout).toContain('within --max-regression 0.5');
+    expect(lenient.stdout).toContain('within --max-regression 0.51');
   });
 });
 
@@ -156,6 +167,30 @@ describe('bench regrade', () => {
   });
 });
 
+describe('bench regrade keeps the diagnosis', () => {
+  it('keeps the diagnosis of a prediction that stays unresolved (its swap runs are not stored)', async () => {
+    const entryOf = async (dir: string) =>
+      instanceReportSchema.parse(
+        JSON.parse(await readFile(path.join(runs(), dir, 'agent-b', 'acme__clock-2', 'report.json'), 'utf8')),
+      )['acme__clock-2']!;
+    const before = await entryOf('b');
+    expect(before.tandem.outcome).toBe('unresolved');
+    expect(before.tandem.diagnosis?.swaps).toEqual([{ repo: 'acme/clock', outcome: 'fail' }]);
+    const r = await runCli(
+      ['bench', 'regrade', path.join(runs(), 'b'), '--instances', fx.sweBench, '--suites', fx.suites],
+      { DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const after = await entryOf('b.regraded');
+    expect(after.tandem.outcome).toBe('unresolved');
+    expect(after.tandem.diagnosis).toEqual(before.tandem.diagnosis);
+    const s = runSummarySchema.parse(
+      JSON.parse(await readFile(path.join(runs(), 'b.regraded', 'agent-b.b.json'), 'utf8')),
+    );
+    expect(s.metrics.diagnosis).toEqual((await summary('b', 'agent-b')).metrics.diagnosis);
+  });
+});
+
 describe('exit codes', () => {
   it('a run missing predictions exits 1 and lists them', async () => {
     const partial = await predictions('partial.jsonl', 'partial', { 'acme__clock-1': fx.gold });
@@ -183,6 +218,8 @@ describe('exit codes', () => {
       `0 valid → ${out}; 2 rejected → ${path.join(fx.root, 'v', 'valid.rejected.jsonl')}`,
     );
     expect(r.stderr).toContain('no valid instance remains');
+    // The names warning is said on the terminal too, not only inside the rejections file.
+    expect(r.stderr).toContain('tandem: acme__clock-1: 4 of 4 listed test(s) were never reported');
     expect(r.code).toBe(1);
     const rejected = (await readFile(path.join(fx.root, 'v', 'valid.rejected.jsonl'), 'utf8'))
       .trim()

@@ -50,12 +50,19 @@ function row(model: string, resolved: number): LeaderboardRow {
     applyRate: 100,
     empty: 0,
     errors: 0,
+    attempts: 3,
+    passAt1: resolved * 40,
+    passAtK: resolved * 50,
+    ciLow: 34.2,
+    ciHigh: 100,
   };
 }
 
 const view: BenchView = {
   models: MODELS,
   leaderboard: [row(MODELS[0]!, 2), row(MODELS[1]!, 1)],
+  passAtKHeader: 'pass@3 %',
+  namesWarnings: [],
   byRepoCount: [
     {
       repos: '2',
@@ -65,6 +72,7 @@ const view: BenchView = {
   instances: ['acme-1', 'acme-2'].map((id, n) => ({
     id,
     repoCount: 2,
+    repoLabel: '2 repositories',
     cells: MODELS.map((model, i) => ({
       model,
       kind: i === 1 && n === 1 ? 'unresolved' : 'resolved',
@@ -86,6 +94,7 @@ const view: BenchView = {
       ],
       diagnosis: [],
       notApplied: i === 1 && n === 1 ? ['acme/web'] : [],
+      namesWarning: '',
     })),
   })),
   diagnosisKinds: ['wrong-repo'],

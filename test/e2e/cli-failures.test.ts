@@ -1,8 +1,10 @@
 /**
  * `tandem` exit codes when the change is not good or the machinery fails: an incomplete change
- * (1), listed tests no run reported (1, said with ids the runs did report), validate on a change
- * with a partial that already passes (1), an unknown ref (3), no
- * Docker engine (3, the cause said once and first), and Ctrl-C during a hanging test (130, no container left behind).
+ * (1), listed tests no configuration reported (2: an invalid suite, said with the field and with
+ * ids the runs did report), validate on a change
+ * with a partial that already passes (1), no Docker engine (3, the cause said once and first),
+ * and Ctrl-C during a hanging test (130, no container left behind). An unknown ref in the case
+ * is bad input: cli-case-mistakes.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -19,7 +21,6 @@ import {
   SANDBOX_IMAGE,
   shellCase,
   startCli,
-  unknownRefCase,
   writeCase,
   writeExampleSuite,
 } from '../helpers/example-cases.ts';
@@ -70,28 +71,10 @@ describe('tandem eval exit codes', () => {
     expect(report.verdict.resolved).toBe(false);
     expect(r.stderr).toContain('Verdict: NOT RESOLVED');
   });
-
-  it('exits 3 on an unknown ref, naming the target and the ref', async () => {
-    const c = await unknownRefCase();
-    docker.track(c.root);
-    const json = path.join(c.root, 'report.json');
-    const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain('Verdict: INFRASTRUCTURE ERROR');
-    const report = await readReport(json);
-    expect(report.outcome).toBe('error');
-    expect(report.infraErrors).toEqual([
-      expect.objectContaining({
-        kind: 'unknown-ref',
-        target: 'acme/app',
-        message: expect.stringContaining('no-such-branch'),
-      }),
-    ]);
-  });
 });
 
-describe('listed tests no run reported', () => {
-  it('says so on the terminal with ids the runs did report; the JSON report keeps none of them', async () => {
+describe('listed tests no configuration reported', () => {
+  it('is an invalid suite: exit 2 naming the suite field, never "not resolved"; the JSON report keeps no reported id', async () => {
     const suite = await writeExampleSuite(ex, 'suite-misspelt.yml', {
       ...exampleSuite(['schema']),
       fail_to_pass: ['schema::nope::misspelt'],
@@ -104,14 +87,26 @@ describe('listed tests no run reported', () => {
     });
     const json = path.join(ex.root, 'misspelt.json');
     const r = await runCli(['eval', c.caseFile, ...docker.cliFlags(), '--json', json]);
-    expect(r.code, r.stderr).toBe(1);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('Verdict: INVALID SUITE (not a verdict on the code)');
+    expect(r.stderr).not.toContain('NOT RESOLVED');
+    expect(r.stderr).toContain(
+      `tandem: ${c.caseFile}: suite "${exampleSuite(['schema']).name}": field "fail_to_pass": 1 listed test id in fail_to_pass was never reported by any configuration, not even all-base`,
+    );
+    expect(r.stderr).toMatch(/: schema::nope::misspelt\n/);
     const said =
-      /1 listed test was never reported \(counted as failed\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
+      /1 listed test was never reported \(the suite is invalid, nothing was judged\), e\.g\. `schema::nope::misspelt`; reported ids look like `(schema::[^`]+)`/.exec(
         r.stderr,
       );
     expect(said, r.stderr).not.toBeNull();
+    const report = await readReport(json);
+    expect(report.outcome).toBe('error');
+    expect(report.invalidSuite).toMatchObject({
+      fields: ['fail_to_pass'],
+      unmatched: ['schema::nope::misspelt'],
+    });
     // The example is an id the all-base run reported; the report on disk does not gain it.
-    expect(JSON.stringify(await readReport(json))).not.toContain(said![1]!);
+    expect(JSON.stringify(report)).not.toContain(said![1]!);
   });
 });
 

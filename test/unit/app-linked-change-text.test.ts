@@ -124,8 +124,10 @@ describe('messages without a report', () => {
     expect(infra.comment).toContain('Re-run the check or comment `/tandem run` once the cause is fixed.');
     expect(infra.comment.split('\n').at(-1)).toBe('<sub>Tandem</sub>');
     const suite = renderNoReport(view, 'suite.yml: field "tests" missing\n  at tests[0]', 'suite');
-    expect(suite.check.title).toBe('Tandem: invalid suite');
-    expect(suite.comment.split('\n')[0]).toBe('⚠️ **Suite error** — suite.yml: field "tests" missing');
+    expect(suite.check.title).toBe('Tandem: invalid suite — not a verdict on the code');
+    expect(suite.comment.split('\n')[0]).toBe(
+      '⚠️ **Invalid suite** — not a verdict on the code: suite.yml: field "tests" missing',
+    );
     // A message of several lines is kept whole, folded, verbatim in a fence.
     expect(suite.comment).toContain('<details><summary>The whole message</summary>');
     expect(suite.comment).toContain('```\nsuite.yml: field "tests" missing\n  at tests[0]\n```');

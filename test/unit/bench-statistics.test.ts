@@ -85,4 +85,14 @@ describe('compareRuns', () => {
     expect([r.regression, r.regressed]).toEqual([-0.2, false]);
     expect(compareRuns(ids, ['a'], []).regressed).toBeUndefined();
   });
+  it('fails at exactly the threshold, as --max-regression says; 0 fails on any regression only', () => {
+    // 1 of 5 fewer: a regression of exactly 0.2.
+    expect(compareRuns(ids, ['a', 'b'], ['a'], 0.2).regressed).toBe(true);
+    expect(compareRuns(ids, ['a', 'b'], ['a'], 0.21).regressed).toBe(false);
+    // 3 of 10 fewer against a threshold written as 0.3 (no floating-point slack lost).
+    const ten = [...'abcdefghij'];
+    expect(compareRuns(ten, ['a', 'b', 'c'], [], 0.3).regressed).toBe(true);
+    expect(compareRuns(ids, ['a'], ['a'], 0).regressed).toBe(false);
+    expect(compareRuns(ids, ['a', 'b'], ['a'], 0).regressed).toBe(true);
+  });
 });

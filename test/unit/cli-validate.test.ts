@@ -95,10 +95,19 @@ describe('validationProblems', () => {
   it('an errored full run from a report with failing partials lists only the error', () => {
     const runs = [
       ...goldRuns().filter((r) => r.id !== 'full'),
-      errorRun(config(plan, 'full'), infra('image-missing', 'no image')),
+      errorRun(config(plan, 'full'), infra('engine', 'no engine')),
     ];
     const problems = validationProblems(report(runs));
     expect(problems[0]).toMatch(/^infrastructure error/);
-    expect(problems).toContain('  image-missing: no image');
+    expect(problems).toContain('  engine: no engine');
+  });
+
+  it('an image that does not exist is an invalid suite, naming the field', () => {
+    const runs = [
+      ...goldRuns().filter((r) => r.id !== 'full'),
+      errorRun(config(plan, 'full'), infra('image-missing', 'no image')),
+    ];
+    const problems = validationProblems(report(runs));
+    expect(problems).toEqual(['invalid suite — not a verdict on the code: no image (suite field image)']);
   });
 });

@@ -601,6 +601,8 @@ describe('F2P / P2P classification', () => {
     expect(g.outcome).toBe('error');
     expect(g.verdict.resolved).toBe(false);
     expect(g.summary).toMatch(/cannot be classified/);
+    // The cause first: it is what a reader acts on.
+    expect(g.summary.startsWith('cannot fetch base; ')).toBe(true);
     expect(Object.values(outcomes(g))).toEqual(['error', 'error', 'error', 'error']);
     expect(g.verdict.unnecessary).toEqual([]);
   });
@@ -778,5 +780,51 @@ describe('SWE-bench fields', () => {
     const g = gradeWithFull((c) => errorRun(c, infra('image-missing', 'no image')));
     expect(g.patch_successfully_applied).toBe(true);
     expect(g.resolved).toBe(false);
+  });
+});
+
+describe('an invalid suite is never a verdict on the code', () => {
+  const MISSPELT = id('api', 'creates a usr with the new field');
+
+  it('listed ids no configuration reports, not even all-base: error, invalid suite, not unresolved', () => {
+    const { plan, runs } = jointChange();
+    const g = gradeOf({ plan, runs, groups, failToPass: [F, F2, MISSPELT], passToPass: [P, P2] });
+    expect(g.outcome).toBe('error');
+    expect(g.invalidSuite).toEqual({
+      fields: ['fail_to_pass'],
+      message: expect.stringContaining('1 listed test id in fail_to_pass was never reported'),
+      unmatched: [MISSPELT],
+    });
+    expect(g.summary.startsWith('invalid suite — not a verdict on the code: ')).toBe(true);
+    expect(g.summary).not.toContain(MISSPELT);
+    expect(g.verdict).toMatchObject({ resolved: false, jointlyNecessary: null, fixRate: 0, unnecessary: [] });
+  });
+
+  it('an id its crashed group may explain is judged as before (the code may have broken it)', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a, c) =>
+      run(c, [failedGroup('api', 'crashed'), ...groupsOf({ [F2]: needs(a, API, WEB), [P2]: 'passed' })]),
+    );
+    const g = gradeOf({ plan, runs, groups, failToPass: [F, F2], passToPass: [P2] });
+    expect(g.invalidSuite).toBeUndefined();
+    expect(g.outcome).toBe('unresolved');
+  });
+
+  it('an id the all-base run reported is a test, not a mistake, even when full never reports it', () => {
+    const plan = planMatrix([API, WEB], 'full');
+    const runs = simulate(plan, (a) => (a.size === 0 ? { [F]: 'failed', [P]: 'passed' } : { [P]: 'passed' }));
+    const g = gradeOf({ plan, runs, groups, failToPass: [F], passToPass: [P] });
+    expect(g.invalidSuite).toBeUndefined();
+    expect(g.outcome).toBe('unresolved');
+  });
+
+  it('an image that does not exist is the suite field image', () => {
+    const plan = planMatrix([API], 'full');
+    const err = infra('image-missing', 'image "acme/nope" is not available locally');
+    const runs = plan.configurations.map((c) => errorRun(c, err));
+    const g = gradeOf({ plan, runs, groups, ...lists });
+    expect(g.outcome).toBe('error');
+    expect(g.invalidSuite).toMatchObject({ fields: ['image'], unmatched: [] });
+    expect(g.summary).toContain('invalid suite — not a verdict on the code: image "acme/nope"');
   });
 });

@@ -51,7 +51,7 @@ describe('merge group check text', () => {
     expect(infra.summary).toContain('Remove the pull request from the merge queue and add it again');
     expect(infra.summary).toContain('**Linked change**');
     const suite = renderMergeGroupError(group, undefined, 'tests[0].run: required', 'suite');
-    expect(suite.title).toBe('Tandem: invalid suite');
+    expect(suite.title).toBe('Tandem: invalid suite — not a verdict on the code');
     expect(suite.summary).not.toContain('**Linked change**');
   });
 });

@@ -80,14 +80,16 @@ describe('listed tests that no run reported', () => {
       ],
     });
     const out = summaryTable(report, { color: false });
+    // An id of a group that reported cleanly, never reported by any configuration: the suite is wrong.
+    expect(out).toContain('Verdict: INVALID SUITE (not a verdict on the code)');
     expect(out).toContain(
-      '2 listed tests were never reported (counted as failed), e.g. `api::users::creates a user`',
+      '2 listed tests were never reported (the suite is invalid, nothing was judged), e.g. `api::users::creates a user`',
     );
     expect(summaryTable(sampleReports.resolved(), { color: false })).not.toContain('never reported');
     // The CLI hands in ids the runs reported (the report keeps none): they follow as examples.
     const withExamples = summaryTable(report, { color: false, reportedExamples: [T.create, T.health] });
     expect(withExamples).toContain(
-      `2 listed tests were never reported (counted as failed), e.g. \`api::users::creates a user\`; reported ids look like \`${T.create}\`, \`${T.health}\`: check`,
+      `2 listed tests were never reported (the suite is invalid, nothing was judged), e.g. \`api::users::creates a user\`; reported ids look like \`${T.create}\`, \`${T.health}\`: check`,
     );
   });
 

@@ -113,7 +113,12 @@ export async function evaluateSet(
   if (stop) return { kind: 'skipped', skip: stop, config };
   if (signal.aborted) return { kind: 'aborted' };
 
-  const view: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
+  const view: LinkedChangeView = {
+    members: set.members,
+    left: set.left,
+    refused: set.refused,
+    suitePath: suiteEntry.path,
+  };
   const evaluated: Evaluated = { config, set, view };
   const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
   let hidden: string[] = [];

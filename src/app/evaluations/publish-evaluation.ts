@@ -40,6 +40,8 @@ export type Members = Array<{ key: string; headSha: string; checkRunId: number }
 /** A report's check conclusion, and whether the check offers a re-run (infrastructure errors). */
 function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boolean } {
   if (report.outcome === 'resolved') return { conclusion: 'success', rerun: false };
+  // The evaluator fixes an invalid suite; re-running the same one cannot help.
+  if (report.invalidSuite) return { conclusion: 'failure', rerun: false };
   // A merge conflict is fixed by updating the PR (which re-evaluates); a re-run cannot help.
   const conflict = report.infraErrors.some((e) => e.kind === 'merge-conflict');
   return { conclusion: 'failure', rerun: report.outcome === 'error' && !conflict };

@@ -133,7 +133,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .argument('<run-b>', 'the run folder to judge against it')
     .option('--model-a <name>', 'the model of run A (when its folder holds several)')
     .option('--model-b <name>', 'the model of run B (when its folder holds several)')
-    .option('--max-regression <rate>', 'exit 1 when B resolves this share of instances fewer than A, or more')
+    .option(
+      '--max-regression <rate>',
+      'exit 1 when B resolves at least this share of instances fewer than A (0: any fewer)',
+    )
     .option('--json <file>', 'the comparison as JSON')
     .description('instances resolved by one run and not the other, exact McNemar test, regression gate')
     .action(async (a: string, b: string, raw: Record<string, unknown>) => {

@@ -16,7 +16,8 @@ export const EXAMPLES = `Examples:
 export const EXIT_CODES = `Exit codes:
   0    resolved (validate: valid; plan, --help, --version: success)
   1    not resolved (validate: invalid)
-  2    bad input: a case, suite or report file, or a flag (the message names it)
+  2    bad input: a case, suite or report file, or a flag (the message names it),
+       a ref of the case that does not exist, a patch that is empty or does not apply
   3    infrastructure error: git, Docker, a missing image (never a verdict on the code)
   130  interrupted (Ctrl-C; containers are removed)`;
 

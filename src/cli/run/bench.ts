@@ -146,6 +146,7 @@ export async function benchValidateCommand(
       onEvent: (e) => (e.type === 'start' ? bar.start(e.total) : bar.tick(`${e.instanceId}: ${e.verdict}`)),
     });
     bar.stop();
+    for (const w of result.warnings) process.stderr.write(`tandem: ${w}\n`);
     process.stdout.write(
       `${result.accepted} valid → ${result.outFile}; ${result.rejected} rejected → ${result.rejectedFile}\n`,
     );

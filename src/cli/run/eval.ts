@@ -60,6 +60,8 @@ export async function runEval(
   const from: ChangeSource = typeof source === 'string' ? { kind: 'case', file: source } : source;
   const pulled = from.kind === 'pulls' ? await from.load() : undefined;
   const change = pulled ? pulled.input : await loadCase((from as { file: string }).file);
+  // How messages name the change: its case file, or (from --pr) the linked change's name.
+  const caseFile = from.kind === 'case' ? from.file : change.caseFile.name;
   // With --config and no --matrix, the set's matrix is the one tandem.yml gives the App.
   const settings = evaluationSettings(flags);
   if (pulled?.matrix && !matrixGiven) settings.matrix = pulled.matrix;
@@ -83,7 +85,15 @@ export async function runEval(
       onReportedExamples: (ids) => {
         reportedExamples = ids;
       },
+      // Refs and patches a user wrote are checked before anything runs (exit 2); PRs read from
+      // GitHub are the App's case, where such trouble is infrastructure.
+      caseFromUser: from.kind === 'case',
     });
+  } catch (err) {
+    // A ref or patch of the case that does not resolve: named with the case file, said once.
+    if (err instanceof InputError && err.field && !err.file)
+      throw new InputError(`${caseFile}: ${err.message}`, caseFile, err.field);
+    throw err;
   } finally {
     progress.stop();
   }
@@ -91,5 +101,14 @@ export async function runEval(
   if (pulled) report = scrubCredentialsDeep(report, pulled.secrets);
   await writeReports(report, flags);
   printSummary(report, flags.quiet, reportedExamples);
+  // The evaluator's own terminal: the suite field at fault, with the ids (exit 2).
+  const invalid = report.invalidSuite;
+  if (invalid) {
+    const ids = invalid.unmatched.slice(0, 5).join(', ');
+    const more = invalid.unmatched.length > 5 ? `, … (${invalid.unmatched.length} in all)` : '';
+    process.stderr.write(
+      `tandem: ${caseFile}: suite "${change.suite.name}": field "${invalid.fields.join('", "')}": ${invalid.message}${ids ? `: ${ids}${more}` : ''}\n`,
+    );
+  }
   return report;
 }

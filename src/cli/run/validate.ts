@@ -15,7 +15,7 @@ export async function validateCommand(caseFile: string, raw: unknown, signal: Ab
     return EXIT.resolved;
   }
   out.write(`invalid: ${report.name}\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
-  return report.outcome === 'error' ? EXIT.infra : EXIT.unresolved;
+  return report.invalidSuite ? EXIT.badInput : report.outcome === 'error' ? EXIT.infra : EXIT.unresolved;
 }
 
 /**
@@ -24,6 +24,13 @@ export async function validateCommand(caseFile: string, raw: unknown, signal: Ab
  */
 export function validationProblems(report: Report): string[] {
   const problems: string[] = [];
+  // The evaluator's own suite is wrong: said as such, with the ids (the evaluator's terminal).
+  if (report.invalidSuite) {
+    const s = report.invalidSuite;
+    problems.push(`${report.summary} (suite field ${s.fields.join(', ')})`);
+    for (const id of s.unmatched.slice(0, 20)) problems.push(`  ${id}`);
+    return problems;
+  }
   if (report.outcome === 'error') {
     problems.push(`infrastructure error: ${report.summary}`);
     for (const e of report.infraErrors)

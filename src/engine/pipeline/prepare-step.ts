@@ -11,6 +11,7 @@ import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { LeakFilter } from '../../core/leak-filter.ts';
 import type { InfraErrorInfo } from '../../core/run.schema.ts';
 import type { EvaluationInput, EvaluationOptions } from '../evaluate-api.ts';
+import { caseMistake } from '../git/case-mistakes.ts';
 import { MirrorCache } from '../git/git-mirror.ts';
 import { type MaterializedRepo, materializeRepos } from '../git/workspace-states.ts';
 import { stageHiddenFiles, suiteHash } from '../hidden/hidden-files.ts';
@@ -26,7 +27,7 @@ export interface PrepareStepContext {
   cacheDir: string;
   /** This evaluation's private folder (hidden files are staged under it). */
   runDir: string;
-  options: Pick<EvaluationOptions, 'prepareNetwork' | 'caBundle' | 'signal'>;
+  options: Pick<EvaluationOptions, 'prepareNetwork' | 'caBundle' | 'signal' | 'caseFromUser'>;
   slots: <T>(fn: () => Promise<T>) => Promise<T>;
   emit: (e: EvaluationEvent) => void;
 }
@@ -58,6 +59,10 @@ export async function prepareStep(
   const repos = await materializeRepos(caseFile, input.caseDir, mirrors, ctx.cacheDir, (repo, state, sha) =>
     ctx.emit({ type: 'state-ready', repo, state, sha }),
   );
+  if (ctx.options.caseFromUser) {
+    const mistake = caseMistake(caseFile, repos);
+    if (mistake) throw mistake;
+  }
   await checkWiringNames(
     suite,
     [...repos.targets, ...repos.context].map((r) => ({ repo: r.repo, name: r.name, baseDir: r.base?.dir })),
