@@ -5,7 +5,8 @@
  * (`resolve-set.ts`): core's `expandLinkedSet` over the same nodes — every link a member makes,
  * links to it only with a writer's consent as last seen (`link-consent.ts`), privacy by the
  * repositories' visibility as recorded, `/tandem unlink` pairs, other organizations and
- * repositories no suite covers refused, same-branch PRs joined when `group_by_branch` is on —
+ * repositories no suite covers refused, same-branch PRs of the org's own branches joined when
+ * `group_by_branch` is on —
  * except the member caps: a capped walk depends on where it starts, so one set would get a
  * different name from each member. The evaluation applies the caps from the set's stable name.
  */
@@ -15,6 +16,7 @@ import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
 import type { Store } from '../store/store.ts';
+import { groupsByBranch } from './branch-grouping.ts';
 import { storedConsent } from './link-consent.ts';
 
 /** Far above any configured cap: only a runaway index stops the walk. */
@@ -46,9 +48,10 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
       return;
     }
     const links = [...pull.links];
-    if (pull.state === 'open' && config?.group_by_branch)
+    // Only PRs whose branch is the org's own group by its name (`branch-grouping.ts`).
+    if (pull.state === 'open' && config?.group_by_branch && groupsByBranch(store, pull))
       for (const p of store.pulls.withHeadRef(pull.installationId, pull.headRef))
-        if (p.key !== key) links.push(parsePullKey(p.key));
+        if (p.key !== key && groupsByBranch(store, p)) links.push(parsePullKey(p.key));
     nodes.set(key, { ref: parsePullKey(key), state: pull.state, links });
   };
   load(seed);

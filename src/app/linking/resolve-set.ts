@@ -20,6 +20,7 @@ import { getPull, getRepo, openPullsWithHead, searchLinkingPulls } from '../../g
 import type { LeftMember } from '../../report/linked-change.ts';
 import type { Store } from '../store/store.ts';
 import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
+import { groupsByBranch, refreshBranchConsent } from './branch-grouping.ts';
 import { refreshConsent, storedConsent } from './link-consent.ts';
 
 export interface ResolvedSet {
@@ -41,6 +42,7 @@ export function recordPull(store: Store, pull: PullInfo, installationId: number)
     state: pull.state,
     headSha: pull.headSha,
     headRef: pull.headRef,
+    headRepo: pull.headRepo,
     baseRef: pull.baseRef,
     links: parseLinks(pull.title, pull.body, pull.ref),
     author: pull.author,
@@ -66,12 +68,15 @@ export async function recordOpenPull(
   if (opened) store.linkSearches.openedSeen(pullKey(pull.ref));
   try {
     await refreshConsent(gh, store, pullKey(pull.ref), pull.author);
+    await refreshBranchConsent(gh, store, branchCandidate(pull));
   } catch (e) {
     log.warn({ err: e, pull: pullKey(pull.ref) }, 'could not check who may confirm its links');
   }
 }
 
 const MAX_ROUNDS = 12;
+
+const branchCandidate = (p: PullInfo) => ({ key: pullKey(p.ref), headRepo: p.headRepo, author: p.author });
 
 export async function resolveLinkedSet(
   gh: GitHub,
@@ -158,17 +163,29 @@ export async function resolveLinkedSet(
     return keys;
   };
 
+  /** Whether a PR may group by its branch name (`branch-grouping.ts`), asked once per resolution. */
+  const branchAnswers = new Map<string, boolean>();
+  const groupsWithBranch = async (p: PullInfo): Promise<boolean> => {
+    const c = branchCandidate(p);
+    if (!branchAnswers.has(c.key)) {
+      await refreshBranchConsent(gh, store, c);
+      branchAnswers.set(c.key, groupsByBranch(store, c));
+    }
+    return branchAnswers.get(c.key)!;
+  };
+
   /** PRs that point at a member: the index first, search for what it has not seen. */
   const reverseCandidates = async (key: string): Promise<string[]> => {
     const out = new Set(store.links.to(key));
     for (const k of await searchedLinkers(key)) out.add(k);
     const info = infos.get(key);
-    if (config.group_by_branch && info) {
+    if (config.group_by_branch && info && (await groupsWithBranch(info))) {
       for (const repo of suite.repos) {
         const [owner, name] = repo.split('/');
         for (const p of await openPullsWithHead(gh, { owner: owner!, repo: name! }, info.headRef)) {
           const k = pullKey(p.ref);
-          if (k === key) continue;
+          // A fork's branch named like a member's is no link: it joins only by consent.
+          if (k === key || !(await groupsWithBranch(p))) continue;
           out.add(k);
           if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, p.ref);
         }

@@ -1,0 +1,39 @@
+/**
+ * Who `group_by_branch` groups. A branch name is no consent: anyone can open a PR from a fork
+ * whose branch is called like a maintainer's. So same-named branches group only for PRs whose
+ * head branch lives in the base repository itself (pushing there takes write access), or whose
+ * author has write access to the base repository. Everyone else links with `Depends-On` like
+ * any other PR (`link-consent.ts`). The index (`indexed-set.ts`) judges by the stored answers,
+ * the evaluation (`resolve-set.ts`) asks GitHub what the store does not know yet.
+ */
+import { repoOfPullKey } from '../../core/pull-ref.ts';
+import { sameRepo } from '../../core/repo-name.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { canWrite } from '../../github/permissions.ts';
+import type { Store } from '../store/store.ts';
+
+/** What the rule reads of a PR: its key, where its head lives and who opened it. */
+export interface BranchCandidate {
+  key: string;
+  headRepo?: string | undefined;
+  author?: string | undefined;
+}
+
+/** True when the head branch lives in the base repository: no write access is asked. */
+function branchInBase(pull: BranchCandidate): boolean {
+  return pull.headRepo !== undefined && sameRepo(pull.headRepo, repoOfPullKey(pull.key));
+}
+
+/** The rule on the stored answers: a fork PR whose author was never asked about does not group. */
+export function groupsByBranch(store: Store, pull: BranchCandidate): boolean {
+  if (branchInBase(pull)) return true;
+  return pull.author !== undefined && store.links.isWriter(repoOfPullKey(pull.key), pull.author) === true;
+}
+
+/** Asks GitHub whether a fork PR's author writes to the base repository, and records the answer. */
+export async function refreshBranchConsent(gh: GitHub, store: Store, pull: BranchCandidate): Promise<void> {
+  if (branchInBase(pull) || pull.author === undefined) return;
+  const repo = repoOfPullKey(pull.key);
+  store.links.recordWriter(repo, pull.author, await canWrite(gh, repoId(repo), pull.author));
+}
