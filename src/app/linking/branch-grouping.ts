@@ -6,11 +6,13 @@
  * any other PR (`link-consent.ts`). The index (`indexed-set.ts`) judges by the stored answers,
  * the evaluation (`resolve-set.ts`) asks GitHub what the store does not know yet.
  */
-import { repoOfPullKey } from '../../core/pull-ref.ts';
+import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { sameRepo } from '../../core/repo-name.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { canWrite } from '../../github/permissions.ts';
+import { openPullsWithHead } from '../../github/pull-requests.ts';
 import type { Store } from '../store/store.ts';
 
 /** What the rule reads of a PR: its key, where its head lives and who opened it. */
@@ -36,4 +38,47 @@ export async function refreshBranchConsent(gh: GitHub, store: Store, pull: Branc
   if (branchInBase(pull) || pull.author === undefined) return;
   const repo = repoOfPullKey(pull.key);
   store.links.recordWriter(repo, pull.author, await canWrite(gh, repoId(repo), pull.author));
+}
+
+export const branchCandidate = (p: PullInfo): BranchCandidate => ({
+  key: pullKey(p.ref),
+  headRepo: p.headRepo,
+  author: p.author,
+});
+
+/** One resolution's view: GitHub asked once per PR, both ways of finding same-named branches. */
+export class BranchGrouping {
+  private readonly answers = new Map<string, boolean>();
+
+  constructor(
+    private readonly gh: GitHub,
+    private readonly store: Store,
+    private readonly installationId: number,
+  ) {}
+
+  async groups(pull: BranchCandidate): Promise<boolean> {
+    if (!this.answers.has(pull.key)) {
+      await refreshBranchConsent(this.gh, this.store, pull);
+      this.answers.set(pull.key, groupsByBranch(this.store, pull));
+    }
+    return this.answers.get(pull.key)!;
+  }
+
+  /**
+   * The open PRs `pull` groups with by branch name (none when it may not group itself): GitHub's
+   * list finds the org's own branches (`head: org:branch`), the index also knows PRs from forks.
+   */
+  async peers(pull: PullInfo, repos: readonly string[]): Promise<string[]> {
+    const self = branchCandidate(pull);
+    if (!(await this.groups(self))) return [];
+    const found = new Map<string, BranchCandidate>();
+    for (const repo of repos)
+      for (const p of await openPullsWithHead(this.gh, repoId(repo), pull.headRef))
+        found.set(pullKey(p.ref), branchCandidate(p));
+    for (const p of this.store.pulls.withHeadRef(this.installationId, pull.headRef))
+      if (!found.has(p.key)) found.set(p.key, p);
+    const out: string[] = [];
+    for (const [key, c] of found) if (key !== self.key && (await this.groups(c))) out.push(key);
+    return out;
+  }
 }

@@ -16,11 +16,11 @@ import { RepoSet, sameRepo } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
-import { getPull, getRepo, openPullsWithHead, searchLinkingPulls } from '../../github/pull-requests.ts';
+import { getPull, getRepo, searchLinkingPulls } from '../../github/pull-requests.ts';
 import type { LeftMember } from '../../report/linked-change.ts';
 import type { Store } from '../store/store.ts';
 import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
-import { groupsByBranch, refreshBranchConsent } from './branch-grouping.ts';
+import { BranchGrouping, branchCandidate, refreshBranchConsent } from './branch-grouping.ts';
 import { refreshConsent, storedConsent } from './link-consent.ts';
 
 export interface ResolvedSet {
@@ -75,8 +75,6 @@ export async function recordOpenPull(
 }
 
 const MAX_ROUNDS = 12;
-
-const branchCandidate = (p: PullInfo) => ({ key: pullKey(p.ref), headRepo: p.headRepo, author: p.author });
 
 export async function resolveLinkedSet(
   gh: GitHub,
@@ -163,32 +161,18 @@ export async function resolveLinkedSet(
     return keys;
   };
 
-  /** Whether a PR may group by its branch name (`branch-grouping.ts`), asked once per resolution. */
-  const branchAnswers = new Map<string, boolean>();
-  const groupsWithBranch = async (p: PullInfo): Promise<boolean> => {
-    const c = branchCandidate(p);
-    if (!branchAnswers.has(c.key)) {
-      await refreshBranchConsent(gh, store, c);
-      branchAnswers.set(c.key, groupsByBranch(store, c));
-    }
-    return branchAnswers.get(c.key)!;
-  };
+  const branches = new BranchGrouping(gh, store, installationId);
 
   /** PRs that point at a member: the index first, search for what it has not seen. */
   const reverseCandidates = async (key: string): Promise<string[]> => {
     const out = new Set(store.links.to(key));
     for (const k of await searchedLinkers(key)) out.add(k);
     const info = infos.get(key);
-    if (config.group_by_branch && info && (await groupsWithBranch(info))) {
-      for (const repo of suite.repos) {
-        const [owner, name] = repo.split('/');
-        for (const p of await openPullsWithHead(gh, { owner: owner!, repo: name! }, info.headRef)) {
-          const k = pullKey(p.ref);
-          // A fork's branch named like a member's is no link: it joins only by consent.
-          if (k === key || !(await groupsWithBranch(p))) continue;
-          out.add(k);
-          if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, p.ref);
-        }
+    if (config.group_by_branch && info) {
+      // A fork's branch named like a member's is no link: only the org's own branches group.
+      for (const k of await branches.peers(info, suite.repos)) {
+        out.add(k);
+        if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, parsePullKey(k));
       }
     }
     return [...out].filter((k) => sameRepo(parsePullKey(k).owner, org) && policy.covers(repoOfPullKey(k)));
