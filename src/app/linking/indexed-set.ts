@@ -58,10 +58,11 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
   if (unknown.has(seed)) return [seed];
   for (;;) {
     const set = expandLinkedSet(seed, nodes, policy);
-    // PRs linking to a member must be known for the walk to weigh their links (consent decides).
-    const todo = [...set.missing, ...set.members.flatMap((m) => store.links.to(m))].filter(
-      (k) => !unknown.has(k) && !nodes.has(k),
-    );
+    // PRs linking to a member must be known for the walk to weigh their links, but only those
+    // whose link counts (consent): a stranger's link cannot take it in, so it is not even loaded
+    // (500 strangers linking to a PR cost each naming of its set nothing).
+    const linkers = set.members.flatMap((m) => store.links.to(m).filter((k) => policy.confirmed!(k, m)));
+    const todo = [...set.missing, ...linkers].filter((k) => !unknown.has(k) && !nodes.has(k));
     if (todo.length === 0) return [...set.joined, ...set.missing];
     for (const k of new Set(todo)) load(k);
   }

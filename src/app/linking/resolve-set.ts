@@ -3,7 +3,8 @@
  * keeps the link index current, finds reverse links through the index and search (one answer per
  * PR an hour at most: `store-link-searches.ts`; the webhook-fed index covers the rest), asks GitHub
  * who may consent to them (`link-consent.ts`), and lets core/linked-set decide the set, caps and
- * refusals. Privacy is decided here, once, for everything downstream: unless the suite opts in
+ * refusals. PRs whose links to a member nobody confirmed are taken from the index, never read
+ * (`stranger-links.ts`): strangers' links cost the set nothing. Privacy is decided here, once, for everything downstream: unless the suite opts in
  * (`share_private`), nothing of a repository more private than the seed's enters the set, its
  * context or its refusals, and members less private than another member only need the set.
  */
@@ -22,6 +23,7 @@ import type { Store } from '../store/store.ts';
 import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
 import { BranchGrouping, branchCandidate, refreshBranchConsent } from './branch-grouping.ts';
 import { refreshConsent, storedConsent } from './link-consent.ts';
+import { StrangerLinks } from './stranger-links.ts';
 
 export interface ResolvedSet {
   /** The members the set speaks for: its checks, comments and merge. */
@@ -131,7 +133,9 @@ export async function resolveLinkedSet(
       nodes.get(k)?.links.push(to);
     }
   };
+  const isBranchPeer = (a: string, b: string) => branchLinks.get(a)?.some((r) => pullKey(r) === b) ?? false;
   const load = async (key: string) => {
+    indexOnly.delete(key);
     const pull = await getPull(gh, parsePullKey(key));
     if (!pull) {
       notFound.add(key);
@@ -178,15 +182,27 @@ export async function resolveLinkedSet(
     return [...out].filter((k) => sameRepo(parsePullKey(k).owner, org) && policy.covers(repoOfPullKey(k)));
   };
 
+  const strangers = new StrangerLinks(store, policy.confirmed, config.limits.members);
+  /** PRs built from the index alone (`stranger-links.ts`): read once the walk takes them in. */
+  const indexOnly = new Set<string>();
+
   await load(seedKey);
   await consent();
   let set = expandLinkedSet(seedKey, nodes, policy);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const toLoad = new Set(set.missing);
+    for (const k of [...set.members, ...set.left.map((l) => l.key)]) if (indexOnly.has(k)) toLoad.add(k);
     for (const m of set.members) {
       if (reversed.has(m)) continue;
       reversed.add(m);
-      for (const k of await reverseCandidates(m)) if (!nodes.has(k)) toLoad.add(k);
+      for (const k of await reverseCandidates(m)) {
+        if (nodes.has(k)) continue;
+        const fromIndex = isBranchPeer(m, k) ? undefined : strangers.indexNode(k, m);
+        if (fromIndex) {
+          nodes.set(k, fromIndex);
+          indexOnly.add(k);
+        } else toLoad.add(k);
+      }
     }
     if (toLoad.size === 0) break;
     await Promise.all([...toLoad].map(load));
@@ -211,12 +227,14 @@ export async function resolveLinkedSet(
       !set.members.some((k) => sameRepo(repoOfPullKey(k), repo)) &&
       (suite.share_private || (repoRanks.get(repo.toLowerCase()) ?? privacyRank(undefined)) <= seedRank),
   );
+  // Past the rounds, a PR still known from the index alone is not evaluated on a guess.
+  const read = (k: string) => infos.has(k);
   return {
-    members: set.joined.map((k) => infos.get(k)!),
-    needed: set.members.filter((k) => !joined.has(k)).map((k) => infos.get(k)!),
+    members: set.joined.filter(read).map((k) => infos.get(k)!),
+    needed: set.members.filter((k) => !joined.has(k) && read(k)).map((k) => infos.get(k)!),
     context,
     left: set.left
-      .filter((l) => !notFound.has(l.key) && visible(l.key))
+      .filter((l) => !notFound.has(l.key) && !indexOnly.has(l.key) && visible(l.key))
       .map((l) => {
         const baseRef = l.state === 'merged' ? infos.get(l.key)?.baseRef : undefined;
         return baseRef ? { ...l, baseRef } : l;
