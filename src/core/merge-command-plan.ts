@@ -132,7 +132,7 @@ export function memberRefusal(m: EvaluatedMember, live: LivePull | undefined): s
   if (live.headSha !== m.headSha)
     return `its head moved to ${short(live.headSha)} after the evaluation (of ${short(m.headSha)}): it must be evaluated again`;
   if (m.baseRef !== undefined && live.baseRef !== undefined && live.baseRef !== m.baseRef)
-    return `it now targets ${live.baseRef}, not ${m.baseRef} it was evaluated on: it must be evaluated again`;
+    return `it now targets ${live.baseRef} but was evaluated on ${m.baseRef}: it must be evaluated again`;
   if (live.draft) return 'it is a draft';
   if (live.mergeable === false) return 'it has conflicts with its base branch';
   if (live.mergeableState === 'blocked')

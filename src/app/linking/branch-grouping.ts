@@ -71,14 +71,15 @@ export class BranchGrouping {
   async peers(pull: PullInfo, repos: readonly string[]): Promise<string[]> {
     const self = branchCandidate(pull);
     if (!(await this.groups(self))) return [];
-    const found = new Map<string, BranchCandidate>();
+    const out = new Set<string>();
     for (const repo of repos)
       for (const p of await openPullsWithHead(this.gh, repoId(repo), pull.headRef))
-        found.set(pullKey(p.ref), branchCandidate(p));
+        if (await this.groups(branchCandidate(p))) out.add(pullKey(p.ref));
+    // The index's fork PRs are judged by the answers recorded when their webhooks came, never
+    // asked again here: a hundred forks on a branch named like a member's cost the set nothing.
     for (const p of this.store.pulls.withHeadRef(this.installationId, pull.headRef))
-      if (!found.has(p.key)) found.set(p.key, p);
-    const out: string[] = [];
-    for (const [key, c] of found) if (key !== self.key && (await this.groups(c))) out.push(key);
-    return out;
+      if (groupsByBranch(this.store, p)) out.add(p.key);
+    out.delete(self.key);
+    return [...out];
   }
 }
