@@ -4,9 +4,10 @@
  * PR an hour at most: `store-link-searches.ts`; the webhook-fed index covers the rest), asks GitHub
  * who may consent to them (`link-consent.ts`), and lets core/linked-set decide the set, caps and
  * refusals. PRs whose links to a member nobody confirmed are taken from the index, never read
- * (`stranger-links.ts`): strangers' links cost the set nothing. Privacy is decided here, once, for everything downstream: unless the suite opts in
- * (`share_private`), nothing of a repository more private than the seed's enters the set, its
- * context or its refusals, and members less private than another member only need the set.
+ * (`stranger-links.ts`): strangers' links cost the set nothing. Privacy is decided here, once,
+ * for everything downstream: unless the suite opts in (`share_private`), nothing of a repository
+ * more private than the seed's enters the set, its context or its refusals, and members less
+ * private than another member only need the set.
  */
 import { parseLinks } from '../../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../../core/linked-set.ts';

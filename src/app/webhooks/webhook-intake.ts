@@ -16,8 +16,9 @@ export const WEBHOOK_PATH = '/api/github/webhooks';
 /**
  * True for every request target `@octokit/webhooks` would route to its handler: it drops the
  * target's trailing slashes, then compares the WHATWG pathname, which resolves `.`/`..` segments
- * (also `%2e`), turns a backslash into `/`, drops the query and fragment and takes an absolute-form target's
- * path. The same rule here means no spelling of the path reaches Probot unguarded.
+ * (also `%2e`), turns a backslash into `/`, drops the query and fragment and takes an
+ * absolute-form target's path. The same rule here means no spelling of the path reaches Probot
+ * unguarded (and only the canonical one is ever passed on).
  */
 export function routesToWebhook(target: string | undefined): boolean {
   const url = target ?? '';
