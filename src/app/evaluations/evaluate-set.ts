@@ -10,7 +10,6 @@
  * Errors before the set is known (GitHub unreachable while reading config or resolving links)
  * propagate; from the suite fetch on they come back as `failed` with a message fit to publish.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,12 +161,13 @@ export async function evaluateSet(
 /**
  * The base each evaluated PR was merged onto, as the spec holds it (`change-spec.ts` lists members
  * then needed PRs, in that order): its branch and that branch's tip, for the reuse fingerprint.
- * A tip GitHub did not give (the spec fell back to the branch name) matches nothing later.
+ * Where GitHub did not give the tip (the spec fell back to the branch name), the base SHA the PR
+ * itself reports stands in for it.
  */
 function basesOf(set: ResolvedSet, targets: ReadonlyArray<{ base: string }>): string[] {
   return [...set.members, ...set.needed].map((m, i) => {
     const tip = targets[i]?.base ?? '';
-    const sha = /^[0-9a-f]{40,64}$/i.test(tip) ? tip : `unknown-${randomUUID()}`;
+    const sha = /^[0-9a-f]{40,64}$/i.test(tip) ? tip : m.baseSha;
     return `${pullKey(m.ref)} ${m.baseRef}@${sha}`;
   });
 }
