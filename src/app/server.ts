@@ -12,7 +12,7 @@ import { createTandemApp, type TandemRuntime } from './index.ts';
 import { tandemOctokit } from './octokit.ts';
 import type { TandemService } from './service.ts';
 import { settingsFromEnv } from './settings.ts';
-import { guardWebhooks } from './webhooks/webhook-intake.ts';
+import { guardWebhooks, WEBHOOK_PATH } from './webhooks/webhook-intake.ts';
 
 export interface AppServer {
   server: Server;
@@ -42,7 +42,8 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
       ...(opts.executor ? { executor: opts.executor } : {}),
       onRuntime: (r) => (runtime = r),
     }),
-    { probot },
+    // Fixed here: Probot's own `WEBHOOK_PATH` setting must not open a second, unguarded door.
+    { probot, webhooksPath: WEBHOOK_PATH },
   );
   if (!runtime) throw new Error('the Tandem App did not load');
   const loaded = runtime;

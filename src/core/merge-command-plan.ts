@@ -12,6 +12,8 @@ import { repoKey } from './repo-name.ts';
 export interface EvaluatedMember {
   key: string;
   headSha: string;
+  /** The branch it was evaluated onto (unknown for evaluations recorded before it was kept). */
+  baseRef?: string;
 }
 
 /**
@@ -116,6 +118,8 @@ export interface LivePull {
    * missing, a required check not passing), which GitHub would refuse the merge for.
    */
   mergeableState?: string;
+  /** The branch it targets now. */
+  baseRef?: string;
 }
 
 const short = (sha: string) => sha.slice(0, 7);
@@ -127,6 +131,8 @@ export function memberRefusal(m: EvaluatedMember, live: LivePull | undefined): s
   if (live.state === 'closed') return 'it is closed';
   if (live.headSha !== m.headSha)
     return `its head moved to ${short(live.headSha)} after the evaluation (of ${short(m.headSha)}): it must be evaluated again`;
+  if (m.baseRef !== undefined && live.baseRef !== undefined && live.baseRef !== m.baseRef)
+    return `it now targets ${live.baseRef} but was evaluated on ${m.baseRef}: it must be evaluated again`;
   if (live.draft) return 'it is a draft';
   if (live.mergeable === false) return 'it has conflicts with its base branch';
   if (live.mergeableState === 'blocked')

@@ -16,7 +16,12 @@ export const pullRequestSchema = z.object({
   body: z.string().nullish(),
   html_url: z.string(),
   user: z.object({ login: z.string() }).nullish(),
-  head: z.object({ sha: z.string(), ref: z.string() }),
+  head: z.object({
+    sha: z.string(),
+    ref: z.string(),
+    // Null when the fork it came from was deleted.
+    repo: z.object({ full_name: z.string() }).nullish(),
+  }),
   base: z.object({
     sha: z.string(),
     ref: z.string(),
@@ -40,6 +45,11 @@ export interface PullInfo {
   body: string | null;
   headSha: string;
   headRef: string;
+  /**
+   * `owner/name` of the repository the head branch lives in: the base repository for a branch
+   * PR, a fork otherwise; undefined when GitHub did not say or the fork is gone.
+   */
+  headRepo?: string;
   /** The base branch's tip when GitHub sent the PR (the Action merges onto this). */
   baseSha: string;
   baseRef: string;
@@ -66,6 +76,7 @@ export function pullInfoOf(payload: unknown): PullInfo {
     body: p.body ?? null,
     headSha: p.head.sha,
     headRef: p.head.ref,
+    ...(p.head.repo ? { headRepo: p.head.repo.full_name } : {}),
     baseSha: p.base.sha,
     baseRef: p.base.ref,
     repo: p.base.repo.full_name,

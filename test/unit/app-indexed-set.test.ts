@@ -23,7 +23,7 @@ function pull(
   repo: string,
   number: number,
   links: PullRef[] = [],
-  opts: { state?: 'open' | 'closed' | 'merged'; headRef?: string; author?: string } = {},
+  opts: { state?: 'open' | 'closed' | 'merged'; headRef?: string; author?: string; headRepo?: string } = {},
 ) {
   // The org's developers write everywhere: their links count both ways.
   for (const r of ['api', 'schema', 'web']) s.links.recordWriter(`acme/${r}`, 'octocat', true);
@@ -33,6 +33,7 @@ function pull(
     state: opts.state ?? 'open',
     headSha: 'a'.repeat(40),
     headRef: opts.headRef ?? `branch-${repo}-${number}`,
+    ...(opts.headRepo ? { headRepo: opts.headRepo } : {}),
     baseRef: 'main',
     links,
     author: opts.author ?? 'octocat',
@@ -104,6 +105,20 @@ describe('indexedSet', () => {
       'acme/api#1',
       'acme/schema#2',
     ]);
+  });
+
+  it('groups by branch only PRs whose branch is in the base repository or whose author writes there', async () => {
+    const s = await openStore();
+    const on = config({ group_by_branch: true });
+    pull(s, 'api', 1, [], { headRef: 'feature', author: 'dev', headRepo: 'acme/api' });
+    pull(s, 'schema', 2, [], { headRef: 'feature', author: 'dev', headRepo: 'acme/schema' });
+    // A fork's PR on a branch of the same name, by someone who writes nowhere.
+    pull(s, 'web', 3, [], { headRef: 'feature', author: 'mallory', headRepo: 'mallory/web' });
+    expect(indexedSet(s, 'acme/api#1', on).sort()).toEqual(['acme/api#1', 'acme/schema#2']);
+    expect(indexedSet(s, 'acme/web#3', on)).toEqual(['acme/web#3']);
+    // The same fork PR by a writer of acme/web groups.
+    s.links.recordWriter('acme/web', 'mallory', true);
+    expect(indexedSet(s, 'acme/api#1', on).sort()).toEqual(['acme/api#1', 'acme/schema#2', 'acme/web#3']);
   });
 
   it('ignores the member caps: a capped walk would name one set differently from each member', async () => {

@@ -82,6 +82,14 @@ describe('memberRefusal', () => {
     expect(memberRefusal(m, { ...open, mergeable: false })).toMatch(/conflicts/);
     expect(memberRefusal(m, undefined)).toMatch(/not found/);
   });
+  it('refuses a member retargeted since its evaluation; a row without the base ref is not judged on it', () => {
+    const onMain = { ...m, baseRef: 'main' };
+    expect(memberRefusal(onMain, { ...open, baseRef: 'main' })).toBeUndefined();
+    expect(memberRefusal(onMain, { ...open, baseRef: 'release' })).toBe(
+      'it now targets release but was evaluated on main: it must be evaluated again',
+    );
+    expect(memberRefusal(m, { ...open, baseRef: 'release' })).toBeUndefined();
+  });
 });
 
 describe('setDrift and mergeOutcome', () => {

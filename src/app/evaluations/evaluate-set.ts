@@ -145,6 +145,7 @@ export async function evaluateSet(
       matrix: req.matrix,
       hiddenDir: workDir,
       needed: set.needed.map((m) => `${pullKey(m.ref)}@${m.headSha}`),
+      bases: basesOf(set, spec.targets),
     });
     const reused = req.reuse?.(set, fingerprint);
     if (reused)
@@ -160,4 +161,18 @@ export async function evaluateSet(
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The base each evaluated PR was merged onto, as the spec holds it (`change-spec.ts` lists members
+ * then needed PRs, in that order): its branch and that branch's tip, for the reuse fingerprint.
+ * Where GitHub did not give the tip (the spec fell back to the branch name), the base SHA the PR
+ * itself reports stands in for it.
+ */
+function basesOf(set: ResolvedSet, targets: ReadonlyArray<{ base: string }>): string[] {
+  return [...set.members, ...set.needed].map((m, i) => {
+    const tip = targets[i]?.base ?? '';
+    const sha = /^[0-9a-f]{40,64}$/i.test(tip) ? tip : m.baseSha;
+    return `${pullKey(m.ref)} ${m.baseRef}@${sha}`;
+  });
 }

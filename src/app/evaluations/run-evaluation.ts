@@ -127,7 +127,8 @@ export async function runEvaluation(
         }
         states.setMembers(
           item.evaluationId,
-          members.map(({ key, headSha }) => ({ key, headSha })),
+          // The base branch too: `/tandem merge` refuses a member retargeted since.
+          set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
         );
         const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
         for (const m of members)

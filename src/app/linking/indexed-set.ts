@@ -5,7 +5,8 @@
  * (`resolve-set.ts`): core's `expandLinkedSet` over the same nodes — every link a member makes,
  * links to it only with a writer's consent as last seen (`link-consent.ts`), privacy by the
  * repositories' visibility as recorded, `/tandem unlink` pairs, other organizations and
- * repositories no suite covers refused, same-branch PRs joined when `group_by_branch` is on —
+ * repositories no suite covers refused, same-branch PRs of the org's own branches joined when
+ * `group_by_branch` is on —
  * except the member caps: a capped walk depends on where it starts, so one set would get a
  * different name from each member. The evaluation applies the caps from the set's stable name.
  */
@@ -15,6 +16,7 @@ import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
 import type { Store } from '../store/store.ts';
+import { groupsByBranch } from './branch-grouping.ts';
 import { storedConsent } from './link-consent.ts';
 
 /** Far above any configured cap: only a runaway index stops the walk. */
@@ -46,19 +48,21 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
       return;
     }
     const links = [...pull.links];
-    if (pull.state === 'open' && config?.group_by_branch)
+    // Only PRs whose branch is the org's own group by its name (`branch-grouping.ts`).
+    if (pull.state === 'open' && config?.group_by_branch && groupsByBranch(store, pull))
       for (const p of store.pulls.withHeadRef(pull.installationId, pull.headRef))
-        if (p.key !== key) links.push(parsePullKey(p.key));
+        if (p.key !== key && groupsByBranch(store, p)) links.push(parsePullKey(p.key));
     nodes.set(key, { ref: parsePullKey(key), state: pull.state, links });
   };
   load(seed);
   if (unknown.has(seed)) return [seed];
   for (;;) {
     const set = expandLinkedSet(seed, nodes, policy);
-    // PRs linking to a member must be known for the walk to weigh their links (consent decides).
-    const todo = [...set.missing, ...set.members.flatMap((m) => store.links.to(m))].filter(
-      (k) => !unknown.has(k) && !nodes.has(k),
-    );
+    // PRs linking to a member must be known for the walk to weigh their links, but only those
+    // whose link counts (consent): a stranger's link cannot take it in, so it is not even loaded
+    // (500 strangers linking to a PR cost each naming of its set nothing).
+    const linkers = set.members.flatMap((m) => store.links.to(m).filter((k) => policy.confirmed!(k, m)));
+    const todo = [...set.missing, ...linkers].filter((k) => !unknown.has(k) && !nodes.has(k));
     if (todo.length === 0) return [...set.joined, ...set.missing];
     for (const k of new Set(todo)) load(k);
   }

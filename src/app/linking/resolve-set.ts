@@ -3,9 +3,11 @@
  * keeps the link index current, finds reverse links through the index and search (one answer per
  * PR an hour at most: `store-link-searches.ts`; the webhook-fed index covers the rest), asks GitHub
  * who may consent to them (`link-consent.ts`), and lets core/linked-set decide the set, caps and
- * refusals. Privacy is decided here, once, for everything downstream: unless the suite opts in
- * (`share_private`), nothing of a repository more private than the seed's enters the set, its
- * context or its refusals, and members less private than another member only need the set.
+ * refusals. PRs whose links to a member nobody confirmed are taken from the index, never read
+ * (`stranger-links.ts`): strangers' links cost the set nothing. Privacy is decided here, once,
+ * for everything downstream: unless the suite opts in (`share_private`), nothing of a repository
+ * more private than the seed's enters the set, its context or its refusals, and members less
+ * private than another member only need the set.
  */
 import { parseLinks } from '../../core/link-parser.ts';
 import { expandLinkedSet, type LinkNode, type Refusal } from '../../core/linked-set.ts';
@@ -17,11 +19,13 @@ import { RepoSet, sameRepo } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
-import { getPull, getRepo, openPullsWithHead, searchLinkingPulls } from '../../github/pull-requests.ts';
+import { getPull, getRepo, searchLinkingPulls } from '../../github/pull-requests.ts';
 import type { LeftMember } from '../../report/linked-change.ts';
 import type { Store } from '../store/store.ts';
 import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
+import { BranchGrouping, branchCandidate, refreshBranchConsent } from './branch-grouping.ts';
 import { refreshConsent, storedConsent } from './link-consent.ts';
+import { StrangerLinks } from './stranger-links.ts';
 
 export interface ResolvedSet {
   /** The members the set speaks for: its checks, comments and merge. */
@@ -50,6 +54,7 @@ export function recordPull(store: Store, pull: PullInfo, installationId: number)
     state: pull.state,
     headSha: pull.headSha,
     headRef: pull.headRef,
+    headRepo: pull.headRepo,
     baseRef: pull.baseRef,
     links: parseLinks(pull.title, pull.body, pull.ref),
     author: pull.author,
@@ -75,6 +80,7 @@ export async function recordOpenPull(
   if (opened) store.linkSearches.openedSeen(pullKey(pull.ref));
   try {
     await refreshConsent(gh, store, pullKey(pull.ref), pull.author);
+    await refreshBranchConsent(gh, store, branchCandidate(pull));
   } catch (e) {
     log.warn({ err: e, pull: pullKey(pull.ref) }, 'could not check who may confirm its links');
   }
@@ -137,7 +143,9 @@ export async function resolveLinkedSet(
       nodes.get(k)?.links.push(to);
     }
   };
+  const isBranchPeer = (a: string, b: string) => branchLinks.get(a)?.some((r) => pullKey(r) === b) ?? false;
   const load = async (key: string) => {
+    indexOnly.delete(key);
     const pull = await getPull(gh, parsePullKey(key));
     if (!pull) {
       notFound.add(key);
@@ -167,34 +175,44 @@ export async function resolveLinkedSet(
     return keys;
   };
 
+  const branches = new BranchGrouping(gh, store, installationId);
+
   /** PRs that point at a member: the index first, search for what it has not seen. */
   const reverseCandidates = async (key: string): Promise<string[]> => {
     const out = new Set(store.links.to(key));
     for (const k of await searchedLinkers(key)) out.add(k);
     const info = infos.get(key);
     if (config.group_by_branch && info) {
-      for (const repo of suite.repos) {
-        const [owner, name] = repo.split('/');
-        for (const p of await openPullsWithHead(gh, { owner: owner!, repo: name! }, info.headRef)) {
-          const k = pullKey(p.ref);
-          if (k === key) continue;
-          out.add(k);
-          if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, p.ref);
-        }
+      // A fork's branch named like a member's is no link: only the org's own branches group.
+      for (const k of await branches.peers(info, suite.repos)) {
+        out.add(k);
+        if (!branchLinks.get(key)?.some((r) => pullKey(r) === k)) linkByBranch(info.ref, parsePullKey(k));
       }
     }
     return [...out].filter((k) => sameRepo(parsePullKey(k).owner, org) && policy.covers(repoOfPullKey(k)));
   };
+
+  const strangers = new StrangerLinks(store, policy.confirmed, config.limits.members);
+  /** PRs built from the index alone (`stranger-links.ts`): read once the walk takes them in. */
+  const indexOnly = new Set<string>();
 
   await load(seedKey);
   await consent();
   let set = expandLinkedSet(seedKey, nodes, policy);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const toLoad = new Set(set.missing);
+    for (const k of [...set.members, ...set.left.map((l) => l.key)]) if (indexOnly.has(k)) toLoad.add(k);
     for (const m of set.members) {
       if (reversed.has(m)) continue;
       reversed.add(m);
-      for (const k of await reverseCandidates(m)) if (!nodes.has(k)) toLoad.add(k);
+      for (const k of await reverseCandidates(m)) {
+        if (nodes.has(k)) continue;
+        const fromIndex = isBranchPeer(m, k) ? undefined : strangers.indexNode(k, m);
+        if (fromIndex) {
+          nodes.set(k, fromIndex);
+          indexOnly.add(k);
+        } else toLoad.add(k);
+      }
     }
     if (toLoad.size === 0) break;
     await Promise.all([...toLoad].map(load));
@@ -219,12 +237,14 @@ export async function resolveLinkedSet(
   const context = suite.repos.filter(
     (repo) => !set.members.some((k) => sameRepo(repoOfPullKey(k), repo)) && visible(repo),
   );
+  // Past the rounds, a PR still known from the index alone is not evaluated on a guess.
+  const read = (k: string) => infos.has(k);
   return {
-    members: set.joined.map((k) => infos.get(k)!),
-    needed: set.members.filter((k) => !joined.has(k)).map((k) => infos.get(k)!),
+    members: set.joined.filter(read).map((k) => infos.get(k)!),
+    needed: set.members.filter((k) => !joined.has(k) && read(k)).map((k) => infos.get(k)!),
     context,
     left: set.left
-      .filter((l) => !notFound.has(l.key) && visible(l.key))
+      .filter((l) => !notFound.has(l.key) && !indexOnly.has(l.key) && visible(l.key))
       .map((l) => {
         const baseRef = l.state === 'merged' ? infos.get(l.key)?.baseRef : undefined;
         return baseRef ? { ...l, baseRef } : l;

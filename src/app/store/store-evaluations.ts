@@ -16,7 +16,8 @@ export interface StoredEvaluation {
   installationId: number;
   state: EvaluationState;
   matrix: string | null;
-  members: Array<{ key: string; headSha: string }>;
+  /** `baseRef`: the branch it was evaluated onto (absent on rows an older Tandem wrote). */
+  members: Array<{ key: string; headSha: string; baseRef?: string }>;
 }
 
 /** What a published report concluded, and the suite's merge order (producers first). */

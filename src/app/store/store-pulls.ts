@@ -16,6 +16,8 @@ export interface StoredPull {
   state: 'open' | 'closed' | 'merged';
   headSha: string;
   headRef: string;
+  /** `owner/name` of the head branch's repository (a fork's, or the base's own); unknown when unset. */
+  headRepo?: string | undefined;
   baseRef: string;
   links: PullRef[];
   /** Who opened it (the writer of its body's links). */
@@ -32,6 +34,7 @@ interface PullRow {
   state: string;
   head_sha: string;
   head_ref: string;
+  head_repo: string | null;
   base_ref: string;
   author: string | null;
   visibility: string | null;
@@ -49,10 +52,10 @@ export class PullsTable {
     const tx = this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, base_ref, updated_at, author, visibility)
-           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @baseRef, @now, @author, @visibility)
+          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, head_repo, base_ref, updated_at, author, visibility)
+           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @headRepo, @baseRef, @now, @author, @visibility)
            ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, state = excluded.state,
-             head_sha = excluded.head_sha, head_ref = excluded.head_ref, base_ref = excluded.base_ref,
+             head_sha = excluded.head_sha, head_ref = excluded.head_ref, head_repo = excluded.head_repo, base_ref = excluded.base_ref,
              updated_at = excluded.updated_at, author = COALESCE(excluded.author, author),
              visibility = COALESCE(excluded.visibility, visibility)`,
         )
@@ -60,6 +63,7 @@ export class PullsTable {
           ...pull,
           key,
           now: Date.now(),
+          headRepo: pull.headRepo ?? null,
           author: pull.author ?? null,
           visibility: pull.visibility ?? null,
         });
@@ -100,6 +104,7 @@ export class PullsTable {
       state: row.state as StoredPull['state'],
       headSha: row.head_sha,
       headRef: row.head_ref,
+      ...(row.head_repo ? { headRepo: row.head_repo } : {}),
       baseRef: row.base_ref,
       links: this.links.from(row.key),
       ...factsOf(row),

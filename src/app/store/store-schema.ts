@@ -92,6 +92,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
     db.exec(`
       CREATE TABLE link_searches (pull_key TEXT PRIMARY KEY, answer TEXT NOT NULL, searched_at INTEGER NOT NULL);
     `),
+  // Where a PR's head branch lives: same-named branches group (`group_by_branch`) only when it is
+  // the base repository itself, or the author writes there (`linking/branch-grouping.ts`).
+  (db) => db.exec('ALTER TABLE pulls ADD COLUMN head_repo TEXT;'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,6 +13,26 @@ export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 
 export const WEBHOOK_PATH = '/api/github/webhooks';
 
+/**
+ * True for every request target `@octokit/webhooks` would route to its handler: it drops the
+ * target's trailing slashes, then compares the WHATWG pathname, which resolves `.`/`..` segments
+ * (also `%2e`), turns a backslash into `/`, drops the query and fragment and takes an
+ * absolute-form target's path. The same rule here means no spelling of the path reaches Probot
+ * unguarded (and only the canonical one is ever passed on).
+ */
+export function routesToWebhook(target: string | undefined): boolean {
+  const url = target ?? '';
+  let end = url.length;
+  // A loop, not a regular expression: linear on a target of a thousand slashes.
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  const trimmed = url.slice(0, end) || '/';
+  try {
+    return new URL(trimmed, 'http://localhost').pathname === WEBHOOK_PATH;
+  } catch {
+    return false;
+  }
+}
+
 type Verdict = { ok: true; raw: Buffer } | { ok: false; status: number; message: string };
 
 /** True when `signature` (`sha256=<hex>`) is the HMAC-SHA256 of `raw` with `secret`. */
@@ -61,8 +81,9 @@ async function admit(req: IncomingMessage, secret: string, limit: number): Promi
 }
 
 /**
- * Wraps Probot's middleware: webhook POSTs pass only when small enough and signed; everything
- * else goes to `next` untouched.
+ * Wraps Probot's middleware: webhook POSTs pass only when small enough and signed, and reach it
+ * under the one canonical path; anything else aimed at the webhook path is a 404, and every other
+ * request goes to `next` without Probot ever seeing it.
  */
 export function guardWebhooks(
   secret: string,
@@ -70,9 +91,12 @@ export function guardWebhooks(
   limit = MAX_WEBHOOK_BYTES,
 ) {
   return async (req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> => {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || path !== WEBHOOK_PATH) {
-      await middleware(req, res, next);
+    if (!routesToWebhook(req.url)) {
+      next();
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end();
       return;
     }
     const verdict = await admit(req, secret, limit);
@@ -89,7 +113,8 @@ export function guardWebhooks(
       return;
     }
     // `@octokit/webhooks` reads `rawBody` when `body` is an object, instead of the spent stream.
-    Object.assign(req, { body: {}, rawBody: verdict.raw });
+    // The canonical path, so Probot routes exactly what was checked here.
+    Object.assign(req, { body: {}, rawBody: verdict.raw, url: WEBHOOK_PATH });
     await middleware(req, res, next);
   };
 }

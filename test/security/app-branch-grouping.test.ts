@@ -1,0 +1,125 @@
+/**
+ * Issue 25, item 1: branch grouping is not consent. With `group_by_branch: true`, the org's own
+ * PRs on branch `feature` (acme/schema, acme/api) form one set; an outsider opens a PR on
+ * acme/web from their fork, on a branch also named `feature`. It must not join: not evaluated,
+ * checked, commented or merged with the maintainers' set, whichever webhook arrives first. Real
+ * App over HTTP, the GitHub stand-in, the real engine (Docker).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git } from '../../src/engine/git/git.ts';
+import {
+  API_OK,
+  ObservedExecutor,
+  openPull,
+  orgConfig,
+  postComment,
+  publishBranch,
+  SCHEMA_OK,
+  sendPull,
+  settle,
+  stickyComments,
+  tandemChecks,
+  useWorld,
+  type World,
+} from '../e2e/app-harness.ts';
+import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
+import { setGitDir } from '../support/github-standin/routes/merges.ts';
+
+const startWorld = useWorld();
+
+async function world(): Promise<{ w: World; executor: ObservedExecutor }> {
+  const executor = new ObservedExecutor(join(await makeTempDir('tandem-branch-'), 'cache'));
+  const w = await startWorld({ executor, config: orgConfig('group_by_branch: true') });
+  for (const name of ['schema', 'api', 'web'] as const) {
+    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
+    publishBranch(w, name, 'main', w.repos[name]!.sha);
+  }
+  return { w, executor };
+}
+
+/** Mallory's PR on acme/web from the fork mallory/web, branch `feature`: GitHub's refs/pull/N/head. */
+async function forkPull(w: World, user = 'mallory') {
+  const fixture = w.repos.web!;
+  const head = await commitOn(
+    fixture,
+    'fork-feature',
+    { 'index.js': "module.exports = { page: 1, backdoor: 'on main' };\n" },
+    'fork change',
+    { from: fixture.sha },
+  );
+  const pr = w.standIn.addPullRequest({
+    owner: 'acme',
+    repo: 'web',
+    title: 'Tiny fix',
+    body: 'No links at all.',
+    headRef: 'feature',
+    headSha: head,
+    headRepo: { owner: user, name: 'web' },
+    baseRef: 'main',
+    baseSha: fixture.sha,
+    user,
+  });
+  await git(['update-ref', `refs/pull/${pr.number}/head`, head], { cwd: fixture.bare });
+  return pr;
+}
+
+const targetsOf = (executor: ObservedExecutor) =>
+  executor.runs.map((r) => r.spec.targets.map((t) => t.repo).sort());
+
+function linkedLine(w: World, repo: string): string {
+  const body = stickyComments(w, repo, 1)[0]?.body ?? '';
+  return /^\*\*Linked[^\n]*$/m.exec(body)?.[0] ?? '';
+}
+
+describe('attack: a fork branch named like a member branch', () => {
+  for (const order of [
+    ['web', 'schema', 'api'],
+    ['schema', 'api', 'web'],
+  ]) {
+    it(`never joins the org's branch group (webhooks ${order.join(', ')})`, async () => {
+      const { w, executor } = await world();
+      w.standIn.setPermission('acme', 'api', 'alice', 'write');
+      w.standIn.setPermission('acme', 'schema', 'alice', 'write');
+      // The org's own branch PRs, grouped by their branch name alone (no Depends-On).
+      await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
+      await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.');
+      const evil = await forkPull(w);
+      for (const repo of order) await sendPull(w, 'opened', repo, 1);
+      await settle(w);
+
+      // The branch group still works for the org's own branches ...
+      expect(targetsOf(executor)).toContainEqual(['acme/api', 'acme/schema']);
+      // ... and nothing evaluated with them ever held the fork's PR.
+      expect(targetsOf(executor).filter((t) => t.includes('acme/web'))).toEqual([['acme/web']]);
+      for (const repo of ['schema', 'api']) {
+        expect(tandemChecks(w, repo).map((c) => c.conclusion)).toEqual(['success']);
+        expect(linkedLine(w, repo)).toContain('acme/api#1');
+        expect(linkedLine(w, repo)).not.toContain('acme/web#1');
+      }
+      expect(linkedLine(w, 'web')).not.toContain('acme/api#1');
+      expect(tandemChecks(w, 'web', evil.head.sha)).toHaveLength(1);
+
+      // A writer merges the set: the fork's PR is not in it and does not block it.
+      await postComment(w, 'api', '/tandem merge', 'alice');
+      const merges = w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
+      expect(merges.map((r) => r.path)).toEqual([
+        '/repos/acme/schema/pulls/1/merge',
+        '/repos/acme/api/pulls/1/merge',
+      ]);
+      expect(w.standIn.pullRequest('acme', 'web', 1).merged).toBe(false);
+    });
+  }
+
+  it('a fork PR whose author writes to the base repository groups by its branch', async () => {
+    const { w, executor } = await world();
+    w.standIn.setPermission('acme', 'web', 'carol', 'write');
+    await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
+    await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.');
+    await forkPull(w, 'carol');
+    for (const repo of ['schema', 'api', 'web']) await sendPull(w, 'opened', repo, 1);
+    await settle(w);
+    expect(targetsOf(executor)).toContainEqual(['acme/api', 'acme/schema', 'acme/web']);
+    for (const repo of ['schema', 'api', 'web']) expect(linkedLine(w, repo)).toContain('acme/web#1');
+  });
+});
