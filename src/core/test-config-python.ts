@@ -1,9 +1,11 @@
 /**
  * Test files a Python project names itself: pytest's `testpaths` and `python_files`, from
  * `[tool.pytest.ini_options]` in `pyproject.toml`, `[tool:pytest]` in `setup.cfg`, or `[pytest]`
- * in `pytest.ini` / `tox.ini`. Only these two options are read, so a small reader of INI
- * sections and TOML strings and arrays is enough (no TOML library). Pure.
+ * in `pytest.ini` / `tox.ini`. TOML is read with smol-toml. The INI files are read the way Python's
+ * configparser (which pytest uses) reads them, continuation lines included, which the npm INI
+ * parsers do not do: that small reader stays ours. Pure.
  */
+import { parse as parseToml } from 'smol-toml';
 import { pathGlobs, underFolder } from './test-file-rules.ts';
 
 /** The raw text of each option in one section, `key = value` with indented continuation lines. */
@@ -28,9 +30,23 @@ export function iniSection(text: string, section: string): Map<string, string> {
   return out;
 }
 
-/** Strings of a TOML value: `"a"`, `['a', "b"]` (arrays may span lines, see iniSection). */
-export function tomlStrings(value: string): string[] {
-  return [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+/** `[tool.pytest.ini_options]` of a pyproject.toml: each option as a list of strings. */
+function pyprojectOptions(text: string): { testpaths: string[]; files: string[] } {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch {
+    return { testpaths: [], files: [] }; // not TOML: it names no test files
+  }
+  const tool = doc.tool as { pytest?: { ini_options?: Record<string, unknown> } } | undefined;
+  const opts = tool?.pytest?.ini_options ?? {};
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? v.split(/\s+/).filter(Boolean)
+      : Array.isArray(v)
+        ? v.filter((x) => typeof x === 'string')
+        : [];
+  return { testpaths: strings(opts.testpaths), files: strings(opts.python_files) };
 }
 
 /** Globs one Python config file names; `path` is repository-relative. */
@@ -40,12 +56,8 @@ export function pythonConfigTestGlobs(path: string, text: string): string[] {
   const name = path.slice(slash + 1);
   let testpaths: string[];
   let files: string[];
-  if (name === 'pyproject.toml') {
-    const s = iniSection(text, 'tool.pytest.ini_options');
-    testpaths = tomlStrings(s.get('testpaths') ?? '');
-    const pf = s.get('python_files') ?? '';
-    files = pf.includes('[') ? tomlStrings(pf) : tomlStrings(pf).flatMap((v) => v.split(/\s+/));
-  } else {
+  if (name === 'pyproject.toml') ({ testpaths, files } = pyprojectOptions(text));
+  else {
     const section = name === 'setup.cfg' ? 'tool:pytest' : 'pytest';
     const s = iniSection(text, section);
     testpaths = (s.get('testpaths') ?? '').split(/[\s,]+/).filter(Boolean);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { configuredTestGlobs, isTestConfigFile, repositoryTestGlobs } from '../../src/core/test-config.ts';
 import { literalsOf, scriptPaths } from '../../src/core/test-config-js.ts';
-import { iniSection } from '../../src/core/test-config-python.ts';
+import { iniSection, pythonConfigTestGlobs } from '../../src/core/test-config-python.ts';
 import { DEFAULT_TEST_GLOBS, isRustTestOnly, matchesTestGlobs } from '../../src/core/test-file-rules.ts';
 
 const isTest = (file: string, globs: readonly string[] = DEFAULT_TEST_GLOBS) => matchesTestGlobs(file, globs);
@@ -178,5 +178,22 @@ describe('which files are read', () => {
     ]);
     expect(isTest('check.js', globs)).toBe(true);
     expect(isTest('test/a.js', globs)).toBe(true);
+  });
+});
+
+describe('pyproject.toml read as TOML', () => {
+  it('finds pytest options written with dotted keys, comments inside arrays and literal strings', () => {
+    const dotted = 'tool.pytest.ini_options.testpaths = ["qa"]\n';
+    expect(pythonConfigTestGlobs('pyproject.toml', dotted)).toEqual(['qa', 'qa/**']);
+    const commented = `[tool.pytest.ini_options]\ntestpaths = [\n  "tests", # unit\n  'it',\n]\npython_files = "check_*.py"\n`;
+    expect(pythonConfigTestGlobs('svc/pyproject.toml', commented)).toEqual([
+      'svc/tests',
+      'svc/tests/**',
+      'svc/it',
+      'svc/it/**',
+      'svc/tests/**/check_*.py',
+      'svc/it/**/check_*.py',
+    ]);
+    expect(pythonConfigTestGlobs('pyproject.toml', '[tool.pytest.ini_options\nbroken')).toEqual([]);
   });
 });
