@@ -10,6 +10,7 @@
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
+import { registerAction } from './commands/action.ts';
 import { registerBench } from './commands/bench.ts';
 import { registerCombine } from './commands/combine.ts';
 import { registerConfig } from './commands/config.ts';
@@ -59,6 +60,7 @@ registerCombine(program);
 registerMine(program, ctx);
 registerImage(program);
 registerConfig(program);
+registerAction(program);
 
 try {
   await program.parseAsync(process.argv);

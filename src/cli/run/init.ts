@@ -16,6 +16,7 @@ import { InputError } from '../../core/errors.ts';
 import { splitRepo } from '../../core/repo-name.ts';
 import { loadTemplate } from '../../report/templates.ts';
 import { parseFlags } from '../eval-options.ts';
+import { vendoredActionFiles } from './action-files.ts';
 
 /** src/cli/run and build/cli/run sit at the same depth under the package root. */
 const EXAMPLES = fileURLToPath(new URL('../../../examples/workflows/', import.meta.url));
@@ -70,7 +71,7 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
     'suites/checkout/suite.yml',
     `suites/${flags.suite}/suite.yml`,
   );
-  const files: Array<[string, string]> = [
+  const files: Array<[string, string | Buffer]> = [
     [path.join(orgRepo, '.github', 'tandem.yml'), render('tandem.yml.hbs', data)],
     [path.join(suiteDir, 'suite.yml'), render('suite.yml.hbs', data)],
     ...data.groups.map((g): [string, string] => [
@@ -82,6 +83,8 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
       path.join(evalRepo, 'images', 'node20', 'Dockerfile'),
       await readFile(path.join(EXAMPLES, 'images', 'node20', 'Dockerfile'), 'utf8'),
     ],
+    // The Action the workflow's `uses: ./.github/actions/tandem` runs.
+    ...(await vendoredActionFiles()).map(([rel, data]): [string, Buffer] => [path.join(evalRepo, rel), data]),
   ];
   const existing = files.filter(([f]) => existsSync(f)).map(([f]) => f);
   if (existing.length > 0 && !flags.force)
