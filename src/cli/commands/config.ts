@@ -7,12 +7,25 @@ export function registerConfig(program: Command): void {
     .description("the organization's .github/tandem.yml")
     .command('check')
     .argument('<file>', 'a tandem.yml (YAML or JSON)')
-    .description(
-      'validate a tandem.yml as the App will read it: exit 0 valid, 2 invalid (the field is named)',
+    .option(
+      '--evaluator-dir <dir>',
+      'a checkout of the evaluator repository: check the suite files, hidden files, images and workflow it names',
     )
-    .action(async (file: string) => {
+    .option('--strict', 'exit 2 on warnings too')
+    .description(
+      'validate a tandem.yml as the App will read it, and warn about settings that cannot work: exit 0 valid, 2 invalid (file and field named)',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  tandem config check .github/tandem.yml
+  tandem config check .github/tandem.yml --evaluator-dir ../evaluator --strict
+`,
+    )
+    .action(async (file: string, raw: unknown) => {
       const { configCheckCommand } = await import('../run/config.ts');
-      process.exitCode = await configCheckCommand(file);
+      process.exitCode = await configCheckCommand(file, raw);
     });
   program
     .command('init')
