@@ -32,10 +32,22 @@ Examples:
     .argument('<repos...>', 'the repositories (owner/name) one suite covers')
     .requiredOption('--evaluator <repo>', 'the private repository that holds the suites and hidden tests')
     .option('--dir <dir>', 'where to write the starter files', '.')
+    .option(
+      '--checkouts <dir>',
+      "where the repositories' checkouts are (<dir>/<name>): their toolchains decide how the suite prepares and tests them",
+      '.',
+    )
     .option('--suite <name>', 'name of the starter suite', 'main')
     .option('--force', 'overwrite files that exist')
     .description(
-      "write a starter tandem.yml (for the organization's .github repository), a suite skeleton and the evaluator workflow",
+      "write a starter tandem.yml (for the organization's .github repository), a suite for the repositories' toolchains, the evaluator workflow with the Action, and a case file to try it locally",
+    )
+    .addHelpText(
+      'after',
+      `
+Example:
+  tandem init acme/api acme/web acme/worker --evaluator acme/evaluator --checkouts ~/src/acme --dir setup
+`,
     )
     .action(async (repos: string[], raw: unknown) => {
       const { initCommand } = await import('../run/init.ts');
