@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
+import { noSuchFile } from '../core/file-errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerAction } from './commands/action.ts';
 import { registerBench } from './commands/bench.ts';
@@ -22,6 +23,7 @@ import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
+import { Interrupted } from './interrupted.ts';
 
 // `tandem --help | head`: the reader closed the pipe, which is not an error of ours.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -48,7 +50,9 @@ const program = new Command('tandem')
   .description('Judge pull requests across several repositories as one change')
   .version(TOOL_VERSION)
   .exitOverride()
-  .showHelpAfterError()
+  // One `tandem:` prefix, and a pointer to the help rather than all of it.
+  .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'tandem: ')) })
+  .showHelpAfterError('(add --help for the usage of this command)')
   .addHelpText('after', PROGRAM_HELP);
 const ctx: CliContext = { signal: controller.signal };
 
@@ -80,6 +84,17 @@ function reportError(err: unknown): number {
   if (err instanceof InfraError && err.kind === 'engine') {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.infra;
+  }
+  if (err instanceof Interrupted) {
+    process.stderr.write(`tandem: ${err.message}\n`);
+    return EXIT.interrupted;
+  }
+  // A file the user named that is not there, from any command: said in words, as bad input.
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const file = (err as NodeJS.ErrnoException | null)?.path;
+  if ((code === 'ENOENT' || code === 'EISDIR') && file) {
+    process.stderr.write(`tandem: ${noSuchFile(file, err)}\n`);
+    return EXIT.badInput;
   }
   if (err instanceof InfraError) {
     process.stderr.write(`tandem: infrastructure error (${err.kind}): ${err.message}\n`);

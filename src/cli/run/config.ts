@@ -9,11 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.ts';
+import { noSuchFile } from '../../core/file-errors.ts';
 import { validateOrgConfig } from '../../core/org-config.schema.ts';
 import { orgConfigWarnings } from '../../core/org-config-warnings.ts';
 import { parseFlags } from '../eval-options.ts';
 import { EXIT } from '../exit-codes.ts';
-import { noSuchFile } from '../file-errors.ts';
 import { checkEvaluatorDir, type Finding } from './config-evaluator.ts';
 
 const flagsSchema = z.object({
