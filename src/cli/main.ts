@@ -9,7 +9,6 @@
  */
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
-import { noSuchFile } from '../core/file-errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerAction } from './commands/action.ts';
 import { registerBench } from './commands/bench.ts';
@@ -23,7 +22,6 @@ import { registerPlan } from './commands/plan.ts';
 import { registerValidate } from './commands/validate.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
-import { Interrupted } from './interrupted.ts';
 
 // `tandem --help | head`: the reader closed the pipe, which is not an error of ours.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -69,13 +67,16 @@ registerAction(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  process.exitCode = reportError(err);
+  process.exitCode = await reportError(err);
 }
 
-function reportError(err: unknown): number {
+/** Loads what it needs only on failure, so `--help` and `--version` stay light. */
+async function reportError(err: unknown): Promise<number> {
   if (err instanceof CommanderError) {
     return err.exitCode === 0 ? 0 : EXIT.badInput;
   }
+  const { Interrupted } = await import('./interrupted.ts');
+  const { noSuchFile } = await import('../core/file-errors.ts');
   if (err instanceof InputError) {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.badInput;
