@@ -50,13 +50,16 @@ export function parseEvalFlags(raw: unknown): EvalFlags {
 
 /** The settings the engine flags ask for; what they leave out the request builder decides. */
 export function engineSettings(flags: EngineFlags): EvaluationSettings {
+  if (flags.prepareNetwork)
+    process.stderr.write(
+      "tandem: --prepare-network is retired and ignored: prepare reaches only the suite's network.allow hosts, through Tandem's egress proxy\n",
+    );
   return {
     useResultCache: flags.cache,
     sandbox: flags.sandbox,
     ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
     ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
     ...(flags.workDir ? { workDir: flags.workDir } : {}),
-    ...(flags.prepareNetwork ? { prepareNetwork: flags.prepareNetwork } : {}),
     ...(flags.caBundle ? { caBundle: flags.caBundle } : {}),
   };
 }

@@ -10,6 +10,7 @@
 import { Command, CommanderError } from 'commander';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
+import { registerAction } from './commands/action.ts';
 import { registerBench } from './commands/bench.ts';
 import { registerCombine } from './commands/combine.ts';
 import { registerConfig } from './commands/config.ts';
@@ -47,7 +48,9 @@ const program = new Command('tandem')
   .description('Judge pull requests across several repositories as one change')
   .version(TOOL_VERSION)
   .exitOverride()
-  .showHelpAfterError()
+  // One `tandem:` prefix, and a pointer to the help rather than all of it.
+  .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'tandem: ')) })
+  .showHelpAfterError('(add --help for the usage of this command)')
   .addHelpText('after', PROGRAM_HELP);
 const ctx: CliContext = { signal: controller.signal };
 
@@ -59,17 +62,21 @@ registerCombine(program);
 registerMine(program, ctx);
 registerImage(program);
 registerConfig(program);
+registerAction(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  process.exitCode = reportError(err);
+  process.exitCode = await reportError(err);
 }
 
-function reportError(err: unknown): number {
+/** Loads what it needs only on failure, so `--help` and `--version` stay light. */
+async function reportError(err: unknown): Promise<number> {
   if (err instanceof CommanderError) {
     return err.exitCode === 0 ? 0 : EXIT.badInput;
   }
+  const { Interrupted } = await import('./interrupted.ts');
+  const { noSuchFile } = await import('../core/file-errors.ts');
   if (err instanceof InputError) {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.badInput;
@@ -78,6 +85,17 @@ function reportError(err: unknown): number {
   if (err instanceof InfraError && err.kind === 'engine') {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.infra;
+  }
+  if (err instanceof Interrupted) {
+    process.stderr.write(`tandem: ${err.message}\n`);
+    return EXIT.interrupted;
+  }
+  // A file the user named that is not there, from any command: said in words, as bad input.
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const file = (err as NodeJS.ErrnoException | null)?.path;
+  if ((code === 'ENOENT' || code === 'EISDIR') && file) {
+    process.stderr.write(`tandem: ${noSuchFile(file, err)}\n`);
+    return EXIT.badInput;
   }
   if (err instanceof InfraError) {
     process.stderr.write(`tandem: infrastructure error (${err.kind}): ${err.message}\n`);

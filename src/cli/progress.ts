@@ -45,7 +45,13 @@ export function countingBar(stream: NodeJS.WriteStream, opts: BarOptions): Count
   const draw = () => {
     const eta = opts.eta ? '  ETA {eta_formatted}' : '';
     bar = new cliProgress.SingleBar(
-      { stream, format: `  [{bar}] {value}/{total} ${opts.unit}${eta}  {last}`, hideCursor: true },
+      // A finished bar leaves no line behind: the summary follows it.
+      {
+        stream,
+        format: `  [{bar}] {value}/{total} ${opts.unit}${eta}  {last}`,
+        hideCursor: true,
+        clearOnComplete: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(total, done, { last: lastText });

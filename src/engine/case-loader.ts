@@ -7,6 +7,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
 import { InputError } from '../core/errors.ts';
+import { noSuchFile } from '../core/file-errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
 import { validate } from '../core/zod-issues.ts';
 import type { EvaluationInput } from './evaluate-api.ts';
@@ -16,7 +17,7 @@ async function readStructured(file: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file);
+    throw new InputError(noSuchFile(file, err), file);
   }
   try {
     // YAML is a superset of JSON, so one parser serves both.

@@ -18,9 +18,10 @@ export interface LeaderboardRow {
   resolved: number;
   total: number;
   caseSuccess: number;
-  repositorySuccess: number;
-  f2pComplete: number;
-  p2pPreserved: number;
+  /** Per-repository rates: '—' when no repository was graded. */
+  repositorySuccess: number | string;
+  f2pComplete: number | string;
+  p2pPreserved: number | string;
   fixRate: number;
   applyRate: number;
   empty: number;
@@ -64,7 +65,7 @@ export interface BenchView {
   namesWarnings: Array<{ model: string; id: string; warning: string }>;
   byRepoCount: Array<{
     repos: string;
-    rates: Array<{ model: string; rate: number; resolved: number; total: number }>;
+    rates: Array<{ model: string; rate: number; shown: string; resolved: number; total: number }>;
   }>;
   instances: InstanceView[];
   diagnosisKinds: string[];
@@ -72,6 +73,8 @@ export interface BenchView {
 }
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
+/** A rate with nothing to count: shown as a dash, never as 0%. */
+const NO_DATA = '—';
 
 /**
  * Of a configuration's repositories at head, the ones the prediction changed: a repository its
@@ -99,15 +102,19 @@ export function benchView(runs: BenchRunData[]): BenchView {
   const models = ranked.map(label);
   const leaderboard = ranked.map((r) => {
     const m = r.summary.metrics;
+    // No graded repository (every prediction errored or was empty): a per-repository rate is
+    // not 0%, it is unknown.
+    const perRepo = (x: number) =>
+      r.entries.some((e) => e.tandem.repositories.length > 0) ? pct(x) : NO_DATA;
     return {
       model: label(r),
       runId: r.runId,
       resolved: r.summary.resolved_instances,
       total: r.summary.total_instances,
       caseSuccess: pct(m.case_success),
-      repositorySuccess: pct(m.repository_success),
-      f2pComplete: pct(m.f2p_complete_repositories),
-      p2pPreserved: pct(m.p2p_preserved_repositories),
+      repositorySuccess: perRepo(m.repository_success),
+      f2pComplete: perRepo(m.f2p_complete_repositories),
+      p2pPreserved: perRepo(m.p2p_preserved_repositories),
       fixRate: pct(m.fix_rate),
       applyRate: pct(m.patch_apply_rate),
       empty: r.summary.empty_patch_instances,
@@ -128,7 +135,16 @@ export function benchView(runs: BenchRunData[]): BenchView {
     repos,
     rates: ranked.map((r) => {
       const b = r.summary.metrics.by_repo_count[repos];
-      return { model: label(r), rate: pct(b?.rate ?? 0), resolved: b?.resolved ?? 0, total: b?.total ?? 0 };
+      const total = b?.total ?? 0;
+      const rate = total > 0 ? pct(b!.rate) : 0;
+      // A model with no instance of this size has no rate; the bar chart draws nothing for it.
+      return {
+        model: label(r),
+        rate,
+        shown: total > 0 ? `${rate}%` : NO_DATA,
+        resolved: b?.resolved ?? 0,
+        total,
+      };
     }),
   }));
   const ids = [...new Set(ranked.flatMap((r) => r.entries.map((e) => e.tandem.instance_id)))].sort();

@@ -66,7 +66,13 @@ const view: BenchView = {
   byRepoCount: [
     {
       repos: '2',
-      rates: MODELS.map((model, i) => ({ model, rate: i === 0 ? 100 : 50, resolved: 2 - i, total: 2 })),
+      rates: MODELS.map((model, i) => ({
+        model,
+        rate: i === 0 ? 100 : 50,
+        shown: i === 0 ? '100%' : '50%',
+        resolved: 2 - i,
+        total: 2,
+      })),
     },
   ],
   instances: ['acme-1', 'acme-2'].map((id, n) => ({

@@ -185,6 +185,9 @@ describe('Ctrl-C', () => {
     const r = await run.done;
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('interrupted');
+    // Said as an interruption with what the cache keeps, not as an infrastructure error.
+    expect(r.stderr).toContain('tandem: interrupted: no configuration (of 2) finished, so none was cached');
+    expect(r.stderr).not.toContain('infrastructure error');
     expect(containersFrom(ownCache)).toEqual([]);
   });
 });

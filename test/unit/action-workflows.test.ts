@@ -28,7 +28,7 @@ interface Job {
 const action = load('action.yml');
 /** A GitHub expression as it appears in a workflow: `${{ ... }}`. */
 const expr = (inner: string) => ['$', '{{ ', inner, ' }}'].join('');
-const tandemSteps = (job: Job) => job.steps.filter((s) => s.uses?.startsWith('tandem-dev/tandem@'));
+const tandemSteps = (job: Job) => job.steps.filter((s) => s.uses === './.github/actions/tandem');
 
 describe('action.yml', () => {
   it('runs dist/index.js on node24', () => {

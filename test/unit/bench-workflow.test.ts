@@ -23,7 +23,7 @@ function benchCalls(job: string): Array<{ sub: string; flags: string[] }> {
   return steps(job)
     .flatMap((s) => (s.run ?? '').split('\n'))
     .join(' ')
-    .split('tandem.js bench ')
+    .split('tandem bench ')
     .slice(1)
     .map((call) => ({
       sub: call.split(/\s+/)[0]!,

@@ -17,8 +17,9 @@ const NODE24_MAJOR: Record<string, number> = {
   'actions/checkout': 5,
   'actions/setup-node': 5,
   'actions/cache': 5,
-  'actions/upload-artifact': 5,
-  'actions/download-artifact': 6,
+  // v5 and v6 only offered Node 24 (they ran on Node 20 by default); v6 and v7 run on it.
+  'actions/upload-artifact': 6,
+  'actions/download-artifact': 7,
   'actions/create-github-app-token': 2,
 };
 type Step = { run?: string; uses?: string };
@@ -41,7 +42,7 @@ describe('examples/workflows', () => {
 
   it('the benchmark workflow builds its sandbox image before running, with a command the CLI has', () => {
     const steps = stepsOf('tandem-bench.yml');
-    const build = steps.findIndex((s) => s.run?.includes('tandem.js image build node'));
+    const build = steps.findIndex((s) => s.run?.includes('tandem image build node'));
     const run = steps.findIndex((s) => s.run?.includes('bench run'));
     expect(build).toBeGreaterThan(-1);
     expect(build).toBeLessThan(run);

@@ -19,7 +19,11 @@ function addBenchEngineFlags(cmd: Command): Command {
 export function registerBench(program: Command, ctx: CliContext): void {
   const bench = program
     .command('bench')
-    .description('benchmark mode: validate task instances and score agents’ multi-repository patches');
+    .description('benchmark mode: validate task instances and score agents’ multi-repository patches')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  tandem bench validate candidates.jsonl --out validated.jsonl\n  tandem bench run --instances validated.jsonl --predictions preds.jsonl --run-id r1\n  tandem bench report runs/r1 --html report.html\n',
+    );
 
   addBenchEngineFlags(
     bench
@@ -46,6 +50,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       .option('--no-retry-errors', 'on a resumed run, keep predictions that ended in an error'),
   )
     .description('score predictions: per-instance report.json and the run summary (resumable)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  tandem bench run --instances validated.jsonl --predictions preds.jsonl --run-id r1\n  tandem bench run --instances validated.jsonl --predictions gold --run-id gold --shard 1/4\n',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const { benchRunCommand } = await import('../run/bench.ts');
       process.exitCode = await benchRunCommand(raw, ctx.signal);
@@ -71,6 +79,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       .option('--strict', 'reject an instance with a flaky test instead of dropping the test'),
   )
     .description('check instances: gold resolved and jointly necessary, F2P/P2P derived, flaky tests dropped')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  tandem bench validate candidates.jsonl --out validated.jsonl\n  tandem bench validate swe.jsonl --suites suites.yml --out validated.jsonl --runs 5 --strict\n',
+    )
     .action(async (instances: string, raw: Record<string, unknown>) => {
       const { benchValidateCommand } = await import('../run/bench.ts');
       process.exitCode = await benchValidateCommand(instances, raw, ctx.signal);
@@ -83,6 +95,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .requiredOption('--instances <file>', 'the instances file the shards ran')
     .requiredOption('--out <dir>', 'the merged run folder (runs/<run-id>)')
     .description('merge shard run folders into one run and recompute the summaries')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tandem bench combine shards/bench-shard-* --instances validated.jsonl --out runs/r1\n',
+    )
     .action(async (dirs: string[], raw: Record<string, unknown>) => {
       const { benchMergeCommand } = await import('../run/bench.ts');
       process.exitCode = await benchMergeCommand(dirs, raw);
@@ -95,6 +111,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .requiredOption('--out <file>', 'derived instances (JSONL); gold states go to <out>.repos/ beside it')
     .option('--cache-dir <dir>', 'mirrors and states (default: user cache dir)')
     .description('single-side: from each N-repository instance, N instances with the others at gold')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tandem bench derive single-side validated.jsonl --out single-side.jsonl\n',
+    )
     .action(async (kind: string, instances: string, raw: Record<string, unknown>) => {
       const { benchDeriveCommand } = await import('../run/bench.ts');
       process.exitCode = await benchDeriveCommand(kind, instances, raw);
@@ -106,6 +126,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     .option('--html <file>', 'one self-contained HTML file')
     .option('--markdown <file>', 'a Markdown leaderboard')
     .description('leaderboard, resolved rate by number of repositories, heatmap, per-instance matrices')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tandem bench report runs/r1 runs/r2 --html report.html --markdown report.md\n',
+    )
     .action(async (dirs: string[], raw: Record<string, unknown>) => {
       const { benchReportCommand } = await import('../run/bench.ts');
       process.exitCode = await benchReportCommand(dirs, raw);
@@ -122,6 +146,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     )
     .option('--out <dir>', 'the regraded run folder (default: <run-dir>.regraded beside it)')
     .description('grade a run’s stored test results again (new lists or name mapping), without containers')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tandem bench regrade runs/r1 --instances validated-v2.jsonl --out runs/r1-v2\n',
+    )
     .action(async (dir: string, raw: Record<string, unknown>) => {
       const { benchRegradeCommand } = await import('../run/bench-analyze.ts');
       process.exitCode = await benchRegradeCommand(dir, raw);
@@ -139,6 +167,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
     )
     .option('--json <file>', 'the comparison as JSON')
     .description('instances resolved by one run and not the other, exact McNemar test, regression gate')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tandem bench compare runs/baseline runs/candidate --max-regression 0.05 --json compare.json\n',
+    )
     .action(async (a: string, b: string, raw: Record<string, unknown>) => {
       const { benchCompareCommand } = await import('../run/bench-analyze.ts');
       process.exitCode = await benchCompareCommand(a, b, raw);

@@ -8,6 +8,7 @@ import { evaluate } from '../../engine/evaluate.ts';
 import { buildEvaluationRequest, hostDefaults } from '../../engine/evaluation-request.ts';
 import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '../eval-options.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
+import { Interrupted, interruptedMessage } from '../interrupted.ts';
 import { createProgress } from '../progress.ts';
 import { loadPullRequestChange, type PullRequestChange } from '../pull-request-change.ts';
 import { checkReportTargets, printSummary, writeReports } from '../report-output.ts';
@@ -77,11 +78,18 @@ export async function runEval(
   }
   let report: Report;
   let reportedExamples: string[] = [];
+  // What an interrupted run leaves in the result cache: configurations that finished.
+  let planned: number | undefined;
+  let finished = 0;
   try {
     report = await evaluate(change, {
       ...options,
       signal,
-      onEvent: progress.onEvent,
+      onEvent: (e) => {
+        if (e.type === 'plan') planned = e.configurations.length;
+        if (e.type === 'configuration-done' && e.attempt === 0 && e.outcome !== 'error') finished += 1;
+        progress.onEvent(e);
+      },
       onReportedExamples: (ids) => {
         reportedExamples = ids;
       },
@@ -89,7 +97,10 @@ export async function runEval(
       // GitHub are the App's case, where such trouble is infrastructure.
       caseFromUser: from.kind === 'case',
     });
+    // An evaluation cut short may still return; its verdict would be on a part of the matrix.
+    if (signal.aborted) throw new Error('interrupted');
   } catch (err) {
+    if (signal.aborted) throw new Interrupted(interruptedMessage(finished, planned, options.useResultCache));
     // A ref or patch of the case that does not resolve: named with the case file, said once.
     if (err instanceof InputError && err.field && !err.file)
       throw new InputError(`${caseFile}: ${err.message}`, caseFile, err.field);
