@@ -8,7 +8,7 @@
  */
 
 /** Longest text returned: a message quoting a whole file or response stays readable. */
-export const MAX_ERROR_TEXT = 1000;
+export const MAX_ERROR_TEXT = 2000;
 
 /** A system error's code (`ENOENT`, `EACCES`), when the value carries one. */
 export function errorCode(err: unknown): string | undefined {
@@ -24,6 +24,17 @@ export function errorCode(err: unknown): string | undefined {
  */
 export function errorText(err: unknown): string {
   return oneLine(rawText(err, 0));
+}
+
+/**
+ * Only the first line of the message: for a message shown where the rest must not go (a YAML code
+ * frame quotes the file it read, which may be private, on a check that may be public).
+ */
+export function errorHeadline(err: unknown): string {
+  const first = rawText(err, 0)
+    .split(/\r?\n/)
+    .find((l) => l.trim());
+  return oneLine(first ?? '');
 }
 
 /** The system error code when there is one (what a "cannot read" message needs), else errorText. */

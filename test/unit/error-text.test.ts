@@ -5,8 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { errorCode, errorCodeOrText, errorText, MAX_ERROR_TEXT } from '../../src/core/error-text.ts';
-import { InfraError, InputError } from '../../src/core/errors.ts';
+import {
+  errorCode,
+  errorCodeOrText,
+  errorHeadline,
+  errorText,
+  MAX_ERROR_TEXT,
+} from '../../src/core/error-text.ts';
+import { InfraError, InputError, infraInfo } from '../../src/core/errors.ts';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -69,9 +75,19 @@ describe('errorText', () => {
   it('never returns a blank and caps a huge message', () => {
     expect(errorText('')).toBe('unknown error');
     expect(errorText(new Error('\n  \n'))).toBe('Error');
-    const long = errorText('x'.repeat(5000));
+    const long = errorText('x'.repeat(MAX_ERROR_TEXT * 3));
     expect(long).toHaveLength(MAX_ERROR_TEXT);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('errorHeadline', () => {
+  it("keeps only a message's first line: the position of a YAML error, not its code frame", () => {
+    const text = errorHeadline(thrown(() => parseYaml('secret: value: x')));
+    expect(text).toMatch(/at line 1, column \d+:$/);
+    expect(text).not.toContain('secret');
+    expect(errorHeadline(new Error('\n\n  second\nthird'))).toBe('second');
+    expect(errorHeadline(undefined)).toBe('undefined');
   });
 });
 
@@ -82,5 +98,18 @@ describe('errorCodeOrText', () => {
     expect(errorCodeOrText(err)).toBe('ENOENT');
     expect(errorCodeOrText(new Error('disk on fire'))).toBe('disk on fire');
     expect(errorCode({ code: 404 })).toBeUndefined();
+  });
+});
+
+describe("infraInfo (a report's infrastructure error) of any thrown value", () => {
+  it('says what failed, whatever was thrown', () => {
+    const refused = new AggregateError([new Error('connect ECONNREFUSED 127.0.0.1:2375')], '');
+    expect(infraInfo(refused, 'acme/api')).toEqual({
+      kind: 'engine',
+      message: 'connect ECONNREFUSED 127.0.0.1:2375',
+      target: 'acme/api',
+    });
+    expect(infraInfo({ reason: 'gone' }).message).toBe('{"reason":"gone"}');
+    expect(infraInfo(undefined).message).toBe('undefined');
   });
 });

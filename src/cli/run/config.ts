@@ -2,8 +2,10 @@
  * `tandem config check FILE`: the organization's `tandem.yml` read exactly as the App reads it
  * (the same schema, the same message naming the field), so a mistake is found before the push.
  */
+
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { errorCodeOrText, errorText } from '../../core/error-text.ts';
 import { InputError } from '../../core/errors.ts';
 import { validateOrgConfig } from '../../core/org-config.schema.ts';
 
@@ -12,13 +14,13 @@ export async function configCheckCommand(file: string): Promise<number> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, file);
+    throw new InputError(`cannot read ${file}: ${errorCodeOrText(e)}`, file);
   }
   let raw: unknown;
   try {
     raw = parse(text, { prettyErrors: true });
   } catch (e) {
-    throw new InputError(`${file}: not valid YAML: ${(e as Error).message}`, file);
+    throw new InputError(`${file}: not valid YAML: ${errorText(e)}`, file);
   }
   const result = validateOrgConfig(raw);
   if (!result.ok)

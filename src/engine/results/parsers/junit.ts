@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { errorText } from '../../../core/error-text.ts';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
 import { ResultParseError } from './parser.ts';
 import { cleanMessage, type RawTest, readableText, secondsToMs, toResults } from './result-builder.ts';
@@ -110,7 +111,7 @@ function rootElement(text: string): Element {
   try {
     parsed = xml.parse(text) as XmlNode[];
   } catch (err) {
-    throw new ResultParseError(`malformed JUnit XML: ${(err as Error).message}`);
+    throw new ResultParseError(`malformed JUnit XML: ${errorText(err)}`);
   }
   const root = elements(parsed)[0];
   if (!root) throw new ResultParseError('JUnit XML has no root element');
