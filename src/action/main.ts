@@ -8,9 +8,11 @@
  * it after loading its `.env` and stubbing the toolkit (`npx @github/local-action run .
  * src/action/main.ts .env`); the bundle's entry, index.ts, calls it on a runner.
  */
+
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import { scrubCredentials } from '../core/credentials.ts';
+import { errorText } from '../core/error-text.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import { INFRA_TITLE } from '../core/infra-wording.ts';
 import { readInputs } from './inputs.ts';
@@ -21,7 +23,7 @@ import { evaluateStep, mergeStep, planStep } from './steps.ts';
 function describe(err: unknown): string {
   if (err instanceof InputError) return `Tandem: bad input, no verdict: ${err.message}`;
   if (err instanceof InfraError) return `${INFRA_TITLE} (${err.kind}): ${err.message}`;
-  return `${INFRA_TITLE} (internal): ${(err as Error)?.message ?? String(err)}`;
+  return `${INFRA_TITLE} (internal): ${errorText(err)}`;
 }
 
 /** Cancelling a job sends SIGINT, then SIGTERM: both stop the containers cleanly. */
@@ -52,12 +54,12 @@ export async function run(): Promise<void> {
     else await evaluateStep(inputs, ctx);
   } catch (err) {
     if (!(err instanceof InputError || err instanceof InfraError)) {
-      core.info(scrubCredentials(String((err as Error)?.stack ?? err), secrets));
+      core.info(scrubCredentials(err instanceof Error && err.stack ? err.stack : errorText(err), secrets));
     }
     const message = scrubCredentials(describe(err), secrets);
     await publishFailure(message, settings?.hasSummaryFile ?? false).catch((e: unknown) => {
       // The runner's files are gone (a broken runner): the failure still reaches the log.
-      core.setFailed(`${message} (the step's outputs could not be written: ${(e as Error).message})`);
+      core.setFailed(`${message} (the step's outputs could not be written: ${errorText(e)})`);
     });
   } finally {
     dispose();

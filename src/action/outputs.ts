@@ -7,8 +7,10 @@
  * A complete report fails the step when not resolved; an infrastructure error says it is not a
  * verdict on the code.
  */
+
 import path from 'node:path';
 import * as core from '@actions/core';
+import { errorText } from '../core/error-text.ts';
 import { infraHeadline } from '../core/infra-wording.ts';
 import type { Report } from '../core/report.schema.ts';
 import { writeJsonReport } from '../report/json-report.ts';
@@ -37,7 +39,7 @@ export async function appendSummary(markdown: string, hasSummaryFile: boolean): 
   } catch (err) {
     // The verdict still stands on the outputs and the report; a summary is a convenience.
     core.summary.emptyBuffer();
-    core.warning(`Tandem: cannot write the job summary: ${(err as Error).message}`);
+    core.warning(`Tandem: cannot write the job summary: ${errorText(err)}`);
   }
 }
 

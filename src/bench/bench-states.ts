@@ -13,11 +13,13 @@
  * predictions, runs and machines; each is stored under a ref named by the hash of its inputs and
  * not made again.
  */
+
 import { createHash } from 'node:crypto';
 import { mkdtemp, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstanceRepo } from '../core/bench-instance.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
+import { errorText } from '../core/error-text.ts';
 import { InfraError } from '../core/errors.ts';
 import { withDirLock } from '../engine/dir-lock.ts';
 import { exists, removeTree } from '../engine/fs-util.ts';
@@ -89,7 +91,7 @@ export class BenchStates {
           try {
             method = (await applyPatch(dir, patch, { target: r.repo })).method;
           } catch (err) {
-            throw new CandidateFailed(err as Error);
+            throw new CandidateFailed(err);
           }
           await overlayTestFiles(dir, base, testBase);
         });
@@ -97,7 +99,7 @@ export class BenchStates {
       } catch (err) {
         if (!(err instanceof CandidateFailed)) throw err;
         const files = err.cause instanceof InfraError ? (err.cause.details.files ?? []) : [];
-        return { ok: false, message: err.cause.message, files };
+        return { ok: false, message: err.message, files };
       }
     });
   }
@@ -186,8 +188,8 @@ async function overlayTestFiles(dir: string, base: string, testBase: string): Pr
 }
 
 class CandidateFailed extends Error {
-  constructor(override readonly cause: Error) {
-    super(cause.message);
+  constructor(override readonly cause: unknown) {
+    super(errorText(cause));
   }
 }
 

@@ -12,6 +12,7 @@
 import type { InstanceRepo } from '../core/bench-instance.schema.ts';
 import type { RepoApply } from '../core/bench-report.schema.ts';
 import { mapRunsToDatasetNames } from '../core/dataset-names.ts';
+import { errorText } from '../core/error-text.ts';
 import { InfraError } from '../core/errors.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
@@ -113,7 +114,7 @@ export async function evaluateCandidate(
       });
     } catch (err) {
       if (ctx.engine.signal?.aborted) throw err;
-      errors.push((err as Error).message);
+      errors.push(errorText(err));
       if (attempt > ctx.retries) return { kind: 'error', apply, errors, attempts: attempt };
       continue;
     }
@@ -167,13 +168,13 @@ async function repoState(r: InstanceRepo, patch: string, states: BenchStates): P
   } catch (err) {
     if (err instanceof InfraError && err.kind === 'patch-failed')
       return { kind: 'injection-failed', message: err.message };
-    return { kind: 'error', message: (err as Error).message };
+    return { kind: 'error', message: errorText(err) };
   }
   let state: Awaited<ReturnType<BenchStates['candidate']>>;
   try {
     state = await states.candidate(r, patch);
   } catch (err) {
-    return { kind: 'error', message: (err as Error).message };
+    return { kind: 'error', message: errorText(err) };
   }
   const changed = patch.trim() !== '';
   if (!state.ok) {

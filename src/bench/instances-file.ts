@@ -6,6 +6,7 @@
  * the file, the line (or list index) and the field; a row no suite covers is refused naming the
  * row and its repository.
  */
+
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -18,6 +19,7 @@ import {
 } from '../core/bench-instance.schema.ts';
 import { findSuite } from '../core/bench-suite-map.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import {
   isMultiSweBenchRow,
@@ -105,7 +107,7 @@ function instanceRows(text: string, file: string): Array<Row & { where: string }
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`, file);
+    throw new InputError(`${file}: not valid JSON: ${errorText(err)}`, file);
   }
   return (doc as unknown[]).map((value, i) => ({ line: i, value, where: `${file}: [${i}]` }));
 }

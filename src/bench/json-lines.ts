@@ -2,7 +2,9 @@
  * Reads JSON-lines files with the line number of every row kept, so a bad row is reported as
  * `file:line: field "…": …` — the way users find it in a 10,000-line instances file.
  */
+
 import { readFile } from 'node:fs/promises';
+import { errorCodeOrText, errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 
 export interface Row {
@@ -14,7 +16,7 @@ export async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file);
+    throw new InputError(`cannot read ${file}: ${errorCodeOrText(err)}`, file);
   }
 }
 
@@ -26,7 +28,7 @@ export function parseJsonLines(text: string, file: string): Row[] {
     try {
       rows.push({ line: i + 1, value: JSON.parse(raw) });
     } catch (err) {
-      throw new InputError(`${file}:${i + 1}: not valid JSON: ${(err as Error).message}`, file);
+      throw new InputError(`${file}:${i + 1}: not valid JSON: ${errorText(err)}`, file);
     }
   });
   return rows;

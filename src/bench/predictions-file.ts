@@ -2,8 +2,10 @@
  * Loads predictions in the three forms SWE-bench accepts: JSON lines, a JSON list, or a JSON
  * object keyed by instance id. `gold` instead of a file scores the instances' own gold patches.
  */
+
 import path from 'node:path';
 import { type BenchPrediction, benchPredictionSchema, GOLD_MODEL } from '../core/bench-prediction.schema.ts';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { validate } from '../core/zod-issues.ts';
 import type { LoadedInstance } from './instances-file.ts';
@@ -51,7 +53,7 @@ export function parsePredictions(text: string, file: string): BenchPrediction[] 
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`, file);
+      throw new InputError(`${file}: not valid JSON: ${errorText(err)}`, file);
     }
   }
   if (whole && !isOneRow(doc)) {

@@ -6,19 +6,24 @@
  * across runs) whatever the number of predictions that need them.
  */
 import pLimit from 'p-limit';
-import { type BenchPrediction, modelFolder, modelFolderClash } from '../core/bench-prediction.schema.ts';
 import type { RunSummary } from '../core/bench-report.schema.ts';
 import { summarizeRun } from '../core/bench-summary.ts';
-import { InfraError, InputError } from '../core/errors.ts';
 import type { Shard } from '../core/shard-plan.ts';
 import type { EvaluationOptions } from '../engine/evaluate-api.ts';
 import { MirrorCache } from '../engine/git/git-mirror.ts';
 import { BenchStates } from './bench-states.ts';
-import { diagnose } from './diagnose.ts';
-import { type BenchMatrix, evaluateCandidate } from './evaluate-candidate.ts';
-import { instanceEntry } from './instance-result.ts';
-import { type LoadedInstance, loadInstances } from './instances-file.ts';
-import { type PredictionPatches, predictionPatches } from './prediction-patches.ts';
+import {
+  type BenchWork,
+  missingPredictions,
+  modelsOf,
+  pendingWork,
+  planBenchWork,
+  shardShare,
+  submittedIds,
+} from './bench-work.ts';
+import type { BenchMatrix, CandidateContext } from './evaluate-candidate.ts';
+import { evaluatePending } from './evaluate-prediction.ts';
+import { loadInstances } from './instances-file.ts';
 import { loadPredictions } from './predictions-file.ts';
 import { RunStore } from './run-store.ts';
 
@@ -59,144 +64,70 @@ export interface BenchRunResult {
   warnings: string[];
 }
 
-interface Work {
-  prediction: BenchPrediction;
-  loaded: LoadedInstance;
-  patches: PredictionPatches;
-}
-
+/**
+ * The phases: load and plan the work (every input error found here), take this shard's share,
+ * skip what earlier invocations finished, evaluate the rest, write each model's summary.
+ */
 export async function runBench(opts: BenchRunOptions): Promise<BenchRunResult> {
   const instances = await loadInstances(opts.instances, {
     ...(opts.suites ? { suites: opts.suites } : {}),
     ...(opts.n2pAsF2p ? { n2pAsF2p: true } : {}),
   });
-  const byId = new Map(instances.map((i) => [i.instance.instance_id, i]));
   const predictions = await loadPredictions(opts.predictions, instances);
-  const clash = modelFolderClash(predictions.map((p) => p.model_name_or_path));
-  if (clash) {
-    throw new InputError(
-      `${opts.predictions}: models "${clash[0]}" and "${clash[1]}" would share the run folder "${modelFolder(clash[0])}"; rename one`,
-      opts.predictions,
-      'model_name_or_path',
-    );
-  }
-  // Bad patches (a joint diff outside every folder) are input errors: all found before any run.
-  const all: Work[] = predictions
-    .map((prediction) => {
-      const loaded = byId.get(prediction.instance_id)!;
-      return {
-        prediction,
-        loaded,
-        patches: predictionPatches(prediction, loaded.instance, opts.predictions),
-      };
-    })
-    .sort(
-      (a, b) =>
-        a.prediction.model_name_or_path.localeCompare(b.prediction.model_name_or_path) ||
-        a.prediction.instance_id.localeCompare(b.prediction.instance_id),
-    );
-  const mine = opts.shard ? all.filter((_, k) => k % opts.shard!.count === opts.shard!.index - 1) : all;
+  const all = planBenchWork(predictions, instances, opts.predictions);
+  const mine = shardShare(all, opts.shard);
   const store = RunStore.inRunsDir(opts.runsDir, opts.runId);
   const recorded = await Promise.all(
     mine.map((w) => store.outcome(w.prediction.model_name_or_path, w.prediction.instance_id)),
   );
-  const retryErrors = opts.retryErrors ?? true;
-  const redo = (o: string | undefined) => o === undefined || (retryErrors && o === 'error');
-  const todo = mine.filter((_, k) => redo(recorded[k]));
-  const retried = recorded.filter((o) => o === 'error' && retryErrors).length;
+  const { todo, retried } = pendingWork(mine, recorded, opts.retryErrors ?? true);
   opts.onEvent?.({ type: 'start', total: mine.length, skipped: mine.length - todo.length, retried });
 
-  const warnings: string[] = [];
+  // More predictions in flight than slots, so states are made while others' tests run.
+  const warnings = await evaluatePending(
+    todo,
+    {
+      ctx: candidateContext(opts),
+      store,
+      matrix: opts.matrix,
+      attempts: opts.attempts ?? 1,
+      diagnose: opts.diagnose,
+      ...(opts.engine.signal ? { signal: opts.engine.signal } : {}),
+      onDone: (d) => opts.onEvent?.({ type: 'done', ...d }),
+    },
+    Math.max(2, opts.jobs * 2),
+  );
+  const instanceIds = instances.map((i) => i.instance.instance_id);
+  const summaries = await writeSummaries(store, all, instanceIds, opts.runId);
+  return { summaries, evaluated: todo.length, missing: missingPredictions(all, instanceIds), warnings };
+}
+
+/** The engine context every prediction shares: one set of `jobs` slots, states made once per run. */
+function candidateContext(opts: BenchRunOptions): CandidateContext {
   const slots = pLimit(Math.max(1, opts.jobs));
-  const ctx = {
+  return {
     states: new BenchStates(opts.engine.cacheDir, new MirrorCache(opts.engine.cacheDir)),
     engine: { ...opts.engine, jobs: opts.jobs, reruns: 0, slots: <T>(fn: () => Promise<T>) => slots(fn) },
     retries: opts.retries,
   };
-  // More predictions in flight than slots, so states are made while others' tests run.
-  const inFlight = pLimit(Math.max(2, opts.jobs * 2));
-  // allSettled: after an interrupt every evaluation finishes its cleanup before this returns.
-  const settled = await Promise.allSettled(
-    todo.map((w) =>
-      inFlight(async () => {
-        if (opts.engine.signal?.aborted) return;
-        const started = Date.now();
-        const model = w.prediction.model_name_or_path;
-        const result = w.patches.patchExists
-          ? await evaluateCandidate(w.loaded, w.patches.patches, opts.matrix, ctx, {
-              attempts: opts.attempts ?? 1,
-            })
-          : undefined;
-        const diagnosis =
-          opts.diagnose && result?.kind === 'ran' && !result.report.resolved
-            ? await diagnose(w.loaded, w.patches.patches, result.report, ctx)
-            : opts.diagnose && result?.kind === 'not-applied'
-              ? // A patch that does not apply is wrong in its repository without running anything.
-                {
-                  labels: result.apply
-                    .filter((a) => !a.applied)
-                    .map((a) => ({ kind: 'wrong-in-repo' as const, repo: a.repo })),
-                  swaps: result.apply
-                    .filter((a) => !a.applied)
-                    .map((a) => ({ repo: a.repo, outcome: 'not-applied' as const })),
-                }
-              : undefined;
-        if (opts.engine.signal?.aborted) return;
-        const entry = instanceEntry({
-          instance: w.loaded.instance,
-          model,
-          patches: w.patches,
-          ...(result ? { result } : {}),
-          ...(diagnosis ? { diagnosis } : {}),
-          durationMs: Date.now() - started,
-          testedRepos: testedRepos(w.loaded),
-        });
-        if (entry.tandem.names_warning)
-          warnings.push(`${model} ${w.prediction.instance_id}: ${entry.tandem.names_warning}`);
-        await store.write(
-          entry,
-          w.patches.patches,
-          result?.kind === 'ran' ? result.outputs : [],
-          result?.kind === 'ran' ? result.rawRuns : undefined,
-        );
-        opts.onEvent?.({
-          type: 'done',
-          instanceId: w.prediction.instance_id,
-          model,
-          outcome: entry.tandem.outcome,
-        });
-      }),
-    ),
-  );
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  if (opts.engine.signal?.aborted)
-    throw new InfraError('aborted', 'the benchmark run was interrupted; rerun to resume');
+}
 
-  const instanceIds = instances.map((i) => i.instance.instance_id);
+/** Each model's run summary, from every entry its folder holds (earlier invocations' too), written. */
+async function writeSummaries(
+  store: RunStore,
+  all: readonly BenchWork[],
+  instanceIds: string[],
+  runId: string,
+): Promise<BenchRunResult['summaries']> {
   const summaries: BenchRunResult['summaries'] = [];
-  for (const model of [...new Set(all.map((w) => w.prediction.model_name_or_path))].sort()) {
+  for (const model of modelsOf(all)) {
     const summary = summarizeRun(await store.entries(model), {
       instanceIds,
-      submittedIds: all
-        .filter((w) => w.prediction.model_name_or_path === model)
-        .map((w) => w.prediction.instance_id),
+      submittedIds: submittedIds(all, model),
       model,
-      runId: opts.runId,
+      runId,
     });
     summaries.push({ file: await store.writeSummary(summary), summary });
   }
-  const missing = [...new Set(all.map((w) => w.prediction.model_name_or_path))].sort().flatMap((model) => {
-    const have = new Set(
-      all.filter((w) => w.prediction.model_name_or_path === model).map((w) => w.prediction.instance_id),
-    );
-    const ids = instanceIds.filter((id) => !have.has(id));
-    return ids.length ? [{ model, ids }] : [];
-  });
-  return { summaries, evaluated: todo.length, missing, warnings };
-}
-
-/** The repositories the suite's test groups name: those grading gives per-repository metrics. */
-export function testedRepos(loaded: LoadedInstance): string[] {
-  return [...new Set(loaded.suite.tests.flatMap((g) => (g.repo ? [g.repo] : [])))];
+  return summaries;
 }

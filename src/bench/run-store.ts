@@ -7,6 +7,7 @@
  *   <runs>/<run-id>/<model>.<run-id>.json                (the run summary)
  * A killed run leaves no report.json for unfinished predictions, so a resumed run redoes them.
  */
+
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -18,6 +19,7 @@ import {
   runSummarySchema,
 } from '../core/bench-report.schema.ts';
 import { workspaceName } from '../core/case.schema.ts';
+import { errorCodeOrText, errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { type ConfigurationRun, configurationRunSchema } from '../core/run.schema.ts';
 import { validate } from '../core/zod-issues.ts';
@@ -153,7 +155,7 @@ export async function readSummary(file: string): Promise<RunSummary> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file);
+    throw new InputError(`cannot read ${file}: ${errorCodeOrText(err)}`, file);
   }
   return parseJson(runSummarySchema, text, file);
 }
@@ -163,7 +165,7 @@ function parseJson<S extends z.ZodType>(schema: S, text: string, file: string): 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`, file);
+    throw new InputError(`${file}: not valid JSON: ${errorText(err)}`, file);
   }
   return validate(schema, value, file);
 }

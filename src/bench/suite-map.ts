@@ -1,7 +1,9 @@
 /** Reads a suite map file (`--suites`, YAML or JSON): which suite tests which repository's rows. */
+
 import path from 'node:path';
 import YAML from 'yaml';
 import { type SuiteMap, suiteMapSchema } from '../core/bench-suite-map.schema.ts';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { validate } from '../core/zod-issues.ts';
 import { readText } from './json-lines.ts';
@@ -20,7 +22,7 @@ export async function loadSuiteMap(file: string): Promise<LoadedSuiteMap> {
     doc = YAML.parse(await readText(abs));
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(`${file}: not valid YAML or JSON: ${(err as Error).message}`, file);
+    throw new InputError(`${file}: not valid YAML or JSON: ${errorText(err)}`, file);
   }
   return { file, dir: path.dirname(abs), map: validate(suiteMapSchema, doc, file) };
 }

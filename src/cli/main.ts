@@ -7,7 +7,9 @@
  * its implementation with `await import()` when it runs, so `--help` and `--version` start
  * without the engine, Docker client or zod. Adding a command: one file there, one line here.
  */
+
 import { Command, CommanderError } from 'commander';
+import { errorText } from '../core/error-text.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerAction } from './commands/action.ts';
@@ -101,6 +103,8 @@ async function reportError(err: unknown): Promise<number> {
     process.stderr.write(`tandem: infrastructure error (${err.kind}): ${err.message}\n`);
     return err.kind === 'aborted' ? EXIT.interrupted : EXIT.infra;
   }
-  process.stderr.write(`tandem: internal error: ${(err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(
+    `tandem: internal error: ${err instanceof Error && err.stack ? err.stack : errorText(err)}\n`,
+  );
   return EXIT.infra;
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { repoNameSchema } from './case.schema.ts';
+import { sameRepo } from './repo-name.ts';
 import { suiteSchema } from './suite.schema.ts';
 
 export const suiteMapEntrySchema = z
@@ -30,7 +31,7 @@ export type SuiteMap = z.infer<typeof suiteMapSchema>;
 export type SuiteMapEntry = z.infer<typeof suiteMapEntrySchema>;
 
 export function findSuite(map: SuiteMap, repo: string, version?: string): SuiteMapEntry | undefined {
-  const mine = map.suites.filter((e) => e.repo.toLowerCase() === repo.toLowerCase());
+  const mine = map.suites.filter((e) => sameRepo(e.repo, repo));
   return (
     (version !== undefined ? mine.find((e) => e.version === version) : undefined) ??
     mine.find((e) => e.version === undefined)

@@ -1,3 +1,4 @@
+import { errorText } from './error-text.ts';
 import type { InfraErrorInfo, InfraErrorKind } from './run.schema.ts';
 
 /** Bad input from the user: a case, suite, config or flag. CLI exit code 2. */
@@ -46,5 +47,5 @@ export function infraInfo(err: unknown, target?: string): InfraErrorInfo {
       ...(err.details.files?.length ? { files: err.details.files } : {}),
     };
   }
-  return { kind: 'engine', message: (err as Error).message ?? String(err), ...(target ? { target } : {}) };
+  return { kind: 'engine', message: errorText(err), ...(target ? { target } : {}) };
 }

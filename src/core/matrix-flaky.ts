@@ -7,6 +7,7 @@
  * is reported beside the verdict, never used to grade. Pure.
  */
 import type { NamedGroup } from './dataset-names.ts';
+import { repoKey } from './repo-name.ts';
 import type { ConfigurationRun } from './run.schema.ts';
 
 export interface MatrixFlakyTest {
@@ -22,24 +23,23 @@ export function matrixFlaky(
   targets: readonly string[],
   wiring: ReadonlyArray<{ into: string; repo: string }> = [],
 ): MatrixFlakyTest[] {
-  const lower = (s: string) => s.toLowerCase();
-  const isTarget = new Set(targets.map(lower));
+  const isTarget = new Set(targets.map(repoKey));
   const producers = (repo: string, seen = new Set<string>()): string[] => {
-    seen.add(lower(repo));
+    seen.add(repoKey(repo));
     for (const w of wiring)
-      if (lower(w.into) === lower(repo) && !seen.has(lower(w.repo))) producers(w.repo, seen);
+      if (repoKey(w.into) === repoKey(repo) && !seen.has(repoKey(w.repo))) producers(w.repo, seen);
     return [...seen];
   };
   const out: MatrixFlakyTest[] = [];
   for (const g of groups) {
-    if (!g.repo || !isTarget.has(lower(g.repo))) continue;
+    if (!g.repo || !isTarget.has(repoKey(g.repo))) continue;
     const depends = producers(g.repo).filter((r) => isTarget.has(r));
     const classes = new Map<string, Array<{ label: string; run: ConfigurationRun }>>();
     for (const run of runs) {
       if (run.infraError) continue;
       const group = run.groups.find((x) => x.name === g.name);
       if (!group || group.status !== 'reported') continue;
-      const applied = new Set(run.applied.map(lower));
+      const applied = new Set(run.applied.map(repoKey));
       const key = depends.map((r) => (applied.has(r) ? `${r}@head` : `${r}@base`)).join(',');
       const label = run.attempt ? `${run.id}#${run.attempt}` : run.id;
       classes.set(key, [...(classes.get(key) ?? []), { label, run }]);

@@ -2,10 +2,12 @@
  * Reads case and suite files (YAML or JSON) and validates them. Every error names the file, the
  * field and what was expected, so `tandem eval` can exit 2 with a message a user can act on.
  */
+
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
+import { errorCodeOrText, errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { noSuchFile } from '../core/file-errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
@@ -25,7 +27,7 @@ async function readStructured(file: string): Promise<unknown> {
     if (doc.errors.length > 0) throw doc.errors[0];
     return doc.toJS();
   } catch (err) {
-    throw new InputError(`${file}: not valid YAML/JSON: ${(err as Error).message}`, file);
+    throw new InputError(`${file}: not valid YAML/JSON: ${errorText(err)}`, file);
   }
 }
 

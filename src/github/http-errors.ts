@@ -8,7 +8,9 @@
  * - `server`: 5xx (what the retry plugin gave up on);
  * - `refused`: any other status (401 token refused, 403/404 not visible, 422 …).
  */
+
 import { z } from 'zod';
+import { errorText } from '../core/error-text.ts';
 
 export type RateLimit = 'primary' | 'secondary';
 
@@ -39,7 +41,7 @@ export function classifyHttpFailure(
 ): HttpFailure {
   const http = requestErrorSchema.safeParse(err);
   if (!http.success || !http.data.response) {
-    return { kind: 'no-answer', message: err instanceof Error ? err.message : String(err) };
+    return { kind: 'no-answer', message: errorText(err) };
   }
   const { status, request, response } = http.data;
   const why = `${status}${response.data?.message ? ` ${response.data.message}` : ''}`;

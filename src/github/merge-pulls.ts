@@ -5,7 +5,9 @@
  * head moved in between. Answers are checked with zod; refusals come back as values with
  * GitHub's reason, never as thrown errors, so the caller can stop and say why.
  */
+
 import { z } from 'zod';
+import { errorText } from '../core/error-text.ts';
 import type { LivePull } from '../core/merge-command-plan.ts';
 import type { PullRef } from '../core/pull-ref.ts';
 import type { RepoParts } from '../core/repo-name.ts';
@@ -157,7 +159,7 @@ const mergedSchema = z.object({ sha: z.string(), merged: z.boolean(), message: z
 
 function messageOf(e: unknown): string {
   const data = (e as { response?: { data?: { message?: unknown } } }).response?.data;
-  return typeof data?.message === 'string' ? data.message : (e as Error).message;
+  return typeof data?.message === 'string' ? data.message : errorText(e);
 }
 
 /** Why GitHub refused, in the words a member's comment shows. */

@@ -3,6 +3,7 @@
  * Probot's convention) and validates it. Never throws on bad content: the caller reports it.
  */
 import { parse } from 'yaml';
+import { errorHeadline } from '../core/error-text.ts';
 import { type OrgConfig, validateOrgConfig } from '../core/org-config.schema.ts';
 import { type GitHub, httpStatus } from './octokit.ts';
 
@@ -39,7 +40,8 @@ export function parseOrgConfig(text: string): OrgConfigLoad {
     return {
       kind: 'invalid',
       field: '(root)',
-      message: `not valid YAML: ${(e as Error).message.split('\n')[0]}`,
+      // The position, not the code frame: the config may be private, the check it lands on public.
+      message: `not valid YAML: ${errorHeadline(e)}`,
     };
   }
   const r = validateOrgConfig(raw);

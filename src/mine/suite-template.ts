@@ -5,9 +5,11 @@
  * Template variables: `instance_id`; `repos` (a list of `{repo, owner, name}` in set order, for
  * `{{#each repos}}`); `repo1`, `repo2`… and `name1`, `name2`… for fixed positions.
  */
+
 import { readFile } from 'node:fs/promises';
 import Handlebars from 'handlebars';
 import YAML from 'yaml';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';
 import { inputErrorOf } from '../core/zod-issues.ts';
@@ -26,7 +28,7 @@ export async function loadSuiteTemplate(file: string): Promise<SuiteTemplate> {
     // `noEscape`: the output is YAML, not HTML.
     render = Handlebars.compile(text, { noEscape: true, strict: true });
   } catch (e) {
-    throw new InputError(`--suite-template ${file}: ${(e as Error).message}`, file);
+    throw new InputError(`--suite-template ${file}: ${errorText(e)}`, file);
   }
   return ({ instanceId, repos }) => {
     const parts = repos.map((repo) => ({ repo, owner: repo.split('/')[0], name: repo.split('/')[1] }));
@@ -39,7 +41,7 @@ export async function loadSuiteTemplate(file: string): Promise<SuiteTemplate> {
     try {
       filled = YAML.parse(render(vars));
     } catch (e) {
-      throw new InputError(`--suite-template ${file} for ${instanceId}: ${(e as Error).message}`, file);
+      throw new InputError(`--suite-template ${file} for ${instanceId}: ${errorText(e)}`, file);
     }
     const parsed = suiteSchema.safeParse(filled);
     if (!parsed.success) throw inputErrorOf(parsed.error, `--suite-template ${file}`, { file });

@@ -2,8 +2,10 @@
  * report.json on disk: validated on the way out (a bug must not publish a malformed report) and
  * on the way in (`tandem merge`, the Action's artifact), with errors that name file and field.
  */
+
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { REPORT_SCHEMA_VERSION, type Report, reportSchema } from '../core/report.schema.ts';
 import { inputErrorOf, validate } from '../core/zod-issues.ts';
@@ -31,13 +33,13 @@ export function readJsonReport(path: string): Report {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError(`${path}: cannot read the report: ${(err as Error).message}`, path);
+    throw new InputError(`${path}: cannot read the report: ${errorText(err)}`, path);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${path}: not valid JSON: ${(err as Error).message}`, path);
+    throw new InputError(`${path}: not valid JSON: ${errorText(err)}`, path);
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== undefined && version !== REPORT_SCHEMA_VERSION) {

@@ -6,6 +6,7 @@
 import { workspaceName } from '../core/case.schema.ts';
 import type { GradedConfiguration } from '../core/grade.schema.ts';
 import { planMatrix } from '../core/matrix-plan.ts';
+import { sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { groupOfTestId } from '../core/test-id.ts';
 import { brokenLabel } from '../core/unrunnable-tests.ts';
@@ -193,7 +194,7 @@ const INVALID_IDS_NAMED = 5;
 
 /** The commit a reader can find for a target's head: the PR's own (a SHA ref), never a merge of it. */
 function headCommitOf(t: Report['targets'][number], prHeads: ViewOptions['prHeads']): string | undefined {
-  const known = prHeads?.find((h) => h.repo.toLowerCase() === t.repo.toLowerCase())?.sha;
+  const known = prHeads?.find((h) => sameRepo(h.repo, t.repo))?.sha;
   if (known) return known;
   if (isFullSha(t.head?.ref)) return t.head?.ref;
   return t.head?.sha;
@@ -203,7 +204,7 @@ function headCommitOf(t: Report['targets'][number], prHeads: ViewOptions['prHead
 function displayOrder(repos: string[], order: readonly string[] | undefined): string[] {
   if (!order || order.length === 0) return repos;
   const rank = (r: string) => {
-    const i = order.findIndex((o) => o.toLowerCase() === r.toLowerCase());
+    const i = order.findIndex((o) => sameRepo(o, r));
     return i < 0 ? order.length : i;
   };
   return [...repos].sort((a, b) => rank(a) - rank(b));

@@ -5,9 +5,11 @@
  * `--evaluator-dir` the files it names (config-evaluator.ts). Exit 2 on an error, or on a
  * warning under `--strict`; each line names the file and field.
  */
+
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { errorText } from '../../core/error-text.ts';
 import { InputError } from '../../core/errors.ts';
 import { noSuchFile } from '../../core/file-errors.ts';
 import { validateOrgConfig } from '../../core/org-config.schema.ts';
@@ -33,7 +35,7 @@ export async function configCheckCommand(file: string, raw: unknown = {}): Promi
   try {
     doc = parse(text, { prettyErrors: true });
   } catch (e) {
-    throw new InputError(`${file}: not valid YAML: ${(e as Error).message}`, file);
+    throw new InputError(`${file}: not valid YAML: ${errorText(e)}`, file);
   }
   const result = validateOrgConfig(doc);
   if (!result.ok)

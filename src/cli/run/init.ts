@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { workspaceName } from '../../core/case.schema.ts';
 import { imageFor, type Language, starterTest } from '../../core/ecosystem.ts';
 import { InputError } from '../../core/errors.ts';
-import { splitRepo } from '../../core/repo-name.ts';
+import { RepoSet, sameRepo, splitRepo } from '../../core/repo-name.ts';
 import { loadTemplate } from '../../report/templates.ts';
 import { parseFlags } from '../eval-options.ts';
 import { vendoredActionFiles } from './action-files.ts';
@@ -64,10 +64,10 @@ function checkArguments(repos: string[], flags: z.output<typeof flagsSchema>): s
     if (!splitRepo(r))
       throw new InputError(`argument repos[${i}]: expected a repository like "owner/name", got "${r}"`);
   });
-  const orgs = new Set(repos.map((r) => splitRepo(r)!.owner.toLowerCase()));
+  const orgs = new RepoSet(repos.map((r) => splitRepo(r)!.owner));
   if (orgs.size > 1)
     throw new InputError(`argument repos: one organization per setup, got ${[...orgs].join(', ')}`);
-  if (repos.some((r) => r.toLowerCase() === flags.evaluator.toLowerCase()))
+  if (repos.some((r) => sameRepo(r, flags.evaluator)))
     throw new InputError(
       `option --evaluator: ${flags.evaluator} holds the hidden tests; it cannot be a covered repository`,
     );

@@ -1,5 +1,6 @@
 import type { Duplex, Writable } from 'node:stream';
 import Docker from 'dockerode';
+import { errorText } from '../../core/error-text.ts';
 import { InfraError } from '../../core/errors.ts';
 import type { OutputTail } from '../results/output-tail.ts';
 
@@ -47,7 +48,7 @@ function describeEndpoint(docker: Docker): string {
 function messageOf(err: unknown): string {
   const json = (err as { json?: { message?: unknown } } | null)?.json;
   if (json && typeof json.message === 'string') return json.message;
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 /** `connect ENOENT`: the failing call and its code, as Node names them. */

@@ -3,10 +3,12 @@
  * cache folder. Network is touched only when needed: a pinned SHA already in the mirror costs
  * nothing, a branch or tag name costs one `fetch --prune` per MirrorCache instance and URL.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { scrubCredentials, urlWithoutCredentials } from '../../core/credentials.ts';
+import { errorText } from '../../core/error-text.ts';
 import { InfraError } from '../../core/errors.ts';
 import { withDirLock } from '../dir-lock.ts';
 import { GitError, git, gitOut, isFullSha, summarizeStderr } from './git.ts';
@@ -167,7 +169,7 @@ export async function hasCommit(repo: string, sha: string): Promise<boolean> {
 
 function fetchError(url: string, op: 'clone' | 'fetch', e: unknown): InfraError {
   if (e instanceof InfraError) return e;
-  const why = e instanceof GitError ? summarizeStderr(e.stderr) : String(e);
+  const why = e instanceof GitError ? summarizeStderr(e.stderr) : errorText(e);
   return new InfraError('fetch', `could not ${op} ${scrubCredentials(url)}: ${why || 'git failed'}`);
 }
 

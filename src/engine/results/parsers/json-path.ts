@@ -3,6 +3,7 @@
  * so a result file that is not valid JSON is reported at the place a person can look, not as a
  * byte offset into a 5 MB line.
  */
+import { errorText } from '../../../core/error-text.ts';
 
 /**
  * The offset where `text` stops being JSON (V8's messages do not always say). A small scanner
@@ -141,7 +142,7 @@ export function parseJsonAt(text: string): { ok: true; value: unknown } | { ok: 
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     const where = jsonPathAt(text, errorOffset(text));
-    const message = (err as Error).message;
+    const message = errorText(err);
     return { ok: false, message: where ? ` at ${where}: ${message}` : `: ${message}` };
   }
 }

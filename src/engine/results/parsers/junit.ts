@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { errorText } from '../../../core/error-text.ts';
 import type { TestResult, TestStatus } from '../../../core/run.schema.ts';
 import { COLLECTION_FAILURE } from '../../../core/test-id.ts';
 import { ResultParseError } from './parser.ts';
@@ -124,7 +125,7 @@ function rootElement(text: string): Element {
   try {
     parsed = xml.parse(text) as XmlNode[];
   } catch (err) {
-    throw new ResultParseError(`malformed JUnit XML: ${(err as Error).message}`);
+    throw new ResultParseError(`malformed JUnit XML: ${errorText(err)}`);
   }
   const root = elements(parsed)[0];
   if (!root) throw new ResultParseError('JUnit XML has no root element');
