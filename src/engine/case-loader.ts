@@ -7,7 +7,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { type CaseFile, caseFileSchema, isPatchTarget, workspaceName } from '../core/case.schema.ts';
-import { errorCodeOrText, errorText } from '../core/error-text.ts';
+import { errorText } from '../core/error-text.ts';
 import { InputError } from '../core/errors.ts';
 import { noSuchFile } from '../core/file-errors.ts';
 import { type Suite, suiteSchema } from '../core/suite.schema.ts';

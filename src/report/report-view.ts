@@ -542,15 +542,14 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
 /** A resolved change's targets it does not need, named as the face names them (the App: the PR). */
 function notNeeded(report: Report, options: ViewOptions): string[] {
   if (report.outcome !== 'resolved') return [];
-  const label = (repo: string) =>
-    options.changeLabels?.find((l) => l.repo.toLowerCase() === repo.toLowerCase())?.label ?? repo;
+  const label = (repo: string) => options.changeLabels?.find((l) => sameRepo(l.repo, repo))?.label ?? repo;
   return report.verdict.unnecessary.map(label);
 }
 
 /** Targets whose repository counts no F2P and no P2P test: the suite judges them only through others. */
 function untestedTargets(report: Report, repos: readonly string[]): string[] {
   const tested = (repo: string) => {
-    const r = report.repositories.find((x) => x.repo.toLowerCase() === repo.toLowerCase());
+    const r = report.repositories.find((x) => sameRepo(x.repo, repo));
     return r !== undefined && r.f2p.total + r.p2p.total > 0;
   };
   return repos.filter((r) => !tested(r));

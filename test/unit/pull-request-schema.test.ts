@@ -10,7 +10,7 @@ const payload = (over: Record<string, unknown> = {}) => ({
   title: 'Checkout field',
   body: 'Depends-On: acme/web#3',
   html_url: 'https://github.com/Acme/API/pull/12',
-  head: { sha: 'h'.repeat(40), ref: 'feature', repo: { extra: 'ignored' } },
+  head: { sha: 'h'.repeat(40), ref: 'feature', repo: { full_name: 'fork-owner/API', extra: 'ignored' } },
   base: {
     sha: 'b'.repeat(40),
     ref: 'main',
@@ -35,6 +35,7 @@ describe('the pull request REST shape', () => {
       body: 'Depends-On: acme/web#3',
       headSha: 'h'.repeat(40),
       headRef: 'feature',
+      headRepo: 'fork-owner/API',
       baseSha: 'b'.repeat(40),
       baseRef: 'main',
       repo: 'Acme/API',
@@ -48,6 +49,8 @@ describe('the pull request REST shape', () => {
     [{ state: 'closed', merged: null, merged_at: '2026-01-01T00:00:00Z' }, 'merged'],
     [{ state: 'closed', merged: false }, 'closed'],
     [{ body: null }, 'open'],
+    // A deleted fork: GitHub sends the head's repository as null.
+    [{ head: { sha: 'h'.repeat(40), ref: 'feature', repo: null } }, 'open'],
   ])('state of %j is %s', (over, state) => {
     expect(pullInfoOf(payload(over)).state).toBe(state);
   });
