@@ -9,7 +9,6 @@
  */
 
 import { Command, CommanderError } from 'commander';
-import { errorText } from '../core/error-text.ts';
 import { InfraError, InputError } from '../core/errors.ts';
 import { TOOL_VERSION } from '../engine/version.ts';
 import { registerAction } from './commands/action.ts';
@@ -79,6 +78,7 @@ async function reportError(err: unknown): Promise<number> {
   }
   const { Interrupted } = await import('./interrupted.ts');
   const { noSuchFile } = await import('../core/file-errors.ts');
+  const { errorText } = await import('../core/error-text.ts');
   if (err instanceof InputError) {
     process.stderr.write(`tandem: ${err.message}\n`);
     return EXIT.badInput;

@@ -163,6 +163,6 @@ describe('the Action on a case file', () => {
       },
     ]);
     const missing = await run({ case: 'nope.yml' }, 'bad');
-    expect(errors(missing)[0]?.message).toMatch(/bad input, no verdict: cannot read .*nope\.yml/);
+    expect(errors(missing)[0]?.message).toMatch(/bad input, no verdict: no such file .*nope\.yml/);
   });
 });

@@ -41,7 +41,7 @@ beforeAll(async () => {
     }),
   );
   const common = ['--instances', instances, '--run-id', 'r1', '--runs-dir', path.join(fx.root, 'runs')];
-  const flags = ['--cache-dir', docker.cacheDir, '--prepare-network', 'host', '--matrix', 'full', '--quiet'];
+  const flags = ['--cache-dir', docker.cacheDir, '--matrix', 'full', '--quiet'];
   expect((await runCli(['bench', 'run', ...common, '--predictions', 'gold', ...flags])).code).toBe(0);
   expect(
     (await runCli(['bench', 'run', ...common, '--predictions', predictions, '--diagnose', ...flags])).code,

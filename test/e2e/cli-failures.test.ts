@@ -171,8 +171,6 @@ describe('Ctrl-C', () => {
       path.join(ownCache, 'work'),
       '--jobs',
       '2',
-      '--prepare-network',
-      'host',
     ]);
     // Wait (bounded) until a configuration's container is up, then interrupt.
     let seen: string[] = [];

@@ -36,7 +36,7 @@ export function dockerSuite(name: string): DockerSuite {
     },
     options: (over = {}) => testOptions(suite.cacheDir, over),
     evaluate: (input, over = {}) => evaluate(input, suite.options(over)),
-    cliFlags: () => ['--cache-dir', suite.cacheDir, '--jobs', '2', '--prepare-network', 'host'],
+    cliFlags: () => ['--cache-dir', suite.cacheDir, '--jobs', '2'],
     track: (dir) => {
       temps.push(dir);
       return dir;

@@ -40,7 +40,8 @@ export async function vendoredActionFiles(): Promise<Array<[string, Buffer]>> {
   if (!existsSync(actionYml) || !existsSync(path.join(dist, 'index.js')))
     throw new InfraError(
       'engine',
-      `this Tandem installation has no Action bundle (${path.join(dist, 'index.js')}); in a checkout, build it with \`npm run build:action\``,
+      // The package and a checkout both carry dist/: a missing bundle is a broken installation.
+      `this Tandem installation has no Action bundle (${path.join(dist, 'index.js')}); reinstall tandem`,
     );
   const header = `# Vendored by \`tandem action vendor\` from Tandem ${TOOL_VERSION}; run it again to upgrade.\n`;
   const files: Array<[string, Buffer]> = [
