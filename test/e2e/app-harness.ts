@@ -23,6 +23,7 @@ import {
 import { appKeys } from '../support/app-keys.ts';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { setGitDir } from '../support/github-standin/routes/merges.ts';
 import { setBranch } from '../support/github-standin/routes/repos.ts';
 import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
 
@@ -277,6 +278,20 @@ export function stickyComments(w: World, repo: string, number: number) {
 /** Publishes a branch tip in the stand-in (`GET /repos/acme/{repo}/branches/{branch}`). */
 export function publishBranch(w: World, repo: string, branch: string, sha: string): void {
   setBranch(w.standIn.state, 'acme', repo, branch, sha);
+}
+
+/**
+ * Lets `/tandem merge` work on the fixture repositories: the stand-in merges into their bare
+ * repositories, and each one's `main` tip is published (the App reads required checks from it).
+ */
+export function mergeable(
+  w: World,
+  repos: ReadonlyArray<'schema' | 'api' | 'web'> = ['schema', 'api', 'web'],
+): void {
+  for (const name of repos) {
+    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
+    publishBranch(w, name, 'main', w.repos[name]!.sha);
+  }
 }
 
 /** Ends the debounce windows and waits until every evaluation and webhook task has finished. */

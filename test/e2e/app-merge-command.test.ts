@@ -8,13 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
-import { requireChecks, setCommitStatus, setGitDir } from '../support/github-standin/routes/merges.ts';
+import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
 import {
   API_BUG,
   API_OK,
+  mergeable,
   openPull,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -30,11 +30,7 @@ const MERGE_MARKER = '<!-- tandem:merge -->';
 /** acme/schema#1 ← acme/api#1 (the consumer), evaluated; `api` is the consumer's code. */
 async function evaluatedSet(api = API_OK) {
   const w = await startWorld();
-  for (const name of ['schema', 'api', 'web'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    // The App reads required checks from the base branch (protection's endpoint refuses it).
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-  }
+  mergeable(w);
   for (const repo of ['schema', 'api']) {
     w.standIn.setPermission('acme', repo, 'alice', 'write');
     // `Tandem` is required everywhere, as docs/app.md recommends.

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { git } from '../../src/engine/git/git.ts';
 import {
   API_OK,
+  mergeable,
   ObservedExecutor,
   openPull,
   orgConfig,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -24,17 +24,13 @@ import {
   type World,
 } from '../e2e/app-harness.ts';
 import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
-import { setGitDir } from '../support/github-standin/routes/merges.ts';
 
 const startWorld = useWorld();
 
 async function world(): Promise<{ w: World; executor: ObservedExecutor }> {
   const executor = new ObservedExecutor(join(await makeTempDir('tandem-branch-'), 'cache'));
   const w = await startWorld({ executor, config: orgConfig('group_by_branch: true') });
-  for (const name of ['schema', 'api', 'web'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-  }
+  mergeable(w);
   return { w, executor };
 }
 

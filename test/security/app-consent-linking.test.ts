@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   API_OK,
+  mergeable,
   ObservedExecutor,
   openPull,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -22,7 +22,6 @@ import {
   type World,
 } from '../e2e/app-harness.ts';
 import { makeTempDir } from '../helpers/git-fixtures.ts';
-import { setGitDir } from '../support/github-standin/routes/merges.ts';
 
 const startWorld = useWorld();
 const MERGE_MARKER = '<!-- tandem:merge -->';
@@ -30,10 +29,7 @@ const MERGE_MARKER = '<!-- tandem:merge -->';
 async function world(): Promise<{ w: World; executor: ObservedExecutor }> {
   const executor = new ObservedExecutor(join(await makeTempDir('tandem-consent-'), 'cache'));
   const w = await startWorld({ executor });
-  for (const name of ['schema', 'api', 'web'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-  }
+  mergeable(w);
   return { w, executor };
 }
 

@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_OK,
+  mergeable,
   openPull,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   SUITE,
   sendPull,
@@ -19,7 +19,6 @@ import {
   useWorld,
   type World,
 } from '../e2e/app-harness.ts';
-import { setGitDir } from '../support/github-standin/routes/merges.ts';
 
 const startWorld = useWorld();
 const MERGE_MARKER = '<!-- tandem:merge -->';
@@ -34,10 +33,7 @@ async function evaluated(opts: { mergeOrder: boolean; schemaBody?: string }) {
       'suites/checkout/suite.yml',
       SUITE.replace(/^merge_order:.*$/m, ''),
     );
-  for (const name of ['schema', 'api', 'web'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-  }
+  mergeable(w);
   await openPull(w, 'schema', SCHEMA_OK, opts.schemaBody ?? 'Adds total.');
   const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
   await sendPull(w, 'opened', 'schema', 1);

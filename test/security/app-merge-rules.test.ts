@@ -10,9 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_OK,
+  mergeable,
   openPull,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -20,7 +20,7 @@ import {
   useWorld,
   type World,
 } from '../e2e/app-harness.ts';
-import { addReview, requireMergeRules, setGitDir } from '../support/github-standin/routes/merges.ts';
+import { addReview, requireMergeRules } from '../support/github-standin/routes/merges.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 
 const startWorld = useWorld();
@@ -29,11 +29,8 @@ const MERGE_MARKER = '<!-- tandem:merge -->';
 /** acme/schema#1 and acme/api#1 (which depends on it), resolved; alice writes to both. */
 async function evaluated(): Promise<World> {
   const w = await startWorld({ executor: new StubExecutor() });
-  for (const name of ['schema', 'api'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-    w.standIn.setPermission('acme', name, 'alice', 'write');
-  }
+  mergeable(w, ['schema', 'api']);
+  for (const name of ['schema', 'api']) w.standIn.setPermission('acme', name, 'alice', 'write');
   await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
   const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
   await sendPull(w, 'opened', 'schema', 1);

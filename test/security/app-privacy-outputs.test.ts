@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/app/executors/executor.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import {
+  mergeable,
   openPull,
   orgConfig,
   postComment,
-  publishBranch,
   SCHEMA_OK,
   sendPull,
   settle,
@@ -21,7 +21,6 @@ import {
   useWorld,
   type World,
 } from '../e2e/app-harness.ts';
-import { setGitDir } from '../support/github-standin/routes/merges.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 
 const startWorld = useWorld();
@@ -91,11 +90,8 @@ describe('attack: a public PR the caps refused from a private set', () => {
 describe('attack: a private merged neighbour carried into a public merge comment', () => {
   it('the public set merges without naming it', async () => {
     const w = await startWorld({ executor: new StubExecutor(), privateRepos: ['schema'] });
-    for (const name of ['schema', 'api'] as const) {
-      setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-      publishBranch(w, name, 'main', w.repos[name]!.sha);
-      w.standIn.setPermission('acme', name, 'alice', 'write');
-    }
+    mergeable(w, ['schema', 'api']);
+    for (const name of ['schema', 'api']) w.standIn.setPermission('acme', name, 'alice', 'write');
     const secret = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
     await openPull(w, 'api', { 'index.js': 'module.exports = { ok: 1 };\n' }, 'Standalone.');
     await openedInOrder(w);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { git } from '../../src/engine/git/git.ts';
 import {
   API_OK,
+  mergeable,
   ObservedExecutor,
   openPull,
   postComment,
@@ -24,7 +25,6 @@ import {
   type World,
 } from '../e2e/app-harness.ts';
 import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
-import { setGitDir } from '../support/github-standin/routes/merges.ts';
 
 const startWorld = useWorld();
 const REUSED = 'Reused the result for these heads';
@@ -33,10 +33,7 @@ const REUSED = 'Reused the result for these heads';
 async function passedOnMain(): Promise<{ w: World; executor: ObservedExecutor }> {
   const executor = new ObservedExecutor(join(await makeTempDir('tandem-bases-'), 'cache'));
   const w = await startWorld({ executor });
-  for (const name of ['schema', 'api', 'web'] as const) {
-    setGitDir(w.standIn.state, 'acme', name, w.repos[name]!.bare);
-    publishBranch(w, name, 'main', w.repos[name]!.sha);
-  }
+  mergeable(w);
   await git(['branch', 'release', w.repos.api!.sha], { cwd: w.repos.api!.bare });
   publishBranch(w, 'api', 'release', w.repos.api!.sha);
   w.standIn.setPermission('acme', 'api', 'alice', 'write');
