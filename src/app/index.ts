@@ -14,6 +14,7 @@ import { ActionsExecutor } from './executors/actions-executor.ts';
 import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
+import { octokitPort } from './port/octokit-port.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -74,7 +75,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       store,
       reports,
       executor: actions,
-      clients,
+      github: async (id) => octokitPort(await clients.get(id)),
       configs,
       log: app.log,
       debounceMs: settings.debounceMs,

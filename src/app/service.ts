@@ -16,16 +16,16 @@ import type { PublishedReports } from './evaluations/published-reports.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluations/run-evaluation.ts';
 import { TaskLifecycle } from './evaluations/task-lifecycle.ts';
 import type { Executor } from './executors/executor.ts';
-import type { InstallationClients } from './installation-clients.ts';
 import { indexedSet } from './linking/indexed-set.ts';
-import { recordPull } from './linking/resolve-set.ts';
+import { recordPull } from './linking/record-pull.ts';
+import type { GitHubPorts } from './port/github-port.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
   store: Store;
   executor: Executor;
-  /** The process's one client per installation (the Actions executor shares it). */
-  clients: InstallationClients;
+  /** The GitHub port of each installation (over the process's one client per installation). */
+  github: GitHubPorts;
   /** The process's one `tandem.yml` cache. */
   configs: OrgConfigCache;
   log: EvalDeps['log'] & { error: (o: object, m: string) => void };
@@ -55,7 +55,8 @@ export class TandemService {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      auth: (id) => opts.clients.get(id),
+      // Publishing is not on the port yet: it takes the client underneath.
+      auth: async (id) => (await opts.github(id)).octokit,
       configs: opts.configs,
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
@@ -151,10 +152,10 @@ export class TandemService {
         if (this.opts.store.pulls.get(n)?.state === 'open') this.request(n, installationId);
       }
       void this.background(async () => {
-        const gh = await this.opts.clients.get(installationId);
+        const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull);
+        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull);
       });
       return Promise.resolve();
     }
@@ -170,7 +171,7 @@ export class TandemService {
     // Naming the set needs the org config (`group_by_branch`): the first webhooks after a start
     // wait for its one load (shared, bounded), so same-branch PRs are not scheduled as two sets.
     const loaded = this.background(async () => {
-      const gh = await this.opts.clients.get(installationId);
+      const gh = await this.opts.github(installationId);
       await this.opts.configs.recent(gh, installationId, pull.ref.owner);
     });
     return this.within(loaded, CONFIG_WAIT_MS).then(schedule);
@@ -222,7 +223,7 @@ export class TandemService {
    */
   resume(): number {
     void this.background(async () => {
-      const adopted = await this.checks.reconcile((id) => this.opts.clients.get(id));
+      const adopted = await this.checks.reconcile(this.opts.github);
       if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
     });
     const states = this.opts.store.evaluations;
@@ -289,7 +290,7 @@ export class TandemService {
   private async markQueued(key: string, installationId: number): Promise<void> {
     const pull = this.opts.store.pulls.get(key);
     if (pull?.state !== 'open') return;
-    const gh = await this.opts.clients.get(installationId);
+    const gh = await this.opts.github(installationId);
     const cfg = await this.opts.configs.recent(gh, installationId, pull.owner);
     if (cfg.kind === 'missing') return;
     // A repository no suite covers gets no check: nothing would ever complete it.

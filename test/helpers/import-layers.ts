@@ -34,13 +34,14 @@ export const CORE_FORBIDDEN_PACKAGES = [
  */
 export const APP_ROOM_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   store: [],
-  linking: ['store'],
-  executors: ['store', '.'],
-  evaluations: ['store', 'linking', 'executors', '.'],
-  'merge-queue': ['evaluations', 'store', 'linking', 'executors', '.'],
-  'merge-command': ['store', 'linking', 'evaluations', '.'],
-  webhooks: ['evaluations', 'merge-queue', 'merge-command', 'executors', 'linking', '.'],
-  '.': ['store', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
+  port: [],
+  linking: ['store', 'port'],
+  executors: ['store', 'port', '.'],
+  evaluations: ['store', 'port', 'linking', 'executors', '.'],
+  'merge-queue': ['evaluations', 'store', 'port', 'linking', 'executors', '.'],
+  'merge-command': ['store', 'port', 'linking', 'evaluations', '.'],
+  webhooks: ['evaluations', 'merge-queue', 'merge-command', 'executors', 'linking', 'port', '.'],
+  '.': ['store', 'port', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
 };
 
 /** Root files that compose the App: no room imports them (they import the rooms). */

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type EvaluateSetRequest, evaluateSet } from '../../src/app/evaluations/evaluate-set.ts';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
-import { recordPull } from '../../src/app/linking/resolve-set.ts';
+import { recordPull } from '../../src/app/linking/record-pull.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
@@ -90,7 +91,7 @@ async function world(opts: { config?: string | null; suite?: boolean } = {}) {
   };
   open('schema', 'Depends-On: acme/api#1', '1');
   open('api', 'Depends-On: acme/schema#1', '2');
-  const gh = standInClient(si);
+  const gh = octokitPort(standInClient(si));
   const run = (
     executor: Executor,
     over: Partial<EvaluateSetRequest> = {},

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { Store } from '../../src/app/store/store.ts';
 import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
@@ -67,7 +68,7 @@ async function world() {
     linkedSet: (seed: string) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
   };
-  const gh = standInClient(standIn);
+  const gh = octokitPort(standInClient(standIn));
   const comment = (user: string, body: string) => {
     const c = standIn!.addComment('acme', 'api', 1, { body, user });
     return { id: Number(c.id), body, author: user };

@@ -5,6 +5,7 @@
  * missing what Tandem relies on. The service is a recorder; the store is a real SQLite file.
  */
 import { describe, expect, it } from 'vitest';
+import type { GitHubPort } from '../../src/app/port/github-port.ts';
 import {
   onCheckRunRerun,
   onIssueComment,
@@ -12,7 +13,6 @@ import {
   type WebhookTarget,
 } from '../../src/app/webhooks/pull-request-handlers.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
 import { useTempStore } from './app-fixtures.ts';
 
@@ -64,7 +64,7 @@ const checkPayload = (action: 'rerequested' | 'requested_action', patch: (p: Jso
   patch(p);
   return p as unknown as Parameters<typeof onCheckRunRerun>[1];
 };
-const gh = {} as GitHub;
+const gh = {} as GitHubPort;
 
 describe('pull_request', () => {
   it('hands the PR, as validated, and its installation to the service', async () => {

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
+import type { GitHubPort } from '../../src/app/port/github-port.ts';
 import { parseOrgConfig } from '../../src/github/org-config.ts';
 
-const gh = {} as GitHub;
+const gh = {} as GitHubPort;
 const YAML = (group: boolean) => `evaluator: acme/suites
 suites:
   - name: s

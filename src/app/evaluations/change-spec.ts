@@ -9,12 +9,9 @@ import type { OrgConfig, OrgSuite } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoMap, sameRepo } from '../../core/repo-name.ts';
 import type { Suite } from '../../core/suite.schema.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { authenticatedCloneUrl } from '../../github/permissions.ts';
-import { branchTip, getRepo } from '../../github/pull-requests.ts';
 import type { LinkedChangeSpec } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 
 export interface ChangeSpecInput {
   evaluationId: number;
@@ -36,7 +33,7 @@ export interface PinnedRepo {
   head: string;
 }
 
-export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promise<LinkedChangeSpec> {
+export async function buildChangeSpec(gh: GitHubPort, input: ChangeSpecInput): Promise<LinkedChangeSpec> {
   const { config, set } = input;
   return {
     evaluationId: input.evaluationId,
@@ -58,11 +55,11 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
  * member is a plain target at its commit (`merge: false` checks out exactly `head`).
  */
 async function workspaceOf(
-  gh: GitHub,
+  gh: GitHubPort,
   set: ResolvedSet,
   pinned: PinnedRepo | undefined,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
-  const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
+  const tip = (repo: string, branch: string) => gh.branchTip(repo, branch).catch(() => branch);
   const evaluated = [...set.members, ...set.needed];
   const mergedInto = new RepoMap<string>();
   for (const l of set.left)
@@ -71,7 +68,7 @@ async function workspaceOf(
   const targets = await Promise.all(
     evaluated.map(async (m) => {
       const repo = `${m.ref.owner}/${m.ref.repo}`;
-      const url = await authenticatedCloneUrl(gh, m.cloneUrl);
+      const url = await gh.authenticatedCloneUrl(m.cloneUrl);
       if (pinned && sameRepo(pinned.repo, repo))
         return { repo, url, base: pinned.base, head: pinned.head, merge: false };
       return { repo, url, base: await tip(repo, m.baseRef), head: m.headSha, merge: true };
@@ -79,10 +76,10 @@ async function workspaceOf(
   );
   const context = await Promise.all(
     set.context.map(async (r) => {
-      const info = await getRepo(gh, repoId(r));
+      const info = await gh.repo(r);
       const mergedBase = mergedInto.get(r);
       const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
-      return { repo: r, url: await authenticatedCloneUrl(gh, info.cloneUrl), ref };
+      return { repo: r, url: await gh.authenticatedCloneUrl(info.cloneUrl), ref };
     }),
   );
   return { targets, context };

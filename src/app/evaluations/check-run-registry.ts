@@ -8,9 +8,7 @@
  */
 
 import { repoOfPullKey } from '../../core/pull-ref.ts';
-import { tandemChecksOn } from '../../github/check-run-lookup.ts';
-import { completeCheckRun, createQueuedCheckRun, reopenCheckRun } from '../../github/check-runs.ts';
-import { type GitHub, repoId } from '../../github/octokit.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 
 const WAITING = 'Waiting for the linked change to be evaluated.';
@@ -31,7 +29,7 @@ export class CheckRunRegistry {
    * The check run for this PR head: the open one, the completed one moved back to queued, the one
    * a killed process created (adopted), or a new one created `queued`.
    */
-  ensure(gh: GitHub, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
+  ensure(gh: GitHubPort, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
     const id = `${pullKey}@${headSha}`;
     const adopting = this.reconciling.get(id);
     if (adopting) return adopting.then(() => this.ensure(gh, pullKey, headSha, evaluationId));
@@ -54,7 +52,7 @@ export class CheckRunRegistry {
    * queued forever: each is stored as found on GitHub, and closed with the head when the PR has
    * moved on. Returns how many intents were settled.
    */
-  async reconcile(auth: (installationId: number) => Promise<GitHub>): Promise<number> {
+  async reconcile(auth: (installationId: number) => Promise<GitHubPort>): Promise<number> {
     let settled = 0;
     for (const { pullKey, headSha } of this.store.checkRuns.intents()) {
       const pull = this.store.pulls.get(pullKey);
@@ -93,14 +91,14 @@ export class CheckRunRegistry {
 
   /** Closes check runs on heads the PR has moved away from, so none stays open forever. */
   async closeStale(
-    gh: GitHub,
+    gh: GitHubPort,
     pullKey: string,
     currentSha: string | undefined,
     reason: string,
   ): Promise<void> {
     for (const c of this.store.checkRuns.open(pullKey)) {
       if (c.headSha === currentSha) continue;
-      await completeCheckRun(gh, repoId(repoOfPullKey(pullKey)), c.checkRunId, 'cancelled', {
+      await gh.completeCheck(repoOfPullKey(pullKey), c.checkRunId, 'cancelled', {
         title: 'Tandem: superseded',
         summary: reason,
       });
@@ -114,19 +112,19 @@ export class CheckRunRegistry {
   }
 
   private async reopen(
-    gh: GitHub,
+    gh: GitHubPort,
     pullKey: string,
     headSha: string,
     checkRunId: number,
     evaluationId: number | null,
   ): Promise<number> {
-    await reopenCheckRun(gh, repoId(repoOfPullKey(pullKey)), checkRunId, WAITING);
+    await gh.reopenCheck(repoOfPullKey(pullKey), checkRunId, WAITING);
     this.store.checkRuns.reopen(pullKey, headSha, evaluationId);
     return checkRunId;
   }
 
   private async adoptOrCreate(
-    gh: GitHub,
+    gh: GitHubPort,
     pullKey: string,
     headSha: string,
     evaluationId: number | null,
@@ -141,13 +139,7 @@ export class CheckRunRegistry {
       }
     }
     this.store.checkRuns.intend(pullKey, headSha);
-    const checkRunId = await createQueuedCheckRun(
-      gh,
-      repoId(repoOfPullKey(pullKey)),
-      headSha,
-      pullKey,
-      WAITING,
-    );
+    const checkRunId = await gh.createQueuedCheck(repoOfPullKey(pullKey), headSha, pullKey, WAITING);
     this.afterCreate?.(pullKey, checkRunId);
     this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
     return checkRunId;
@@ -158,19 +150,19 @@ export class CheckRunRegistry {
    * older duplicate is closed. Undefined (and the intent dropped) when GitHub has none.
    */
   private async adopt(
-    gh: GitHub,
+    gh: GitHubPort,
     pullKey: string,
     headSha: string,
     evaluationId: number | null,
   ): Promise<number | undefined> {
-    const repo = repoId(repoOfPullKey(pullKey));
-    const [newest, ...older] = await tandemChecksOn(gh, repo, headSha, pullKey);
+    const repo = repoOfPullKey(pullKey);
+    const [newest, ...older] = await gh.tandemChecksOn(repo, headSha, pullKey);
     if (!newest) {
       this.store.checkRuns.dropIntent(pullKey, headSha);
       return undefined;
     }
     for (const dup of older.filter((c) => !c.completed))
-      await completeCheckRun(gh, repo, dup.id, 'cancelled', {
+      await gh.completeCheck(repo, dup.id, 'cancelled', {
         title: 'Tandem: superseded',
         summary: 'A duplicate of this head’s Tandem check.',
       });

@@ -18,13 +18,11 @@ import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import type { Report } from '../../core/report.schema.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
 import type { OrgConfigLoad } from '../../github/org-config.ts';
-import { fetchSuite } from '../../github/suite-fetch.ts';
 import type { LinkedChangeView } from '../../report/linked-change.ts';
 import type { Executor } from '../executors/executor.ts';
 import { type ResolvedSet, resolveLinkedSet } from '../linking/resolve-set.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 import { buildChangeSpec, type PinnedRepo } from './change-spec.ts';
 import { publicFailureMessage } from './failure-message.ts';
@@ -95,7 +93,7 @@ interface Evaluated {
 
 export async function evaluateSet(
   deps: EvaluateSetDeps,
-  gh: GitHub,
+  gh: GitHubPort,
   req: EvaluateSetRequest,
   signal: AbortSignal,
 ): Promise<SetOutcome> {
@@ -123,7 +121,7 @@ export async function evaluateSet(
   const workDir = await mkdtemp(join(tmpdir(), 'tandem-suite-'));
   let hidden: string[] = [];
   try {
-    const fetched = await fetchSuite(gh, repoId(config.evaluator), suiteEntry.path, workDir);
+    const fetched = await gh.fetchSuite(config.evaluator, suiteEntry.path, workDir);
     view.mergeOrder = fetched.suite.merge_order;
     hidden = fetched.suite.tests.flatMap((t) => t.files);
     const spec = await buildChangeSpec(gh, {

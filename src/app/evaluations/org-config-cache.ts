@@ -5,13 +5,13 @@
  * is forgotten at once so the next caller tries again.
  */
 import type { OrgConfig } from '../../core/org-config.schema.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { loadOrgConfig, type OrgConfigLoad } from '../../github/org-config.ts';
+import type { OrgConfigLoad } from '../../github/org-config.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 
 export interface OrgConfigCacheOptions {
   /** How long a load answers `recent` without asking GitHub again. */
   ttlMs: number;
-  load?: (gh: GitHub, org: string) => Promise<OrgConfigLoad>;
+  load?: (gh: GitHubPort, org: string) => Promise<OrgConfigLoad>;
   now?: () => number;
 }
 
@@ -24,23 +24,23 @@ export class OrgConfigCache {
   private readonly entries = new Map<number, Entry>();
   /** The last valid configuration per installation, for synchronous readers (`config`). */
   private readonly lastValid = new Map<number, OrgConfig>();
-  private readonly load: (gh: GitHub, org: string) => Promise<OrgConfigLoad>;
+  private readonly load: (gh: GitHubPort, org: string) => Promise<OrgConfigLoad>;
   private readonly now: () => number;
 
   constructor(private readonly opts: OrgConfigCacheOptions) {
-    this.load = opts.load ?? loadOrgConfig;
+    this.load = opts.load ?? ((gh, org) => gh.orgConfig(org));
     this.now = opts.now ?? Date.now;
   }
 
   /** The cached load when younger than the TTL (or in flight), else a new one. */
-  recent(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
+  recent(gh: GitHubPort, installationId: number, org: string): Promise<OrgConfigLoad> {
     const e = this.entries.get(installationId);
     if (e && this.now() - e.at < this.opts.ttlMs) return e.load;
     return this.fresh(gh, installationId, org);
   }
 
   /** A new load, which becomes the cached one. */
-  fresh(gh: GitHub, installationId: number, org: string): Promise<OrgConfigLoad> {
+  fresh(gh: GitHubPort, installationId: number, org: string): Promise<OrgConfigLoad> {
     const entry: Entry = { load: this.load(gh, org), at: this.now() };
     this.entries.set(installationId, entry);
     entry.load.then(

@@ -16,6 +16,7 @@ import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-
 import type { Executor } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
 import { publishing } from '../octokit.ts';
+import { octokitPort } from '../port/octokit-port.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { evaluateSet, type ReusedResult } from './evaluate-set.ts';
@@ -71,6 +72,8 @@ export async function runEvaluation(
   const states = store.evaluations;
   states.start(item.evaluationId);
   const gh = await deps.auth(item.installationId);
+  // The rooms on the GitHub port take it; publishing still takes the client.
+  const port = octokitPort(gh);
   const org = item.seed.slice(0, item.seed.indexOf('/'));
   const members: Members = [];
   let evaluated: LinkedChangeView | undefined;
@@ -89,7 +92,7 @@ export async function runEvaluation(
 
   const outcome = await evaluateSet(
     deps,
-    gh,
+    port,
     {
       installationId: item.installationId,
       org,
@@ -110,7 +113,7 @@ export async function runEvaluation(
       },
       onSet: async (set, _config, suiteEntry) => {
         if (set.members.length === 0) {
-          await checks.closeStale(gh, item.seed, undefined, 'The pull request was closed.');
+          await checks.closeStale(port, item.seed, undefined, 'The pull request was closed.');
           // The set is gone: the seed was closed before its evaluation started.
           states.supersede(item.evaluationId);
           return { title: 'closed', reason: 'The pull request was closed.' };
@@ -118,11 +121,11 @@ export async function runEvaluation(
         await closeRefused(gh, store, set, suiteEntry);
         for (const m of set.members) {
           const key = pullKey(m.ref);
-          await checks.closeStale(gh, key, m.headSha, 'Superseded: the pull request has a newer head.');
+          await checks.closeStale(port, key, m.headSha, 'Superseded: the pull request has a newer head.');
           members.push({
             key,
             headSha: m.headSha,
-            checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId),
+            checkRunId: await checks.ensure(port, key, m.headSha, item.evaluationId),
           });
         }
         states.setMembers(
@@ -149,7 +152,7 @@ export async function runEvaluation(
       // Config errors must land somewhere visible: the seed's check run.
       const seedPull = store.pulls.get(item.seed);
       if (seedPull && seedPull.state === 'open' && outcome.load.kind === 'invalid') {
-        const id = await checks.ensure(gh, item.seed, seedPull.headSha, item.evaluationId);
+        const id = await checks.ensure(port, item.seed, seedPull.headSha, item.evaluationId);
         const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
         await failAll(
           gh,
@@ -165,7 +168,7 @@ export async function runEvaluation(
     case 'no-suite':
       // A check left from an earlier configuration would otherwise stay queued forever.
       await checks.closeStale(
-        gh,
+        port,
         item.seed,
         undefined,
         `No suite in \`tandem.yml\` covers ${repoOfPullKey(item.seed)}.`,

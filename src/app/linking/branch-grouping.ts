@@ -9,10 +9,7 @@
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { sameRepo } from '../../core/repo-name.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { canWrite } from '../../github/permissions.ts';
-import { openPullsWithHead } from '../../github/pull-requests.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 
 /** What the rule reads of a PR: its key, where its head lives and who opened it. */
@@ -34,10 +31,14 @@ export function groupsByBranch(store: Store, pull: BranchCandidate): boolean {
 }
 
 /** Asks GitHub whether a fork PR's author writes to the base repository, and records the answer. */
-export async function refreshBranchConsent(gh: GitHub, store: Store, pull: BranchCandidate): Promise<void> {
+export async function refreshBranchConsent(
+  gh: GitHubPort,
+  store: Store,
+  pull: BranchCandidate,
+): Promise<void> {
   if (branchInBase(pull) || pull.author === undefined) return;
   const repo = repoOfPullKey(pull.key);
-  store.links.recordWriter(repo, pull.author, await canWrite(gh, repoId(repo), pull.author));
+  store.links.recordWriter(repo, pull.author, await gh.canWrite(repo, pull.author));
 }
 
 export const branchCandidate = (p: PullInfo): BranchCandidate => ({
@@ -51,7 +52,7 @@ export class BranchGrouping {
   private readonly answers = new Map<string, boolean>();
 
   constructor(
-    private readonly gh: GitHub,
+    private readonly gh: GitHubPort,
     private readonly store: Store,
     private readonly installationId: number,
   ) {}
@@ -73,7 +74,7 @@ export class BranchGrouping {
     if (!(await this.groups(self))) return [];
     const out = new Set<string>();
     for (const repo of repos)
-      for (const p of await openPullsWithHead(this.gh, repoId(repo), pull.headRef))
+      for (const p of await this.gh.openPullsWithHead(repo, pull.headRef))
         if (await this.groups(branchCandidate(p))) out.add(pullKey(p.ref));
     // The index's fork PRs are judged by the answers recorded when their webhooks came, never
     // asked again here: a hundred forks on a branch named like a member's cost the set nothing.

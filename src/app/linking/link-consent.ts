@@ -6,10 +6,8 @@
  * its members.
  */
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { sameRepo } from '../../core/repo-name.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { canWrite } from '../../github/permissions.ts';
+import { RepoSet, repoKey, sameRepo } from '../../core/repo-name.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 
 /** Past this many repositories one PR links to, its links are not worth asking GitHub about. */
@@ -37,7 +35,7 @@ export function storedConsent(store: Store): (from: string, to: string) => boole
  * spares questions already answered in this round (`repo login`); `only` picks the links asked about.
  */
 export async function refreshConsent(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   from: string,
   author: string | undefined,
@@ -46,17 +44,18 @@ export async function refreshConsent(
 ): Promise<void> {
   const org = parsePullKey(from).owner;
   const targets = store.links.from(from).map(pullKey);
-  const repos = new Set<string>();
+  const repos = new RepoSet();
   for (const to of targets.filter(only)) {
     const repo = repoOfPullKey(to);
     if (!sameRepo(parsePullKey(to).owner, org)) continue;
-    if (!repos.has(repo.toLowerCase()) && repos.size >= MAX_REPOS_ASKED) continue;
-    repos.add(repo.toLowerCase());
+    if (!repos.has(repo) && repos.size >= MAX_REPOS_ASKED) continue;
+    repos.add(repo);
     for (const login of store.links.writersOf(from, to, author)) {
-      const q = `${repo.toLowerCase()} ${login.toLowerCase()}`;
+      // Logins compare without case too (GitHub's rule), the repository through its key.
+      const q = `${repoKey(repo)} ${login.toLowerCase()}`;
       if (asked.has(q)) continue;
       asked.add(q);
-      store.links.recordWriter(repo, login, await canWrite(gh, repoId(repo), login));
+      store.links.recordWriter(repo, login, await gh.canWrite(repo, login));
     }
   }
 }

@@ -33,6 +33,7 @@ import { evaluateSet, type SetOutcome, type SetSkip } from '../evaluations/evalu
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { OrgConfigCache } from '../evaluations/org-config-cache.ts';
 import type { Executor } from '../executors/executor.ts';
+import { octokitPort } from '../port/octokit-port.ts';
 import type { Store } from '../store/store.ts';
 
 /** See the module comment: the gate needs base and full, nothing more. */
@@ -79,7 +80,7 @@ export async function evaluateMergeGroup(
   try {
     outcome = await evaluateSet(
       deps,
-      gh,
+      octokitPort(gh),
       {
         installationId: group.installationId,
         org: group.owner,

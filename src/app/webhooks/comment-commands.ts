@@ -11,15 +11,14 @@ import { parseCommands } from '../../core/link-parser.ts';
 import { pairKey } from '../../core/linked-set.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { pullKey } from '../../core/pull-ref.ts';
-import type { RepoParts } from '../../core/repo-name.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { canWrite, reactToComment } from '../../github/permissions.ts';
+import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
 
 export async function handleCommandComment(
   tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log'>,
-  gh: GitHub,
+  gh: GitHubPort,
   installationId: number,
   repo: RepoParts,
   number: number,
@@ -27,11 +26,12 @@ export async function handleCommandComment(
 ): Promise<void> {
   const commands = parseCommands(comment.body, repo);
   if (commands.length === 0) return;
-  if (!(await canWrite(gh, repo, comment.author))) {
-    await reactToComment(gh, repo, comment.id, 'confused');
+  const name = repoFullName(repo);
+  if (!(await gh.canWrite(name, comment.author))) {
+    await gh.react(name, comment.id, 'confused');
     return;
   }
-  tandem.store.links.recordWriter(`${repo.owner}/${repo.repo}`, comment.author, true);
+  tandem.store.links.recordWriter(name, comment.author, true);
   const self = pullKey({ ...repo, number });
   let matrix: MatrixMode | undefined;
   let evaluate = false;
@@ -50,7 +50,7 @@ export async function handleCommandComment(
     } else if (c.kind === 'matrix') matrix = c.mode;
     else if (c.kind === 'run' && c.fresh) fresh = true;
   }
-  await reactToComment(gh, repo, comment.id, '+1');
+  await gh.react(name, comment.id, '+1');
   if (evaluate) {
     tandem.request(self, installationId, matrix, { fresh });
     // The PR unlinked from this one now forms its own set, which needs its own verdict.
@@ -61,8 +61,8 @@ export async function handleCommandComment(
     const linked = tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
     const result = await tandem.whileMerging(linked, () =>
-      mergeLinkedSet(tandem.store, gh, request, tandem.log),
+      mergeLinkedSet(tandem.store, gh.octokit, request, tandem.log),
     );
-    if (result === 'busy') await reactToComment(gh, repo, comment.id, 'confused');
+    if (result === 'busy') await gh.react(name, comment.id, 'confused');
   }
 }

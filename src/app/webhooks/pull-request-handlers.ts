@@ -14,7 +14,9 @@ import { pullKey } from '../../core/pull-ref.ts';
 import { pullInfoOf } from '../../core/pull-request.schema.ts';
 import { CHECK_NAME } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
-import { recordOpenPull } from '../linking/resolve-set.ts';
+import { recordOpenPull } from '../linking/record-pull.ts';
+import type { GitHubPort } from '../port/github-port.ts';
+import { octokitPort } from '../port/octokit-port.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
 import { deliveryIdentity } from './delivery-identity.ts';
@@ -80,7 +82,7 @@ const rerunSchema = z.object({
 export async function onPullRequest(
   tandem: WebhookTarget,
   payload: Payload<(typeof PR_EVENTS)[number]>,
-  gh?: GitHub,
+  gh?: GitHubPort,
 ): Promise<void> {
   const installationId = payload.installation?.id;
   if (installationId === undefined) return;
@@ -98,7 +100,7 @@ export async function onPullRequest(
 export function onIssueComment(
   tandem: WebhookTarget,
   payload: Payload<'issue_comment.created'>,
-  gh: GitHub,
+  gh: GitHubPort,
 ): void {
   const parsed = commandCommentSchema.safeParse(payload);
   if (!parsed.success) return;
@@ -154,13 +156,13 @@ export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
     if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
       return;
-    await onPullRequest(tandem, context.payload, context.octokit as unknown as GitHub);
+    await onPullRequest(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });
 
   app.on('issue_comment.created', async (context) => {
     if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
       return;
-    onIssueComment(tandem, context.payload, context.octokit as unknown as GitHub);
+    onIssueComment(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });
 
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
