@@ -9,7 +9,7 @@
  * Not served: publishing and `/tandem merge` (they take `octokit`, which throws here), and suites
  * (`fetchSuite`): tests of those go through the HTTP stand-in (test/support/github-standin).
  */
-import type { CheckRunOutput } from '../../src/core/check-run-output.ts';
+
 import {
   type FoundCheckRun,
   type GitHubPort,
@@ -17,6 +17,7 @@ import {
   type RepoInfo,
   repoInfoSchema,
 } from '../../src/app/port/github-port.ts';
+import type { CheckRunOutput } from '../../src/core/check-run-output.ts';
 import { type PullRef, pullKey } from '../../src/core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import { RepoMap, repoKey, splitRepo } from '../../src/core/repo-name.ts';
@@ -130,7 +131,9 @@ export class MemoryGitHub implements GitHubPort {
     this.calls.push(`search ${pullKey(to)}`);
     const phrases = [pullKey(to), `${to.owner}/${to.repo}/pull/${to.number}`].map((s) => s.toLowerCase());
     return [...this.pulls.values()]
-      .filter((p) => repoKey(splitRepo(p.repo)?.owner ?? '') === repoKey(org) && (p.state ?? 'open') === 'open')
+      .filter(
+        (p) => repoKey(splitRepo(p.repo)?.owner ?? '') === repoKey(org) && (p.state ?? 'open') === 'open',
+      )
       .filter((p) => phrases.some((ph) => (p.body ?? '').toLowerCase().includes(ph)))
       .map((p) => this.info(p).ref);
   }
@@ -174,7 +177,12 @@ export class MemoryGitHub implements GitHubPort {
     throw new Error('the in-memory GitHub serves no suites: test evaluations over the HTTP stand-in');
   }
 
-  async createQueuedCheck(repo: string, headSha: string, externalId: string, _summary: string): Promise<number> {
+  async createQueuedCheck(
+    repo: string,
+    headSha: string,
+    externalId: string,
+    _summary: string,
+  ): Promise<number> {
     this.calls.push(`createQueuedCheck ${repo} ${headSha}`);
     const id = this.nextCheckId++;
     this.checks.push({ id, repo, headSha, externalId, status: 'queued', title: 'Tandem: queued' });
@@ -197,7 +205,9 @@ export class MemoryGitHub implements GitHubPort {
   async tandemChecksOn(repo: string, headSha: string, externalId: string): Promise<FoundCheckRun[]> {
     this.calls.push(`tandemChecksOn ${repo} ${headSha}`);
     return this.checks
-      .filter((c) => repoKey(c.repo) === repoKey(repo) && c.headSha === headSha && c.externalId === externalId)
+      .filter(
+        (c) => repoKey(c.repo) === repoKey(repo) && c.headSha === headSha && c.externalId === externalId,
+      )
       .sort((a, b) => b.id - a.id)
       .map((c) => ({ id: c.id, completed: c.status === 'completed' }));
   }

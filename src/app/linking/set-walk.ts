@@ -87,8 +87,13 @@ export class SetWalk {
     await this.consent();
     let set = this.expand();
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      const indexed = this.indexOnly.size;
       const toLoad = await this.nextReads(set);
-      if (toLoad.size === 0) break;
+      if (toLoad.size === 0) {
+        // PRs this round took from the index alone still count: their unconfirmed links are named
+        // whichever member the walk started from.
+        return this.indexOnly.size > indexed ? this.expand() : set;
+      }
       await Promise.all([...toLoad].map((k) => this.load(k)));
       await this.consent();
       set = this.expand();
