@@ -5,53 +5,16 @@
  * takes milliseconds, and `calls` says what the App asked GitHub. Real SQLite store.
  */
 import { describe, expect, it } from 'vitest';
-import { recordOpenPull, recordPull } from '../../src/app/linking/record-pull.ts';
-import { resolveLinkedSet } from '../../src/app/linking/resolve-set.ts';
+import { recordPull } from '../../src/app/linking/record-pull.ts';
 import { UNCONFIRMED_REASON } from '../../src/core/linked-set.ts';
 import type { OrgConfig } from '../../src/core/org-config.schema.ts';
 import { pullKey } from '../../src/core/pull-ref.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
-import { parseOrgConfig } from '../../src/github/org-config.ts';
-import { MemoryGitHub, type MemoryPull } from '../support/memory-github.ts';
 import { useTempStore } from './app-fixtures.ts';
+import { INSTALLATION, memoryWorld, orgConfig } from './memory-world.ts';
 
 const temp = useTempStore('tandem-linking-');
-const INSTALLATION = 7;
-const log = { warn: () => {} };
-
-export function orgConfig(opts: { repos?: string[]; extra?: string } = {}): OrgConfig {
-  const repos = opts.repos ?? ['acme/api', 'acme/schema', 'acme/web'];
-  const load = parseOrgConfig(`evaluator: acme/suites
-suites:
-  - name: s
-    repos: [${repos.join(', ')}]
-    path: s/suite.yml
-${opts.extra ?? ''}`);
-  if (load.kind !== 'ok') throw new Error(`test config: ${JSON.stringify(load)}`);
-  return load.config;
-}
-
-async function world(config = orgConfig()) {
-  const store = await temp.open();
-  const gh = new MemoryGitHub()
-    .addRepo('acme/api')
-    .addRepo('acme/schema')
-    .addRepo('acme/web')
-    .addRepo('acme/suites', { visibility: 'private' });
-  return {
-    store,
-    gh,
-    /** A PR on GitHub that no webhook brought (the index has not seen it). */
-    onGitHub: (p: MemoryPull) => gh.addPull(p),
-    /** A PR opened with its webhook delivered: indexed, and who may confirm its links asked. */
-    opened: async (p: MemoryPull) => {
-      const info = gh.addPull(p);
-      await recordOpenPull(gh, store, info, INSTALLATION, true, log);
-      return info;
-    },
-    resolve: (seed: string) => resolveLinkedSet(gh, store, INSTALLATION, seed, config, config.suites[0]!),
-  };
-}
+const world = (config?: OrgConfig) => memoryWorld(temp, config);
 
 const keys = (ps: PullInfo[]) => ps.map((p) => pullKey(p.ref));
 
