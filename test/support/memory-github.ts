@@ -77,6 +77,8 @@ export class MemoryGitHub implements GitHubPort {
   private readonly writers = new Set<string>();
   private readonly configs = new Map<string, string>();
   private nextCheckId = 1;
+  /** Search answers 422 (the App then has no answer to remember). */
+  searchRefused = false;
 
   get octokit(): GitHub {
     throw new Error('the in-memory GitHub has no Octokit: test publishing and merges over the HTTP stand-in');
@@ -129,6 +131,7 @@ export class MemoryGitHub implements GitHubPort {
 
   async searchLinkingPulls(org: string, to: PullRef): Promise<PullRef[] | undefined> {
     this.calls.push(`search ${pullKey(to)}`);
+    if (this.searchRefused) return undefined;
     const phrases = [pullKey(to), `${to.owner}/${to.repo}/pull/${to.number}`].map((s) => s.toLowerCase());
     return [...this.pulls.values()]
       .filter(
