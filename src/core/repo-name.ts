@@ -28,6 +28,14 @@ export function repoKey(name: string | RepoParts): string {
   return (typeof name === 'string' ? name : repoFullName(name)).toLowerCase();
 }
 
+/**
+ * The comparison key of a GitHub login (a user's, or an owner's: the first part of a name). GitHub
+ * ignores its case as it does a repository name's: who may write where is stored and asked by it.
+ */
+export function loginKey(login: string): string {
+  return repoKey(login);
+}
+
 /** Whether two names (or parts) denote the same repository. */
 export function sameRepo(a: string | RepoParts, b: string | RepoParts): boolean {
   return repoKey(a) === repoKey(b);

@@ -20,7 +20,7 @@ import {
 import type { CheckRunOutput } from '../../src/core/check-run-output.ts';
 import { type PullRef, pullKey } from '../../src/core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../../src/core/pull-request.schema.ts';
-import { RepoMap, repoKey, splitRepo } from '../../src/core/repo-name.ts';
+import { loginKey, RepoMap, repoKey, splitRepo } from '../../src/core/repo-name.ts';
 import type { RepoVisibility } from '../../src/core/repo-visibility.ts';
 import type { CheckConclusion } from '../../src/github/check-runs.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
@@ -102,13 +102,13 @@ export class MemoryGitHub implements GitHubPort {
 
   /** Gives `login` write access to `repo`. */
   grantWrite(repo: string, login: string): this {
-    this.writers.add(`${repoKey(repo)} ${login.toLowerCase()}`);
+    this.writers.add(`${repoKey(repo)} ${loginKey(login)}`);
     return this;
   }
 
   /** The organization's `.github/tandem.yml`. */
   setOrgConfig(org: string, yaml: string): this {
-    this.configs.set(org.toLowerCase(), yaml);
+    this.configs.set(loginKey(org), yaml);
     return this;
   }
 
@@ -163,7 +163,7 @@ export class MemoryGitHub implements GitHubPort {
 
   async canWrite(repo: string, login: string): Promise<boolean> {
     this.calls.push(`canWrite ${repo} ${login}`);
-    return this.writers.has(`${repoKey(repo)} ${login.toLowerCase()}`);
+    return this.writers.has(`${repoKey(repo)} ${loginKey(login)}`);
   }
 
   async react(repo: string, commentId: number, content: Reaction): Promise<void> {
@@ -172,7 +172,7 @@ export class MemoryGitHub implements GitHubPort {
 
   async orgConfig(org: string): Promise<OrgConfigLoad> {
     this.calls.push(`orgConfig ${org}`);
-    const text = this.configs.get(org.toLowerCase());
+    const text = this.configs.get(loginKey(org));
     return text === undefined ? { kind: 'missing' } : parseOrgConfig(text);
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isRepoPart,
+  loginKey,
   RepoMap,
   RepoSet,
   repoFullName,
@@ -16,6 +17,11 @@ describe('repository names', () => {
     expect(sameRepo('acme/api', 'acme/web')).toBe(false);
     expect(repoKey({ owner: 'Acme', repo: 'Web' })).toBe('acme/web');
     expect(repoFullName({ owner: 'Acme', repo: 'Web' })).toBe('Acme/Web');
+  });
+
+  it('logins compare without case too', () => {
+    expect(loginKey('Alice')).toBe(loginKey('aLICE'));
+    expect(loginKey('alice')).not.toBe(loginKey('bob'));
   });
 
   it('split only owner/name', () => {

@@ -7,6 +7,7 @@
  */
 import { InputError } from '../../core/errors.ts';
 import { itemRank, mayShow, pageRank } from '../../core/page-privacy.ts';
+import { RepoSet } from '../../core/repo-name.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { getRepo } from '../../github/pull-requests.ts';
@@ -19,7 +20,7 @@ export async function refuseExposingHandoff(
   change: Pick<LinkedChangeSpec, 'targets' | 'context'>,
 ): Promise<void> {
   const page = pageRank((await getRepo(gh, repoId(evaluator))).visibility);
-  const repos = [...new Set([...change.targets, ...change.context].map((r) => r.repo.toLowerCase()))];
+  const repos = new RepoSet([...change.targets, ...change.context].map((r) => r.repo));
   for (const repo of repos) {
     if (mayShow(page, itemRank((await getRepo(gh, repoId(repo))).visibility))) continue;
     throw new InputError(

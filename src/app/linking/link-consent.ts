@@ -6,7 +6,7 @@
  * its members.
  */
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { RepoSet, repoKey, sameRepo } from '../../core/repo-name.ts';
+import { loginKey, RepoSet, repoKey, sameRepo } from '../../core/repo-name.ts';
 import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 
@@ -51,8 +51,7 @@ export async function refreshConsent(
     if (!repos.has(repo) && repos.size >= MAX_REPOS_ASKED) continue;
     repos.add(repo);
     for (const login of store.links.writersOf(from, to, author)) {
-      // Logins compare without case too (GitHub's rule), the repository through its key.
-      const q = `${repoKey(repo)} ${login.toLowerCase()}`;
+      const q = `${repoKey(repo)} ${loginKey(login)}`;
       if (asked.has(q)) continue;
       asked.add(q);
       store.links.recordWriter(repo, login, await gh.canWrite(repo, login));

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { type PullRef, parsePullKey, pullKey } from '../../core/pull-ref.ts';
+import { loginKey, repoKey } from '../../core/repo-name.ts';
 
 export class LinksTable {
   constructor(private readonly db: Database.Database) {}
@@ -69,14 +70,14 @@ export class LinksTable {
         `INSERT INTO writers (repo, login, writer, checked_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (repo, login) DO UPDATE SET writer = excluded.writer, checked_at = excluded.checked_at`,
       )
-      .run(repo.toLowerCase(), login.toLowerCase(), writer ? 1 : 0, Date.now());
+      .run(repoKey(repo), loginKey(login), writer ? 1 : 0, Date.now());
   }
 
   /** The last answer about `login`'s write access to `repo`; undefined when never asked. */
   isWriter(repo: string, login: string): boolean | undefined {
     const row = this.db
       .prepare('SELECT writer FROM writers WHERE repo = ? AND login = ?')
-      .get(repo.toLowerCase(), login.toLowerCase()) as { writer: number } | undefined;
+      .get(repoKey(repo), loginKey(login)) as { writer: number } | undefined;
     return row === undefined ? undefined : row.writer === 1;
   }
 
