@@ -1,7 +1,7 @@
 /**
  * GitHub's merge queue as its GraphQL API shows it (`POST /graphql`, `/api/graphql` for GHES
  * clients): the `enqueuePullRequest` mutation (variables `pullRequestId`, `expectedHeadOid`)
- * answers the entry `QUEUED`; a query `node(id: $pullRequestId)` answers the PR's `state`,
+ * answers the entry `QUEUED`, `dequeuePullRequest` (variable `id`) takes it out; a query `node(id: $pullRequestId)` answers the PR's `state`,
  * `merged`, `mergeCommit { oid }` and `mergeQueueEntry { state position }`. The queue is processed
  * when the next GraphQL request arrives (a request, not a clock, moves it): each entry's head is
  * merged onto its base branch's tip in the real git repository (a merge commit, as a queue with
@@ -134,6 +134,13 @@ async function graphql(ctx: RouteContext) {
         data: { enqueuePullRequest: { mergeQueueEntry: { id: entry.id, state: entry.state, position } } },
       },
     };
+  }
+  if (/\bdequeuePullRequest\b/.test(body.query)) {
+    const p = pullByNode(ctx.state, vars.id);
+    const entry = w.entries.find((e) => e.pull === p);
+    if (!entry) return gqlError('Pull request is not in the merge queue');
+    w.entries = w.entries.filter((e) => e !== entry);
+    return { status: 200, body: { data: { dequeuePullRequest: { mergeQueueEntry: { id: entry.id } } } } };
   }
   await processQueue(ctx.state);
   const p = pullByNode(ctx.state, vars.pullRequestId ?? vars.id);
