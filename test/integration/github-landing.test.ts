@@ -132,6 +132,36 @@ describe('landing a linked set as tested', () => {
     expect(await world_.tip('lib')).toBe(other.head);
   });
 
+  it('an item tested on top of the item ahead lands after it, exactly as tested; landed before it, it is refused', async () => {
+    const world_ = await world(['lib']);
+    const base = await world_.tip('lib');
+    const first = await world_.open('lib', 'first', { 'first.txt': '1\n' });
+    const second = await world_.open('lib', 'second', { 'second.txt': '2\n' });
+    const build = async (itemId: string, onto: string, pr: OpenedPull) => {
+      const b = await buildTestedCommit(world_.gh, {
+        repo: 'acme/lib',
+        baseBranch: 'main',
+        onto,
+        heads: [pr.head],
+        itemId,
+      });
+      if (!('sha' in b)) throw new Error('conflict');
+      return { pull: pr.pull, repo: 'acme/lib', baseBranch: 'main', expectedTip: onto, testedSha: b.sha };
+    };
+    const ahead = await build('a', base, first);
+    // The speculative state of the item behind: the tested commit of the item ahead.
+    const behind = await build('b', ahead.testedSha, second);
+    // Out of order, the item behind would carry the one ahead in without its other repositories: refused.
+    const early = await landTestedSet(world_.gh, [behind]);
+    expect(early).toMatchObject({ kind: 'refused', reverted: [] });
+    expect(await world_.tip('lib')).toBe(base);
+    expect((await landTestedSet(world_.gh, [ahead], { itemId: 'a' })).kind).toBe('landed');
+    expect((await landTestedSet(world_.gh, [behind], { itemId: 'b' })).kind).toBe('landed');
+    expect(await world_.tip('lib')).toBe(behind.testedSha);
+    expect(merged(world_, first)).toBe(true);
+    expect(merged(world_, second)).toBe(true);
+  });
+
   it('a refusal of the 2nd of 3 landings resets the 1st where the rules allow it: nothing half-merged', async () => {
     const world_ = await world();
     const { landings } = await testedSet(world_, ['lib', 'api', 'web']);
