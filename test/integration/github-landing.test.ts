@@ -221,6 +221,27 @@ describe('landing a linked set as tested', () => {
     expect(await again.tree('lib', pr.head.sha)).toBe(await again.tree('lib', set.landings[0]!.expectedTip));
   });
 
+  it('when GitHub refuses the reset and the revert commit too, the revert is offered as a PR, never dropped', async () => {
+    const world_ = await world(['lib', 'api']);
+    const { landings } = await testedSet(world_, ['lib', 'api']);
+    refuseRefUpdate(world_.s.state, { nth: 1, repo: 'acme/api', branch: 'main' });
+    // lib's 1st update is the landing; the 2nd (the reset) and 3rd (the revert commit) are refused.
+    refuseRefUpdate(world_.s.state, { nth: 2, repo: 'acme/lib', branch: 'main' });
+    refuseRefUpdate(world_.s.state, { nth: 3, repo: 'acme/lib', branch: 'main' });
+    const out = await landTestedSet(world_.gh, landings, { itemId: 'item-9' });
+    expect(out).toMatchObject({ kind: 'refused', reverted: [{ how: 'revert-pr' }] });
+    if (out.kind !== 'refused') return;
+    expect(out.unreverted).toBeUndefined();
+    const pr = world_.s.pullRequest('acme', 'lib', Number(out.reverted[0]!.revertPull!.split('#')[1]));
+    expect(pr).toMatchObject({
+      state: 'open',
+      base: { ref: 'main' },
+      head: { ref: 'tandem/revert/item-9/lib' },
+    });
+    expect(await world_.tip('lib')).toBe(landings[0]!.testedSha);
+    expect(await world_.tree('lib', pr.head.sha)).toBe(await world_.tree('lib', landings[0]!.expectedTip));
+  });
+
   it('a repository requiring GitHub merge queue: the tested member is handed to that queue and lands with the tested tree; a dropped entry refuses the set', async () => {
     const world_ = await world(['lib', 'api']);
     requireMergeRules(world_.s.state, 'acme', 'lib', 'main', { mergeQueue: true });
