@@ -1,5 +1,5 @@
 /** Entering and leaving the queue: enqueue, dequeue (by a person) and resume (after infrastructure stalls). */
-import { invalidateAssuming } from './invalidate.ts';
+import { removeItem } from './invalidate.ts';
 import type { QueueItem, QueueState } from './queue-state.schema.ts';
 
 export function emptyQueue(): QueueState {
@@ -20,21 +20,16 @@ export function enqueue(s: QueueState, item: QueueItem): QueueState {
  * would land are re-evaluated without it. Unknown ids change nothing (a second `/tandem dequeue`).
  */
 export function dequeue(s: QueueState, itemId: string): QueueState {
-  const it = s.items.find((x) => x.item.id === itemId);
-  if (!it) return s;
-  const pending = [...s.pending];
-  for (const e of [it.current, it.diagnostic])
-    if (e && !e.result) pending.push({ kind: 'cancel', itemId, ahead: e.ahead });
-  return invalidateAssuming({ items: s.items.filter((x) => x.item.id !== itemId), pending }, itemId);
+  return removeItem(s, itemId);
 }
 
-/** A stalled item (infrastructure kept failing) gets evaluated again. */
+/** A stalled item (infrastructure kept failing) is evaluated again from scratch. */
 export function resume(s: QueueState, itemId: string): QueueState {
   return {
     ...s,
     items: s.items.map((x) =>
       x.item.id === itemId && x.status === 'stalled'
-        ? { ...x, status: 'waiting', infraReruns: 0, current: undefined }
+        ? { ...x, status: 'waiting', infraReruns: 0, current: undefined, note: undefined }
         : x,
     ),
   };
