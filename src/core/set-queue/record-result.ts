@@ -37,7 +37,7 @@ export function recordResult(
   if (result.outcome !== 'fail') return replace(s, { ...it, current });
   if (current.unlanded.length === 0) {
     // Failed on the base tips (plus what has landed since): its own failure, no diagnostic needed.
-    const evicted = removeItem(s, itemId);
+    const evicted = removeItem(replace(s, { ...it, current }), itemId);
     return {
       ...evicted,
       pending: [
