@@ -99,6 +99,17 @@ describe('set-queue failures', () => {
     expect(brief(step(box))).toEqual(['evict a', 'evaluate b []']);
   });
 
+  it('a failure on a state with a set that later leaves unlanded is forgotten, even if another of its sets lands', () => {
+    const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['web']), item('c', ['api', 'web'])) };
+    step(box);
+    result(box, 'c', ['a', 'b'], 'fail');
+    step(box);
+    result(box, 'c', [], 'pass');
+    result(box, 'a', [], 'fail');
+    result(box, 'b', [], 'pass');
+    expect(brief(step(box))).toEqual(['evict a', 'land b', 'evaluate c [b]']);
+  });
+
   it('a failing item is skipped by the items behind while its diagnostic runs', () => {
     const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api']), item('c', ['api'])) };
     step(box);
