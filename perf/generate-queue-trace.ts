@@ -83,8 +83,9 @@ export function generateQueueTrace(o: TraceOptions = DEFAULT_TRACE): string[] {
     while (chosen.length < o.reposPerSet) {
       const free = ORG_REPOS.map((r, i) => (chosen.includes(r) ? 0 : (weights[i] as number)));
       let x = random() * free.reduce((a, b) => a + b, 0);
-      const at = free.findIndex((w) => (x -= w) < 0);
-      chosen.push(ORG_REPOS[at < 0 ? free.length - 1 : at] as string);
+      let at = 0;
+      while (at < free.length - 1 && x >= (free[at] as number)) x -= free[at++] as number;
+      chosen.push(ORG_REPOS[at] as string);
     }
     return chosen;
   };
