@@ -18,7 +18,8 @@ function trace(...sets: Array<Partial<TraceSet> & { id: string }>): TraceSet[] {
 
 describe('queue simulation', () => {
   it('a pair failure: the later set passes alone, is evicted blaming the earlier one once it landed; not innocent', () => {
-    const t = trace({ id: 'a' }, { id: 'b', failsWith: ['a'] });
+    // b's run on a fails at 50 s, its run alone passes at 100 s, as a lands.
+    const t = trace({ id: 'a' }, { id: 'b', failsWith: ['a'], evaluation: 50 });
     const log = simulate(t, OPTS);
     expect(log.landed).toEqual([{ id: 'a', seconds: 100 }]);
     expect(log.evicted).toEqual([

@@ -144,6 +144,23 @@ describe('set-queue failures', () => {
     });
   });
 
+  it('failing while the sets ahead are landing: no diagnostic, evicted once they landed', () => {
+    const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api'])) };
+    step(box);
+    result(box, 'a', [], 'pass');
+    result(box, 'b', ['a'], 'fail', ['full']);
+    expect(brief(step(box))).toEqual(['land a']);
+    box.s = recordLanded(box.s, 'a');
+    expect(step(box)).toEqual([
+      {
+        kind: 'evict',
+        itemId: 'b',
+        reason: 'fails on the base tips with a landed',
+        failedConfigurations: ['full'],
+      },
+    ]);
+  });
+
   it('a failing item is skipped by the items behind while its diagnostic runs', () => {
     const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api']), item('c', ['api'])) };
     step(box);

@@ -23,6 +23,8 @@ interface Running {
   attempt: number;
   diagnostic: boolean;
   end: number;
+  /** The sets landed when it started: the base tips it is built on. */
+  base: string[];
 }
 
 export interface SimulationLog {
@@ -32,6 +34,8 @@ export interface SimulationLog {
   evaluationsStarted: number;
   diagnostics: number;
   cancelled: number;
+  /** The most evaluations running at once (never above the budget). */
+  maxRunning: number;
   /** Sets still queued when the trace ran out of events (a stall). */
   unfinished: string[];
 }
@@ -58,7 +62,15 @@ export function simulate(trace: readonly TraceSet[], opts: QueueOptions): Simula
     now: 0,
     landed: new Set(),
     firstRunDone: new Set(),
-    log: { landed: [], evicted: [], evaluationsStarted: 0, diagnostics: 0, cancelled: 0, unfinished: [] },
+    log: {
+      landed: [],
+      evicted: [],
+      evaluationsStarted: 0,
+      diagnostics: 0,
+      cancelled: 0,
+      maxRunning: 0,
+      unfinished: [],
+    },
   };
   const arrivals = [...trace].sort((a, b) => a.arrival - b.arrival);
   let next = 0;
@@ -109,6 +121,7 @@ function perform(w: World, a: QueueAction): void {
       attempt: a.attempt,
       diagnostic,
       end: w.now + set.evaluation,
+      base: [...w.landed],
     });
   } else if (a.kind === 'cancel') {
     const at = w.running.findIndex((r) => r.itemId === a.itemId && r.ahead.join() === a.ahead.join());
@@ -132,12 +145,15 @@ function perform(w: World, a: QueueAction): void {
   }
 }
 
-/** What the run says: the truth for its state, flaky on a flaky set's first evaluation. */
+/**
+ * What the run says: the truth for its state (the base tips as they were when it started, which
+ * hold every set landed by then, plus the sets ahead), flaky on a flaky set's first evaluation.
+ */
 function resultOf(w: World, r: Running): EvaluationResult {
   const set = w.byId.get(r.itemId) as TraceSet;
   const passes = trulyPasses(
     set,
-    r.ahead.map((id) => w.byId.get(id) as TraceSet),
+    [...r.base, ...r.ahead].map((id) => w.byId.get(id) as TraceSet),
   );
   if (r.diagnostic)
     return passes
