@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSimulation, type SimulationReport, simulateTrace } from '../src/cli/run/queue-simulate.ts';
 import { parseTrace } from '../src/core/queue-simulation/parse-trace.ts';
+import { DEFAULT_QUEUE_OPTIONS } from '../src/core/set-queue/queue-state.ts';
 import { DEFAULT_TRACE, generateQueueTrace } from './generate-queue-trace.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -21,7 +22,7 @@ export interface QueueBench {
 }
 
 export function runQueueBench(): QueueBench {
-  const opts = { speculation: 4, retries: 2 };
+  const opts = DEFAULT_QUEUE_OPTIONS;
   const trace = simulateTrace(
     parseTrace(readFileSync(QUEUE_TRACE, 'utf8'), QUEUE_TRACE),
     'perf/queue-trace-200.jsonl',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+// Defaults as in core/set-queue DEFAULT_QUEUE_OPTIONS (not imported: commands/ files load no core module).
 export function registerQueue(program: Command): void {
   const queue = program.command('queue').description('the linked-set merge queue');
   queue

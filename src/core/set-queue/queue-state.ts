@@ -39,5 +39,5 @@ export type {
   QueueOptions,
   QueueState,
 } from './queue-state.schema.ts';
-export { QueueStateSchema } from './queue-state.schema.ts';
+export { DEFAULT_QUEUE_OPTIONS, QueueStateSchema } from './queue-state.schema.ts';
 export { recordLanded, recordLandingRefused, recordResult } from './record-result.ts';
