@@ -2,6 +2,8 @@
  * Changes to the agreed interface (Q-shared.md): nextActions' options are `QueueOptions`
  * (adds `serial?: boolean`, the one-at-a-time baseline); `resume(s, itemId)` restarts an item
  * stalled by repeated infrastructure errors; `QueueStateSchema` validates a stored state;
+ * `DEFAULT_QUEUE_OPTIONS` = { speculation 4, retries 2 }; recordResult takes an optional `attempt`;
+ * landing refused evicts the item (reason `landing refused: …`), it is not re-queued;
  * evict actions also come out of nextActions (decided by recordResult/recordLandingRefused),
  * so the App performs every action nextActions returns, in order. After an `evaluate` the App
  * calls recordResult(itemId, action.ahead, result, action.attempt) — for the diagnostic too (ahead []).
