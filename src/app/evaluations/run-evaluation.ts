@@ -23,15 +23,14 @@ import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
   closeRefused,
-  commentVerdictFirst,
   failAll,
   type Members,
-  markCommentsStale,
   publishFailure,
   publishProgress,
   publishReport,
 } from './publish-evaluation.ts';
 import type { PublishedReports } from './published-reports.ts';
+import { commentVerdictFirst, markCommentsStale } from './sticky-comments.ts';
 
 export interface EvalItem {
   evaluationId: number;
@@ -83,7 +82,8 @@ export async function runEvaluation(
     signal,
     async (progress) => {
       const view = evaluated;
-      if (view) await publishing.run(signal, () => commentVerdictFirst(gh, view, progress, signal));
+      if (view)
+        await publishing.run(signal, () => commentVerdictFirst(gh, store.comments, view, progress, signal));
     },
   );
 
@@ -135,7 +135,7 @@ export async function runEvaluation(
           await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
         evaluated = { members: set.members, left: set.left, refused: set.refused };
         // An earlier verdict on the members stays in sight, marked as the one for the old heads.
-        await markCommentsStale(gh, evaluated);
+        await markCommentsStale(gh, store.comments, evaluated);
         return undefined;
       },
     },

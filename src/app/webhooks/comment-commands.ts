@@ -14,6 +14,7 @@ import { pullKey } from '../../core/pull-ref.ts';
 import type { RepoParts } from '../../core/repo-name.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { canWrite, reactToComment } from '../../github/permissions.ts';
+import { bindCommentStates } from '../evaluations/sticky-comments.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
 import type { TandemService } from '../service.ts';
 
@@ -60,6 +61,8 @@ export async function handleCommandComment(
   if (commands.some((c) => c.kind === 'merge')) {
     const linked = tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
+    // The merge marks the verdict comments merged from their stored state, found through `gh`.
+    bindCommentStates(gh, tandem.store.comments);
     const result = await tandem.whileMerging(linked, () =>
       mergeLinkedSet(tandem.store, gh, request, tandem.log),
     );
