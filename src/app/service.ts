@@ -155,7 +155,7 @@ export class TandemService {
         const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull);
+        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull, this.opts.store.comments);
       });
       return Promise.resolve();
     }

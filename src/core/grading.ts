@@ -122,10 +122,11 @@ function repoMetrics(full: GradedConfiguration | undefined, groups: GradingInput
   return out;
 }
 
+type RunsOf = (id: string) => ConfigurationRun[];
+
 export function grade(input: GradingInput): Grade {
   const { plan } = input;
-  const infraErrors: InfraErrorInfo[] = [...(input.infraErrors ?? [])];
-  const runsOf = (id: string) => input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
+  const runsOf: RunsOf = (id) => input.runs.filter((r) => r.id === id).sort((a, b) => a.attempt - b.attempt);
   const base = plan.configurations.find((c) => c.role === 'base');
   const fullPlanned = plan.configurations.find((c) => c.role === 'full');
   const lists = classifyTests(
@@ -134,28 +135,12 @@ export function grade(input: GradingInput): Grade {
     fullPlanned ? runsOf(fullPlanned.id)[0] : undefined,
   );
   const usable = typeof lists === 'string' ? EMPTY_LISTS : lists;
-
-  const configurations: GradedConfiguration[] = [];
-  let flaky: Grade['flaky'] = [];
-  for (const planned of plan.configurations) {
-    const runs = runsOf(planned.id);
-    if (runs.length === 0) continue;
-    const g = gradeConfiguration(planned, runs, usable);
-    if (typeof lists === 'string' && !g.graded.error) g.graded.outcome = 'error';
-    configurations.push(g.graded);
-    if (planned.role === 'full') flaky = g.flaky;
-    for (const r of runs) {
-      const e = r.infraError;
-      // One failing state shows in every configuration that uses it; report it once.
-      if (
-        e &&
-        !infraErrors.some((x) => x.kind === e.kind && x.message === e.message && x.target === e.target)
-      ) {
-        infraErrors.push(e);
-      }
-    }
-  }
-
+  const { configurations, flaky, infraErrors } = gradeConfigurations(
+    plan,
+    runsOf,
+    lists,
+    input.infraErrors ?? [],
+  );
   // The evaluator's mistake is never a verdict on the code: no outcome but `error`, said so.
   const invalidSuite = suiteMistake({
     configurations: plan.configurations,
@@ -164,60 +149,19 @@ export function grade(input: GradingInput): Grade {
     passToPass: usable.source.passToPass === 'suite' ? input.passToPass : undefined,
     infraErrors,
   });
-  const byId = new Map(configurations.map((c) => [c.id, c]));
   const full = configurations.find((c) => c.role === 'full');
   const fullOk = full !== undefined && full.outcome !== 'error' && typeof lists !== 'string' && !invalidSuite;
-  const resolved = fullOk && full.outcome === 'pass';
-  const others = plan.configurations.filter((c) => c.role !== 'full').map((c) => byId.get(c.id));
-  const jointlyNecessary =
-    !fullOk || others.some((c) => c === undefined || c.outcome === 'error')
-      ? null
-      : full.outcome === 'pass' && others.every((c) => c!.outcome === 'fail');
-  // Only a configuration that really ran tests and passed them shows a target can go: one that
-  // was judged on nothing (its tests did not build, or none was expected) shows nothing.
-  const unnecessary = plan.targets.filter((t) => {
-    if (invalidSuite) return false;
-    const c = withoutTarget(plan, t);
-    const graded = c === undefined ? undefined : byId.get(c.id);
-    return graded?.outcome === 'pass' && graded.passed > 0;
-  });
-  const fixRate =
-    !fullOk || full.p2p.passed < full.p2p.total
-      ? 0
-      : full.f2p.total === 0
-        ? 1
-        : full.f2p.passed / full.f2p.total;
-
-  const split = (kind: 'F2P' | 'P2P') => {
-    const ts = (fullOk ? full.tests : []).filter((t) => t.kind === kind);
-    const ids = (kind === 'F2P' ? usable.f2p : usable.p2p).slice();
-    const success = ts.filter((t) => t.status === 'passed').map((t) => t.id);
-    const ok = new Set(success);
-    return { success, failure: ids.filter((id) => !ok.has(id)) };
-  };
-
-  const outcome: Grade['outcome'] = fullOk ? (resolved ? 'resolved' : 'unresolved') : 'error';
+  const verdict = judgeVerdict(plan, configurations, fullOk ? full : undefined, invalidSuite !== undefined);
   // Without lists, the cause (a clone that failed, say) comes first: it is what the reader acts on.
   const cause = (base ? runsOf(base.id)[0]?.infraError : undefined) ?? infraErrors[0];
   const summary = invalidSuite
     ? `${INVALID_SUITE}: ${invalidSuite.message}`
-    : typeof lists === 'string'
-      ? cause
-        ? `${cause.message}; ${lists}`
-        : lists
-      : !full
-        ? 'the full configuration was not run'
-        : full.error
-          ? `the full configuration could not be evaluated: ${full.error.message}`
-          : infraErrors.length > 0
-            ? `${infraErrors.length} infrastructure error(s); configurations without a result are not judged`
-            : 'complete';
-
+    : summaryOf(lists, cause, full, infraErrors.length);
   return {
-    outcome,
+    outcome: fullOk ? (verdict.resolved ? 'resolved' : 'unresolved') : 'error',
     ...(invalidSuite ? { invalidSuite } : {}),
     summary,
-    verdict: { resolved, jointlyNecessary, jointlyNecessaryBasis: plan.mode, unnecessary, fixRate },
+    verdict,
     tests: {
       failToPass: usable.f2p,
       passToPass: usable.p2p,
@@ -232,13 +176,108 @@ export function grade(input: GradingInput): Grade {
     patch_successfully_applied: !infraErrors.some(
       (e) => e.kind === 'patch-failed' || e.kind === 'merge-conflict',
     ),
-    resolved,
-    tests_status: {
-      FAIL_TO_PASS: split('F2P'),
-      PASS_TO_PASS: split('P2P'),
-      FAIL_TO_FAIL: { success: [], failure: [] },
-      PASS_TO_FAIL: { success: [], failure: [] },
-    },
+    resolved: verdict.resolved,
+    tests_status: testsStatus(fullOk ? full : undefined, usable),
+  };
+}
+
+/**
+ * Each planned configuration that ran, graded (all `error` when the tests cannot be classified),
+ * the full configuration's flaky tests, and the infrastructure errors: those given plus each
+ * run's, once each (one failing state shows in every configuration that uses it).
+ */
+export function gradeConfigurations(
+  plan: MatrixPlan,
+  runsOf: RunsOf,
+  lists: Lists | string,
+  given: readonly InfraErrorInfo[],
+): { configurations: GradedConfiguration[]; flaky: Grade['flaky']; infraErrors: InfraErrorInfo[] } {
+  const usable = typeof lists === 'string' ? EMPTY_LISTS : lists;
+  const infraErrors = [...given];
+  const configurations: GradedConfiguration[] = [];
+  let flaky: Grade['flaky'] = [];
+  for (const planned of plan.configurations) {
+    const runs = runsOf(planned.id);
+    if (runs.length === 0) continue;
+    const g = gradeConfiguration(planned, runs, usable);
+    if (typeof lists === 'string' && !g.graded.error) g.graded.outcome = 'error';
+    configurations.push(g.graded);
+    if (planned.role === 'full') flaky = g.flaky;
+    for (const r of runs) {
+      const e = r.infraError;
+      if (
+        e &&
+        !infraErrors.some((x) => x.kind === e.kind && x.message === e.message && x.target === e.target)
+      )
+        infraErrors.push(e);
+    }
+  }
+  return { configurations, flaky, infraErrors };
+}
+
+/**
+ * The verdict from the graded configurations; `full` only when it was judged (no error, lists
+ * known, a valid suite). Joint necessity needs every other configuration judged.
+ */
+export function judgeVerdict(
+  plan: MatrixPlan,
+  configurations: readonly GradedConfiguration[],
+  full: GradedConfiguration | undefined,
+  invalidSuite: boolean,
+): Grade['verdict'] {
+  const byId = new Map(configurations.map((c) => [c.id, c]));
+  const resolved = full !== undefined && full.outcome === 'pass';
+  const others = plan.configurations.filter((c) => c.role !== 'full').map((c) => byId.get(c.id));
+  const jointlyNecessary =
+    !full || others.some((c) => c === undefined || c.outcome === 'error')
+      ? null
+      : full.outcome === 'pass' && others.every((c) => c!.outcome === 'fail');
+  // Only a configuration that really ran tests and passed them shows a target can go: one that
+  // was judged on nothing (its tests did not build, or none was expected) shows nothing.
+  const unnecessary = plan.targets.filter((t) => {
+    if (invalidSuite) return false;
+    const c = withoutTarget(plan, t);
+    const graded = c === undefined ? undefined : byId.get(c.id);
+    return graded?.outcome === 'pass' && graded.passed > 0;
+  });
+  const fixRate =
+    !full || full.p2p.passed < full.p2p.total
+      ? 0
+      : full.f2p.total === 0
+        ? 1
+        : full.f2p.passed / full.f2p.total;
+  return { resolved, jointlyNecessary, jointlyNecessaryBasis: plan.mode, unnecessary, fixRate };
+}
+
+/** The report's one-line summary when the suite is valid: why it has no verdict, or `complete`. */
+export function summaryOf(
+  lists: Lists | string,
+  cause: InfraErrorInfo | undefined,
+  full: GradedConfiguration | undefined,
+  infraErrorCount: number,
+): string {
+  if (typeof lists === 'string') return cause ? `${cause.message}; ${lists}` : lists;
+  if (!full) return 'the full configuration was not run';
+  if (full.error) return `the full configuration could not be evaluated: ${full.error.message}`;
+  if (infraErrorCount > 0)
+    return `${infraErrorCount} infrastructure error(s); configurations without a result are not judged`;
+  return 'complete';
+}
+
+/** SWE-bench's `tests_status`: which listed F2P and P2P tests the judged full configuration passed. */
+export function testsStatus(full: GradedConfiguration | undefined, usable: Lists): Grade['tests_status'] {
+  const split = (kind: 'F2P' | 'P2P') => {
+    const ts = (full ? full.tests : []).filter((t) => t.kind === kind);
+    const ids = (kind === 'F2P' ? usable.f2p : usable.p2p).slice();
+    const success = ts.filter((t) => t.status === 'passed').map((t) => t.id);
+    const ok = new Set(success);
+    return { success, failure: ids.filter((id) => !ok.has(id)) };
+  };
+  return {
+    FAIL_TO_PASS: split('F2P'),
+    PASS_TO_PASS: split('P2P'),
+    FAIL_TO_FAIL: { success: [], failure: [] },
+    PASS_TO_FAIL: { success: [], failure: [] },
   };
 }
 

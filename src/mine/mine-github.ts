@@ -74,78 +74,34 @@ function miningApi(opts: MineGitHubOptions): {
   return { api, counts };
 }
 
+type Api = ReturnType<typeof miningApi>['api'];
+type Repos = Array<{ repo: string; cloneUrl: string }>;
+interface Progress {
+  repos: number;
+  reposTotal: number;
+  pulls: number;
+  stage: string;
+}
+
 export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubResult> {
   const { api, counts } = miningApi(opts);
-  const gh = api.octokit;
   const output = new MineOutput(opts.out, opts.screenedOut);
-  const repos = opts.repos
-    ? await Promise.all(
-        opts.repos.map(async (repo) => ({
-          repo,
-          cloneUrl: await reading(api, `--repo ${repo}`, () => repositoryCloneUrl(gh, repo), {
-            userNamed: true,
-          }),
-        })),
-      )
-    : await reading(api, `--org ${opts.org}`, () => orgRepositories(gh, opts.org), { userNamed: true });
-  const progress = { repos: 0, reposTotal: repos.length, pulls: 0, stage: 'pull requests' };
-  const report = () => opts.onProgress?.({ ...progress });
-
-  const scanned = new Map<string, ScannedPull>();
-  for (const { repo } of repos) {
-    const pulls = await scanPulls(api, repo, opts, (n) => {
-      progress.pulls += n;
-      report();
-    });
-    for (const p of pulls) scanned.set(p.key, p);
-    progress.repos++;
-    report();
-  }
-
-  progress.stage = 'issues';
-  report();
+  const repos = await listRepos(api, opts);
+  const progress: Progress = { repos: 0, reposTotal: repos.length, pulls: 0, stage: 'pull requests' };
+  const report = (stage?: string) => {
+    if (stage) progress.stage = stage;
+    opts.onProgress?.({ ...progress });
+  };
+  const scanned = await scanRepos(api, repos, opts, progress, report);
+  report('issues');
   const { issues, reverse } = await readNamedIssues(
     api,
     { org: opts.org, repos: repos.map((r) => r.repo), windowMs: opts.windowMs },
     scanned,
   );
-
-  progress.stage = 'versions';
-  report();
-  const marks: ReleaseMark[] = [];
-  const manifests: RepoManifests[] = [];
-  const tagsOf = new Map<string, string[]>();
-  const versionsSince = new Date(opts.since.getTime() - opts.windowMs);
-  for (const { repo } of repos) {
-    const own = [...scanned.values()].filter((s) => sameRepo(s.pull.repo, repo));
-    const pulls = own.map((s) => ({
-      key: s.key,
-      mergedAt: s.pull.mergedAt,
-      shas: [s.pull.merge_commit_sha, s.pull.head.sha].filter((x): x is string => !!x),
-      versions: s.facts.versions,
-    }));
-    const placed = await reading(api, `releases and tags of ${repo}`, () =>
-      versionMarks(gh, repo, pulls, versionsSince),
-    );
-    marks.push(...placed.marks);
-    for (const [k, v] of placed.tagsOf) tagsOf.set(k, v);
-    manifests.push(await reading(api, `manifests of ${repo}`, () => repoManifests(gh, repo)));
-  }
-  const coupling = couplingLinks(
-    [...scanned.values()].map((s) => ({
-      id: s.key,
-      repo: s.pull.repo,
-      sha: s.pull.merge_commit_sha ?? s.pull.head.sha,
-      at: s.pull.mergedAt,
-      facts: s.facts,
-    })),
-    marks,
-    packageIndex(manifests),
-    opts.windowMs,
-  );
-
-  progress.stage = 'candidates';
-  report();
+  report('versions');
+  const { coupling, tagsOf } = await versionEvidence(api, repos, scanned, opts);
+  report('candidates');
   const units: LinkUnit[] = [...scanned.values()].map((s) => ({
     id: s.key,
     repo: s.pull.repo,
@@ -160,17 +116,8 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
   await forEachLinkedSet(units, { ...opts, coupling }, output, async (comp, settings) => {
     const members = comp.units.map((u) => scanned.get(u)!);
     const sides: SideInput[] = [];
-    for (const repo of comp.repos) {
-      const cloneUrl = cloneUrls.get(repo)!;
-      const fetchUrl = cloneUrlWithToken(cloneUrl, opts.token);
-      const mirror = await mirrors.ensure(fetchUrl);
-      const pulls = members
-        .filter((m) => sameRepo(m.pull.repo, repo))
-        .sort((a, b) => a.pull.mergedAt - b.pull.mergedAt);
-      const steps: ChangeStep[] = [];
-      for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
-      sides.push({ repo, url: cloneUrl, mirror, steps });
-    }
+    for (const repo of comp.repos)
+      sides.push(await sideOf(mirrors, cloneUrls.get(repo)!, repo, members, opts.token));
     await processSet(sides, describe(members, issues, comp, tagsOf), comp.units, settings, output);
   });
   await output.write();
@@ -181,6 +128,103 @@ export async function mineGitHub(opts: MineGitHubOptions): Promise<MineGitHubRes
     rateLimits: counts.rateLimits,
     reverseLinks: reverse,
   };
+}
+
+/** The repositories to mine: those named (`--repo`), else every repository of the organization. */
+async function listRepos(api: Api, opts: MineGitHubOptions): Promise<Repos> {
+  const gh = api.octokit;
+  if (!opts.repos)
+    return reading(api, `--org ${opts.org}`, () => orgRepositories(gh, opts.org), { userNamed: true });
+  return Promise.all(
+    opts.repos.map(async (repo) => ({
+      repo,
+      cloneUrl: await reading(api, `--repo ${repo}`, () => repositoryCloneUrl(gh, repo), { userNamed: true }),
+    })),
+  );
+}
+
+/** Every repository's merged PRs in the window, with the facts and cues each states. */
+async function scanRepos(
+  api: Api,
+  repos: Repos,
+  opts: MineGitHubOptions,
+  progress: Progress,
+  report: () => void,
+): Promise<Map<string, ScannedPull>> {
+  const scanned = new Map<string, ScannedPull>();
+  for (const { repo } of repos) {
+    const pulls = await scanPulls(api, repo, opts, (n) => {
+      progress.pulls += n;
+      report();
+    });
+    for (const p of pulls) scanned.set(p.key, p);
+    progress.repos++;
+    report();
+  }
+  return scanned;
+}
+
+/**
+ * Links no text states: each repository's releases and tags placed on its PRs and its manifests,
+ * scored into coupling links (dependency bumps, shared symbols); the tags each PR shipped in.
+ */
+async function versionEvidence(
+  api: Api,
+  repos: Repos,
+  scanned: Map<string, ScannedPull>,
+  opts: MineGitHubOptions,
+): Promise<{ coupling: ReturnType<typeof couplingLinks>; tagsOf: Map<string, string[]> }> {
+  const marks: ReleaseMark[] = [];
+  const manifests: RepoManifests[] = [];
+  const tagsOf = new Map<string, string[]>();
+  const versionsSince = new Date(opts.since.getTime() - opts.windowMs);
+  for (const { repo } of repos) {
+    const pulls = [...scanned.values()]
+      .filter((s) => sameRepo(s.pull.repo, repo))
+      .map((s) => ({
+        key: s.key,
+        mergedAt: s.pull.mergedAt,
+        shas: [s.pull.merge_commit_sha, s.pull.head.sha].filter((x): x is string => !!x),
+        versions: s.facts.versions,
+      }));
+    const placed = await reading(api, `releases and tags of ${repo}`, () =>
+      versionMarks(api.octokit, repo, pulls, versionsSince),
+    );
+    marks.push(...placed.marks);
+    for (const [k, v] of placed.tagsOf) tagsOf.set(k, v);
+    manifests.push(await reading(api, `manifests of ${repo}`, () => repoManifests(api.octokit, repo)));
+  }
+  const coupling = couplingLinks(
+    [...scanned.values()].map((s) => ({
+      id: s.key,
+      repo: s.pull.repo,
+      sha: s.pull.merge_commit_sha ?? s.pull.head.sha,
+      at: s.pull.mergedAt,
+      facts: s.facts,
+    })),
+    marks,
+    packageIndex(manifests),
+    opts.windowMs,
+  );
+  return { coupling, tagsOf };
+}
+
+/** One repository's side of a linked set: its mirror and the set's PRs there, in merge order. */
+async function sideOf(
+  mirrors: MirrorCache,
+  cloneUrl: string,
+  repo: string,
+  members: readonly ScannedPull[],
+  token: string | undefined,
+): Promise<SideInput> {
+  const fetchUrl = cloneUrlWithToken(cloneUrl, token);
+  const mirror = await mirrors.ensure(fetchUrl);
+  const pulls = members
+    .filter((m) => sameRepo(m.pull.repo, repo))
+    .sort((a, b) => a.pull.mergedAt - b.pull.mergedAt);
+  const steps: ChangeStep[] = [];
+  for (const m of pulls) steps.push(await stepOf(mirrors, fetchUrl, mirror, m.pull));
+  return { repo, url: cloneUrl, mirror, steps };
 }
 
 /** A merged PR as a step of its side: its merge commit when the mirror has it, else its head. */

@@ -88,50 +88,77 @@ function changedOf(
   return applied.filter((repo) => !unchanged.has(repo));
 }
 
-export function benchView(runs: BenchRunData[]): BenchView {
-  const label = (r: BenchRunData) =>
+/** How a run is named: its model, with the run id when several runs share the model. */
+export function runLabeler(runs: readonly BenchRunData[]): (r: BenchRunData) => string {
+  return (r) =>
     runs.filter((o) => o.summary.model_name_or_path === r.summary.model_name_or_path).length > 1
       ? `${r.summary.model_name_or_path} (${r.runId})`
       : r.summary.model_name_or_path;
+}
+
+type Label = (r: BenchRunData) => string;
+
+export function benchView(runs: BenchRunData[]): BenchView {
+  const label = runLabeler(runs);
   const ranked = [...runs].sort(
     (a, b) =>
       b.summary.resolved_instances - a.summary.resolved_instances ||
       b.summary.metrics.fix_rate - a.summary.metrics.fix_rate ||
       label(a).localeCompare(label(b)),
   );
-  const models = ranked.map(label);
-  const leaderboard = ranked.map((r) => {
-    const m = r.summary.metrics;
-    // No graded repository (every prediction errored or was empty): a per-repository rate is
-    // not 0%, it is unknown.
-    const perRepo = (x: number) =>
-      r.entries.some((e) => e.tandem.repositories.length > 0) ? pct(x) : NO_DATA;
-    return {
-      model: label(r),
-      runId: r.runId,
-      resolved: r.summary.resolved_instances,
-      total: r.summary.total_instances,
-      caseSuccess: pct(m.case_success),
-      repositorySuccess: perRepo(m.repository_success),
-      f2pComplete: perRepo(m.f2p_complete_repositories),
-      p2pPreserved: perRepo(m.p2p_preserved_repositories),
-      fixRate: pct(m.fix_rate),
-      applyRate: pct(m.patch_apply_rate),
-      empty: r.summary.empty_patch_instances,
-      errors: r.summary.error_instances,
-      attempts: m.attempts,
-      passAt1: pct(m.pass_at_1),
-      passAtK: pct(m.pass_at_k),
-      ciLow: pct(m.case_success_ci95.low),
-      ciHigh: pct(m.case_success_ci95.high),
-    };
-  });
+  const leaderboard = ranked.map((r) => leaderboardRow(r, label(r)));
   const ks = [...new Set(leaderboard.map((r) => r.attempts))];
   const passAtKHeader = ks.every((k) => k <= 1) ? '' : ks.length === 1 ? `pass@${ks[0]} %` : 'pass@k %';
+  const ids = [...new Set(ranked.flatMap((r) => r.entries.map((e) => e.tandem.instance_id)))].sort();
+  const diagnosisKinds = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.diagnosis)))].sort();
+  return {
+    models: ranked.map(label),
+    leaderboard,
+    passAtKHeader,
+    namesWarnings: namesWarningsOf(ranked, label),
+    byRepoCount: byRepoCountView(ranked, label),
+    instances: ids.map((id) => instanceView(id, ranked, label)),
+    diagnosisKinds,
+    diagnosis: ranked.map((r) => ({
+      model: label(r),
+      counts: diagnosisKinds.map((k) => r.summary.metrics.diagnosis[k] ?? 0),
+    })),
+  };
+}
+
+/** One run's leaderboard row, rates in percent. */
+export function leaderboardRow(r: BenchRunData, model: string): BenchView['leaderboard'][number] {
+  const m = r.summary.metrics;
+  // No graded repository (every prediction errored or was empty): a per-repository rate is
+  // not 0%, it is unknown.
+  const perRepo = (x: number) => (r.entries.some((e) => e.tandem.repositories.length > 0) ? pct(x) : NO_DATA);
+  return {
+    model,
+    runId: r.runId,
+    resolved: r.summary.resolved_instances,
+    total: r.summary.total_instances,
+    caseSuccess: pct(m.case_success),
+    repositorySuccess: perRepo(m.repository_success),
+    f2pComplete: perRepo(m.f2p_complete_repositories),
+    p2pPreserved: perRepo(m.p2p_preserved_repositories),
+    fixRate: pct(m.fix_rate),
+    applyRate: pct(m.patch_apply_rate),
+    empty: r.summary.empty_patch_instances,
+    errors: r.summary.error_instances,
+    attempts: m.attempts,
+    passAt1: pct(m.pass_at_1),
+    passAtK: pct(m.pass_at_k),
+    ciLow: pct(m.case_success_ci95.low),
+    ciHigh: pct(m.case_success_ci95.high),
+  };
+}
+
+/** Resolved rate by number of repositories, per run; a size a run has no instance of shows a dash. */
+export function byRepoCountView(ranked: readonly BenchRunData[], label: Label): BenchView['byRepoCount'] {
   const counts = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.by_repo_count)))].sort(
     (a, b) => Number(a) - Number(b),
   );
-  const byRepoCount = counts.map((repos) => ({
+  return counts.map((repos) => ({
     repos,
     rates: ranked.map((r) => {
       const b = r.summary.metrics.by_repo_count[repos];
@@ -147,64 +174,55 @@ export function benchView(runs: BenchRunData[]): BenchView {
       };
     }),
   }));
-  const ids = [...new Set(ranked.flatMap((r) => r.entries.map((e) => e.tandem.instance_id)))].sort();
-  const instances = ids.map((id): InstanceView => {
-    const found = ranked.map((r) => ({
-      model: label(r),
-      e: r.entries.find((x) => x.tandem.instance_id === id),
-    }));
-    const repoCount = found.find((f) => f.e)?.e?.tandem.repo_count ?? 0;
-    return {
-      id,
-      repoCount,
-      repoLabel: `${repoCount} ${repoCount === 1 ? 'repository' : 'repositories'}`,
-      cells: found.map(({ model, e }) => ({
-        model,
-        kind: e ? e.tandem.outcome : 'missing',
-        fixRate: e ? pct(e.tandem.fix_rate) : 0,
-      })),
-      details: found.flatMap(({ model, e }) =>
-        e
-          ? [
-              {
-                model,
-                kind: e.tandem.outcome,
-                matrix: (e.tandem.report?.configurations ?? []).map((c) => ({
-                  id: c.id,
-                  applied: changedOf(c.applied, e.tandem.apply).join(', ') || '—',
-                  outcome: c.outcome,
-                  passed: c.passed,
-                  total: c.total,
-                })),
-                diagnosis: (e.tandem.diagnosis?.labels ?? []).map((l) => diagnosisText(l.kind, l.repo)),
-                notApplied: e.tandem.apply.filter((a) => !a.applied).map((a) => a.repo),
-                namesWarning: e.tandem.names_warning ?? '',
-              },
-            ]
-          : [],
-      ),
-    };
-  });
-  const diagnosisKinds = [...new Set(ranked.flatMap((r) => Object.keys(r.summary.metrics.diagnosis)))].sort();
-  const namesWarnings = ranked.flatMap((r) =>
+}
+
+/** One instance across the runs: a heatmap cell per run, and each run's matrix and diagnosis. */
+export function instanceView(id: string, ranked: readonly BenchRunData[], label: Label): InstanceView {
+  const found = ranked.map((r) => ({
+    model: label(r),
+    e: r.entries.find((x) => x.tandem.instance_id === id),
+  }));
+  const repoCount = found.find((f) => f.e)?.e?.tandem.repo_count ?? 0;
+  return {
+    id,
+    repoCount,
+    repoLabel: `${repoCount} ${repoCount === 1 ? 'repository' : 'repositories'}`,
+    cells: found.map(({ model, e }) => ({
+      model,
+      kind: e ? e.tandem.outcome : 'missing',
+      fixRate: e ? pct(e.tandem.fix_rate) : 0,
+    })),
+    details: found.flatMap(({ model, e }) =>
+      e
+        ? [
+            {
+              model,
+              kind: e.tandem.outcome,
+              matrix: (e.tandem.report?.configurations ?? []).map((c) => ({
+                id: c.id,
+                applied: changedOf(c.applied, e.tandem.apply).join(', ') || '—',
+                outcome: c.outcome,
+                passed: c.passed,
+                total: c.total,
+              })),
+              diagnosis: (e.tandem.diagnosis?.labels ?? []).map((l) => diagnosisText(l.kind, l.repo)),
+              notApplied: e.tandem.apply.filter((a) => !a.applied).map((a) => a.repo),
+              namesWarning: e.tandem.names_warning ?? '',
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+/** Predictions whose listed test names the runs never reported, per run, by instance id. */
+function namesWarningsOf(ranked: readonly BenchRunData[], label: Label): BenchView['namesWarnings'] {
+  return ranked.flatMap((r) =>
     r.entries
       .filter((e) => e.tandem.names_warning)
       .map((e) => ({ model: label(r), id: e.tandem.instance_id, warning: e.tandem.names_warning! }))
       .sort((a, b) => a.id.localeCompare(b.id)),
   );
-  return {
-    models,
-    leaderboard,
-    passAtKHeader,
-    namesWarnings,
-    byRepoCount,
-    instances,
-    diagnosisKinds,
-    diagnosis: ranked.map((r) => ({
-      model: label(r),
-      counts: diagnosisKinds.map((k) => r.summary.metrics.diagnosis[k] ?? 0),
-    })),
-  };
 }
 
 export function diagnosisText(kind: string, repo?: string): string {

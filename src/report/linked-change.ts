@@ -16,7 +16,13 @@ import { RepoSet, repoFullName, sameRepo } from '../core/repo-name.ts';
 import type { Report } from '../core/report.schema.ts';
 import { renderCheckRunOutput } from './check-run-output.ts';
 import { capText, mdFence, mdText } from './markdown-escape.ts';
-import { mdCode, renderMarkdown, type ViewExtras } from './markdown-report.ts';
+import {
+  mdCode,
+  renderMarkdown,
+  renderTemplate,
+  type ViewExtras,
+  viewWithExtras,
+} from './markdown-report.ts';
 import { type Reveal, shortSha } from './report-view.ts';
 
 /** A PR that was linked and is no longer open. */
@@ -202,7 +208,7 @@ export interface EvaluationProgress {
 }
 
 /** "k configuration(s) to go" of a running evaluation. */
-function toGo(p: EvaluationProgress): string {
+export function toGo(p: EvaluationProgress): string {
   const n = Math.max(0, p.planned - p.done);
   return `${n} ${n === 1 ? 'configuration' : 'configurations'} to go`;
 }
@@ -227,82 +233,19 @@ export function renderProgress(p: EvaluationProgress): CheckRunOutput {
   return { title: `Tandem: evaluating — ${p.done}/${p.planned} configurations`, summary: count };
 }
 
-/**
- * The sticky comment as soon as the full configuration is in (once per evaluation): the verdict
- * for the heads now evaluated on top, joint necessity pending; the earlier result, if any, stays
- * below until the complete report replaces the whole comment. `undefined` before the verdict.
- */
-export function markCommentVerdictFirst(
-  body: string | undefined,
-  view: LinkedChangeView,
-  p: EvaluationProgress,
-): string | undefined {
-  if (p.full !== 'pass' && p.full !== 'fail') return undefined;
-  const rest = toGo(p);
-  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
-  const verdict =
-    p.full === 'pass'
-      ? `✅ **Resolved** for ${heads} — the full configuration passes; joint necessity pending, ${rest}.`
-      : `❌ **Not resolved** for ${heads} — the full configuration fails; the rest of the matrix follows (${rest}).`;
-  const earlier = body === undefined ? '' : dropStaleNotice(body);
-  const old = /<sub>Tandem · updated for (.*?)(?: · |<\/sub>)/.exec(earlier)?.[1];
-  const below = earlier
-    ? old
-      ? ` Below: the result for ${old}.`
-      : ' Below: the previous result.'
-    : ' The full report follows when the matrix is complete.';
-  // Marked like a stale notice, so the next evaluation's mark replaces this line, not stacks on it.
-  return `${STALE_MARK}\n${verdict}${below}\n\n---\n\n${earlier}`;
+/** The heads a notice names: each member with its head commit, linked. */
+export function headsLine(view: LinkedChangeView): string {
+  return view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
 }
 
-/** The footer's re-run offer, as the report template writes it. */
-const RERUN_OFFER = ` · comment ${mdCode(RERUN_COMMAND)} to evaluate again`;
-const STALE_MARK = '<!-- tandem:stale -->';
-
-/**
- * The comment as it stands when `/tandem merge` merged the set: it says so first and offers
- * nothing to re-run; the verdict it merged on stays below.
- */
-export function markCommentMerged(body: string, requestedBy: string): string {
-  const rest = dropStaleNotice(body).replace(RERUN_OFFER, '');
-  if (rest.startsWith('✅ **Merged**')) return rest;
-  return `✅ **Merged** with ${mdCode('/tandem merge')} by ${mdText(requestedBy)}; below: the evaluation it merged on.\n\n${rest}`;
+/** The heads a comment without a report is for, as its footer names them. */
+export function noReportHeads(view: LinkedChangeView): string {
+  return view.members.map((m) => `${mdText(memberLabel(m))} ${mdCode(shortSha(m.headSha))}`).join(', ');
 }
 
-/**
- * The PR was merged (or closed) on GitHub, not by `/tandem merge`: its comment reaches a final
- * state. The last result stays below, the re-run offer goes (the PR is no longer evaluated), and
- * a notice of an evaluation in flight is dropped (it will not publish here).
- */
-export function markCommentFinal(
-  body: string,
-  pull: { state: 'merged' | 'closed'; baseRef: string },
-): string {
-  const rest = dropStaleNotice(body).replace(RERUN_OFFER, '');
-  if (rest.startsWith('✅ **Merged**') || rest.startsWith('⏹️ **Closed**')) return rest;
-  const head =
-    pull.state === 'merged'
-      ? `✅ **Merged** into ${mdCode(pull.baseRef)}; Tandem no longer evaluates this pull request. Below: the last result it had.`
-      : '⏹️ **Closed** without merging; Tandem no longer evaluates this pull request. Below: the last result it had.';
-  return `${head}\n\n${rest}`;
-}
-
-/**
- * A push is being evaluated: the old verdict stays, marked as the result for the old heads, under
- * a line naming the new ones. Marking again replaces the line (a second push while evaluating).
- */
-export function markCommentStale(body: string, view: LinkedChangeView): string {
-  const rest = dropStaleNotice(body);
-  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${commitLink(m)}`).join(', ');
-  const old = /<sub>Tandem · updated for (.*?)(?: · |<\/sub>)/.exec(rest)?.[1];
-  const below = old ? `below: the result for ${old}` : 'below: the previous result';
-  return `${STALE_MARK}\n⏳ **Re-evaluating** for ${heads}; ${below}.\n\n---\n\n${rest}`;
-}
-
-function dropStaleNotice(body: string): string {
-  if (!body.startsWith(STALE_MARK)) return body;
-  const end = body.indexOf('\n\n---\n\n');
-  return end < 0 ? body : body.slice(end + '\n\n---\n\n'.length);
+/** The heads a report comment is for, as its footer names them (`templates/partials/heads.md.hbs`). */
+export function reportHeads(view: LinkedChangeView, report: Report, reveal: Reveal): string {
+  return renderTemplate('result-heads.md.hbs', viewWithExtras(report, reveal, extrasOf(view, report))).trim();
 }
 
 /** The sticky comment: the same on every member. */
@@ -440,9 +383,8 @@ function noReportComment(view: LinkedChangeView, verdict: string, message: strin
       '</details>',
       '',
     );
-  const heads = view.members.map((m) => `${mdText(memberLabel(m))} ${mdCode(shortSha(m.headSha))}`);
   const footer = ['Tandem'];
-  if (heads.length > 0) footer.push(`updated for ${heads.join(', ')}`);
+  if (view.members.length > 0) footer.push(`updated for ${noReportHeads(view)}`);
   if (view.checkRunUrl) footer.push(`[check run](<${view.checkRunUrl}>)`);
   lines.push(`<sub>${footer.join(' · ')}</sub>`);
   return lines.join('\n');

@@ -126,8 +126,8 @@ env.registerHelper('notAVerdict', () => NOT_A_VERDICT);
 let partialsRegistered = false;
 const compiled = new Map<string, HandlebarsTemplateDelegate<ReportView>>();
 
-/** Renders `templates/<name>` against a view. */
-export function renderTemplate(name: string, view: ReportView): string {
+/** `templates/<name>`, compiled once, with the partials registered. */
+function templateOf(name: string): HandlebarsTemplateDelegate<ReportView> {
   if (!partialsRegistered) {
     for (const [partial, text] of loadPartials()) env.registerPartial(partial, text);
     partialsRegistered = true;
@@ -137,6 +137,20 @@ export function renderTemplate(name: string, view: ReportView): string {
     tpl = env.compile<ReportView>(loadTemplate(name), { noEscape: true, strict: false });
     compiled.set(name, tpl);
   }
+  return tpl;
+}
+
+/**
+ * Renders a template that is not a report (a sticky comment's notice line) against its own
+ * context, with the same helpers; strings the context holds are Markdown the caller escaped.
+ */
+export function renderLineTemplate(name: string, context: object): string {
+  return (templateOf(name) as HandlebarsTemplateDelegate<object>)(context).trim();
+}
+
+/** Renders `templates/<name>` against a view. */
+export function renderTemplate(name: string, view: ReportView): string {
+  const tpl = templateOf(name);
   // Collapse the blank-line runs that skipped sections leave behind.
   return `${tpl(selectMatrixRows(view))
     .replace(/\n{3,}/g, '\n\n')

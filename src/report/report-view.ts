@@ -419,59 +419,25 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
   );
   const targetsShown = repos.map((r) => report.targets.find((t) => t.repo === r)!);
   const full = report.configurations.find((c) => c.role === 'full');
-  const matrix = matrixRows(report, repos);
-  const ran = matrix.filter((r) => r.outcome !== 'not-run');
   const names = options.reveal !== 'counts';
   // An invalid suite lists no failing test: none of them is the code's doing.
   const f = report.invalidSuite
     ? { failing: [], failingCount: 0, failingMore: 0 }
     : failing(full, options.reveal);
-  const invalid = report.invalidSuite;
-  const invalidIds = names && invalid ? invalid.unmatched.slice(0, INVALID_IDS_NAMED) : [];
-  const jn = report.verdict.jointlyNecessary;
-  const f2p = full?.f2p ?? { passed: 0, total: report.tests.failToPass.length };
-  const p2p = full?.p2p ?? { passed: 0, total: report.tests.passToPass.length };
-  const src = report.tests.source;
   const columns = columnsOf(repos);
+  const judgedError = report.outcome === 'error';
   return {
     name: report.name,
     outcome: report.outcome,
-    ...(invalid
-      ? {
-          invalidSuite: {
-            message: invalid.message,
-            fields: invalid.fields,
-            ...(options.suitePath ? { suitePath: options.suitePath } : {}),
-            ids: invalidIds,
-            count: invalid.unmatched.length,
-            more: names ? invalid.unmatched.length - invalidIds.length : 0,
-          },
-        }
-      : {}),
+    ...invalidSuiteView(report, options),
     summary: report.summary,
-    judged: report.outcome !== 'error',
+    judged: !judgedError,
     hasSummary: report.summary !== 'complete',
-    jointlyNecessary:
-      report.targets.length === 1 ? 'n/a (one target)' : jn === null ? 'undetermined' : jn ? 'yes' : 'no',
-    leaveOneOut: report.verdict.jointlyNecessaryBasis === 'leave-one-out',
-    unnecessary: report.verdict.unnecessary,
-    fixRate: report.verdict.fixRate,
-    fixRatePercent: `${Math.round(report.verdict.fixRate * 1000) / 10}%`,
-    f2p: { ...f2p, failing: f2p.total - f2p.passed },
-    p2p: { ...p2p, failing: p2p.total - p2p.passed },
-    listsSource:
-      src.failToPass === 'suite' && src.passToPass === 'suite'
-        ? 'F2P/P2P lists from the suite'
-        : 'F2P/P2P classified by the all-base run (failing on base → F2P, passing → P2P)',
-    ignored: report.tests.ignored.length,
-    seenOnlyWithPr: report.tests.seenOnlyWithPr,
+    ...verdictView(report),
+    ...testCountsView(report, full),
     columns,
-    matrix,
-    ran: ran.length,
-    asExpected: ran.filter((r) => r.asExpected).length,
-    errored: ran.filter((r) => r.outcome === 'error').length,
-    matrixMore: 0,
-    repositories: report.outcome === 'error' ? [] : report.repositories,
+    ...matrixView(report, repos),
+    repositories: judgedError ? [] : report.repositories,
     reveal: options.reveal,
     failing: names ? f.failing : [],
     failingCount: f.failingCount,
@@ -480,53 +446,26 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
     flaky: names ? report.flaky : [],
     flakyCount: report.flaky.length,
     fullRuns: full?.runs ?? 0,
-    infraErrors: report.infraErrors.map((e) => ({
-      kind: e.kind,
-      ...(e.target ? { target: e.target } : {}),
-      ...(e.configuration ? { configuration: e.configuration } : {}),
-      message: e.message,
-      files: e.files ?? [],
-    })),
+    infraErrors: infraErrorsView(report),
     infraMore: 0,
-    targets: targetsShown.map((t) => {
-      const headCommit = headCommitOf(t, options.prHeads);
-      return {
-        repo: t.repo,
-        kind: t.head?.kind ?? (t.error?.kind === 'merge-conflict' ? 'does not merge' : 'unknown'),
-        ...(t.base.ref && !isFullSha(t.base.ref) ? { baseRef: t.base.ref } : {}),
-        baseSha: shortSha(t.base.sha),
-        baseCommit: t.base.sha,
-        ...(t.head?.ref && !isFullSha(t.head.ref) ? { headRef: t.head.ref } : {}),
-        ...(headCommit ? { headSha: shortSha(headCommit), headCommit } : {}),
-        ...(t.head?.patch ? { patch: `${t.head.patch.file} (${t.head.patch.method})` } : {}),
-        ...(t.error ? { error: `${t.error.kind}: ${t.error.message}` } : {}),
-      };
-    }),
+    targets: targetsShown.map((t) => targetView(t, options)),
     context: report.context.map((c) => ({ repo: c.repo, ref: c.ref, sha: shortSha(c.sha) })),
-    ...(report.partial
-      ? { partial: { shard: report.partial.shard, ran: ran.length, planned: report.matrix.planned.length } }
-      : {}),
     tool: `${report.tool.name} ${report.tool.version}`,
     suite: report.suite.name,
     sandbox: report.sandbox,
     durationMs: report.durationMs,
     matrixMode: report.matrix.mode,
     trimmed: [],
-    repoRows: report.outcome === 'error' ? [] : repoRows(report.repositories),
+    repoRows: judgedError ? [] : repoRows(report.repositories),
     legend: repos.map((repo, i) => ({ letter: letterOf(i), repo })),
     compact: repos.length > 3,
     folded: 0,
     matrixCap: MATRIX_LISTED,
-    conflicts: [
-      ...new Set([
-        ...report.targets.flatMap((t) => (t.error?.kind === 'merge-conflict' ? [t.repo] : [])),
-        ...report.infraErrors.flatMap((e) => (e.kind === 'merge-conflict' && e.target ? [e.target] : [])),
-      ]),
-    ],
+    conflicts: conflictsOf(report),
     showJointlyNecessary: report.outcome === 'resolved',
     notNeeded: notNeeded(report, options),
     namesHidden: !names && (f.failingCount > 0 || report.flaky.length > 0),
-    untested: report.outcome === 'error' ? [] : untestedTargets(report, repos),
+    untested: judgedError ? [] : untestedTargets(report, repos),
     showJointLegend: repos.length > 1,
     failingListed: names && f.failingCount > 0,
     ...(options.webUrl ? { webUrl: options.webUrl } : {}),
@@ -537,6 +476,117 @@ export function buildReportView(report: Report, options: ViewOptions): ReportVie
       }),
     },
   };
+}
+
+/** An invalid suite: its message and fields, and the unmatched ids when names may be shown. */
+export function invalidSuiteView(report: Report, options: ViewOptions): Pick<ReportView, 'invalidSuite'> {
+  const invalid = report.invalidSuite;
+  if (!invalid) return {};
+  const names = options.reveal !== 'counts';
+  const ids = names ? invalid.unmatched.slice(0, INVALID_IDS_NAMED) : [];
+  return {
+    invalidSuite: {
+      message: invalid.message,
+      fields: invalid.fields,
+      ...(options.suitePath ? { suitePath: options.suitePath } : {}),
+      ids,
+      count: invalid.unmatched.length,
+      more: names ? invalid.unmatched.length - ids.length : 0,
+    },
+  };
+}
+
+/** The verdict's words: joint necessity, its basis, the members not needed, the fix rate. */
+export function verdictView(
+  report: Report,
+): Pick<ReportView, 'jointlyNecessary' | 'leaveOneOut' | 'unnecessary' | 'fixRate' | 'fixRatePercent'> {
+  const jn = report.verdict.jointlyNecessary;
+  return {
+    jointlyNecessary:
+      report.targets.length === 1 ? 'n/a (one target)' : jn === null ? 'undetermined' : jn ? 'yes' : 'no',
+    leaveOneOut: report.verdict.jointlyNecessaryBasis === 'leave-one-out',
+    unnecessary: report.verdict.unnecessary,
+    fixRate: report.verdict.fixRate,
+    fixRatePercent: `${Math.round(report.verdict.fixRate * 1000) / 10}%`,
+  };
+}
+
+/** F2P and P2P counts of the full configuration, and where the lists came from. */
+export function testCountsView(
+  report: Report,
+  full: Report['configurations'][number] | undefined,
+): Pick<ReportView, 'f2p' | 'p2p' | 'listsSource' | 'ignored' | 'seenOnlyWithPr'> {
+  const f2p = full?.f2p ?? { passed: 0, total: report.tests.failToPass.length };
+  const p2p = full?.p2p ?? { passed: 0, total: report.tests.passToPass.length };
+  const src = report.tests.source;
+  return {
+    f2p: { ...f2p, failing: f2p.total - f2p.passed },
+    p2p: { ...p2p, failing: p2p.total - p2p.passed },
+    listsSource:
+      src.failToPass === 'suite' && src.passToPass === 'suite'
+        ? 'F2P/P2P lists from the suite'
+        : 'F2P/P2P classified by the all-base run (failing on base → F2P, passing → P2P)',
+    ignored: report.tests.ignored.length,
+    seenOnlyWithPr: report.tests.seenOnlyWithPr,
+  };
+}
+
+/** The matrix rows, how many ran, and of those how many as expected or in error; a shard's share. */
+export function matrixView(
+  report: Report,
+  repos: string[],
+): Pick<ReportView, 'matrix' | 'ran' | 'asExpected' | 'errored' | 'matrixMore' | 'partial'> {
+  const matrix = matrixRows(report, repos);
+  const ran = matrix.filter((r) => r.outcome !== 'not-run');
+  return {
+    matrix,
+    ran: ran.length,
+    asExpected: ran.filter((r) => r.asExpected).length,
+    errored: ran.filter((r) => r.outcome === 'error').length,
+    matrixMore: 0,
+    ...(report.partial
+      ? { partial: { shard: report.partial.shard, ran: ran.length, planned: report.matrix.planned.length } }
+      : {}),
+  };
+}
+
+function infraErrorsView(report: Report): ReportView['infraErrors'] {
+  return report.infraErrors.map((e) => ({
+    kind: e.kind,
+    ...(e.target ? { target: e.target } : {}),
+    ...(e.configuration ? { configuration: e.configuration } : {}),
+    message: e.message,
+    files: e.files ?? [],
+  }));
+}
+
+/** One target's row: how its change was applied, its base and head (the PR's head when known). */
+export function targetView(
+  t: Report['targets'][number],
+  options: ViewOptions,
+): ReportView['targets'][number] {
+  const headCommit = headCommitOf(t, options.prHeads);
+  return {
+    repo: t.repo,
+    kind: t.head?.kind ?? (t.error?.kind === 'merge-conflict' ? 'does not merge' : 'unknown'),
+    ...(t.base.ref && !isFullSha(t.base.ref) ? { baseRef: t.base.ref } : {}),
+    baseSha: shortSha(t.base.sha),
+    baseCommit: t.base.sha,
+    ...(t.head?.ref && !isFullSha(t.head.ref) ? { headRef: t.head.ref } : {}),
+    ...(headCommit ? { headSha: shortSha(headCommit), headCommit } : {}),
+    ...(t.head?.patch ? { patch: `${t.head.patch.file} (${t.head.patch.method})` } : {}),
+    ...(t.error ? { error: `${t.error.kind}: ${t.error.message}` } : {}),
+  };
+}
+
+/** Repositories whose PR does not merge onto its base, once each. */
+function conflictsOf(report: Report): string[] {
+  return [
+    ...new Set([
+      ...report.targets.flatMap((t) => (t.error?.kind === 'merge-conflict' ? [t.repo] : [])),
+      ...report.infraErrors.flatMap((e) => (e.kind === 'merge-conflict' && e.target ? [e.target] : [])),
+    ]),
+  ];
 }
 
 /** A resolved change's targets it does not need, named as the face names them (the App: the PR). */

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import type { InstanceReportEntry } from '../../src/core/bench-report.schema.ts';
 import { summarizeRun } from '../../src/core/bench-summary.ts';
 import { renderBenchHtml, renderBenchMarkdown } from '../../src/report/bench-render.ts';
-import { type BenchRunData, benchView } from '../../src/report/bench-view.ts';
+import {
+  type BenchRunData,
+  benchView,
+  byRepoCountView,
+  instanceView,
+  leaderboardRow,
+  runLabeler,
+} from '../../src/report/bench-view.ts';
 
 const WARNING = '2 of 2 listed test(s) were never reported. e.g. `a.test.js:adds`';
 
@@ -98,5 +105,36 @@ describe('bench report instances', () => {
     const html = renderBenchHtml(benchView([runOf(1)]));
     expect(html).toContain('<small>(1 repository)</small>');
     expect(html).not.toContain('(1 repositories)');
+  });
+});
+
+describe('bench view phases', () => {
+  const twin = (runId: string): BenchRunData => ({ ...runOf(1), runId });
+
+  it('runLabeler: a model shared by several runs is named with the run id', () => {
+    const runs = [twin('r1'), twin('r2')];
+    expect(runs.map(runLabeler(runs))).toEqual(['agent (r1)', 'agent (r2)']);
+    expect([twin('r1')].map(runLabeler([twin('r1')]))).toEqual(['agent']);
+  });
+
+  it('leaderboardRow: rates in percent; per-repository rates a dash with no graded repository', () => {
+    const row = leaderboardRow(runOf(1), 'agent');
+    expect(row).toMatchObject({ model: 'agent', runId: 'r1', resolved: 1, total: 2, caseSuccess: 50 });
+    expect(row.repositorySuccess).toBe('—');
+  });
+
+  it('byRepoCountView: one row per repository count, a dash for a run without such instances', () => {
+    const run = runOf(1);
+    const rows = byRepoCountView([run], () => 'agent');
+    expect(rows.map((r) => r.repos)).toEqual(['1']);
+    expect(rows[0]!.rates[0]).toMatchObject({ model: 'agent', resolved: 1, total: 2, shown: '50%' });
+  });
+
+  it('instanceView: a cell per run, `missing` where a run lacks the instance, in the singular for one repository', () => {
+    const other: BenchRunData = { ...twin('r2'), entries: [] };
+    const view = instanceView('acme__clock-1', [runOf(1), other], (r) => r.runId);
+    expect(view.repoLabel).toBe('1 repository');
+    expect(view.cells.map((c) => c.kind)).toEqual(['resolved', 'missing']);
+    expect(view.details).toHaveLength(1);
   });
 });

@@ -6,14 +6,11 @@
  * verdict before the matrix is complete say so.
  */
 import { describe, expect, it } from 'vitest';
+import type { CommentState } from '../../src/core/comment-state.schema.ts';
+import { withMerged, withReEvaluating, withResult, withVerdictFirst } from '../../src/core/comment-state.ts';
 import type { Report } from '../../src/core/report.schema.ts';
-import {
-  markCommentMerged,
-  markCommentStale,
-  markCommentVerdictFirst,
-  RERUN_COMMAND,
-  renderLinkedChangeComment,
-} from '../../src/report/linked-change.ts';
+import { RERUN_COMMAND, renderLinkedChangeComment } from '../../src/report/linked-change.ts';
+import { renderStickyComment } from '../../src/report/sticky-comment-state.ts';
 import {
   baseShaOf,
   headShaOf,
@@ -114,12 +111,25 @@ describe('the matrix and the details', () => {
 });
 
 describe('a comment that is being replaced, and a merged set', () => {
-  const old = renderLinkedChangeComment(linkedView(2), linkedReport(2, 'resolved'), 'names');
+  // The comment is rendered from stored state on every update, never patched from its text.
+  const published: CommentState = withResult({
+    kind: 'report',
+    view: linkedView(2),
+    report: linkedReport(2, 'resolved'),
+    reveal: 'names',
+  });
+  const old = renderStickyComment(published);
+  const render = (s: CommentState | undefined) => renderStickyComment(s!);
+
+  it('is the report comment itself once a result is published', () => {
+    expect(old).toBe(renderLinkedChangeComment(linkedView(2), linkedReport(2, 'resolved'), 'names'));
+  });
 
   it('says it is re-evaluating for the new heads and that below is the result for the old ones', () => {
     const pushed = linkedView(2);
     pushed.members[1] = { ...pushed.members[1]!, headSha: 'f'.repeat(40) };
-    const stale = markCommentStale(old, pushed);
+    const staleState = withReEvaluating(published, pushed);
+    const stale = render(staleState);
     const first = stale.split('\n').find((l) => l.startsWith('⏳'))!;
     expect(first).toContain(
       `⏳ **Re-evaluating** for acme/api#10 ${link('acme/api', headShaOf('acme/api'))}, acme/web#11 ${link('acme/web', 'f'.repeat(40))}`,
@@ -129,14 +139,17 @@ describe('a comment that is being replaced, and a merged set', () => {
     );
     expect(stale).toContain(old);
     // A second push replaces the line rather than stacking another.
-    const again = markCommentStale(stale, linkedView(2));
+    const again = render(withReEvaluating(staleState, linkedView(2)));
     expect(again.match(/Re-evaluating/g)).toHaveLength(1);
     expect(again.endsWith(old)).toBe(true);
+    // No comment yet: nothing to mark.
+    expect(withReEvaluating(undefined, linkedView(2))).toBeUndefined();
   });
 
   it('says the verdict first once the full configuration is in, the old result still below', () => {
-    const stale = markCommentStale(old, linkedView(2));
-    const early = markCommentVerdictFirst(stale, linkedView(2), { planned: 4, done: 2, full: 'fail' })!;
+    const staleState = withReEvaluating(published, linkedView(2));
+    const earlyState = withVerdictFirst(staleState, linkedView(2), { planned: 4, done: 2, full: 'fail' });
+    const early = render(earlyState);
     const first = early.split('\n').find((l) => l.startsWith('❌'))!;
     expect(first).toMatch(
       /^❌ \*\*Not resolved\*\* for acme\/api#10 .* — the full configuration fails; the rest of the matrix follows \(2 configurations to go\)\. Below: the result for api /,
@@ -144,26 +157,27 @@ describe('a comment that is being replaced, and a merged set', () => {
     // It replaces the re-evaluating line, and the next evaluation's mark replaces it in turn.
     expect(early).not.toContain('Re-evaluating');
     expect(early.endsWith(old)).toBe(true);
-    expect(markCommentStale(early, linkedView(2)).match(/Not resolved|Re-evaluating/g)).toEqual([
+    expect(render(withReEvaluating(earlyState, linkedView(2))).match(/Not resolved|Re-evaluating/g)).toEqual([
       'Re-evaluating',
     ]);
     // No comment yet: the verdict alone; no verdict yet: nothing to write.
     expect(
-      markCommentVerdictFirst(undefined, linkedView(2), { planned: 4, done: 1, full: 'pass' }),
+      render(withVerdictFirst(undefined, linkedView(2), { planned: 4, done: 1, full: 'pass' })),
     ).toContain(
       'joint necessity pending, 3 configurations to go. The full report follows when the matrix is complete.',
     );
-    expect(markCommentVerdictFirst(old, linkedView(2), { planned: 4, done: 1 })).toBeUndefined();
+    expect(withVerdictFirst(published, linkedView(2), { planned: 4, done: 1 })).toBeUndefined();
   });
 
   it('after /tandem merge: says merged first and offers nothing to re-run', () => {
-    const merged = markCommentMerged(markCommentStale(old, linkedView(2)), 'octocat');
+    const mergedState = withMerged(withReEvaluating(published, linkedView(2)), 'octocat');
+    const merged = render(mergedState);
     expect(merged.split('\n')[0]).toBe(
       '✅ **Merged** with `/tandem merge` by octocat; below: the evaluation it merged on.',
     );
     expect(merged).not.toContain(RERUN_COMMAND);
     expect(merged).not.toContain('Re-evaluating');
-    expect(markCommentMerged(merged, 'octocat')).toBe(merged);
+    expect(withMerged(mergedState, 'octocat')).toBe(mergedState);
   });
 });
 

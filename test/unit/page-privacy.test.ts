@@ -22,7 +22,6 @@ import type { PullInfo } from '../../src/core/pull-request.schema.ts';
 import type { RepoVisibility } from '../../src/core/repo-visibility.ts';
 import {
   type LinkedChangeView,
-  markCommentStale,
   renderHandoffProgress,
   renderLinkedChangeCheck,
   renderLinkedChangeComment,
@@ -30,6 +29,7 @@ import {
   renderRefused,
 } from '../../src/report/linked-change.ts';
 import { type MergeStatus, renderMergeStatus } from '../../src/report/merge-command-status.ts';
+import { renderStickyComment } from '../../src/report/sticky-comment-state.ts';
 import { stubReport } from '../support/stub-executor.ts';
 
 /** A small deterministic PRNG (mulberry32): the same sets on every run. */
@@ -146,7 +146,10 @@ function textsOn(page: Pr, w: ReturnType<typeof world>): string[] {
   const failure = renderNoReport(view, 'the engine could not be reached', 'infrastructure');
   const suite = renderNoReport(view, 'suite.yml is invalid', 'suite');
   const capped = renderRefused(view, 'the linked change already has 1 members (the limit)');
-  const stale = markCommentStale(comment, view);
+  const stale = renderStickyComment({
+    result: { kind: 'report', view, report, reveal: 'names' },
+    pending: { kind: 're-evaluating', view },
+  });
   const steps = w.prs.map((p, i) => ({
     key: p.key,
     headSha: p.info.headSha,

@@ -9,23 +9,16 @@ import { InputError } from '../../core/errors.ts';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import type { OrgSuite } from '../../core/org-config.schema.ts';
 import { pageSees, setForPage } from '../../core/page-privacy.ts';
-import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import type { PullInfo } from '../../core/pull-request.schema.ts';
+import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
 import { type CheckConclusion, completeCheckRun, updateCheckOutput } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
-import { COMMENT_MARKER, findStickyComment, upsertStickyComment } from '../../github/sticky-comment.ts';
 import {
   type EvaluationProgress,
   type LinkedChangeView,
-  markCommentFinal,
-  markCommentMerged,
-  markCommentStale,
-  markCommentVerdictFirst,
   renderLinkedChangeCheck,
-  renderLinkedChangeComment,
   renderNoReport,
   renderProgress,
   renderRefused,
@@ -33,6 +26,10 @@ import {
 import type { Reveal } from '../../report/report-view.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
 import type { Store } from '../store/store.ts';
+import { commentResult, commentResultOnAll } from './sticky-comments.ts';
+
+// Where `/tandem merge` and the service import them from.
+export { markCommentFinalOn, markCommentsMerged } from './sticky-comments.ts';
 
 /** The members' check runs this evaluation completes. */
 export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
@@ -59,85 +56,6 @@ export async function failAll(
       rerunAction: rerun,
     });
     store.checkRuns.complete(m.key, m.headSha);
-  }
-}
-
-async function commentOnAll(gh: GitHub, view: LinkedChangeView, body: string): Promise<void> {
-  for (const m of view.members)
-    await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
-}
-
-/** Each PR's sticky comment as written, without its marker; undefined when there is none. */
-async function currentComment(gh: GitHub, key: string): Promise<string | undefined> {
-  const ref = parsePullKey(key);
-  const found = await findStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number);
-  return found?.body.replace(`${COMMENT_MARKER}\n`, '');
-}
-
-/**
- * An evaluation starts: each member's earlier comment is marked as the result for the old heads,
- * under a line naming the heads now evaluated, so nobody reads an old verdict as current.
- */
-export async function markCommentsStale(gh: GitHub, view: LinkedChangeView): Promise<void> {
-  for (const m of view.members) {
-    const key = pullKey(m.ref);
-    const body = await currentComment(gh, key);
-    if (body === undefined) continue;
-    await upsertStickyComment(
-      gh,
-      { owner: m.ref.owner, repo: m.ref.repo },
-      m.ref.number,
-      markCommentStale(body, view),
-    );
-  }
-}
-
-/** `/tandem merge` merged the set: each member's verdict comment says so and offers no re-run. */
-export async function markCommentsMerged(
-  gh: GitHub,
-  keys: readonly string[],
-  requestedBy: string,
-): Promise<void> {
-  for (const key of keys) {
-    const body = await currentComment(gh, key);
-    if (body === undefined) continue;
-    const ref = parsePullKey(key);
-    await upsertStickyComment(
-      gh,
-      { owner: ref.owner, repo: ref.repo },
-      ref.number,
-      markCommentMerged(body, requestedBy),
-    );
-  }
-}
-
-/** A PR merged or closed on GitHub: its comment, if it has one, reaches its final state. */
-export async function markCommentFinalOn(gh: GitHub, pull: PullInfo): Promise<void> {
-  if (pull.state === 'open') return;
-  const key = pullKey(pull.ref);
-  const body = await currentComment(gh, key);
-  if (body === undefined) return;
-  const final = markCommentFinal(body, { state: pull.state, baseRef: pull.baseRef });
-  if (final !== body)
-    await upsertStickyComment(gh, { owner: pull.ref.owner, repo: pull.ref.repo }, pull.ref.number, final);
-}
-
-/**
- * The verdict first in every member's sticky comment, once the full configuration is in; the
- * complete report replaces it. Inside `publishing.run` (the caller's): superseded while it waits
- * for GitHub's content budget, it is never posted.
- */
-export async function commentVerdictFirst(
-  gh: GitHub,
-  view: LinkedChangeView,
-  progress: EvaluationProgress,
-  signal: AbortSignal,
-): Promise<void> {
-  for (const m of view.members) {
-    if (signal.aborted) return;
-    const body = markCommentVerdictFirst(await currentComment(gh, pullKey(m.ref)), view, progress);
-    if (body === undefined) return;
-    await upsertStickyComment(gh, { owner: m.ref.owner, repo: m.ref.repo }, m.ref.number, body);
   }
 }
 
@@ -221,11 +139,8 @@ export async function publishReport(
     store.checkRuns.complete(m.key, m.headSha);
   }
   afterChecks?.();
-  await commentOnAll(
-    gh,
-    view,
-    renderLinkedChangeComment({ ...view, ...(checkRunUrl ? { checkRunUrl } : {}) }, report, reveal),
-  );
+  const shown = { ...view, ...(checkRunUrl ? { checkRunUrl } : {}) };
+  await commentResultOnAll(gh, store.comments, shown, { kind: 'report', view: shown, report, reveal });
 }
 
 /**
@@ -240,10 +155,10 @@ export async function publishFailure(
   error: unknown,
   message: string,
 ): Promise<void> {
-  const suite = error instanceof InputError;
-  const out = renderNoReport(view, message, suite ? 'suite' : 'infrastructure');
-  await failAll(gh, store, members, out.check, !suite);
-  await commentOnAll(gh, view, out.comment);
+  const cause = error instanceof InputError ? 'suite' : 'infrastructure';
+  const out = renderNoReport(view, message, cause);
+  await failAll(gh, store, members, out.check, cause === 'infrastructure');
+  await commentResultOnAll(gh, store.comments, view, { kind: 'no-report', view, message, cause });
 }
 
 /**
@@ -273,7 +188,6 @@ export async function closeRefused(
       await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);
       store.checkRuns.complete(r.to, c.headSha);
     }
-    const ref = parsePullKey(r.to);
-    await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, out.comment);
+    await commentResult(gh, store.comments, r.to, { kind: 'refused', view, reason: r.reason });
   }
 }

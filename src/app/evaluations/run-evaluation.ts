@@ -6,9 +6,8 @@
  * the executor again, unless the request is `fresh` (`/tandem run --fresh`).
  */
 import type { MatrixMode } from '../../core/matrix-mode.ts';
-import { suiteFor } from '../../core/org-config.schema.ts';
+import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { reportSchema } from '../../core/report.schema.ts';
 import { markInProgress } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
@@ -16,23 +15,24 @@ import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-
 import type { Executor } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
 import { publishing } from '../octokit.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import { octokitPort } from '../port/octokit-port.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
-import { evaluateSet, type ReusedResult } from './evaluate-set.ts';
+import { evaluateSet, type SetOutcome, type SetSkip } from './evaluate-set.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
   closeRefused,
-  commentVerdictFirst,
   failAll,
   type Members,
-  markCommentsStale,
   publishFailure,
   publishProgress,
   publishReport,
 } from './publish-evaluation.ts';
 import type { PublishedReports } from './published-reports.ts';
+import { reusable } from './reusable-result.ts';
+import { commentVerdictFirst, markCommentsStale } from './sticky-comments.ts';
 
 export interface EvalItem {
   evaluationId: number;
@@ -55,6 +55,21 @@ export interface EvalDeps {
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 }
 
+/** What every phase of one evaluation shares. */
+interface Run {
+  deps: EvalDeps;
+  item: EvalItem;
+  gh: GitHub;
+  /** The same installation as the GitHub port, for the rooms that take it (publishing takes \`gh\`). */
+  port: GitHubPort;
+  org: string;
+  signal: AbortSignal;
+  /** The members' check runs, filled in once the set is known. */
+  members: Members;
+  /** The set as evaluated, for the comments (set with the members). */
+  evaluated?: LinkedChangeView;
+}
+
 /**
  * Runs one evaluation from `queued` to `published` or `failed` (`store.evaluations` checks each
  * step); `releaseSlot` is called once its check conclusions are in (its comments may still wait).
@@ -68,34 +83,37 @@ export async function runEvaluation(
   signal: AbortSignal,
   releaseSlot: () => void,
 ): Promise<void> {
-  const { store, checks } = deps;
-  const states = store.evaluations;
-  states.start(item.evaluationId);
+  const { store } = deps;
+  store.evaluations.start(item.evaluationId);
   const gh = await deps.auth(item.installationId);
-  // The rooms on the GitHub port take it; publishing still takes the client.
-  const port = octokitPort(gh);
-  const org = item.seed.slice(0, item.seed.indexOf('/'));
-  const members: Members = [];
-  let evaluated: LinkedChangeView | undefined;
+  const run: Run = {
+    deps,
+    item,
+    gh,
+    port: octokitPort(gh),
+    org: item.seed.slice(0, item.seed.indexOf('/')),
+    signal,
+    members: [],
+  };
   // The running checks follow the engine: configurations done of planned, the verdict first;
   // the comments say the verdict too, once, as soon as the full configuration is in.
   const live = publishProgress(
     gh,
-    () => members,
+    () => run.members,
     deps.log,
     signal,
     async (progress) => {
-      const view = evaluated;
-      if (view) await publishing.run(signal, () => commentVerdictFirst(gh, view, progress, signal));
+      const view = run.evaluated;
+      if (view)
+        await publishing.run(signal, () => commentVerdictFirst(gh, store.comments, view, progress, signal));
     },
   );
-
   const outcome = await evaluateSet(
     deps,
-    port,
+    run.port,
     {
       installationId: item.installationId,
-      org,
+      org: run.org,
       repo: repoOfPullKey(item.seed),
       evaluationId: item.evaluationId,
       matrix: item.matrix,
@@ -103,150 +121,151 @@ export async function runEvaluation(
       ...(item.fresh
         ? {}
         : { reuse: (set: ResolvedSet, fp: string) => reusable(store, item.setKey, set, fp) }),
-      // The same set whichever member changed: caps cut a breadth-first walk, so start it from the
-      // set's stable name (its smallest member) when that is an open PR of the same suite.
-      seedFor: (config, suiteEntry) => {
-        const stable = store.pulls.get(item.setKey);
-        return stable?.state === 'open' && suiteFor(config, repoOfPullKey(item.setKey)) === suiteEntry
-          ? item.setKey
-          : item.seed;
-      },
-      onSet: async (set, _config, suiteEntry) => {
-        if (set.members.length === 0) {
-          await checks.closeStale(port, item.seed, undefined, 'The pull request was closed.');
-          // The set is gone: the seed was closed before its evaluation started.
-          states.supersede(item.evaluationId);
-          return { title: 'closed', reason: 'The pull request was closed.' };
-        }
-        await closeRefused(gh, store, set, suiteEntry);
-        for (const m of set.members) {
-          const key = pullKey(m.ref);
-          await checks.closeStale(port, key, m.headSha, 'Superseded: the pull request has a newer head.');
-          members.push({
-            key,
-            headSha: m.headSha,
-            checkRunId: await checks.ensure(port, key, m.headSha, item.evaluationId),
-          });
-        }
-        states.setMembers(
-          item.evaluationId,
-          // The base branch too: `/tandem merge` refuses a member retargeted since.
-          set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
-        );
-        const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
-        for (const m of members)
-          await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
-        evaluated = { members: set.members, left: set.left, refused: set.refused };
-        // An earlier verdict on the members stays in sight, marked as the one for the old heads.
-        await markCommentsStale(gh, evaluated);
-        return undefined;
-      },
+      seedFor: (config, suiteEntry) => stableSeed(store, item, config, suiteEntry),
+      onSet: (set, _config, suiteEntry) => openSet(run, set, suiteEntry),
     },
     signal,
   );
   // No progress update may land after (and so reopen) a completed check.
   await live.settled();
-
   switch (outcome.kind) {
-    case 'config': {
-      // Config errors must land somewhere visible: the seed's check run.
-      const seedPull = store.pulls.get(item.seed);
-      if (seedPull && seedPull.state === 'open' && outcome.load.kind === 'invalid') {
-        const id = await checks.ensure(port, item.seed, seedPull.headSha, item.evaluationId);
-        const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
-        await failAll(
-          gh,
-          store,
-          early,
-          renderInvalidConfig(org, outcome.load.field, outcome.load.message),
-          false,
-        );
-      }
-      states.fail(item.evaluationId);
-      return;
-    }
+    case 'config':
+      return configFailed(run, outcome.load);
     case 'no-suite':
-      // A check left from an earlier configuration would otherwise stay queued forever.
-      await checks.closeStale(
-        port,
-        item.seed,
-        undefined,
-        `No suite in \`tandem.yml\` covers ${repoOfPullKey(item.seed)}.`,
-      );
-      // Nothing to evaluate is the App's answer for this repository: it was published on the check.
-      states.publish(item.evaluationId);
-      return;
+      return noSuite(run);
     case 'skipped':
     case 'aborted':
       return;
     case 'failed':
-      return failed(outcome.view, outcome.error, outcome.message);
-    case 'done': {
-      const { report, view, config, reused } = outcome;
-      if (reused) view.reusedFrom = new Date(reused.evaluatedAt).toISOString();
-      try {
-        const jsonReportUrl = deps.reports?.save(report, config.reveal);
-        if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
-        // A comment superseded while it waits for GitHub's content budget is never posted. Once
-        // the conclusions are in, the verdict is recorded (`/tandem merge` follows it, in the
-        // order this suite gave, once published) and the next evaluation may run while these
-        // comments wait.
-        await publishing.run(signal, () =>
-          publishReport(gh, store, members, view, report, config.reveal, () => {
-            states.recordVerdict(item.evaluationId, {
-              outcome: report.outcome,
-              mergeOrder: outcome.mergeOrder,
-            });
-            releaseSlot();
-          }),
-        );
-        // Kept before `published`: the next re-run of these heads finds it on the last published row.
-        if (reused) states.carryResult(item.evaluationId, reused.fromEvaluation);
-        else
-          states.keepResult(item.evaluationId, {
-            fingerprint: outcome.fingerprint,
-            report: JSON.stringify(report),
-          });
-        states.publish(item.evaluationId);
-        deps.log.info(
-          { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
-          'evaluation done',
-        );
-      } catch (e) {
-        // Superseded while publishing: the newer evaluation owns the checks and the comment.
-        if (signal.aborted) return;
-        // Publishing failed (GitHub refused the comment): the members still get an answer.
-        return failed(view, e, publicFailureMessage(e, outcome.scrub));
-      }
-    }
-  }
-
-  async function failed(view: LinkedChangeView, error: unknown, message: string): Promise<void> {
-    deps.log.warn({ evaluation: item.evaluationId, err: message }, 'evaluation failed');
-    await publishFailure(gh, store, members, view, error, message);
-    states.fail(item.evaluationId);
+      return failed(run, outcome.view, outcome.error, outcome.message);
+    case 'done':
+      return publishDone(run, outcome, releaseSlot);
   }
 }
 
-/** The set's last published result, when it was evaluated on exactly these members, heads and fingerprint. */
-function reusable(
-  store: Store,
-  setKey: string,
-  set: ResolvedSet,
-  fingerprint: string,
-): ReusedResult | undefined {
-  const last = store.evaluations.lastPublished(setKey);
-  if (!last?.report || last.evaluatedAt === null || last.fingerprint !== fingerprint) return undefined;
-  const heads = (ms: ReadonlyArray<{ key: string; headSha: string }>) =>
-    ms
-      .map((m) => `${m.key}@${m.headSha}`)
-      .sort()
-      .join(' ');
-  const now = set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha }));
-  if (heads(last.members) !== heads(now)) return undefined;
-  // A row an older Tandem wrote, or a report shape that changed since: run again rather than guess.
-  const parsed = reportSchema.safeParse(JSON.parse(last.report));
-  // An infrastructure error is no verdict on the code: a re-run is what its Re-run button asks for.
-  if (!parsed.success || parsed.data.outcome === 'error') return undefined;
-  return { report: parsed.data, fromEvaluation: last.id, evaluatedAt: last.evaluatedAt };
+/**
+ * The same set whichever member changed: caps cut a breadth-first walk, so start it from the
+ * set's stable name (its smallest member) when that is an open PR of the same suite.
+ */
+function stableSeed(store: Store, item: EvalItem, config: OrgConfig, suiteEntry: OrgSuite): string {
+  const stable = store.pulls.get(item.setKey);
+  return stable?.state === 'open' && suiteFor(config, repoOfPullKey(item.setKey)) === suiteEntry
+    ? item.setKey
+    : item.seed;
+}
+
+/**
+ * The set is known: PRs the caps kept out are told, each member gets its check in progress
+ * (stale ones closed), the members are recorded, and earlier comments are marked stale. A set
+ * with no members (the seed closed before its evaluation started) ends the evaluation.
+ */
+async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promise<SetSkip | undefined> {
+  const { gh, item, members } = run;
+  const { store, checks } = run.deps;
+  if (set.members.length === 0) {
+    await checks.closeStale(run.port, item.seed, undefined, 'The pull request was closed.');
+    store.evaluations.supersede(item.evaluationId);
+    return { title: 'closed', reason: 'The pull request was closed.' };
+  }
+  await closeRefused(gh, store, set, suiteEntry);
+  for (const m of set.members) {
+    const key = pullKey(m.ref);
+    await checks.closeStale(run.port, key, m.headSha, 'Superseded: the pull request has a newer head.');
+    members.push({
+      key,
+      headSha: m.headSha,
+      checkRunId: await checks.ensure(run.port, key, m.headSha, item.evaluationId),
+    });
+  }
+  store.evaluations.setMembers(
+    item.evaluationId,
+    // The base branch too: `/tandem merge` refuses a member retargeted since.
+    set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
+  );
+  const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
+  for (const m of members) await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
+  run.evaluated = { members: set.members, left: set.left, refused: set.refused };
+  // An earlier verdict on the members stays in sight, marked as the one for the old heads.
+  await markCommentsStale(gh, store.comments, run.evaluated);
+  return undefined;
+}
+
+/** An invalid `tandem.yml` must land somewhere visible: the seed's check run. */
+async function configFailed(run: Run, load: Extract<SetOutcome, { kind: 'config' }>['load']): Promise<void> {
+  const { gh, item } = run;
+  const { store, checks } = run.deps;
+  const seedPull = store.pulls.get(item.seed);
+  if (seedPull && seedPull.state === 'open' && load.kind === 'invalid') {
+    const id = await checks.ensure(run.port, item.seed, seedPull.headSha, item.evaluationId);
+    const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
+    await failAll(gh, store, early, renderInvalidConfig(run.org, load.field, load.message), false);
+  }
+  store.evaluations.fail(item.evaluationId);
+}
+
+/** No suite covers the seed's repository: that is the App's answer there, said on its check. */
+async function noSuite(run: Run): Promise<void> {
+  const { seed } = run.item;
+  // A check left from an earlier configuration would otherwise stay queued forever.
+  await run.deps.checks.closeStale(
+    run.port,
+    seed,
+    undefined,
+    `No suite in \`tandem.yml\` covers ${repoOfPullKey(seed)}.`,
+  );
+  run.deps.store.evaluations.publish(run.item.evaluationId);
+}
+
+/**
+ * A report (new or reused): the conclusions on every member's check (then the slot goes to the
+ * next evaluation), the result kept for reuse, then the comments. Publishing that fails still
+ * gives the members an answer.
+ */
+async function publishDone(
+  run: Run,
+  outcome: Extract<SetOutcome, { kind: 'done' }>,
+  releaseSlot: () => void,
+): Promise<void> {
+  const { gh, item, members, signal, deps } = run;
+  const states = deps.store.evaluations;
+  const { report, view, config, reused } = outcome;
+  if (reused) view.reusedFrom = new Date(reused.evaluatedAt).toISOString();
+  try {
+    const jsonReportUrl = deps.reports?.save(report, config.reveal);
+    if (jsonReportUrl) view.jsonReportUrl = jsonReportUrl;
+    // A comment superseded while it waits for GitHub's content budget is never posted. Once
+    // the conclusions are in, the verdict is recorded (`/tandem merge` follows it, in the
+    // order this suite gave, once published) and the next evaluation may run while these
+    // comments wait.
+    await publishing.run(signal, () =>
+      publishReport(gh, deps.store, members, view, report, config.reveal, () => {
+        states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
+        releaseSlot();
+      }),
+    );
+    // Kept before `published`: the next re-run of these heads finds it on the last published row.
+    if (reused) states.carryResult(item.evaluationId, reused.fromEvaluation);
+    else
+      states.keepResult(item.evaluationId, {
+        fingerprint: outcome.fingerprint,
+        report: JSON.stringify(report),
+      });
+    states.publish(item.evaluationId);
+    deps.log.info(
+      { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
+      'evaluation done',
+    );
+  } catch (e) {
+    // Superseded while publishing: the newer evaluation owns the checks and the comment.
+    if (signal.aborted) return;
+    // Publishing failed (GitHub refused the comment): the members still get an answer.
+    return failed(run, view, e, publicFailureMessage(e, outcome.scrub));
+  }
+}
+
+/** No report: the failure on every member's check and comment. */
+async function failed(run: Run, view: LinkedChangeView, error: unknown, message: string): Promise<void> {
+  run.deps.log.warn({ evaluation: run.item.evaluationId, err: message }, 'evaluation failed');
+  await publishFailure(run.gh, run.deps.store, run.members, view, error, message);
+  run.deps.store.evaluations.fail(run.item.evaluationId);
 }

@@ -95,6 +95,12 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   // Where a PR's head branch lives: same-named branches group (`group_by_branch`) only when it is
   // the base repository itself, or the author writes there (`linking/branch-grouping.ts`).
   (db) => db.exec('ALTER TABLE pulls ADD COLUMN head_repo TEXT;'),
+  // Each member PR's sticky comment as state (store-comment-states.ts): every update re-renders
+  // the whole comment from it instead of reading the posted Markdown back.
+  (db) =>
+    db.exec(`
+      CREATE TABLE comment_states (pull_key TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@
 import type Database from 'better-sqlite3';
 import { EvaluationStates } from './evaluation-states.ts';
 import { CheckRunsTable } from './store-check-runs.ts';
+import { CommentStatesTable } from './store-comment-states.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { HandoffStore } from './store-handoffs.ts';
@@ -53,6 +54,8 @@ export class Store {
   readonly mergeGroups: MergeGroupsTable;
   /** `/tandem merge` attempts. */
   readonly merges: MergesTable;
+  /** Each member PR's sticky comment as state, re-rendered whole on every update. */
+  readonly comments: CommentStatesTable;
 
   /** Opens (creating or migrating) the database file. */
   static async open(file: string): Promise<Store> {
@@ -83,6 +86,7 @@ export class Store {
     this.handoffs = new HandoffStore(this.db);
     this.mergeGroups = new MergeGroupsTable(this.db);
     this.merges = new MergesTable(this.db);
+    this.comments = new CommentStatesTable(this.db);
   }
 
   close(): void {

@@ -12,6 +12,7 @@ import { pairKey } from '../../core/linked-set.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
+import { bindCommentStates } from '../evaluations/sticky-comments.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
 import type { GitHubPort } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
@@ -60,6 +61,8 @@ export async function handleCommandComment(
   if (commands.some((c) => c.kind === 'merge')) {
     const linked = tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
+    // The merge marks the verdict comments merged from their stored state, found through `gh`.
+    bindCommentStates(gh.octokit, tandem.store.comments);
     const result = await tandem.whileMerging(linked, () =>
       mergeLinkedSet(tandem.store, gh.octokit, request, tandem.log),
     );

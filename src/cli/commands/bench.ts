@@ -24,7 +24,17 @@ export function registerBench(program: Command, ctx: CliContext): void {
       'after',
       '\nExamples:\n  tandem bench validate candidates.jsonl --out validated.jsonl\n  tandem bench run --instances validated.jsonl --predictions preds.jsonl --run-id r1\n  tandem bench report runs/r1 --html report.html\n',
     );
+  registerBenchRun(bench, ctx);
+  registerBenchValidate(bench, ctx);
+  registerBenchCombine(bench);
+  registerBenchDerive(bench);
+  registerBenchReport(bench);
+  registerBenchRegrade(bench);
+  registerBenchCompare(bench);
+}
 
+/** `bench run`: scores predictions. */
+function registerBenchRun(bench: Command, ctx: CliContext): void {
   addBenchEngineFlags(
     bench
       .command('run')
@@ -58,7 +68,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchRunCommand } = await import('../run/bench.ts');
       process.exitCode = await benchRunCommand(raw, ctx.signal);
     });
+}
 
+/** `bench validate`: checks candidate instances. */
+function registerBenchValidate(bench: Command, ctx: CliContext): void {
   addBenchEngineFlags(
     bench
       .command('validate')
@@ -87,7 +100,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchValidateCommand } = await import('../run/bench.ts');
       process.exitCode = await benchValidateCommand(instances, raw, ctx.signal);
     });
+}
 
+/** `bench combine`: merges shard run folders. */
+function registerBenchCombine(bench: Command): void {
   bench
     .command('combine')
     .alias('merge')
@@ -103,7 +119,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchMergeCommand } = await import('../run/bench.ts');
       process.exitCode = await benchMergeCommand(dirs, raw);
     });
+}
 
+/** `bench derive`: single-side instances from N-repository ones. */
+function registerBenchDerive(bench: Command): void {
   bench
     .command('derive')
     .argument('<kind>', 'single-side')
@@ -119,7 +138,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchDeriveCommand } = await import('../run/bench.ts');
       process.exitCode = await benchDeriveCommand(kind, instances, raw);
     });
+}
 
+/** `bench report`: the leaderboard. */
+function registerBenchReport(bench: Command): void {
   bench
     .command('report')
     .argument('<run-dirs...>', 'run folders (runs/<run-id>)')
@@ -134,7 +156,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchReportCommand } = await import('../run/bench.ts');
       process.exitCode = await benchReportCommand(dirs, raw);
     });
+}
 
+/** `bench regrade`: grades stored results again. */
+function registerBenchRegrade(bench: Command): void {
   bench
     .command('regrade')
     .argument('<run-dir>', 'a run folder (runs/<run-id>)')
@@ -154,7 +179,10 @@ export function registerBench(program: Command, ctx: CliContext): void {
       const { benchRegradeCommand } = await import('../run/bench-analyze.ts');
       process.exitCode = await benchRegradeCommand(dir, raw);
     });
+}
 
+/** `bench compare`: two runs judged against each other. */
+function registerBenchCompare(bench: Command): void {
   bench
     .command('compare')
     .argument('<run-a>', 'the reference run folder')

@@ -79,11 +79,42 @@ function checkArguments(repos: string[], flags: z.output<typeof flagsSchema>): s
   return splitRepo(repos[0]!)!.owner;
 }
 
+type Flags = z.output<typeof flagsSchema>;
+type Detection = Awaited<ReturnType<typeof detectRepo>>;
+type Files = Array<[string, string | Buffer]>;
+
+/** Where the setup's folders go: the organization's `.github`, the evaluator, the suite. */
+interface Layout {
+  orgRepo: string;
+  evalRepo: string;
+  suiteDir: string;
+  caseName: string;
+}
+
 export async function initCommand(repos: string[], raw: unknown): Promise<number> {
   const flags = parseFlags(flagsSchema, raw);
   const org = checkArguments(repos, flags);
   const evaluator = splitRepo(flags.evaluator)!;
   const detections = await Promise.all(repos.map((r) => detectRepo(r, flags.checkouts)));
+  const data = setupData(org, repos, flags, detections);
+  const evalRepo = path.join(flags.dir, evaluator.owner, evaluator.repo);
+  const layout: Layout = {
+    orgRepo: path.join(flags.dir, org, '.github'),
+    evalRepo,
+    suiteDir: path.join(evalRepo, 'suites', flags.suite),
+    caseName: path.join(flags.dir, `try-${flags.suite}.yml`),
+  };
+  const files = await setupFiles(layout, flags, data, detections);
+  await writeSetup(files, flags.force);
+  process.stdout.write(closingLines({ layout, flags, org, repos, data, detections, count: files.length }));
+  return 0;
+}
+
+/**
+ * What the templates are rendered with: each repository's ecosystem as detected (Node when
+ * nothing was), one image for the suite, one group and starter test per repository.
+ */
+export function setupData(org: string, repos: string[], flags: Flags, detections: readonly Detection[]) {
   const languages = detections.map(
     (d): Language => (d.detection.ok ? d.detection.ecosystem.language : 'node'),
   );
@@ -92,12 +123,13 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
     repo: d.repo,
     name: d.name,
     ident: d.name.replace(/[^A-Za-z0-9_]/g, '_'),
+    language: languages[i]!,
     test: starterTest(languages[i]!, d.name),
     ...(d.detection.ok
       ? { prepare: d.detection.ecosystem.prepare, evidence: d.detection.ecosystem.evidence }
       : {}),
   }));
-  const data = {
+  return {
     org,
     evaluator: flags.evaluator,
     suite: flags.suite,
@@ -107,31 +139,38 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
     image,
     imageNote: conflict,
   };
+}
 
-  const orgRepo = path.join(flags.dir, org, '.github');
-  const evalRepo = path.join(flags.dir, evaluator.owner, evaluator.repo);
-  const suiteDir = path.join(evalRepo, 'suites', flags.suite);
-  const build = IMAGE_BUILD[image];
+type SetupData = ReturnType<typeof setupData>;
+
+/** Every file of the setup with its content, rendered from templates/init and the examples. */
+async function setupFiles(
+  layout: Layout,
+  flags: Flags,
+  data: SetupData,
+  detections: readonly Detection[],
+): Promise<Files> {
+  const { orgRepo, evalRepo, suiteDir, caseName } = layout;
+  const build = IMAGE_BUILD[data.image];
   const imageFolder = build?.folder ?? 'node20';
   const workflow = (await readFile(path.join(EXAMPLES, 'tandem.yml'), 'utf8'))
     .replaceAll('suites/checkout/suite.yml', `suites/${flags.suite}/suite.yml`)
     .replace(
       'docker build -t tandem/sandbox:node20 images/node20',
-      `docker build -t ${image} images/${imageFolder}`,
+      `docker build -t ${data.image} images/${imageFolder}`,
     );
-  const caseName = path.join(flags.dir, `try-${flags.suite}.yml`);
-  const files: Array<[string, string | Buffer]> = [
+  return [
     [path.join(orgRepo, '.github', 'tandem.yml'), render('tandem.yml.hbs', data)],
     [path.join(suiteDir, 'suite.yml'), render('suite.yml.hbs', data)],
-    ...groups.map((g, i): [string, string] => [
+    ...data.groups.map((g): [string, string] => [
       path.join(suiteDir, g.test.file),
-      render(HIDDEN_TEMPLATE[languages[i]!], g),
+      render(HIDDEN_TEMPLATE[g.language], g),
     ]),
     [path.join(evalRepo, '.github', 'workflows', 'tandem.yml'), workflow],
     [
       path.join(evalRepo, 'images', imageFolder, 'Dockerfile'),
       build
-        ? render('Dockerfile.hbs', { ...build, suite: flags.suite, image })
+        ? render('Dockerfile.hbs', { ...build, suite: flags.suite, image: data.image })
         : await readFile(path.join(EXAMPLES, 'images', 'node20', 'Dockerfile'), 'utf8'),
     ],
     // The Action the workflow's `uses: ./.github/actions/tandem` runs.
@@ -151,8 +190,12 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
       }),
     ],
   ];
+}
+
+/** Writes the files; refuses to overwrite any (naming them) unless `force`. */
+async function writeSetup(files: Files, force: boolean): Promise<void> {
   const existing = files.filter(([f]) => existsSync(f)).map(([f]) => f);
-  if (existing.length > 0 && !flags.force)
+  if (existing.length > 0 && !force)
     throw new InputError(
       `not overwriting ${existing.slice(0, 5).join(', ')}${existing.length > 5 ? ` and ${existing.length - 5} more` : ''} (pass --force to replace)`,
       existing[0],
@@ -161,22 +204,34 @@ export async function initCommand(repos: string[], raw: unknown): Promise<number
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
   }
-  process.stdout.write(
-    [
-      'detected:',
-      ...detections.map((d) => detectionLine(d, flags.checkouts)),
-      ...(conflict ? [`  image: ${conflict}`] : []),
-      `wrote ${files.length} files:`,
-      `  ${path.join(orgRepo, '.github', 'tandem.yml')}  → commit to ${org}/.github`,
-      `  ${evalRepo}/{suites/${flags.suite}/, .github/, images/${imageFolder}/}  → commit to ${flags.evaluator} (private)`,
-      `  ${caseName}  → keep local: tries the suite on your checkouts`,
-      'next:',
-      `  1. write the hidden tests in ${suiteDir}/hidden/, then \`tandem eval ${caseName}\``,
-      `  2. \`tandem config check ${path.join(orgRepo, '.github', 'tandem.yml')} --evaluator-dir ${evalRepo}\``,
-      `  3. install the Tandem App on ${repos.join(', ')}, ${flags.evaluator} and ${org}/.github`,
-      `  4. in ${flags.evaluator}: variable TANDEM_APP_ID and secret TANDEM_APP_PRIVATE_KEY (the App's id and private key) for the workflow`,
-      '',
-    ].join('\n'),
-  );
-  return 0;
+}
+
+/** What was detected, what was written where, and the remaining steps. */
+export function closingLines(o: {
+  layout: Layout;
+  flags: Flags;
+  org: string;
+  repos: readonly string[];
+  data: SetupData;
+  detections: readonly Detection[];
+  count: number;
+}): string {
+  const { orgRepo, evalRepo, suiteDir, caseName } = o.layout;
+  const { flags, org } = o;
+  const imageFolder = IMAGE_BUILD[o.data.image]?.folder ?? 'node20';
+  return [
+    'detected:',
+    ...o.detections.map((d) => detectionLine(d, flags.checkouts)),
+    ...(o.data.imageNote ? [`  image: ${o.data.imageNote}`] : []),
+    `wrote ${o.count} files:`,
+    `  ${path.join(orgRepo, '.github', 'tandem.yml')}  → commit to ${org}/.github`,
+    `  ${evalRepo}/{suites/${flags.suite}/, .github/, images/${imageFolder}/}  → commit to ${flags.evaluator} (private)`,
+    `  ${caseName}  → keep local: tries the suite on your checkouts`,
+    'next:',
+    `  1. write the hidden tests in ${suiteDir}/hidden/, then \`tandem eval ${caseName}\``,
+    `  2. \`tandem config check ${path.join(orgRepo, '.github', 'tandem.yml')} --evaluator-dir ${evalRepo}\``,
+    `  3. install the Tandem App on ${o.repos.join(', ')}, ${flags.evaluator} and ${org}/.github`,
+    `  4. in ${flags.evaluator}: variable TANDEM_APP_ID and secret TANDEM_APP_PRIVATE_KEY (the App's id and private key) for the workflow`,
+    '',
+  ].join('\n');
 }
