@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import UnitTestsLast from './test/support/unit-tests-last.ts';
 
 /**
  * Test files at a time: one more than the cores. Vitest's default is cores − 1, which on a
@@ -17,5 +18,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: FILES_AT_ONCE,
+    sequence: { sequencer: UnitTestsLast },
   },
 });
