@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
-import { REPO_ROOT } from '../helpers/example-cases.ts';
+import { EXAMPLE_VERDICT, ensureDocker, exampleCase, REPO_ROOT } from '../helpers/example-cases.ts';
 import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { installOffline, type Packed, packTarball } from '../helpers/package-install.ts';
 import { writeResolvedShard } from '../helpers/shard-report.ts';
@@ -97,6 +97,18 @@ describe('the installed tandem', () => {
     expect(stdout.split('\n').filter(Boolean)).toEqual(['`npm run docker:start`']);
   });
 
+  it('evaluates the example case in Docker from compiled code, compiling nothing', async () => {
+    ensureDocker();
+    const ex = await exampleCase(path.join(dir, 'example'));
+    const json = path.join(dir, 'example-report.json');
+    const r = await installed(['eval', ex.caseFile, '--cache-dir', path.join(dir, 'cache'), '--json', json]);
+    expect(r.stderr).toContain('Verdict: RESOLVED');
+    expect(r.stderr).not.toContain('compiling');
+    expect(reportSchema.parse(JSON.parse(await readFile(json, 'utf8'))).verdict).toMatchObject(
+      EXAMPLE_VERDICT,
+    );
+  });
+
   it('runs a command end to end: merge renders Markdown from the packaged templates', async () => {
     const shard = await writeResolvedShard(dir);
     const md = path.join(dir, 'report.md');
@@ -109,7 +121,7 @@ describe('the installed tandem', () => {
   it('carries neither the App (probot) nor TypeScript, and mining TypeScript history says how to add it', async () => {
     const modules = path.join(dir, 'node_modules');
     expect(existsSync(path.join(modules, 'tandem'))).toBe(true);
-    for (const absent of ['probot', 'typescript', 'better-sqlite3'])
+    for (const absent of ['probot', 'typescript', 'better-sqlite3', 'esbuild'])
       expect(existsSync(path.join(modules, absent)), absent).toBe(false);
     // A two-repository JavaScript change linked by a trailer: its interface needs `typescript`.
     const remotes = path.join(dir, 'remotes');

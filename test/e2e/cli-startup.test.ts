@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/example-cases.ts';
+import { appChecksCase, ensureDocker, REPO_ROOT } from '../helpers/example-cases.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 
 const TRACER = pathToFileURL(path.join(REPO_ROOT, 'test', 'support', 'trace-imports.js')).href;
@@ -93,6 +93,34 @@ describe('start-up loads nothing heavy', () => {
     await walk([]);
     expect(seen).toEqual(expect.arrayContaining(['', 'eval', 'validate', 'plan', 'combine']));
   }, 300_000);
+
+  it('tandem eval CASE runs the case without the GitHub client behind --pr', async () => {
+    ensureDocker();
+    const c = await appChecksCase({
+      name: 'startup-eval',
+      base: { 'app.txt': 'alpha\n' },
+      head: { 'app.txt': 'beta\n' },
+      checks: [{ name: 'says beta', cmd: 'grep -q beta app/app.txt' }],
+    });
+    try {
+      const { code, urls } = await traced([
+        'eval',
+        c.caseFile,
+        '--quiet',
+        '--cache-dir',
+        path.join(dir, 'cache'),
+      ]);
+      // Resolved: a verdict was reached, so everything the run needed was loaded.
+      expect(code).toBe(0);
+      expect(ours(urls)).toContain('cli/run/eval.js');
+      expect(ours(urls).filter((m) => m.startsWith('github/') || m === 'cli/pull-request-change.js')).toEqual(
+        [],
+      );
+      expect(packages(urls).filter((p) => p.startsWith('@octokit/'))).toEqual([]);
+    } finally {
+      await removeTempDir(c.root);
+    }
+  });
 
   it('a command that runs loads its implementation (the trace sees lazy imports)', async () => {
     const { code, urls } = await traced(['plan', path.join(dir, 'no-such-case.yml')]);

@@ -10,7 +10,8 @@ import { type EvalFlags, evaluationSettings, flagName, parseEvalFlags } from '..
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { Interrupted, interruptedMessage } from '../interrupted.ts';
 import { createProgress } from '../progress.ts';
-import { loadPullRequestChange, type PullRequestChange } from '../pull-request-change.ts';
+// Type only: the GitHub client behind --pr is imported when --pr is given, never for a case file.
+import type { PullRequestChange } from '../pull-request-change.ts';
 import { checkReportTargets, printSummary, writeReports } from '../report-output.ts';
 
 /** `tandem eval`: the exit code of the verdict; a shard's partial report exits 0 unless infrastructure failed. */
@@ -30,7 +31,13 @@ export async function evalCommand(
     );
   const flags = parseEvalFlags(raw);
   const source: ChangeSource = usesPulls
-    ? { kind: 'pulls', load: () => loadPullRequestChange(pullFlags, process.env, process.cwd()) }
+    ? {
+        kind: 'pulls',
+        load: async () => {
+          const { loadPullRequestChange } = await import('../pull-request-change.ts');
+          return loadPullRequestChange(pullFlags, process.env, process.cwd());
+        },
+      }
     : { kind: 'case', file: caseFile! };
   const report = await runEval(source, flags, signal, opts.matrixGiven ?? true);
   if (report.partial) return report.infraErrors.length ? EXIT.infra : EXIT.resolved;
