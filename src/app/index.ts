@@ -14,7 +14,6 @@ import { ActionsExecutor } from './executors/actions-executor.ts';
 import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
-import { octokitPort } from './port/octokit-port.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -69,13 +68,18 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
-    const actions = new ActionsExecutor({ store, fallback: local, clients, log: app.log });
+    const actions = new ActionsExecutor({
+      store,
+      fallback: local,
+      github: (id) => clients.get(id),
+      log: app.log,
+    });
     const reports = new PublishedReports(join(dataDir, 'reports'), settings.publicUrl);
     const service = new TandemService({
       store,
       reports,
       executor: actions,
-      github: async (id) => octokitPort(await clients.get(id)),
+      github: (id) => clients.get(id),
       configs,
       log: app.log,
       debounceMs: settings.debounceMs,
@@ -87,7 +91,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       store,
       executor: actions,
       configs,
-      auth: (id) => clients.get(id),
+      github: (id) => clients.get(id),
       log: app.log,
       concurrency: settings.concurrency,
     });

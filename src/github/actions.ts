@@ -9,20 +9,21 @@ import { type GitHub, httpStatus } from './octokit.ts';
 /** The artifact the evaluator workflow uploads with the merged report (examples/workflows). */
 export const REPORT_ARTIFACT = 'tandem-report';
 
-export interface WorkflowRunInfo {
-  id: number;
+/** A workflow run as the App keeps it (from a webhook or the REST API, through `workflowRunInfo`). */
+export const workflowRunInfoSchema = z.object({
+  id: z.number().int().positive(),
   /** The run's `run-name` (GitHub calls it `display_title`); carries `#<evaluation id>`. */
-  title: string;
+  title: z.string(),
   /** `.github/workflows/tandem.yml`, when GitHub says. */
-  path: string | undefined;
+  path: z.string().min(1).optional(),
   /** The run's page. */
-  url: string;
-  status: string;
-  conclusion: string | null;
-  createdAt: string;
-}
+  url: z.string().min(1),
+  status: z.string().min(1),
+  conclusion: z.string().nullable(),
+  createdAt: z.string().min(1),
+});
+export type WorkflowRunInfo = z.infer<typeof workflowRunInfoSchema>;
 
-/** The fields we read of a REST or webhook `workflow_run`. */
 /** The fields of a workflow run we rely on, from a `workflow_run` webhook or the REST API. */
 export const workflowRunPayloadSchema = z.object({
   id: z.number().int(),
@@ -37,15 +38,15 @@ export const workflowRunPayloadSchema = z.object({
 
 export function workflowRunInfo(payload: unknown): WorkflowRunInfo {
   const run = workflowRunPayloadSchema.parse(payload);
-  return {
+  return workflowRunInfoSchema.parse({
     id: run.id,
     title: run.display_title ?? run.name ?? '',
-    path: run.path ?? undefined,
+    ...(run.path ? { path: run.path } : {}),
     url: run.html_url,
     status: run.status ?? 'queued',
     conclusion: run.conclusion ?? null,
     createdAt: run.created_at,
-  };
+  });
 }
 
 /** `workflow_dispatch`: needs only the `actions: write` permission (a `repository_dispatch` needs contents write). */

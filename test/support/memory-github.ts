@@ -6,11 +6,14 @@
  * Octokit adapter would give them. Every call is logged in `calls` (`pull acme/api#1`,
  * `canWrite acme/api alice`, …) so a test can say what the App asked GitHub, and what it did not.
  *
+ * GitHub Actions (dispatches, runs, artifacts) live in `actions` (memory-actions.ts).
+ *
  * Not served: publishing and `/tandem merge` (they take `octokit`, which throws here), and suites
  * (`fetchSuite`): tests of those go through the HTTP stand-in (test/support/github-standin).
  */
 
 import {
+  type CheckLink,
   type FoundCheckRun,
   type GitHubPort,
   type Reaction,
@@ -22,10 +25,12 @@ import { type PullRef, pullKey } from '../../src/core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import { loginKey, RepoMap, repoKey, splitRepo } from '../../src/core/repo-name.ts';
 import type { RepoVisibility } from '../../src/core/repo-visibility.ts';
+import type { WorkflowRunInfo } from '../../src/github/actions.ts';
 import type { CheckConclusion } from '../../src/github/check-runs.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { type OrgConfigLoad, parseOrgConfig } from '../../src/github/org-config.ts';
 import type { FetchedSuite } from '../../src/github/suite-fetch.ts';
+import { MemoryActions } from './memory-actions.ts';
 
 export interface MemoryPull {
   /** `owner/name` of the base repository (added with `addRepo` first). */
@@ -46,9 +51,11 @@ export interface MemoryCheck {
   repo: string;
   headSha: string;
   externalId: string;
-  status: 'queued' | 'completed';
+  status: 'queued' | 'in_progress' | 'completed';
   conclusion?: CheckConclusion;
   title: string;
+  /** Where the check's "Details" lead (the workflow run, once linked). */
+  detailsUrl?: string;
 }
 
 /** An error shaped like Octokit's: the rooms tell "not there" from trouble by `status`. */
@@ -72,6 +79,7 @@ export class MemoryGitHub implements GitHubPort {
   readonly calls: string[] = [];
   readonly checks: MemoryCheck[] = [];
   readonly reactions: Array<{ repo: string; commentId: number; content: Reaction }> = [];
+  readonly actions = new MemoryActions();
   private readonly repos = new RepoMap<StoredRepo>();
   private readonly pulls = new Map<string, MemoryPull>();
   private readonly writers = new Set<string>();
@@ -213,6 +221,37 @@ export class MemoryGitHub implements GitHubPort {
       )
       .sort((a, b) => b.id - a.id)
       .map((c) => ({ id: c.id, completed: c.status === 'completed' }));
+  }
+
+  async markInProgress(repo: string, checkRunId: number, _summary: string): Promise<void> {
+    this.calls.push(`markInProgress ${repo} ${checkRunId}`);
+    this.check(checkRunId).status = 'in_progress';
+  }
+
+  async linkCheck(repo: string, checkRunId: number, link: CheckLink): Promise<void> {
+    this.calls.push(`linkCheck ${repo} ${checkRunId}${link.url ? ` ${link.url}` : ''}`);
+    const c = this.check(checkRunId);
+    Object.assign(c, { status: 'in_progress', title: link.title }, link.url ? { detailsUrl: link.url } : {});
+  }
+
+  async dispatchWorkflow(repo: string, workflow: string, ref: string, inputs: Record<string, string>) {
+    this.calls.push(`dispatchWorkflow ${repo} ${workflow} ${ref}`);
+    this.actions.dispatch(repo, workflow, ref, inputs);
+  }
+
+  async workflowRun(repo: string, runId: number): Promise<WorkflowRunInfo | undefined> {
+    this.calls.push(`workflowRun ${repo} ${runId}`);
+    return this.actions.run(repo, runId);
+  }
+
+  async recentWorkflowRuns(repo: string, workflow: string, since: Date): Promise<WorkflowRunInfo[]> {
+    this.calls.push(`recentWorkflowRuns ${repo} ${workflow}`);
+    return this.actions.recent(repo, workflow, since);
+  }
+
+  async runArtifact(repo: string, runId: number, name: string): Promise<Buffer | undefined> {
+    this.calls.push(`runArtifact ${repo} ${runId} ${name}`);
+    return this.actions.artifact(repo, runId, name);
   }
 
   private check(id: number): MemoryCheck {

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRunReport } from '../../src/app/executors/actions-report.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
+import type { GitHubPort } from '../../src/app/port/github-port.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { standInClient } from './app-fixtures.ts';
@@ -23,10 +24,10 @@ afterEach(async () => {
   dir = undefined;
 });
 
-const evaluator = { owner: 'acme', repo: 'suites' };
+const evaluator = 'acme/suites';
 const run = { id: 5, url: 'https://github.test/acme/suites/actions/runs/5', conclusion: 'success' };
 
-async function withArtifact(files: Record<string, string> | undefined): Promise<GitHub> {
+async function withArtifact(files: Record<string, string> | undefined): Promise<GitHubPort> {
   standIn = await startGitHubStandIn();
   standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
   dir = await makeTempDir('tandem-artifact-');
@@ -36,13 +37,14 @@ async function withArtifact(files: Record<string, string> | undefined): Promise<
     for (const [name, content] of Object.entries(files)) writeFileSync(join(src, name), content);
     execFileSync('zip', ['-q', '-j', join(dir, 'a.zip'), ...Object.keys(files).map((f) => join(src, f))]);
     standIn.addArtifact({
-      ...evaluator,
+      owner: 'acme',
+      repo: 'suites',
       runId: run.id,
       name: 'tandem-report',
       zip: readFileSync(join(dir, 'a.zip')),
     });
   }
-  return standInClient(standIn);
+  return octokitPort(standInClient(standIn));
 }
 
 describe('readRunReport', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsExecutor } from '../../src/app/executors/actions-executor.ts';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
-import { InstallationClients } from '../../src/app/installation-clients.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { Store } from '../../src/app/store/store.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
@@ -65,7 +65,7 @@ describe('ActionsExecutor shutdown', () => {
     const executor = new ActionsExecutor({
       store,
       fallback: { run: () => Promise.reject(new Error('not local')) },
-      clients: new InstallationClients(async () => gh),
+      github: async () => octokitPort(gh),
       log: silent,
       pollMs: 1,
     });

@@ -3,7 +3,7 @@ import { InstallationClients } from '../../src/app/installation-clients.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 
 describe('InstallationClients', () => {
-  it('authenticates once per installation and shares the client', async () => {
+  it('authenticates once per installation and shares the port, the client underneath reachable', async () => {
     const calls: number[] = [];
     const clients = new InstallationClients(async (id) => {
       calls.push(id);
@@ -13,6 +13,8 @@ describe('InstallationClients', () => {
     expect(a).toBe(b);
     expect(a).not.toBe(c);
     expect(calls).toEqual([1, 2]);
+    expect(a.octokit).toEqual({ id: 1 });
+    expect(c.octokit).toEqual({ id: 2 });
   });
 
   it('forgets a failed authentication so the next request tries again', async () => {

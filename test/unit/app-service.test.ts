@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
-import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { TandemService } from '../../src/app/service.ts';
 import type { Transition } from '../../src/app/store/evaluation-states.ts';
 import { Store } from '../../src/app/store/store.ts';
@@ -108,7 +107,7 @@ async function world() {
       executor,
       github: (() => {
         const clients = new InstallationClients(opts.auth ?? (async () => gh));
-        return async (id: number) => octokitPort(await clients.get(id));
+        return (id: number) => clients.get(id);
       })(),
       configs: new OrgConfigCache({ ttlMs: 60_000 }),
       log,

@@ -17,15 +17,8 @@ import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import { repoOfPullKey } from '../../core/pull-ref.ts';
 import { sameRepo } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
-import {
-  dispatchWorkflow,
-  getWorkflowRun,
-  recentWorkflowRuns,
-  type WorkflowRunInfo,
-} from '../../github/actions.ts';
-import { type GitHub, repoId } from '../../github/octokit.ts';
-import { getRepo } from '../../github/pull-requests.ts';
-import type { InstallationClients } from '../installation-clients.ts';
+import type { WorkflowRunInfo } from '../../github/actions.ts';
+import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
 import type { Store, StoredEvaluation } from '../store/store.ts';
 import type { Handoff, HandoffStore } from '../store/store-handoffs.ts';
 import { HandoffProgress } from './actions-progress.ts';
@@ -37,8 +30,8 @@ export interface ActionsExecutorOptions {
   store: Store;
   /** Runs evaluations of organizations on `executor: local`. */
   fallback: Executor;
-  /** The process's one client per installation (shared with the service). */
-  clients: InstallationClients;
+  /** The process's one port per installation (shared with the service). */
+  github: GitHubPorts;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
   /** How often a waiting evaluation asks GitHub about its run, in case a webhook was lost. */
   pollMs?: number;
@@ -58,19 +51,13 @@ export class ActionsExecutor implements Executor {
   /** Evaluations waiting in `run`, woken when their run changes. */
   private readonly waiters = new Map<number, () => void>();
   private readonly progress: HandoffProgress;
-  private readonly clients: InstallationClients;
   /** Reads of GitHub in flight (polls, reconciles): `close` waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
   constructor(private readonly opts: ActionsExecutorOptions) {
     this.handoffs = opts.store.handoffs;
-    this.clients = opts.clients;
-    this.progress = new HandoffProgress({
-      store: opts.store,
-      client: (id) => this.clients.get(id),
-      log: opts.log,
-    });
+    this.progress = new HandoffProgress({ store: opts.store, github: opts.github, log: opts.log });
   }
 
   /**
@@ -93,7 +80,7 @@ export class ActionsExecutor implements Executor {
     const evaluation = this.opts.store.evaluations.get(change.evaluationId);
     // Never the fallback here: the organization asked that PR code not run on the App host.
     if (!evaluation) throw new Error(`evaluation ${change.evaluationId} is not recorded`);
-    const gh = await this.clients.get(evaluation.installationId);
+    const gh = await this.opts.github(evaluation.installationId);
     return this.handOff(gh, evaluation, change, change.actions, signal);
   }
 
@@ -121,15 +108,14 @@ export class ActionsExecutor implements Executor {
   }
 
   private async handOff(
-    gh: GitHub,
+    gh: GitHubPort,
     evaluation: StoredEvaluation,
     change: LinkedChangeSpec,
     placement: ActionsPlacement,
     signal: AbortSignal,
   ): Promise<Report> {
     signal.throwIfAborted();
-    const evaluator = repoId(placement.evaluator);
-    const { workflow } = placement;
+    const { evaluator, workflow } = placement;
     const heads = evaluation.members.map((m) => `${m.key}@${m.headSha}`).sort();
     let h = this.handoffs.get(evaluation.id);
     const resumed =
@@ -138,23 +124,23 @@ export class ActionsExecutor implements Executor {
       h.workflow === workflow &&
       h.heads.join(' ') === heads.join(' ');
     if (!h || !resumed) {
-      await refuseExposingHandoff(gh, placement.evaluator, change);
+      await refuseExposingHandoff(gh, evaluator, change);
       // PR references as the repositories spell them (the store keeps keys lower-case).
       const pulls = evaluation.members.map((m) => {
         const target = change.targets.find((t) => sameRepo(t.repo, repoOfPullKey(m.key)));
         return `${target?.repo ?? repoOfPullKey(m.key)}${m.key.slice(m.key.indexOf('#'))}`;
       });
-      const ref = placement.ref ?? (await getRepo(gh, evaluator)).defaultBranch;
+      const ref = placement.ref ?? (await gh.repo(evaluator)).defaultBranch;
       // Stored before dispatching: the run's first webhook can beat the dispatch's answer.
       h = this.handoffs.save({
         evaluationId: evaluation.id,
-        evaluator: placement.evaluator,
+        evaluator,
         workflow,
         heads,
         dispatchedAt: Date.now(),
       });
       try {
-        await dispatchWorkflow(gh, evaluator, workflow, ref, {
+        await gh.dispatchWorkflow(evaluator, workflow, ref, {
           'pull-requests': pulls.join(' '),
           // The suite's repositories without a PR, at the refs a local run takes them. Left out
           // when there are none, so a workflow from before the `context` input still starts.
@@ -181,7 +167,7 @@ export class ActionsExecutor implements Executor {
 
   /** Resolves with the completed run; rejects on abort or at the deadline. */
   private waitForRun(
-    gh: GitHub,
+    gh: GitHubPort,
     h: Handoff,
     deadline: number,
     signal: AbortSignal,
@@ -237,16 +223,15 @@ export class ActionsExecutor implements Executor {
   }
 
   /** Asks GitHub about the evaluation's run: by id once known, else among the workflow's recent runs. */
-  private async reconcile(gh: GitHub, h: Handoff): Promise<void> {
-    const evaluator = repoId(h.evaluator);
+  private async reconcile(gh: GitHubPort, h: Handoff): Promise<void> {
     const known = this.handoffs.get(h.evaluationId)?.run;
     if (known) {
-      const run = await getWorkflowRun(gh, evaluator, known.id);
+      const run = await gh.workflowRun(h.evaluator, known.id);
       if (run) await this.observeRun(h.evaluator, run);
       return;
     }
     const since = new Date(h.dispatchedAt - SKEW_MS);
-    for (const run of await recentWorkflowRuns(gh, evaluator, h.workflow, since)) {
+    for (const run of await gh.recentWorkflowRuns(h.evaluator, h.workflow, since)) {
       if (evaluationIdOf(run.title) === h.evaluationId && (await this.observeRun(h.evaluator, run))) return;
     }
   }

@@ -5,14 +5,13 @@
  * "dispatched" never overwrites the link.
  */
 import { repoOfPullKey } from '../../core/pull-ref.ts';
-import { linkCheckRun } from '../../github/actions.ts';
-import { type GitHub, repoId } from '../../github/octokit.ts';
 import { renderHandoffProgress } from '../../report/linked-change.ts';
+import type { GitHubPorts } from '../port/github-port.ts';
 import type { Store, StoredEvaluation } from '../store/store.ts';
 
 export interface HandoffProgressOptions {
   store: Store;
-  client: (installationId: number) => Promise<GitHub>;
+  github: GitHubPorts;
   log: { warn: (o: object, m: string) => void };
 }
 
@@ -45,7 +44,7 @@ export class HandoffProgress {
   private async write(evaluation: StoredEvaluation): Promise<void> {
     const h = this.opts.store.handoffs.get(evaluation.id);
     if (!h) return;
-    const gh = await this.opts.client(evaluation.installationId);
+    const gh = await this.opts.github(evaluation.installationId);
     const link = renderHandoffProgress({
       workflow: h.workflow,
       evaluator: h.evaluator,
@@ -55,7 +54,7 @@ export class HandoffProgress {
     for (const m of evaluation.members) {
       const c = this.opts.store.checkRuns.get(m.key, m.headSha);
       if (!c || c.completed || c.evaluationId !== evaluation.id) continue;
-      await linkCheckRun(gh, repoId(repoOfPullKey(m.key)), c.checkRunId, {
+      await gh.linkCheck(repoOfPullKey(m.key), c.checkRunId, {
         ...link,
         ...(h.run ? { url: h.run.url } : {}),
       });

@@ -3,20 +3,20 @@
  * validated. Anything short of one complete report is an error whose message says what was
  * wrong and links the run: the caller turns it into an infrastructure error on every member.
  */
-import type { RepoParts } from '../../core/repo-name.ts';
 import { type Report, reportSchema } from '../../core/report.schema.ts';
 import { describeIssues } from '../../core/zod-issues.ts';
-import { downloadRunArtifact, REPORT_ARTIFACT } from '../../github/actions.ts';
-import type { GitHub } from '../../github/octokit.ts';
+import { REPORT_ARTIFACT } from '../../github/actions.ts';
 import { unzip } from '../../github/zip.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 
 export async function readRunReport(
-  gh: GitHub,
-  evaluator: RepoParts,
+  gh: GitHubPort,
+  /** The evaluator repository, `owner/name`. */
+  evaluator: string,
   run: { id: number; url: string; conclusion: string | null },
 ): Promise<Report> {
   const where = `the workflow run ${run.url}`;
-  const zip = await downloadRunArtifact(gh, evaluator, run.id, REPORT_ARTIFACT);
+  const zip = await gh.runArtifact(evaluator, run.id, REPORT_ARTIFACT);
   if (!zip)
     throw new Error(
       `${where} ended ${run.conclusion ?? 'unfinished'} without a \`${REPORT_ARTIFACT}\` artifact`,

@@ -8,21 +8,19 @@
 import { InputError } from '../../core/errors.ts';
 import { itemRank, mayShow, pageRank } from '../../core/page-privacy.ts';
 import { RepoSet } from '../../core/repo-name.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { getRepo } from '../../github/pull-requests.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { LinkedChangeSpec } from './executor.ts';
 
 /** Throws an InputError when `evaluator`'s runs would show a repository of `change` more private than it. */
 export async function refuseExposingHandoff(
-  gh: GitHub,
+  gh: GitHubPort,
   evaluator: string,
   change: Pick<LinkedChangeSpec, 'targets' | 'context'>,
 ): Promise<void> {
-  const page = pageRank((await getRepo(gh, repoId(evaluator))).visibility);
+  const page = pageRank((await gh.repo(evaluator)).visibility);
   const repos = new RepoSet([...change.targets, ...change.context].map((r) => r.repo));
   for (const repo of repos) {
-    if (mayShow(page, itemRank((await getRepo(gh, repoId(repo))).visibility))) continue;
+    if (mayShow(page, itemRank((await gh.repo(repo)).visibility))) continue;
     throw new InputError(
       `the evaluator repository ${evaluator} is more public than this linked change: its workflow runs, inputs and logs would name a more private repository to ${evaluator}'s readers. Make ${evaluator} private (or internal), or evaluate with \`executor: local\`.`,
       '.github/tandem.yml',

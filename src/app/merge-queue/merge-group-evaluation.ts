@@ -21,7 +21,6 @@ import type { MergeGroup } from '../../core/merge-group.schema.ts';
 import type { OrgConfig } from '../../core/org-config.schema.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import type { CheckConclusion } from '../../github/check-runs.ts';
-import type { GitHub } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import {
   type MergeGroupLabel,
@@ -33,7 +32,7 @@ import { evaluateSet, type SetOutcome, type SetSkip } from '../evaluations/evalu
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { OrgConfigCache } from '../evaluations/org-config-cache.ts';
 import type { Executor } from '../executors/executor.ts';
-import { octokitPort } from '../port/octokit-port.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 
 /** See the module comment: the gate needs base and full, nothing more. */
@@ -62,7 +61,7 @@ export function labelOf(g: MergeGroup): MergeGroupLabel {
 
 export async function evaluateMergeGroup(
   deps: MergeGroupDeps,
-  gh: GitHub,
+  gh: GitHubPort,
   group: MergeGroup,
   signal: AbortSignal,
 ): Promise<MergeGroupOutcome | undefined> {
@@ -80,7 +79,7 @@ export async function evaluateMergeGroup(
   try {
     outcome = await evaluateSet(
       deps,
-      octokitPort(gh),
+      gh,
       {
         installationId: group.installationId,
         org: group.owner,

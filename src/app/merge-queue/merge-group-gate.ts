@@ -11,15 +11,10 @@
  */
 import { scrubCredentials } from '../../core/credentials.ts';
 import { type MergeGroup, mergeGroupKey } from '../../core/merge-group.schema.ts';
-import {
-  CHECK_NAME,
-  completeCheckRun,
-  createQueuedCheckRun,
-  markInProgress,
-} from '../../github/check-runs.ts';
-import { type GitHub, repoId } from '../../github/octokit.ts';
+import { CHECK_NAME } from '../../github/check-runs.ts';
 import { renderMergeGroupCancelled, renderMergeGroupError } from '../../report/merge-group-check.ts';
 import { TaskLifecycle } from '../evaluations/task-lifecycle.ts';
+import type { GitHubPorts } from '../port/github-port.ts';
 import {
   evaluateMergeGroup,
   labelOf,
@@ -28,7 +23,7 @@ import {
 } from './merge-group-evaluation.ts';
 
 export interface MergeGroupGateOptions extends MergeGroupDeps {
-  auth: (installationId: number) => Promise<GitHub>;
+  github: GitHubPorts;
   concurrency: number;
   log: MergeGroupDeps['log'] & { error: (o: object, m: string) => void };
 }
@@ -116,11 +111,10 @@ export class MergeGroupGate {
   /** The queued check run on the group's head SHA, recorded with the group; undefined if GitHub refused. */
   private createCheck(key: string, group: MergeGroup): Promise<number | undefined> {
     const created = this.opts
-      .auth(group.installationId)
+      .github(group.installationId)
       .then((gh) =>
-        createQueuedCheckRun(
-          gh,
-          repoId(`${group.owner}/${group.repo}`),
+        gh.createQueuedCheck(
+          `${group.owner}/${group.repo}`,
           group.headSha,
           `merge-group:${group.headRef}`,
           'Waiting for the merge group to be evaluated.',
@@ -151,8 +145,8 @@ export class MergeGroupGate {
     if (signal.aborted) return this.stop(job);
     let outcome: MergeGroupOutcome | undefined;
     try {
-      const gh = await this.opts.auth(job.group.installationId);
-      await markInProgress(gh, repoId(labelOf(job.group).repo), id, 'Evaluating the merge group.');
+      const gh = await this.opts.github(job.group.installationId);
+      await gh.markInProgress(labelOf(job.group).repo, id, 'Evaluating the merge group.');
       outcome = signal.aborted ? undefined : await evaluateMergeGroup(this.opts, gh, job.group, signal);
     } catch (e) {
       // GitHub unreachable before the evaluation began: still an answer for the queue.
@@ -192,8 +186,8 @@ export class MergeGroupGate {
     };
     const id = await job.checkRun;
     if (id !== undefined) {
-      const gh = await this.opts.auth(job.group.installationId);
-      await completeCheckRun(gh, repoId(labelOf(job.group).repo), id, result.conclusion, result.output);
+      const gh = await this.opts.github(job.group.installationId);
+      await gh.completeCheck(labelOf(job.group).repo, id, result.conclusion, result.output);
     }
     this.opts.store.mergeGroups.close(job.key);
     this.opts.log.info(

@@ -6,14 +6,17 @@
  * are named `owner/name`; every result is parsed with the schemas below (or `pullInfoOf`), so a
  * fake cannot hand the rooms a shape GitHub never would.
  *
- * Publishing (comments, the running check's progress) and `/tandem merge` still take the Octokit
- * underneath (`octokit`): their rooms are not on the port yet.
+ * The Actions hand-off (`executors/`) and the merge-queue gate (`merge-queue/`) use the port too:
+ * dispatching the evaluator's workflow, reading its runs and their report artifact, and moving a
+ * check to `in_progress`. Publishing (comments, the running check's progress) and `/tandem merge`
+ * still take the Octokit underneath (`octokit`): their rooms are not on the port yet.
  */
 import { z } from 'zod';
 import type { CheckRunOutput } from '../../core/check-run-output.ts';
 import type { PullRef } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
 import { repoVisibilitySchema } from '../../core/repo-visibility.ts';
+import type { WorkflowRunInfo } from '../../github/actions.ts';
 import type { CheckConclusion } from '../../github/check-runs.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import type { OrgConfigLoad } from '../../github/org-config.ts';
@@ -39,6 +42,17 @@ export type FoundCheckRun = z.infer<typeof foundCheckRunSchema>;
 
 export const checkRunIdSchema = z.number().int().positive();
 export const shaSchema = z.string().min(1);
+
+/** A check kept `in_progress` and pointed at where its evaluation happens (a workflow run). */
+export const checkLinkSchema = z.object({
+  url: z.string().min(1).optional(),
+  title: z.string().min(1),
+  summary: z.string(),
+});
+export type CheckLink = z.infer<typeof checkLinkSchema>;
+
+/** A report artifact's zip, as downloaded. */
+export const artifactZipSchema = z.instanceof(Buffer);
 
 export type Reaction = '+1' | 'eyes' | 'confused' | 'rocket';
 
@@ -80,6 +94,24 @@ export interface GitHubPort {
   ): Promise<void>;
   /** This App's `Tandem` checks on `headSha` tagged `externalId`, newest first. */
   tandemChecksOn(repo: string, headSha: string, externalId: string): Promise<FoundCheckRun[]>;
+  /** Moves a check to `in_progress` (the merge-queue gate began evaluating its group). */
+  markInProgress(repo: string, checkRunId: number, summary: string): Promise<void>;
+  /** Keeps a check `in_progress`, its text and details link pointing at the workflow run. */
+  linkCheck(repo: string, checkRunId: number, link: CheckLink): Promise<void>;
+
+  /** `workflow_dispatch` of `workflow` (a file name) in `repo` at `ref`; rejects when GitHub refuses. */
+  dispatchWorkflow(
+    repo: string,
+    workflow: string,
+    ref: string,
+    inputs: Record<string, string>,
+  ): Promise<void>;
+  /** A workflow run by id; undefined when there is none. */
+  workflowRun(repo: string, runId: number): Promise<WorkflowRunInfo | undefined>;
+  /** Runs of `workflow` started by `workflow_dispatch` at or after `since`, newest first. */
+  recentWorkflowRuns(repo: string, workflow: string, since: Date): Promise<WorkflowRunInfo[]>;
+  /** The zip of the run's artifact `name`; undefined when the run uploaded none (or it expired). */
+  runArtifact(repo: string, runId: number, name: string): Promise<Buffer | undefined>;
 }
 
 /** Where a room gets the port of an installation. */

@@ -5,8 +5,21 @@
  */
 import { z } from 'zod';
 import type { PullRef } from '../../core/pull-ref.ts';
+import {
+  dispatchWorkflow,
+  downloadRunArtifact,
+  getWorkflowRun,
+  linkCheckRun,
+  recentWorkflowRuns,
+  workflowRunInfoSchema,
+} from '../../github/actions.ts';
 import { tandemChecksOn } from '../../github/check-run-lookup.ts';
-import { completeCheckRun, createQueuedCheckRun, reopenCheckRun } from '../../github/check-runs.ts';
+import {
+  completeCheckRun,
+  createQueuedCheckRun,
+  markInProgress,
+  reopenCheckRun,
+} from '../../github/check-runs.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import { loadOrgConfig } from '../../github/org-config.ts';
 import { authenticatedCloneUrl, canWrite, reactToComment } from '../../github/permissions.ts';
@@ -19,6 +32,8 @@ import {
 } from '../../github/pull-requests.ts';
 import { fetchSuite } from '../../github/suite-fetch.ts';
 import {
+  artifactZipSchema,
+  checkLinkSchema,
   checkRunIdSchema,
   foundCheckRunSchema,
   type GitHubPort,
@@ -66,5 +81,15 @@ function build(gh: GitHub): GitHubPort {
       completeCheckRun(gh, repoId(repo), id, conclusion, out, opts ?? {}),
     tandemChecksOn: async (repo, headSha, externalId) =>
       z.array(foundCheckRunSchema).parse(await tandemChecksOn(gh, repoId(repo), headSha, externalId)),
+    markInProgress: (repo, id, summary) => markInProgress(gh, repoId(repo), id, summary),
+    linkCheck: (repo, id, link) => linkCheckRun(gh, repoId(repo), id, checkLinkSchema.parse(link)),
+    dispatchWorkflow: (repo, workflow, ref, inputs) =>
+      dispatchWorkflow(gh, repoId(repo), workflow, ref, z.record(z.string(), z.string()).parse(inputs)),
+    workflowRun: async (repo, runId) =>
+      workflowRunInfoSchema.optional().parse(await getWorkflowRun(gh, repoId(repo), runId)),
+    recentWorkflowRuns: async (repo, workflow, since) =>
+      z.array(workflowRunInfoSchema).parse(await recentWorkflowRuns(gh, repoId(repo), workflow, since)),
+    runArtifact: async (repo, runId, name) =>
+      artifactZipSchema.optional().parse(await downloadRunArtifact(gh, repoId(repo), runId, name)),
   };
 }
