@@ -14,7 +14,7 @@ import { InstallationClients } from '../../src/app/installation-clients.ts';
 import { Store } from '../../src/app/store/store.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import { runningEvaluation, standInClient } from './app-fixtures.ts';
 
 let dir: string | undefined;
 let standIn: StandIn | undefined;
@@ -39,14 +39,7 @@ describe('ActionsExecutor shutdown', () => {
     );
     dir = await makeTempDir('tandem-actions-close-');
     const store = await Store.open(join(dir, 'tandem.db'));
-    const id = store.evaluations.create({
-      setKey: 'acme/api#1',
-      seed: 'acme/api#1',
-      installationId: 1,
-      matrix: null,
-    });
-    store.evaluations.start(id);
-    store.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
+    const id = runningEvaluation(store);
 
     const gh = standInClient(standIn);
     let inFlight = 0;

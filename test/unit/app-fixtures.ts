@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
-import { Store } from '../../src/app/store/store.ts';
+import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import type { StandIn } from '../support/github-standin/index.ts';
@@ -46,4 +46,41 @@ export function standInClient(standIn: StandIn, owner = 'acme'): GitHub {
     auth: { token: standIn.mintToken(standIn.installationId(owner)) },
     baseUrl: standIn.apiUrl,
   }) as unknown as GitHub;
+}
+
+/**
+ * A running evaluation of `members` (PR keys, each at head `headSha`), seeded by the first one:
+ * where the App's tests start when they need one in the store.
+ */
+export function runningEvaluation(
+  store: Store,
+  members: readonly string[] = ['acme/api#1'],
+  opts: { installationId?: number; headSha?: string } = {},
+): number {
+  const seed = members[0]!;
+  const id = store.evaluations.create({
+    setKey: seed,
+    seed,
+    installationId: opts.installationId ?? 1,
+    matrix: null,
+  });
+  store.evaluations.start(id);
+  store.evaluations.setMembers(
+    id,
+    members.map((key) => ({ key, headSha: opts.headSha ?? 'a'.repeat(40) })),
+  );
+  return id;
+}
+
+/** `runningEvaluation`, then published with `verdict` recorded (what `/tandem merge` follows). */
+export function publishedEvaluation(
+  store: Store,
+  verdict: EvaluationVerdict,
+  members?: readonly string[],
+  opts: { installationId?: number } = {},
+): number {
+  const id = runningEvaluation(store, members, opts);
+  store.evaluations.recordVerdict(id, verdict);
+  store.evaluations.publish(id);
+  return id;
 }

@@ -6,8 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/app/store/store.ts';
-import { useTempStore } from './app-fixtures.ts';
+import { runningEvaluation, useTempStore } from './app-fixtures.ts';
 
 const temp = useTempStore('tandem-corrupt-');
 const SHA = 'c'.repeat(40);
@@ -26,14 +25,7 @@ async function seeded(): Promise<void> {
     baseRef: 'main',
     links: [{ owner: 'acme', repo: 'schema', number: 1 }],
   });
-  const id = s.evaluations.create({
-    setKey: 'acme/api#1',
-    seed: 'acme/api#1',
-    installationId: 3,
-    matrix: null,
-  });
-  s.evaluations.start(id);
-  s.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: SHA }]);
+  const id = runningEvaluation(s, ['acme/api#1'], { headSha: SHA });
   s.checkRuns.save({ pullKey: 'acme/api#1', headSha: SHA, checkRunId: 7, evaluationId: id });
   s.handoffs.save({
     evaluationId: id,
