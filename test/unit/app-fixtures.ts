@@ -8,7 +8,7 @@ import { tandemOctokit } from '../../src/app/octokit.ts';
 import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import type { StandIn } from '../support/github-standin/index.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 export interface TempStore {
   /** Opens the test's database file (creating it); opening again reopens the same file. */
@@ -83,4 +83,33 @@ export function publishedEvaluation(
   store.evaluations.recordVerdict(id, verdict);
   store.evaluations.publish(id);
   return id;
+}
+
+export interface StandInUse {
+  /** Starts the test's GitHub stand-in (closed after the test). */
+  start(opts?: Parameters<typeof startGitHubStandIn>[0]): Promise<StandIn>;
+  /** The test's temporary folder (created on first use, removed after the test). */
+  dir(): Promise<string>;
+}
+
+/** Registers the cleanup of a stand-in and a temporary folder; call at the top of a test file. */
+export function useStandIn(prefix = 'tandem-standin-'): StandInUse {
+  let standIn: StandIn | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await standIn?.close();
+    if (dir) await removeTempDir(dir);
+    standIn = undefined;
+    dir = undefined;
+  });
+  return {
+    async start(opts) {
+      standIn = await startGitHubStandIn(opts);
+      return standIn;
+    },
+    async dir() {
+      dir ??= await makeTempDir(prefix);
+      return dir;
+    },
+  };
 }
