@@ -1,14 +1,8 @@
-/**
- * A linked change over its life, end to end with the real engine (Docker): members closing and
- * merging, merge conflicts, grouping by branch name, rate limits, the member cap, `/tandem
- * matrix full`, debounced bursts and stale evaluations cancelled by a newer push.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
-import { API_OK, ObservedExecutor, orgConfig, SCHEMA_OK } from './app-harness.ts';
+import { API_OK, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
 const scenario = useScenario();
 
@@ -17,12 +11,11 @@ const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out
 
 /** A world whose App dispatches to an observed real engine. */
 async function observedWorld(config?: string, opts: { holdFirst?: boolean } = {}) {
-  const { makeTempDir } = await import('../helpers/git-fixtures.ts');
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-observed-'), 'cache'), opts);
   const world = await scenario()
-    .with({ executor, ...(config ? { config } : {}) })
+    .observe(opts)
+    .with(config ? { config } : {})
     .start();
-  return { world, executor };
+  return { world, executor: world.observed };
 }
 
 const conclusions = (world: Scenario, repo: string, sha?: string) =>

@@ -41,6 +41,15 @@ export type FixtureName = 'schema' | 'api' | 'web';
 /** The body of a consumer PR that needs acme/schema#1. */
 export const USES_SCHEMA = 'Uses total.\n\nDepends-On: acme/schema#1';
 export const MERGE_MARKER = '<!-- tandem:merge -->';
+/** The merge calls of a set acme/schema#1 ← acme/api#1 merged producer first. */
+export const BOTH_MERGED = ['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge'];
+/** An org config whose one suite covers acme/schema only: PRs elsewhere are never evaluated. */
+export const SCHEMA_ONLY_CONFIG = `evaluator: acme/tandem-suites
+suites:
+  - name: checkout
+    repos: [acme/schema]
+    path: suites/checkout/suite.yml
+`;
 
 type Rest<F> = F extends (w: World, ...rest: infer R) => infer T ? (...rest: R) => T : never;
 
@@ -61,6 +70,8 @@ export interface Scenario extends World {
   conclusions(repo: string, sha?: string): Array<string | null | undefined>;
   /** The body of acme/`repo`#`number`'s sticky comment ('' when there is none). */
   sticky(repo: string, number?: number): string;
+  /** The sticky comment's "Linked" line on acme/`repo`#1: the members the comment speaks for. */
+  linkedLine(repo: string): string;
   /** The body of the `/tandem merge` comment on acme/`repo`#`number` ('' when there is none). */
   mergeComment(repo: string, number?: number): string;
   /** The merge calls the App made, as request paths, in order. */
@@ -84,6 +95,7 @@ function bind(w: World, observed: ObservedExecutor | undefined): Scenario {
     restartApp: (...a) => restartApp(w, ...a),
     conclusions: (repo, sha) => tandemChecks(w, repo, sha).map((c) => c.conclusion),
     sticky: (repo, number = 1) => stickyComments(w, repo, number)[0]?.body ?? '',
+    linkedLine: (repo) => /^\*\*Linked[^\n]*$/m.exec(stickyComments(w, repo, 1)[0]?.body ?? '')?.[0] ?? '',
     mergeComment: (repo, number = 1) =>
       w.standIn.comments('acme', repo, number).find((c) => c.body?.includes(MERGE_MARKER))?.body ?? '',
     mergeCalls: () =>

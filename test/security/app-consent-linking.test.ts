@@ -1,30 +1,13 @@
-/**
- * Attacks on who belongs to a linked change (issue 17, findings 1 and 3), against the App over
- * HTTP with signed webhooks, the GitHub stand-in and the real engine (Docker). An outsider (no
- * write access anywhere) writes `Depends-On:` lines pointing at the maintainers' PRs: one line to
- * join their set and get merged with it, thousands to push their checks over the limits and fill
- * their comments. Neither works: the outsider's PR may need theirs, theirs never take it in.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_OK, ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
-import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
-import { makeTempDir } from '../helpers/git-fixtures.ts';
+import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { BOTH_MERGED, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 
 const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
 async function world(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-consent-'), 'cache'));
-  const w = await scenario().with({ executor }).start();
-  w.mergeable();
-  return { w, executor };
-}
-
-/** The sticky comment's "Linked" line: the members the comment speaks for. */
-function linkedLine(w: Scenario, repo: string): string {
-  const body = w.stickyComments(repo, 1)[0]?.body ?? '';
-  return /^\*\*Linked[^\n]*$/m.exec(body)?.[0] ?? '';
+  const w = await scenario().observe().mergeable().start();
+  return { w, executor: w.observed };
 }
 
 const targetsOf = (executor: ObservedExecutor) =>
@@ -56,25 +39,21 @@ describe('attack: a one-sided link joins nobody', () => {
     ]);
     for (const repo of ['schema', 'api']) {
       expect(w.tandemChecks(repo).map((c) => c.conclusion)).toEqual(['success']);
-      expect(linkedLine(w, repo)).toContain('acme/api#1');
-      expect(linkedLine(w, repo)).not.toContain('acme/web#1');
+      expect(w.linkedLine(repo)).toContain('acme/api#1');
+      expect(w.linkedLine(repo)).not.toContain('acme/web#1');
     }
     // Named, folded, and said why.
     const apiComment = w.stickyComments('api', 1)[0]!.body!;
     expect(apiComment).toMatch(
       /<details><summary>1 link\(s\) of other pull requests not followed<\/summary>\s+- acme\/web#1 → acme\/api#1: not followed \(needs a writer's confirmation\)/,
     );
-    expect(linkedLine(w, 'web')).toContain('acme/web#1');
-    expect(linkedLine(w, 'web')).not.toContain('acme/api#1');
+    expect(w.linkedLine('web')).toContain('acme/web#1');
+    expect(w.linkedLine('web')).not.toContain('acme/api#1');
     expect(w.tandemChecks('web', evil.head.sha)).toHaveLength(1);
 
     // The maintainer merges their set: the outsider's PR is not part of it.
     await w.postComment('api', '/tandem merge', 'alice');
-    const merges = w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
-    expect(merges.map((r) => r.path)).toEqual([
-      '/repos/acme/schema/pulls/1/merge',
-      '/repos/acme/api/pulls/1/merge',
-    ]);
+    expect(w.mergeCalls()).toEqual(BOTH_MERGED);
     expect(w.standIn.pullRequest('acme', 'web', 1).merged).toBe(false);
     expect(w.standIn.comments('acme', 'web', 1).some((c) => c.body?.includes(MERGE_MARKER))).toBe(false);
   });
@@ -95,13 +74,13 @@ describe('attack: a one-sided link joins nobody', () => {
     );
     for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
     await w.settle();
-    expect(linkedLine(w, 'api')).not.toContain('acme/web#1');
+    expect(w.linkedLine('api')).not.toContain('acme/web#1');
 
     // Alice writes to acme/api and confirms from acme/web#1's side: the link counts both ways.
     await w.postComment('web', '/tandem link acme/api#1', 'alice');
     for (const repo of ['schema', 'api', 'web']) {
-      expect(linkedLine(w, repo)).toContain('acme/web#1');
-      expect(linkedLine(w, repo)).toContain('acme/api#1');
+      expect(w.linkedLine(repo)).toContain('acme/web#1');
+      expect(w.linkedLine(repo)).toContain('acme/api#1');
     }
   });
 });

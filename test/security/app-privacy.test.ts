@@ -1,16 +1,6 @@
-/**
- * Private code stays private (issue 17, finding 4): a public PR links a private repository's PR.
- * Against the App over HTTP with signed webhooks, the GitHub stand-in and the real engine
- * (Docker): the public PR's evaluation never includes the private repository (as a member or as
- * context), and nothing it publishes — comment, check, JSON report — names it or its head. The
- * private PR's own set may need the public one, and is reported only on the private PR. A suite
- * that opts in (`share_private`) evaluates them together.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_OK, ObservedExecutor, orgConfig } from '../e2e/app-harness.ts';
+import { API_OK, type ObservedExecutor, orgConfig } from '../e2e/app-harness.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
-import { makeTempDir } from '../helpers/git-fixtures.ts';
 
 const scenario = useScenario();
 
@@ -20,16 +10,15 @@ const PRIVATE_SCHEMA = {
 };
 
 async function world(config?: string): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-privacy-'), 'cache'));
   const w = await scenario()
+    .observe()
     .with({
-      executor,
       privateRepos: ['schema'],
       publicUrl: 'https://tandem.example.test/',
       ...(config ? { config } : {}),
     })
     .start();
-  return { w, executor };
+  return { w, executor: w.observed };
 }
 
 /** Everything the App published about a public PR: its comment, its checks, its JSON report. */

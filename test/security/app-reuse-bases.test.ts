@@ -1,30 +1,18 @@
-/**
- * Issue 25, item 3: a published result is reused only for the same bases. A linked change passes
- * on `main`; then a member is retargeted to `release`, or `main` moves. A re-run must evaluate it
- * again (the reuse fingerprint holds each member's base branch and the tip it was merged onto),
- * never republish the old green; and `/tandem merge` never merges a member into a branch other
- * than the one it was evaluated on, even when the retarget's webhook never arrived. Real App over
- * HTTP, the GitHub stand-in, the real engine (Docker).
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../../src/engine/git/git.ts';
-import { API_OK, ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
-import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
 
 const scenario = useScenario();
 const REUSED = 'Reused the result for these heads';
 
 /** The linked change on `main`, evaluated once; `release` exists in acme/api at main's tip. */
 async function passedOnMain(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-bases-'), 'cache'));
-  const w = await scenario().with({ executor }).start();
-  w.mergeable();
+  const w = await scenario().observe().mergeable().writer('alice', ['api', 'schema']).start();
+  const executor = w.observed;
   await git(['branch', 'release', w.repos.api!.sha], { cwd: w.repos.api!.bare });
   w.publishBranch('api', 'release', w.repos.api!.sha);
-  w.standIn.setPermission('acme', 'api', 'alice', 'write');
-  w.standIn.setPermission('acme', 'schema', 'alice', 'write');
   await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
   await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
   await w.sendPull('opened', 'schema', 1);

@@ -10,17 +10,12 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SECRET } from '../e2e/app-harness.ts';
-import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { SCHEMA_ONLY_CONFIG, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { signPayload } from '../support/webhook-sender.ts';
 
 const scenario = useScenario();
 
-const CONFIG = `evaluator: acme/tandem-suites
-suites:
-  - name: checkout
-    repos: [acme/schema]
-    path: suites/checkout/suite.yml
-`;
+const CONFIG = SCHEMA_ONLY_CONFIG;
 
 const MIB = 1024 * 1024;
 
