@@ -9,6 +9,7 @@ import type { InstanceReportEntry } from '../../src/core/bench-report.schema.ts'
 import { summarizeRun } from '../../src/core/bench-summary.ts';
 import { renderBenchHtml, renderBenchMarkdown } from '../../src/report/bench-render.ts';
 import { type BenchRunData, benchView } from '../../src/report/bench-view.ts';
+import { emptyTestsStatus } from '../helpers/result-fixtures.ts';
 
 const WARNING = '2 of 2 listed test(s) were never reported. e.g. `a.test.js:adds`';
 
@@ -18,12 +19,7 @@ function entry(id: string, resolved: boolean, over: Partial<InstanceReportEntry[
     patch_exists: true,
     patch_successfully_applied: true,
     resolved,
-    tests_status: {
-      FAIL_TO_PASS: { success: [], failure: [] },
-      PASS_TO_PASS: { success: [], failure: [] },
-      FAIL_TO_FAIL: { success: [], failure: [] },
-      PASS_TO_FAIL: { success: [], failure: [] },
-    },
+    tests_status: emptyTestsStatus(),
     tandem: {
       instance_id: id,
       model_name_or_path: 'agent',
