@@ -10,7 +10,7 @@ import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { publishedEvaluation, standInClient } from './app-fixtures.ts';
+import { addApiPull, publishedEvaluation, standInClient } from './app-fixtures.ts';
 
 let dir: string | undefined;
 let standIn: StandIn | undefined;
@@ -29,16 +29,7 @@ async function world() {
   standIn.addRepo({ owner: 'acme', name: 'api' });
   standIn.setPermission('acme', 'api', 'writer', 'write');
   standIn.setPermission('acme', 'api', 'reader', 'read');
-  standIn.addPullRequest({
-    owner: 'acme',
-    repo: 'api',
-    title: 'Total',
-    body: '',
-    headRef: 'feature',
-    headSha: 'a'.repeat(40),
-    baseRef: 'main',
-    baseSha: 'b'.repeat(40),
-  });
+  addApiPull(standIn, 'a'.repeat(40), 'b'.repeat(40));
   dir = await makeTempDir('tandem-commands-');
   const s = await Store.open(join(dir, 'tandem.db'));
   store = s;

@@ -113,3 +113,27 @@ export function useStandIn(prefix = 'tandem-standin-'): StandInUse {
     },
   };
 }
+
+/** acme/api#1 ('Total', branch `feature` onto `main`) in the stand-in, at `headSha` on `baseSha`. */
+export function addApiPull(standIn: StandIn, headSha: string, baseSha: string) {
+  return standIn.addPullRequest({
+    owner: 'acme',
+    repo: 'api',
+    title: 'Total',
+    body: '',
+    headRef: 'feature',
+    headSha,
+    baseRef: 'main',
+    baseSha,
+  });
+}
+
+/** The suite the App unit tests evaluate with (`s/suite.yml` of acme/suites), plus `extra` lines. */
+export const UNIT_SUITE = (extra = '') => `name: s
+image: tandem/sandbox:node20
+tests:
+  - name: t
+    files: [hidden/t.test.js]
+    run: node --test
+    results: { format: junit, path: t.xml }
+${extra}`;
