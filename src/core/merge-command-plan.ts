@@ -162,7 +162,8 @@ export type MergeStep = z.infer<typeof mergeStepSchema>;
  * What an attempt left: `merged` (every member), `refused` (nothing merged), `partial` (some
  * merged, then a refusal: the set is half-merged, which the comment must make loud).
  */
-export type MergeOutcome = 'merged' | 'refused' | 'partial';
+export const mergeOutcomeSchema = z.enum(['merged', 'refused', 'partial']);
+export type MergeOutcome = z.output<typeof mergeOutcomeSchema>;
 
 export function mergeOutcome(steps: readonly MergeStep[]): MergeOutcome {
   const merged = steps.filter((s) => s.result === 'merged').length;

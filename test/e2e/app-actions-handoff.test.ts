@@ -13,26 +13,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { examplePayload } from '../support/webhook-sender.ts';
 import { type ActionRun, readReport, runAction } from './action-harness.ts';
-import {
-  API_OK,
-  HIDDEN_TEST,
-  openPull,
-  orgConfig,
-  restartApp,
-  SCHEMA_OK,
-  SUITE,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  until,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_OK, HIDDEN_TEST, orgConfig, SCHEMA_OK, SUITE } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 const ACTIONS_CONFIG = orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n');
 /**
@@ -40,19 +26,19 @@ const ACTIONS_CONFIG = orgConfig('executor: actions\nactions: { workflow: tandem
  * workspace only as context (the dispatch's `context` input), as it does in a local run.
  */
 const HIDDEN = HIDDEN_TEST;
-type Run = ReturnType<World['standIn']['addWorkflowRun']>;
+type Run = ReturnType<Scenario['standIn']['addWorkflowRun']>;
 
 /** A world on `executor: actions` with the 2-PR change schema ← api opened; returns the dispatch inputs. */
-async function dispatchedChange(): Promise<{ world: World; inputs: Record<string, string>; id: number }> {
-  const world = await startWorld();
+async function dispatchedChange(): Promise<{ world: Scenario; inputs: Record<string, string>; id: number }> {
+  const world = await scenario().start();
   world.standIn.setFile('acme', '.github', '.github/tandem.yml', ACTIONS_CONFIG);
   world.standIn.setFile('acme', 'tandem-suites', 'suites/checkout/hidden/checkout.test.js', HIDDEN);
-  await openPull(world, 'schema', SCHEMA_OK, 'Adds total.');
-  await openPull(world, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
-  await sendPull(world, 'opened', 'schema', 1);
-  await sendPull(world, 'opened', 'api', 1);
+  await world.openPull('schema', SCHEMA_OK, 'Adds total.');
+  await world.openPull('api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+  await world.sendPull('opened', 'schema', 1);
+  await world.sendPull('opened', 'api', 1);
   world.app.service.flush();
-  await until(world, () => world.standIn.dispatches.length > 0, 'the workflow dispatch');
+  await world.until(() => world.standIn.dispatches.length > 0, 'the workflow dispatch');
   const d = world.standIn.dispatches[0]!;
   if (d.kind !== 'workflow') throw new Error('expected a workflow_dispatch');
   const inputs = d.inputs as Record<string, string>;
@@ -60,9 +46,9 @@ async function dispatchedChange(): Promise<{ world: World; inputs: Record<string
 }
 
 function addRun(
-  world: World,
+  world: Scenario,
   id: number,
-  extra: Partial<Parameters<World['standIn']['addWorkflowRun']>[0]> = {},
+  extra: Partial<Parameters<Scenario['standIn']['addWorkflowRun']>[0]> = {},
 ) {
   return world.standIn.addWorkflowRun({
     owner: 'acme',
@@ -75,7 +61,7 @@ function addRun(
 }
 
 /** A signed `workflow_run` delivery built from the webhook examples around the stand-in's run. */
-function sendWorkflowRun(world: World, action: 'requested' | 'in_progress' | 'completed', run: Run) {
+function sendWorkflowRun(world: Scenario, action: 'requested' | 'in_progress' | 'completed', run: Run) {
   const base = examplePayload('workflow_run', action === 'completed' ? 'completed' : 'requested');
   const repository = world.standIn.repository('acme', 'tandem-suites') as unknown as Record<string, unknown>;
   return world.sender.send('workflow_run', {
@@ -91,7 +77,7 @@ function sendWorkflowRun(world: World, action: 'requested' | 'in_progress' | 'co
 }
 
 /** What `examples/workflows/tandem.yml` does on a runner: the bundled Action on the dispatched inputs. */
-async function runWorkflow(world: World, inputs: Record<string, string>): Promise<ActionRun> {
+async function runWorkflow(world: Scenario, inputs: Record<string, string>): Promise<ActionRun> {
   const workspace = join(world.root, 'evaluator');
   const runnerDir = join(world.root, 'runner');
   mkdirSync(join(workspace, 'suites', 'checkout', 'hidden'), { recursive: true });
@@ -118,7 +104,7 @@ async function runWorkflow(world: World, inputs: Record<string, string>): Promis
 }
 
 /** A real zip (Info-ZIP, deflated) holding one file, as upload-artifact would. */
-function zipOf(world: World, name: string, content: string): Buffer {
+function zipOf(world: Scenario, name: string, content: string): Buffer {
   const dir = join(world.root, `zip-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, name), content);
@@ -157,11 +143,10 @@ describe('App: hand-off to GitHub Actions', () => {
     expect(configReads).toHaveLength(2);
     // Clone URLs and tokens stay in the App.
     expect(JSON.stringify(d)).not.toMatch(/x-access-token|ghs_|127\.0\.0\.1/);
-    await until(
-      world,
+    await world.until(
       () =>
         members.every(
-          ([repo]) => tandemChecks(world, repo)[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
+          ([repo]) => world.tandemChecks(repo)[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
         ),
       'the checks to say dispatched',
     );
@@ -172,13 +157,12 @@ describe('App: hand-off to GitHub Actions', () => {
 
     const run = addRun(world, id);
     expect((await sendWorkflowRun(world, 'in_progress', run)).status).toBe(200);
-    await until(
-      world,
-      () => members.every(([repo]) => tandemChecks(world, repo)[0]?.details_url === run.html_url),
+    await world.until(
+      () => members.every(([repo]) => world.tandemChecks(repo)[0]?.details_url === run.html_url),
       'the checks to link the run',
     );
     for (const [repo] of members) {
-      const c = tandemChecks(world, repo)[0]!;
+      const c = world.tandemChecks(repo)[0]!;
       expect(c.status).toBe('in_progress');
       expect(c.output.summary).toContain(`Evaluating in GitHub Actions: ${run.html_url}`);
     }
@@ -200,10 +184,10 @@ describe('App: hand-off to GitHub Actions', () => {
     });
     const done = world.standIn.updateWorkflowRun(run.id, { status: 'completed', conclusion: 'success' });
     expect((await sendWorkflowRun(world, 'completed', done)).status).toBe(200);
-    await settle(world);
+    await world.settle();
 
     for (const [repo, n] of members) {
-      const checks = tandemChecks(world, repo);
+      const checks = world.tandemChecks(repo);
       expect(checks).toHaveLength(1);
       const c = checks[0]!;
       expect(c.status).toBe('completed');
@@ -214,14 +198,14 @@ describe('App: hand-off to GitHub Actions', () => {
       expect(statuses.at(-1)).toBe('completed');
       expect(new Set(statuses.slice(1, -1))).toEqual(new Set(['in_progress']));
       expect(c.output.summary).toContain('acme/schema#1');
-      const comments = stickyComments(world, repo, n);
+      const comments = world.stickyComments(repo, n);
       expect(comments).toHaveLength(1);
       expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
       expect(comments[0]!.body).toMatch(
         /acme\/schema#1 \[`[0-9a-f]{7}`\]\(<[^>]+>\) → acme\/api#1 \[`[0-9a-f]{7}`\]\(<[^>]+>\)/,
       );
     }
-    expect(stickyComments(world, 'schema', 1)[0]!.body).toBe(stickyComments(world, 'api', 1)[0]!.body);
+    expect(world.stickyComments('schema', 1)[0]!.body).toBe(world.stickyComments('api', 1)[0]!.body);
     expect(world.standIn.dispatches).toHaveLength(1);
     const state = world.app.service.store.evaluations.get(id)?.state;
     expect(state).toBe('published');
@@ -231,9 +215,9 @@ describe('App: hand-off to GitHub Actions', () => {
     const { world, id } = await dispatchedChange();
     const run = addRun(world, id, { status: 'completed', conclusion: 'failure' });
     expect((await sendWorkflowRun(world, 'completed', run)).status).toBe(200);
-    await settle(world);
+    await world.settle();
     for (const [repo, n] of members) {
-      const c = tandemChecks(world, repo)[0]!;
+      const c = world.tandemChecks(repo)[0]!;
       expect(c.status).toBe('completed');
       expect(c.conclusion).toBe('failure');
       expect(c.output.title).toBe(INFRA_TITLE);
@@ -242,7 +226,7 @@ describe('App: hand-off to GitHub Actions', () => {
       );
       const last = (c.history as Array<{ actions?: Array<{ identifier: string }> }>).at(-1)!;
       expect(last.actions?.map((a) => a.identifier)).toEqual(['rerun']);
-      const comment = stickyComments(world, repo, n)[0]!;
+      const comment = world.stickyComments(repo, n)[0]!;
       expect(comment.body).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code: /m);
       expect(comment.body).not.toContain('not resolved');
     }
@@ -251,9 +235,8 @@ describe('App: hand-off to GitHub Actions', () => {
 
   it('after a restart waits for the dispatched run instead of dispatching again, and rejects an unreadable report', async () => {
     const { world, id } = await dispatchedChange();
-    await until(
-      world,
-      () => tandemChecks(world, 'api')[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
+    await world.until(
+      () => world.tandemChecks('api')[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
       'the dispatch to be shown',
     );
     expect(world.app.service.store.evaluations.get(id)?.state).toBe('running');
@@ -266,11 +249,11 @@ describe('App: hand-off to GitHub Actions', () => {
       name: 'tandem-report',
       zip: zipOf(world, 'tandem-report.json', '{"schemaVersion": 1}'),
     });
-    await restartApp(world);
-    await settle(world);
+    await world.restartApp();
+    await world.settle();
     expect(world.standIn.dispatches).toHaveLength(1);
     for (const [repo] of members) {
-      const checks = tandemChecks(world, repo);
+      const checks = world.tandemChecks(repo);
       expect(checks).toHaveLength(1); // the resumed evaluation kept its check run
       const c = checks[0]!;
       expect(c.conclusion).toBe('failure');

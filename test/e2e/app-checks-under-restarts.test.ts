@@ -10,32 +10,22 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 import { createWebhookSender } from '../support/webhook-sender.ts';
-import {
-  API_OK,
-  openPull,
-  postComment,
-  SCHEMA_OK,
-  SECRET,
-  sendPull,
-  settle,
-  tandemChecks,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_OK, SCHEMA_OK, SECRET } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
 
 /** `/tandem run` from a writer of the repository, as a comment webhook. */
-async function tandemRun(w: World, repo: string) {
+async function tandemRun(w: Scenario, repo: string) {
   w.standIn.setPermission('acme', repo, 'writer', 'write');
-  await postComment(w, repo, '/tandem run', 'writer');
+  await w.postComment(repo, '/tandem run', 'writer');
 }
 
 /** The App as a child process that exits right after its first check-run creation is answered. */
-async function appDyingAfterCreate(w: World): Promise<{ child: ChildProcess; url: string }> {
+async function appDyingAfterCreate(w: Scenario): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', APP_PROCESS], {
     env: { ...w.env, PATH: process.env.PATH, TANDEM_TEST_EXIT_AFTER_CHECK_CREATE: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -46,29 +36,29 @@ async function appDyingAfterCreate(w: World): Promise<{ child: ChildProcess; url
 
 describe('App: checks under re-evaluations and kills', () => {
   it('keeps one Tandem check per head when an unchanged head is evaluated again', async () => {
-    const w = await startWorld({ executor: new StubExecutor() });
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    const w = await scenario().with({ executor: new StubExecutor() }).start();
+    const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     await tandemRun(w, 'api');
     // A link edited away and back: the same heads again.
-    await sendPull(w, 'edited', 'schema', 1);
-    await settle(w);
+    await w.sendPull('edited', 'schema', 1);
+    await w.settle();
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
     ] as const) {
-      const checks = tandemChecks(w, repo, sha);
+      const checks = w.tandemChecks(repo, sha);
       expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
     }
   });
 
   it('adopts the check a killed process created but never stored, and completes it', async () => {
-    const w = await startWorld({ executor: new StubExecutor() });
+    const w = await scenario().with({ executor: new StubExecutor() }).start();
     await w.app.close();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
     const dying = await appDyingAfterCreate(w);
     const sender = createWebhookSender({ url: `${dying.url}/api/github/webhooks`, secret: SECRET });
     const exited = once(dying.child, 'exit');
@@ -83,12 +73,12 @@ describe('App: checks under re-evaluations and kills', () => {
     const [code] = (await exited) as [number | null];
     expect(code).toBe(137);
     // GitHub holds the queued check; the dead process stored no id for it.
-    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.status)).toEqual(['queued']);
+    expect(w.tandemChecks('schema', schema.head.sha).map((c) => c.status)).toEqual(['queued']);
 
     w.app = await startAppServer({ env: w.env, executor: new StubExecutor() });
     w.sender = createWebhookSender({ url: `${w.app.url}/api/github/webhooks`, secret: SECRET });
-    await settle(w);
-    const checks = tandemChecks(w, 'schema', schema.head.sha);
+    await w.settle();
+    const checks = w.tandemChecks('schema', schema.head.sha);
     expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
     expect(w.app.service.store.checkRuns.get('acme/schema#1', schema.head.sha)?.checkRunId).toBe(
       checks[0]!.id,

@@ -7,32 +7,22 @@
  * without a re-run button, and nothing says a test still fails.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  openPull,
-  orgConfig,
-  SCHEMA_OK,
-  SUITE,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { orgConfig, SCHEMA_OK, SUITE } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const SUITE_PATH = 'suites/checkout/suite.yml';
 const TITLE = 'Tandem: invalid suite — not a verdict on the code';
 const MISSPELT = 'checkout::nope::misspelt';
 
 /** Opens acme/schema#1 alone and lets the App evaluate it; returns its check and its comment. */
-async function evaluateSchemaPull(w: World) {
-  const pr = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-  await sendPull(w, 'opened', 'schema', pr.number);
-  await settle(w);
-  const checks = tandemChecks(w, 'schema', pr.head.sha);
+async function evaluateSchemaPull(w: Scenario) {
+  const pr = await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+  await w.sendPull('opened', 'schema', pr.number);
+  await w.settle();
+  const checks = w.tandemChecks('schema', pr.head.sha);
   expect(checks).toHaveLength(1);
-  const comments = stickyComments(w, 'schema', pr.number);
+  const comments = w.stickyComments('schema', pr.number);
   expect(comments).toHaveLength(1);
   // The comment as a reader sees it: past the sticky marker.
   const comment = (comments[0]!.body ?? '').replace('<!-- tandem:linked-change -->\n', '');
@@ -47,7 +37,7 @@ function expectNoVerdictOnTheCode(published: string) {
   expect(published).not.toContain('Failing tests');
 }
 
-function expectInvalidSuiteCheck(check: ReturnType<typeof tandemChecks>[number]) {
+function expectInvalidSuiteCheck(check: ReturnType<Scenario['tandemChecks']>[number]) {
   expect(check.status).toBe('completed');
   expect(check.conclusion).toBe('failure');
   expect(check.output.title).toBe(TITLE);
@@ -58,7 +48,7 @@ function expectInvalidSuiteCheck(check: ReturnType<typeof tandemChecks>[number])
 
 describe('App: listed ids no configuration reports', () => {
   it('says invalid suite with the path and the unmatched id, never a failing test', async () => {
-    const w = await startWorld();
+    const w = await scenario().start();
     w.standIn.setFile('acme', 'tandem-suites', SUITE_PATH, `${SUITE}fail_to_pass: [${MISSPELT}]\n`);
     const { check, comment } = await evaluateSchemaPull(w);
     expectInvalidSuiteCheck(check);
@@ -73,7 +63,9 @@ describe('App: listed ids no configuration reports', () => {
   });
 
   it('names no id under reveal: counts', async () => {
-    const w = await startWorld({ config: orgConfig().replace('reveal: names', 'reveal: counts') });
+    const w = await scenario()
+      .with({ config: orgConfig().replace('reveal: names', 'reveal: counts') })
+      .start();
     w.standIn.setFile('acme', 'tandem-suites', SUITE_PATH, `${SUITE}fail_to_pass: [${MISSPELT}]\n`);
     const { check, comment } = await evaluateSchemaPull(w);
     expectInvalidSuiteCheck(check);
@@ -86,7 +78,7 @@ describe('App: listed ids no configuration reports', () => {
 
 describe('App: the suite names what does not exist', () => {
   it('an image that does not exist is an invalid suite, not an infrastructure error', async () => {
-    const w = await startWorld();
+    const w = await scenario().start();
     w.standIn.setFile(
       'acme',
       'tandem-suites',
@@ -105,7 +97,7 @@ describe('App: the suite names what does not exist', () => {
   });
 
   it('a missing hidden file is an invalid suite naming the suite path and the field', async () => {
-    const w = await startWorld();
+    const w = await scenario().start();
     w.standIn.setFile(
       'acme',
       'tandem-suites',
@@ -122,7 +114,9 @@ describe('App: the suite names what does not exist', () => {
   });
 
   it('a suite path that does not exist is an invalid suite naming the path', async () => {
-    const w = await startWorld({ config: orgConfig().replace(SUITE_PATH, 'suites/nowhere/suite.yml') });
+    const w = await scenario()
+      .with({ config: orgConfig().replace(SUITE_PATH, 'suites/nowhere/suite.yml') })
+      .start();
     const { check, comment } = await evaluateSchemaPull(w);
     expectInvalidSuiteCheck(check);
     expect(comment.split('\n')[0]).toBe(

@@ -1,47 +1,28 @@
-/**
- * A linked change over its life, end to end with the real engine (Docker): members closing and
- * merging, merge conflicts, grouping by branch name, rate limits, the member cap, `/tandem
- * matrix full`, debounced bursts and stale evaluations cancelled by a newer push.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
-import {
-  API_OK,
-  ObservedExecutor,
-  openPull,
-  orgConfig,
-  postComment,
-  publishBranch,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  until,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_OK, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 const WEB_OK = { 'index.js': 'module.exports = { page: 1, total: true };\n' };
 const LEAVE_ONE_OUT = orgConfig().replace('matrix: full', 'matrix: leave-one-out');
 
 /** A world whose App dispatches to an observed real engine. */
 async function observedWorld(config?: string, opts: { holdFirst?: boolean } = {}) {
-  const { makeTempDir } = await import('../helpers/git-fixtures.ts');
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-observed-'), 'cache'), opts);
-  const world = await startWorld({ executor, ...(config ? { config } : {}) });
-  return { world, executor };
+  const world = await scenario()
+    .observe(opts)
+    .with(config ? { config } : {})
+    .start();
+  return { world, executor: world.observed };
 }
 
-const conclusions = (world: World, repo: string, sha?: string) =>
-  tandemChecks(world, repo, sha).map((c) => c.conclusion);
+const conclusions = (world: Scenario, repo: string, sha?: string) =>
+  world.tandemChecks(repo, sha).map((c) => c.conclusion);
 const targetsOf = (run: { spec: { targets: Array<{ repo: string }> } }) =>
   run.spec.targets.map((t) => t.repo).sort();
-const evaluationStates = (world: World) =>
+const evaluationStates = (world: Scenario) =>
   (
     world.app.service.store.db.prepare('SELECT state FROM evaluations ORDER BY id').all() as Array<{
       state: string;
@@ -49,7 +30,7 @@ const evaluationStates = (world: World) =>
   ).map((r) => r.state);
 
 /** Pushes a new commit to a member's head branch and tells the App (synchronize). */
-async function push(world: World, repo: 'schema' | 'api' | 'web', files: Record<string, string>) {
+async function push(world: Scenario, repo: 'schema' | 'api' | 'web', files: Record<string, string>) {
   const sha = await commitOn(world.repos[repo]!, 'feature', files, `more ${repo}`);
   world.standIn.updatePullRequest('acme', repo, 1, { headSha: sha });
   return sha;
@@ -59,16 +40,16 @@ describe('App: a linked change over its life', () => {
   it('closing a member: it leaves the set and the others are evaluated again', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT);
     const w = o.world;
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
-    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await settle(w);
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.openPull('web', WEB_OK, 'Depends-On: acme/api#1');
+    for (const r of ['schema', 'api', 'web']) await w.sendPull('opened', r, 1);
+    await w.settle();
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema', 'acme/web']]);
 
     w.standIn.updatePullRequest('acme', 'web', 1, { state: 'closed' });
-    await sendPull(w, 'closed', 'web', 1);
-    await settle(w);
+    await w.sendPull('closed', 'web', 1);
+    await w.settle();
     expect(o.executor.runs.map(targetsOf)).toEqual([
       ['acme/api', 'acme/schema', 'acme/web'],
       ['acme/api', 'acme/schema'],
@@ -81,11 +62,11 @@ describe('App: a linked change over its life', () => {
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
     for (const r of ['schema', 'api']) {
-      const body = stickyComments(w, r, 1)[0]!.body!;
+      const body = w.stickyComments(r, 1)[0]!.body!;
       expect(body).toContain('~~acme/web#1~~ closed: left the set');
     }
     // The closed PR's own comment reaches a final state: no re-run offered for a PR nobody evaluates.
-    const closed = stickyComments(w, 'web', 1);
+    const closed = w.stickyComments('web', 1);
     expect(closed).toHaveLength(1);
     expect(closed[0]!.body).toMatch(
       /^⏹️ \*\*Closed\*\* without merging; Tandem no longer evaluates this pull request\./m,
@@ -100,20 +81,20 @@ describe('App: a linked change over its life', () => {
     const release = await commitOn(w.repos.schema!, 'release', { 'RELEASE.md': 'r\n' }, 'release', {
       from: 'main',
     });
-    publishBranch(w, 'schema', 'release', release);
-    await openPull(w, 'schema', SCHEMA_OK, '', 'feature', 'release');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    w.publishBranch('schema', 'release', release);
+    await w.openPull('schema', SCHEMA_OK, '', 'feature', 'release');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
     expect(o.executor.runs[0]!.spec.targets.find((t) => t.repo === 'acme/schema')!.base).toBe(release);
 
     const merged = await commitOn(w.repos.schema!, 'release', SCHEMA_OK, 'Merge pull request #1');
-    publishBranch(w, 'schema', 'release', merged);
+    w.publishBranch('schema', 'release', merged);
     w.standIn.updatePullRequest('acme', 'schema', 1, { merged: true });
-    await sendPull(w, 'closed', 'schema', 1);
-    await settle(w);
+    await w.sendPull('closed', 'schema', 1);
+    await w.settle();
 
     expect(o.executor.runs).toHaveLength(2);
     expect(targetsOf(o.executor.runs[1]!)).toEqual(['acme/api']);
@@ -123,13 +104,13 @@ describe('App: a linked change over its life', () => {
     // Alone, api passes only because schema is taken with the merge (main lacks `total`).
     // Issue 22: one check on the unchanged api head, completed again (was a second check).
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
-    const body = stickyComments(w, 'api', 1)[0]!.body!;
+    const body = w.stickyComments('api', 1)[0]!.body!;
     expect(body).toContain(
       '~~acme/schema#1~~ merged into `release`: its repository is taken at its new base',
     );
     expect(body).not.toContain('- acme/schema#1 at');
     // The merged PR's comment is final without anyone asking (`/tandem run` would have nothing to do).
-    const final = stickyComments(w, 'schema', 1);
+    const final = w.stickyComments('schema', 1);
     expect(final).toHaveLength(1);
     expect(final[0]!.body).toMatch(
       /^✅ \*\*Merged\*\* into `release`; Tandem no longer evaluates this pull request\./m,
@@ -139,30 +120,30 @@ describe('App: a linked change over its life', () => {
   });
 
   it('reports a merge conflict on every member: which PR, that updating it re-evaluates, no re-run', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     // `main` moves on under the api PR and touches the same line.
     const tip = await commitOn(w.repos.api!, 'main', { 'index.js': 'module.exports = { v: 2 };\n' }, 'v2', {
       from: 'main',
     });
-    publishBranch(w, 'api', 'main', tip);
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    w.publishBranch('api', 'main', tip);
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     const conflict =
       '**Merge conflict:** acme/api#1 does not merge onto the tip of `main`. Merge `main` into it or rebase it; the push re-evaluates the linked change.';
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
     ] as const) {
-      const [check] = tandemChecks(w, repo, sha);
+      const [check] = w.tandemChecks(repo, sha);
       expect(check!.conclusion).toBe('failure');
       expect(check!.output.title).toBe(INFRA_TITLE);
       expect(check!.output.summary).toContain(conflict);
       const last = check!.history.at(-1) as { actions?: Array<{ identifier: string }> };
       expect(last.actions ?? []).toEqual([]);
-      const comment = stickyComments(w, repo, 1)[0]!.body!;
+      const comment = w.stickyComments(repo, 1)[0]!.body!;
       expect(comment).toMatch(
         /^⚠️ \*\*Merge conflict\*\* — the pull request in `acme\/api` does not merge onto its base; updating it will re-evaluate the change/m,
       );
@@ -177,22 +158,22 @@ describe('App: a linked change over its life', () => {
   it('a push marks the comment as being replaced at once, naming the new and the old heads', async () => {
     const o = await observedWorld();
     const w = o.world;
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
-    const first = stickyComments(w, 'api', 1)[0]!.body!;
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
+    const first = w.stickyComments('api', 1)[0]!.body!;
     expect(first).toMatch(/^✅ \*\*Resolved\*\*/m);
     const pushed = await push(w, 'schema', {
       'index.js': "module.exports = { fields: ['id', 'total', 'x'] };\n",
     });
     o.executor.holdRestAfterFull();
-    await sendPull(w, 'synchronize', 'schema', 1);
+    await w.sendPull('synchronize', 'schema', 1);
     // The debounce window (5 s by default) ends; the mark comes before any configuration runs.
     w.app.service.flush();
-    const stale = () => stickyComments(w, 'api', 1)[0]?.body ?? '';
-    await until(w, () => stale().includes('Re-evaluating'), 'the comment marked stale');
+    const stale = () => w.stickyComments('api', 1)[0]?.body ?? '';
+    await w.until(() => stale().includes('Re-evaluating'), 'the comment marked stale');
     const line = stale()
       .split('\n')
       .find((l) => l.startsWith('⏳'))!;
@@ -202,17 +183,17 @@ describe('App: a linked change over its life', () => {
     expect(stale()).toContain('✅ **Resolved**');
     // The verdict is on the check while the rest of the matrix is still to go.
     const titlesOn = (sha: string) =>
-      ((tandemChecks(w, 'schema', sha)[0]?.history ?? []) as Array<{ output?: { title?: string } }>).flatMap(
+      ((w.tandemChecks('schema', sha)[0]?.history ?? []) as Array<{ output?: { title?: string } }>).flatMap(
         (h) => (h.output?.title ? [h.output.title] : []),
       );
     const pending = /^Tandem: resolved — joint necessity pending, 3 configurations to go$/;
-    await until(w, () => titlesOn(pushed).some((t) => pending.test(t)), 'the early verdict on the check');
+    await w.until(() => titlesOn(pushed).some((t) => pending.test(t)), 'the early verdict on the check');
     o.executor.releaseRest();
-    await settle(w);
-    const done = stickyComments(w, 'api', 1)[0]!.body!;
+    await w.settle();
+    const done = w.stickyComments('api', 1)[0]!.body!;
     expect(done).not.toContain('Re-evaluating');
     // While it ran, the check said how far it was, and the verdict before the matrix was complete.
-    const [check] = tandemChecks(w, 'schema', pushed);
+    const [check] = w.tandemChecks('schema', pushed);
     expect(titlesOn(pushed)).toContain('Tandem: evaluating — 0/4 configurations');
     expect(check!.conclusion).toBe('success');
     expect(check!.output.title).toMatch(/^Tandem: resolved — 4\/4 configurations as expected/);
@@ -222,65 +203,65 @@ describe('App: a linked change over its life', () => {
   it('groups open PRs with the same head branch name when group_by_branch is on', async () => {
     const o = await observedWorld(orgConfig('group_by_branch: true'));
     const w = o.world;
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'No links.', 'checkout-total');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'No links either.', 'checkout-total');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    const schema = await w.openPull('schema', SCHEMA_OK, 'No links.', 'checkout-total');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'No links either.', 'checkout-total');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
-    expect(stickyComments(w, 'schema', 1)[0]!.body).toBe(stickyComments(w, 'api', 1)[0]!.body);
+    expect(w.stickyComments('schema', 1)[0]!.body).toBe(w.stickyComments('api', 1)[0]!.body);
   });
 
   it('waits out rate-limited responses instead of turning them into verdicts', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     w.standIn.rateLimitNext(1, 'primary');
-    await sendPull(w, 'opened', 'schema', 1);
+    await w.sendPull('opened', 'schema', 1);
     w.standIn.rateLimitNext(2, 'secondary');
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     const statuses = w.standIn.requests.map((r) => r.status);
     expect(statuses).toContain(403);
     expect(statuses).toContain(429);
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
     expect(conclusions(w, 'api', api.head.sha)).toEqual(['success']);
-    expect(stickyComments(w, 'api', 1)[0]!.body).not.toContain('infrastructure error');
+    expect(w.stickyComments('api', 1)[0]!.body).not.toContain('infrastructure error');
   });
 
   it('refuses members over the cap with a message, and closes their queued check', async () => {
     const o = await observedWorld(orgConfig('limits: { members: 2 }'));
     const w = o.world;
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    const web = await openPull(w, 'web', WEB_OK, 'Depends-On: acme/schema#1');
-    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await settle(w);
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    const web = await w.openPull('web', WEB_OK, 'Depends-On: acme/schema#1');
+    for (const r of ['schema', 'api', 'web']) await w.sendPull('opened', r, 1);
+    await w.settle();
     // The set is walked from its stable name (the smallest key, acme/api#1): web is the third.
     expect(o.executor.runs.map(targetsOf)).toEqual([['acme/api', 'acme/schema']]);
     expect(conclusions(w, 'schema', schema.head.sha)).toEqual(['success']);
     const refusal = 'acme/schema#1 → acme/web#1: the linked change already has 2 members (the limit)';
-    expect(stickyComments(w, 'schema', 1)[0]!.body).toContain(refusal);
-    expect(stickyComments(w, 'api', 1)[0]!.body).toContain(refusal);
-    const [webCheck] = tandemChecks(w, 'web', web.head.sha);
+    expect(w.stickyComments('schema', 1)[0]!.body).toContain(refusal);
+    expect(w.stickyComments('api', 1)[0]!.body).toContain(refusal);
+    const [webCheck] = w.tandemChecks('web', web.head.sha);
     expect(webCheck!.status).toBe('completed');
     expect(webCheck!.conclusion).toBe('failure');
     expect(webCheck!.output.title).toBe('Tandem: not evaluated (linked change over its limits)');
-    expect(stickyComments(w, 'web', 1)[0]!.body).toContain('already has 2 members (the limit)');
+    expect(w.stickyComments('web', 1)[0]!.body).toContain('already has 2 members (the limit)');
   });
 
   it('`/tandem matrix full` from a writer evaluates every configuration', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT);
     const w = o.world;
-    await openPull(w, 'schema', SCHEMA_OK, '');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    await w.openPull('schema', SCHEMA_OK, '');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     w.standIn.setPermission('acme', 'schema', 'writer', 'write');
-    const comment = await postComment(w, 'schema', '/tandem matrix full', 'writer');
+    const comment = await w.postComment('schema', '/tandem matrix full', 'writer');
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
     expect(o.executor.runs.map((r) => r.spec.matrix)).toEqual(['leave-one-out', 'full']);
     expect(o.executor.runs.map((r) => r.report?.verdict.jointlyNecessaryBasis)).toEqual([
@@ -292,11 +273,11 @@ describe('App: a linked change over its life', () => {
   it('evaluates three pushes to three members within the debounce window once', async () => {
     const o = await observedWorld(LEAVE_ONE_OUT);
     const w = o.world;
-    await openPull(w, 'schema', SCHEMA_OK, '');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await openPull(w, 'web', WEB_OK, 'Depends-On: acme/api#1');
-    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'opened', r, 1);
-    await settle(w);
+    await w.openPull('schema', SCHEMA_OK, '');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.openPull('web', WEB_OK, 'Depends-On: acme/api#1');
+    for (const r of ['schema', 'api', 'web']) await w.sendPull('opened', r, 1);
+    await w.settle();
     expect(o.executor.runs).toHaveLength(1);
 
     const heads = {
@@ -304,12 +285,12 @@ describe('App: a linked change over its life', () => {
       api: await push(w, 'api', { 'NOTES.md': 'a\n' }),
       web: await push(w, 'web', { 'NOTES.md': 'w\n' }),
     };
-    for (const r of ['schema', 'api', 'web']) await sendPull(w, 'synchronize', r, 1);
-    await settle(w);
+    for (const r of ['schema', 'api', 'web']) await w.sendPull('synchronize', r, 1);
+    await w.settle();
     expect(o.executor.runs).toHaveLength(2);
     expect(o.executor.runs[1]!.spec.targets.map((t) => t.head).sort()).toEqual(Object.values(heads).sort());
     for (const [repo, sha] of Object.entries(heads)) {
-      const checks = tandemChecks(w, repo, sha);
+      const checks = w.tandemChecks(repo, sha);
       expect(checks.map((c) => c.conclusion)).toEqual(['success']);
       // Progress updates change the text only: these are the status changes.
       const statuses = (checks[0]!.history as Array<{ status?: string }>)
@@ -323,22 +304,22 @@ describe('App: a linked change over its life', () => {
   it('cancels an evaluation made stale by a newer push', async () => {
     const o = await observedWorld(undefined, { holdFirst: true });
     const w = o.world;
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
     const executor = o.executor;
     w.app.service.flush();
     await executor.started(1);
 
     const newer = await push(w, 'api', { 'NOTES.md': 'newer\n' });
-    await sendPull(w, 'synchronize', 'api', 1);
-    await settle(w);
+    await w.sendPull('synchronize', 'api', 1);
+    await w.settle();
     expect(o.executor.runs.map((r) => r.aborted)).toEqual([true, false]);
     expect(o.executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!.head).toBe(newer);
     // The first request was folded into the set's (cancelled), then the held run was aborted.
     expect(evaluationStates(w).slice(-2)).toEqual(['superseded', 'published']);
-    const [stale] = tandemChecks(w, 'api', api.head.sha);
+    const [stale] = w.tandemChecks('api', api.head.sha);
     expect(stale!.conclusion).toBe('cancelled');
     expect(stale!.output.title).toBe('Tandem: superseded');
     expect(conclusions(w, 'api', newer)).toEqual(['success']);

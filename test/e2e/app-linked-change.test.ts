@@ -4,38 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
-import {
-  API_BUG,
-  API_OK,
-  HIDDEN_TEST,
-  openPull,
-  orgConfig,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-} from './app-harness.ts';
+import { useScenario } from '../helpers/app-scenario.ts';
+import { API_BUG, API_OK, HIDDEN_TEST, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 describe('App: linked change with the real engine', () => {
   it('resolves a 2-PR linked change and reports it on both members', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
     expect(schema.number).toBe(1);
-    const r1 = await sendPull(w, 'opened', 'schema', schema.number);
-    const r2 = await sendPull(w, 'opened', 'api', api.number);
+    const r1 = await w.sendPull('opened', 'schema', schema.number);
+    const r2 = await w.sendPull('opened', 'api', api.number);
     expect([r1.status, r2.status]).toEqual([200, 200]);
-    await settle(w);
+    await w.settle();
 
     for (const [repo, pr] of [
       ['schema', schema],
       ['api', api],
     ] as const) {
-      const checks = tandemChecks(w, repo, pr.head.sha);
+      const checks = w.tandemChecks(repo, pr.head.sha);
       expect(checks).toHaveLength(1);
       const c = checks[0]!;
       expect(c.status).toBe('completed');
@@ -44,7 +33,7 @@ describe('App: linked change with the real engine', () => {
       expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
       expect(c.output.summary).toContain('acme/schema#1');
       expect(c.output.summary).toContain('acme/api#1');
-      const comments = stickyComments(w, repo, pr.number);
+      const comments = w.stickyComments(repo, pr.number);
       expect(comments).toHaveLength(1);
       expect(comments[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
       // Linked PRs with their heads, in merge order, on one line; the footer offers a re-run.
@@ -58,11 +47,11 @@ describe('App: linked change with the real engine', () => {
       expect(comments[0]!.user?.login).toBe(w.standIn.botLogin);
     }
     // The same consolidated content on every member.
-    expect(stickyComments(w, 'schema', 1)[0]!.body).toBe(stickyComments(w, 'api', 1)[0]!.body);
+    expect(w.stickyComments('schema', 1)[0]!.body).toBe(w.stickyComments('api', 1)[0]!.body);
     // Hidden contents and paths never leave the evaluator.
     const published = [
-      ...stickyComments(w, 'schema', 1).map((c) => c.body ?? ''),
-      ...tandemChecks(w, 'api').map((c) => JSON.stringify(c.output)),
+      ...w.stickyComments('schema', 1).map((c) => c.body ?? ''),
+      ...w.tandemChecks('api').map((c) => JSON.stringify(c.output)),
     ].join('\n');
     expect(published).not.toContain('checkout.test.js');
     expect(published).not.toContain('hidden/');
@@ -70,15 +59,15 @@ describe('App: linked change with the real engine', () => {
   });
 
   it('fails a 2-PR linked change whose consumer is wrong, then passes after a push re-evaluates all', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
-    await sendPull(w, 'opened', 'schema', schema.number);
-    await sendPull(w, 'opened', 'api', api.number);
-    await settle(w);
-    expect(tandemChecks(w, 'schema', schema.head.sha)[0]!.conclusion).toBe('failure');
-    expect(tandemChecks(w, 'api', api.head.sha)[0]!.conclusion).toBe('failure');
-    const failing = stickyComments(w, 'api', 1)[0]!;
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await w.openPull('api', { 'index.js': API_BUG }, 'Uses total.');
+    await w.sendPull('opened', 'schema', schema.number);
+    await w.sendPull('opened', 'api', api.number);
+    await w.settle();
+    expect(w.tandemChecks('schema', schema.head.sha)[0]!.conclusion).toBe('failure');
+    expect(w.tandemChecks('api', api.head.sha)[0]!.conclusion).toBe('failure');
+    const failing = w.stickyComments('api', 1)[0]!;
     expect(failing.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
     expect(failing.body).toContain('api computes total'); // reveal: names
 
@@ -87,16 +76,16 @@ describe('App: linked change with the real engine', () => {
       'index.js': API_OK,
     });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: fixed });
-    await sendPull(w, 'synchronize', 'api', 1);
-    await settle(w);
-    expect(tandemChecks(w, 'api', fixed)[0]!.conclusion).toBe('success');
-    const schemaChecks = tandemChecks(w, 'schema', schema.head.sha);
+    await w.sendPull('synchronize', 'api', 1);
+    await w.settle();
+    expect(w.tandemChecks('api', fixed)[0]!.conclusion).toBe('success');
+    const schemaChecks = w.tandemChecks('schema', schema.head.sha);
     // Issue 22: the unchanged schema head keeps its one check, moved back and completed again.
     expect(schemaChecks).toHaveLength(1);
     expect(
       schemaChecks[0]!.history.map((h) => (h as { conclusion?: string }).conclusion).filter(Boolean),
     ).toEqual(['failure', 'success']);
-    const after = stickyComments(w, 'api', 1);
+    const after = w.stickyComments('api', 1);
     expect(after).toHaveLength(1);
     expect(after[0]!.id).toBe(failing.id);
     expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
@@ -104,16 +93,18 @@ describe('App: linked change with the real engine', () => {
   });
 
   it('links the JSON report within reveal, served by the App at an unguessable address', async () => {
-    const w = await startWorld({
-      config: orgConfig().replace('reveal: names', 'reveal: counts'),
-      publicUrl: 'https://tandem.example.test/',
-    });
-    await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    await openPull(w, 'api', { 'index.js': API_BUG }, 'Uses total.');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
-    const body = stickyComments(w, 'api', 1)[0]!.body!;
+    const w = await scenario()
+      .with({
+        config: orgConfig().replace('reveal: names', 'reveal: counts'),
+        publicUrl: 'https://tandem.example.test/',
+      })
+      .start();
+    await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    await w.openPull('api', { 'index.js': API_BUG }, 'Uses total.');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
+    const body = w.stickyComments('api', 1)[0]!.body!;
     const link =
       /\[JSON report\]\(<(https:\/\/tandem\.example\.test\/tandem\/reports\/[\w-]{22}\.json)>\)/.exec(body);
     expect(link, body).not.toBeNull();

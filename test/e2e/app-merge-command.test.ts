@@ -7,64 +7,52 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitOut } from '../../src/engine/git/git.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
-import {
-  API_BUG,
-  API_OK,
-  mergeable,
-  openPull,
-  postComment,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_BUG, API_OK, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
 /** acme/schema#1 ← acme/api#1 (the consumer), evaluated; `api` is the consumer's code. */
 async function evaluatedSet(api = API_OK) {
-  const w = await startWorld();
-  mergeable(w);
+  const w = await scenario().start();
+  w.mergeable();
   for (const repo of ['schema', 'api']) {
     w.standIn.setPermission('acme', repo, 'alice', 'write');
     // `Tandem` is required everywhere, as docs/app.md recommends.
     requireChecks(w.standIn.state, 'acme', repo, 'main', ['Tandem']);
   }
-  const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-  const consumer = await openPull(w, 'api', { 'index.js': api }, 'Uses total.\n\nDepends-On: acme/schema#1');
-  await sendPull(w, 'opened', 'schema', schema.number);
-  await sendPull(w, 'opened', 'api', consumer.number);
-  await settle(w);
+  const schema = await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+  const consumer = await w.openPull('api', { 'index.js': api }, 'Uses total.\n\nDepends-On: acme/schema#1');
+  await w.sendPull('opened', 'schema', schema.number);
+  await w.sendPull('opened', 'api', consumer.number);
+  await w.settle();
   const expected = api === API_OK ? 'success' : 'failure';
-  expect(tandemChecks(w, 'api', consumer.head.sha)[0]?.conclusion).toBe(expected);
+  expect(w.tandemChecks('api', consumer.head.sha)[0]?.conclusion).toBe(expected);
   return { w, schema, api: consumer };
 }
 
 /** `user` comments `/tandem merge` on acme/api#1; resolves once the App is idle again. */
-function commentMerge(w: World, user: string) {
-  return postComment(w, 'api', 'Ship it.\n\n/tandem merge', user);
+function commentMerge(w: Scenario, user: string) {
+  return w.postComment('api', 'Ship it.\n\n/tandem merge', user);
 }
 
-const mergeCalls = (w: World) =>
+const mergeCalls = (w: Scenario) =>
   w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
 
-function mergeComment(w: World, repo: string): string {
+function mergeComment(w: Scenario, repo: string): string {
   const found = w.standIn.comments('acme', repo, 1).filter((c) => c.body?.includes(MERGE_MARKER));
   expect(found).toHaveLength(1);
   expect(found[0]!.user?.login).toBe(w.standIn.botLogin);
   return found[0]!.body ?? '';
 }
 
-const tipOf = async (w: World, repo: string) =>
+const tipOf = async (w: Scenario, repo: string) =>
   (await gitOut(['rev-parse', 'refs/heads/main'], { cwd: w.repos[repo]!.bare })).trim();
 
-async function parentsOf(w: World, repo: string, sha: string): Promise<string[]> {
+async function parentsOf(w: Scenario, repo: string, sha: string): Promise<string[]> {
   const line = await gitOut(['rev-list', '--parents', '-n', '1', sha], { cwd: w.repos[repo]!.bare });
   return line.trim().split(' ').slice(1);
 }
@@ -105,16 +93,16 @@ describe('App: /tandem merge', () => {
       expect(body).toMatch(/^\| `acme\/api#1` \| `[0-9a-f]{7}` \| ✅ merged as `[0-9a-f]{7}` \|$/m);
       expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(true);
       // The verdict comment says the set is merged and offers nothing to re-run (issue 21).
-      const verdict = stickyComments(w, repo, 1)[0]!.body!;
+      const verdict = w.stickyComments(repo, 1)[0]!.body!;
       expect(verdict).toContain('✅ **Merged** with `/tandem merge` by alice');
       expect(verdict).not.toContain('/tandem run');
     }
 
     // GitHub announces both merges; then again: the set is merged, so the App says so and asks
     // GitHub for nothing.
-    await sendPull(w, 'closed', 'schema', 1);
-    await sendPull(w, 'closed', 'api', 1);
-    await settle(w);
+    await w.sendPull('closed', 'schema', 1);
+    await w.sendPull('closed', 'api', 1);
+    await w.settle();
     await commentMerge(w, 'alice');
     expect(mergeCalls(w)).toHaveLength(2);
     expect(mergeComment(w, 'api')).toContain('this linked change was already merged: nothing to do');
@@ -174,9 +162,9 @@ describe('App: /tandem merge', () => {
     // GitHub announces the producer's merge: the consumer is evaluated again, alone, on the
     // producer's merged base. The same command merges the rest, and the producer merged earlier
     // stays in the set's merge comment.
-    await sendPull(w, 'closed', 'schema', 1);
-    await settle(w);
-    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+    await w.sendPull('closed', 'schema', 1);
+    await w.settle();
+    expect(w.tandemChecks('api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
     await commentMerge(w, 'alice');
     expect(mergeCalls(w).map((r) => r.path)).toEqual([
       '/repos/acme/schema/pulls/1/merge',

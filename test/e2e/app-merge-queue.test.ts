@@ -8,23 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/core/infra-wording.ts';
 import { git, gitOut } from '../../src/engine/git/git.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
-import {
-  API_BUG,
-  API_OK,
-  ObservedExecutor,
-  openPull,
-  restartApp,
-  SCHEMA_OK,
-  sendPull,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_BUG, API_OK, ObservedExecutor, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 async function observed(opts: { holdFirst?: boolean } = {}): Promise<ObservedExecutor> {
   return new ObservedExecutor(join(await makeTempDir('tandem-merge-queue-'), 'cache'), opts);
@@ -48,7 +37,7 @@ interface QueuedGroup {
  * (changes of entries ahead of it in the queue, if any), then the PR merged in, published as
  * `refs/heads/gh-readonly-queue/main/pr-<number>-<head>`.
  */
-async function queueMergeGroup(w: World, repo: 'schema' | 'api', number: number, ahead?: Files) {
+async function queueMergeGroup(w: Scenario, repo: 'schema' | 'api', number: number, ahead?: Files) {
   const fixture = w.repos[repo]!;
   const cwd = fixture.work;
   const baseSha = await gitOut(['rev-parse', 'refs/heads/main'], { cwd: fixture.bare });
@@ -74,7 +63,7 @@ async function queueMergeGroup(w: World, repo: 'schema' | 'api', number: number,
 }
 
 function sendMergeGroup(
-  w: World,
+  w: Scenario,
   repo: string,
   action: 'checks_requested' | 'destroyed',
   group: QueuedGroup,
@@ -89,43 +78,43 @@ function sendMergeGroup(
 }
 
 /** Sends `checks_requested` and waits until the App has completed (or given up on) the group. */
-async function gate(w: World, repo: string, group: QueuedGroup) {
+async function gate(w: Scenario, repo: string, group: QueuedGroup) {
   const res = await sendMergeGroup(w, repo, 'checks_requested', group);
   expect(res.status).toBe(200);
   await w.app.runtime.mergeGroups.idle();
-  const checks = tandemChecks(w, repo, group.headSha);
+  const checks = w.tandemChecks(repo, group.headSha);
   expect(checks).toHaveLength(1);
   return checks[0]!;
 }
 
 /** The App's check-run traffic to the stand-in, checked against GitHub's OpenAPI description. */
-function checkRunTraffic(w: World) {
+function checkRunTraffic(w: Scenario) {
   const exchanges = w.standIn.requests.filter((r) => r.path.includes('/check-runs'));
   expect(exchanges.some((e) => e.method === 'PATCH')).toBe(true);
   return exchanges.flatMap((e) => checkExchange(e));
 }
 
-function statuses(check: ReturnType<typeof tandemChecks>[number]): string[] {
+function statuses(check: ReturnType<Scenario['tandemChecks']>[number]): string[] {
   return (check.history as Array<{ status?: string; conclusion?: string }>)
     .map((h) => h.status ?? (h.conclusion ? 'completed' : undefined))
     .filter((s): s is string => s !== undefined);
 }
 
 /** The linked change of app-harness: acme/api#1 uses the `total` field acme/schema#1 adds. */
-async function linkedChange(w: World) {
-  const schema = await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-  const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+async function linkedChange(w: Scenario) {
+  const schema = await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+  const api = await w.openPull('api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
   return { schema, api };
 }
 
 describe('App: merge queue gating (merge_group)', () => {
   it('passes the queued merge commit of a linked change that resolves, on the group head SHA', async () => {
     const executor = await observed();
-    const w = await startWorld({ executor });
+    const w = await scenario().with({ executor }).start();
     const { schema, api } = await linkedChange(w);
     // The App has seen the PRs as usual (their own evaluation waits for its debounce window).
-    await sendPull(w, 'opened', 'schema', schema.number);
-    await sendPull(w, 'opened', 'api', api.number);
+    await w.sendPull('opened', 'schema', schema.number);
+    await w.sendPull('opened', 'api', api.number);
     const group = await queueMergeGroup(w, 'api', api.number);
 
     const check = await gate(w, 'api', group);
@@ -159,13 +148,15 @@ describe('App: merge queue gating (merge_group)', () => {
       kind: 'branch',
     });
     // The queue's check is the only thing written: no comment, no check on the PR heads.
-    expect(stickyComments(w, 'api', api.number)).toEqual([]);
-    expect(tandemChecks(w, 'api', api.head.sha).every((c) => c.status === 'queued')).toBe(true);
+    expect(w.stickyComments('api', api.number)).toEqual([]);
+    expect(w.tandemChecks('api', api.head.sha).every((c) => c.status === 'queued')).toBe(true);
     expect(checkRunTraffic(w)).toEqual([]);
   });
 
   it('fails the group when the queued commit breaks the linked change, though the PR head is fine', async () => {
-    const w = await startWorld({ executor: await observed() });
+    const w = await scenario()
+      .with({ executor: await observed() })
+      .start();
     const { api } = await linkedChange(w);
     // An entry ahead in the queue pointed the package at another entry file with a wrong sum;
     // it touches no file of the PR, so the PR still merges cleanly on top of it.
@@ -181,7 +172,9 @@ describe('App: merge queue gating (merge_group)', () => {
   });
 
   it('completes a neutral check when the group holds no PR Tandem knows, or no suite covers the repository', async () => {
-    const w = await startWorld({ executor: await observed() });
+    const w = await scenario()
+      .with({ executor: await observed() })
+      .start();
     w.standIn.addRepo({ owner: 'acme', name: 'docs', cloneUrl: `${w.gitServer.url}/acme/docs.git` });
     const head = 'c'.repeat(40);
     const unknownPr: QueuedGroup = {
@@ -214,7 +207,9 @@ describe('App: merge queue gating (merge_group)', () => {
   });
 
   it('reports a queued commit the engine cannot fetch as an infrastructure error, not a verdict', async () => {
-    const w = await startWorld({ executor: await observed() });
+    const w = await scenario()
+      .with({ executor: await observed() })
+      .start();
     const { api } = await linkedChange(w);
     const group = await queueMergeGroup(w, 'api', api.number);
     // GitHub names a commit the repository does not serve (e.g. the group branch already gone).
@@ -229,17 +224,17 @@ describe('App: merge queue gating (merge_group)', () => {
 
   it('cancels the check when the group is destroyed while it is evaluated', async () => {
     const executor = await observed({ holdFirst: true });
-    const w = await startWorld({ executor });
+    const w = await scenario().with({ executor }).start();
     const { api } = await linkedChange(w);
     const group = await queueMergeGroup(w, 'api', api.number);
     await sendMergeGroup(w, 'api', 'checks_requested', group);
     await executor.started(1);
-    expect(tandemChecks(w, 'api', group.headSha).map((c) => c.status)).toEqual(['in_progress']);
+    expect(w.tandemChecks('api', group.headSha).map((c) => c.status)).toEqual(['in_progress']);
 
     await sendMergeGroup(w, 'api', 'destroyed', group, 'dequeued');
     await w.app.runtime.mergeGroups.idle();
     expect(executor.runs[0]!.aborted).toBe(true);
-    const checks = tandemChecks(w, 'api', group.headSha);
+    const checks = w.tandemChecks('api', group.headSha);
     expect(checks).toHaveLength(1);
     expect(checks[0]!.status).toBe('completed');
     expect(checks[0]!.conclusion).toBe('cancelled');
@@ -248,18 +243,18 @@ describe('App: merge queue gating (merge_group)', () => {
 
   it('resumes a group that was running when the App restarted, on the same check run', async () => {
     const held = await observed({ holdFirst: true });
-    const w = await startWorld({ executor: held });
+    const w = await scenario().with({ executor: held }).start();
     const { api } = await linkedChange(w);
     const group = await queueMergeGroup(w, 'api', api.number);
     await sendMergeGroup(w, 'api', 'checks_requested', group);
     await held.started(1);
 
     const fresh = await observed();
-    await restartApp(w, fresh);
+    await w.restartApp(fresh);
     await w.app.runtime.mergeGroups.idle();
     expect(held.runs[0]!.aborted).toBe(true);
     expect(fresh.runs).toHaveLength(1);
-    const checks = tandemChecks(w, 'api', group.headSha);
+    const checks = w.tandemChecks('api', group.headSha);
     expect(checks).toHaveLength(1);
     expect(checks[0]!.conclusion).toBe('success');
     expect(statuses(checks[0]!)).toEqual(['queued', 'in_progress', 'in_progress', 'completed']);

@@ -2,24 +2,15 @@
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  API_OK,
-  openPull,
-  restartApp,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  tandemChecks,
-  until,
-  useWorld,
-} from './app-harness.ts';
+import { useScenario } from '../helpers/app-scenario.ts';
+import { API_OK, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 describe('App reliability', () => {
   it('rejects unsigned deliveries and does nothing twice for a redelivery', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
     const payload = {
       pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
       repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
@@ -31,31 +22,30 @@ describe('App reliability', () => {
     expect(first.status).toBe(200);
     const again = await w.sender.pullRequest('opened', payload, { deliveryId: first.deliveryId });
     expect(again.status).toBe(200);
-    await settle(w);
-    expect(tandemChecks(w, 'schema', schema.head.sha)).toHaveLength(1);
+    await w.settle();
+    expect(w.tandemChecks('schema', schema.head.sha)).toHaveLength(1);
     expect(w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get()).toEqual({ n: 1 });
   });
 
   it('re-queues an evaluation interrupted by a restart and completes its check runs', async () => {
-    const w = await startWorld();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
+    const w = await scenario().start();
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
     const world = w;
     w.app.service.flush();
-    await until(
-      world,
-      () => tandemChecks(world, 'api', api.head.sha).some((c) => c.status === 'in_progress'),
+    await world.until(
+      () => world.tandemChecks('api', api.head.sha).some((c) => c.status === 'in_progress'),
       'the check run to start',
     );
-    await restartApp(w);
-    await settle(w);
+    await w.restartApp();
+    await w.settle();
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
     ] as const) {
-      const checks = tandemChecks(w, repo, sha);
+      const checks = w.tandemChecks(repo, sha);
       expect(checks).toHaveLength(1); // the resumed evaluation reuses the check run
       expect(checks[0]!.status).toBe('completed');
       expect(checks[0]!.conclusion).toBe('success');

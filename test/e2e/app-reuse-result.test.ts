@@ -4,42 +4,30 @@
  * executor again, and so does a changed suite or org config.
  */
 import { describe, expect, it } from 'vitest';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
-import {
-  API_OK,
-  openPull,
-  orgConfig,
-  postComment,
-  SCHEMA_OK,
-  SUITE,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import { API_OK, orgConfig, SCHEMA_OK, SUITE } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const REUSED = 'Reused the result for these heads';
 
 /** A comment from a writer of the repository, as a comment webhook; waits until all is done. */
-async function command(w: World, repo: string, body: string) {
+async function command(w: Scenario, repo: string, body: string) {
   w.standIn.setPermission('acme', repo, 'writer', 'write');
-  await postComment(w, repo, body, 'writer');
+  await w.postComment(repo, body, 'writer');
 }
 
-const verdicts = (w: World) => ['schema', 'api'].map((r) => stickyComments(w, r, 1)[0]!.body!);
+const verdicts = (w: Scenario) => ['schema', 'api'].map((r) => w.stickyComments(r, 1)[0]!.body!);
 
 describe('App: reuse of a published result', () => {
   it('republishes the result for unchanged heads unless asked fresh or the suite or config changed', async () => {
     const executor = new StubExecutor();
-    const w = await startWorld({ executor });
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    const w = await scenario().with({ executor }).start();
+    const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     expect(executor.runs).toBe(1);
     for (const body of verdicts(w)) expect(body).not.toContain(REUSED);
 
@@ -51,14 +39,14 @@ describe('App: reuse of a published result', () => {
       expect(body).toContain('`/tandem run --fresh` runs it again');
     }
     // A link removed and added back is the same set on the same heads.
-    await sendPull(w, 'edited', 'schema', 1);
-    await settle(w);
+    await w.sendPull('edited', 'schema', 1);
+    await w.settle();
     expect(executor.runs).toBe(1);
     for (const [repo, sha] of [
       ['schema', schema.head.sha],
       ['api', api.head.sha],
     ] as const)
-      expect(tandemChecks(w, repo, sha).map((c) => [c.status, c.conclusion])).toEqual([
+      expect(w.tandemChecks(repo, sha).map((c) => [c.status, c.conclusion])).toEqual([
         ['completed', 'success'],
       ]);
 

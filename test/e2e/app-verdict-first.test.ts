@@ -11,20 +11,11 @@ import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/a
 import type { EvaluationEvent } from '../../src/core/evaluation-event.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { hostDefaults } from '../../src/engine/evaluation-request.ts';
+import { useScenario } from '../helpers/app-scenario.ts';
 import { makeTempDir } from '../helpers/git-fixtures.ts';
-import {
-  API_OK,
-  openPull,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  until,
-  useWorld,
-} from './app-harness.ts';
+import { API_OK, SCHEMA_OK } from './app-harness.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 /** The engine with its progress events passed on; its report waits for `release()`. */
 class HeldReportExecutor implements Executor {
@@ -56,15 +47,14 @@ class HeldReportExecutor implements Executor {
 describe('App: the verdict first in the comment', () => {
   it('says resolved, joint necessity pending, in the comment before the complete report', async () => {
     const executor = new HeldReportExecutor(join(await makeTempDir('tandem-verdict-first-'), 'cache'));
-    const w = await startWorld({ executor });
-    await openPull(w, 'schema', SCHEMA_OK, '');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
+    const w = await scenario().with({ executor }).start();
+    await w.openPull('schema', SCHEMA_OK, '');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
     w.app.service.flush();
-    const early = (repo: string) => stickyComments(w, repo, 1)[0]?.body ?? '';
-    await until(
-      w,
+    const early = (repo: string) => w.stickyComments(repo, 1)[0]?.body ?? '';
+    await w.until(
       () => ['schema', 'api'].every((r) => early(r).includes('joint necessity pending')),
       'the early verdict in both comments',
     );
@@ -76,15 +66,15 @@ describe('App: the verdict first in the comment', () => {
         /^✅ \*\*Resolved\*\* for acme\/api#1 .*, acme\/schema#1 .* — the full configuration passes; joint necessity pending, \d+ configurations? to go\. The full report follows when the matrix is complete\.$/,
       );
       // The complete report is not out yet: the check is still running.
-      expect(tandemChecks(w, repo).map((c) => c.status)).toEqual(['in_progress']);
+      expect(w.tandemChecks(repo).map((c) => c.status)).toEqual(['in_progress']);
     }
     executor.release();
-    await settle(w);
+    await w.settle();
     for (const repo of ['schema', 'api']) {
-      const [comment] = stickyComments(w, repo, 1);
+      const [comment] = w.stickyComments(repo, 1);
       expect(comment!.body).not.toContain('joint necessity pending');
       expect(comment!.body).toMatch(/^✅ \*\*Resolved\*\*/m);
-      expect(tandemChecks(w, repo).map((c) => c.conclusion)).toEqual(['success']);
+      expect(w.tandemChecks(repo).map((c) => c.conclusion)).toEqual(['success']);
     }
     // Each comment written twice in all: the early verdict, then the report (not per configuration).
     const writes = w.standIn.requests.filter(

@@ -3,7 +3,7 @@
  * of them where two fixtures hold the same run: node --test writes the same tests as JUnit and TAP.
  */
 import { readFileSync } from 'node:fs';
-import type { TestResult, TestStatus } from '../../src/core/run.schema.ts';
+import type { ConfigurationRun, TestResult, TestStatus } from '../../src/core/run.schema.ts';
 
 /** The text of one result fixture. */
 export function resultFile(name: string): string {
@@ -46,3 +46,40 @@ export const NODE_EDGE_RUN: Array<[string, TestStatus]> = [
   ['unit::::empty suite', 'passed'],
   ['unit::::after empty', 'passed'],
 ];
+
+/** A configuration's run with one group of `tests` (their ids as given): the bench tests' input. */
+export function configurationRun(
+  id: string,
+  applied: string[],
+  tests: Array<[string, TestStatus]>,
+  opts: { group?: string; repo?: string; attempt?: number } = {},
+): ConfigurationRun {
+  return {
+    id,
+    applied,
+    attempt: opts.attempt ?? 0,
+    setup: [],
+    groups: [
+      {
+        name: opts.group ?? 'unit',
+        ...(opts.repo ? { repo: opts.repo } : {}),
+        status: 'reported',
+        exitCode: 0,
+        durationMs: 1,
+        tests: tests.map(([t, status]) => ({ id: t, status })),
+      },
+    ],
+    cached: false,
+    durationMs: 1,
+  };
+}
+
+/** SWE-bench's `tests_status` with every list empty. */
+export function emptyTestsStatus() {
+  return {
+    FAIL_TO_PASS: { success: [], failure: [] },
+    PASS_TO_PASS: { success: [], failure: [] },
+    FAIL_TO_FAIL: { success: [], failure: [] },
+    PASS_TO_FAIL: { success: [], failure: [] },
+  };
+}

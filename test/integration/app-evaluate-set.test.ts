@@ -15,18 +15,10 @@ import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient, useTempStore } from '../unit/app-fixtures.ts';
+import { standInClient, UNIT_SUITE, useTempStore } from '../unit/app-fixtures.ts';
 import { resolvedReport } from '../unit/report-fixtures.ts';
 
-const SUITE = `name: s
-image: tandem/sandbox:node20
-tests:
-  - name: t
-    files: [hidden/t.test.js]
-    run: node --test
-    results: { format: junit, path: t.xml }
-merge_order: [acme/schema, acme/api]
-`;
+const SUITE = UNIT_SUITE('merge_order: [acme/schema, acme/api]\n');
 const CONFIG = `evaluator: acme/suites
 suites:
   - name: s

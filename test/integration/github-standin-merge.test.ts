@@ -6,32 +6,24 @@
  * head; 403 as GitHub says it. Every exchange conforms to GitHub's OpenAPI description.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { checksOn, livePull, mergePull, requiredChecks } from '../../src/github/merge-pulls.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
-import { commitOn, createRepo, makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { commitOn, createRepo } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
 import { requireChecks, setCommitStatus, setGitDir } from '../support/github-standin/routes/merges.ts';
 import { setBranch } from '../support/github-standin/routes/repos.ts';
-import { standInClient } from '../unit/app-fixtures.ts';
+import { standInClient, useStandIn } from '../unit/app-fixtures.ts';
 
-let standIn: StandIn | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  if (root) await removeTempDir(root);
-  standIn = undefined;
-  root = undefined;
-});
+const use = useStandIn('tandem-standin-merge-');
 
 async function world() {
-  root = await makeTempDir('tandem-standin-merge-');
+  const root = await use.dir();
   const repo = await createRepo(join(root, 'acme'), 'api', { 'index.js': 'module.exports = 1;\n' });
-  const s = await startGitHubStandIn({ tokens: { 'admin-token': 'admin' } });
-  standIn = s;
+  const s = await use.start({ tokens: { 'admin-token': 'admin' } });
   s.addRepo({ owner: 'acme', name: 'api' });
   setGitDir(s.state, 'acme', 'api', repo.bare);
   setBranch(s.state, 'acme', 'api', 'main', repo.sha);

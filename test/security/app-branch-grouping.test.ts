@@ -1,41 +1,18 @@
-/**
- * Issue 25, item 1: branch grouping is not consent. With `group_by_branch: true`, the org's own
- * PRs on branch `feature` (acme/schema, acme/api) form one set; an outsider opens a PR on
- * acme/web from their fork, on a branch also named `feature`. It must not join: not evaluated,
- * checked, commented or merged with the maintainers' set, whichever webhook arrives first. Real
- * App over HTTP, the GitHub stand-in, the real engine (Docker).
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../../src/engine/git/git.ts';
-import {
-  API_OK,
-  mergeable,
-  ObservedExecutor,
-  openPull,
-  orgConfig,
-  postComment,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
-import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
+import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { BOTH_MERGED, type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
-async function world(): Promise<{ w: World; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-branch-'), 'cache'));
-  const w = await startWorld({ executor, config: orgConfig('group_by_branch: true') });
-  mergeable(w);
-  return { w, executor };
+async function world(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
+  const w = await scenario().observe().config({ extra: 'group_by_branch: true' }).mergeable().start();
+  return { w, executor: w.observed };
 }
 
 /** Mallory's PR on acme/web from the fork mallory/web, branch `feature`: GitHub's refs/pull/N/head. */
-async function forkPull(w: World, user = 'mallory') {
+async function forkPull(w: Scenario, user = 'mallory') {
   const fixture = w.repos.web!;
   const head = await commitOn(
     fixture,
@@ -63,11 +40,6 @@ async function forkPull(w: World, user = 'mallory') {
 const targetsOf = (executor: ObservedExecutor) =>
   executor.runs.map((r) => r.spec.targets.map((t) => t.repo).sort());
 
-function linkedLine(w: World, repo: string): string {
-  const body = stickyComments(w, repo, 1)[0]?.body ?? '';
-  return /^\*\*Linked[^\n]*$/m.exec(body)?.[0] ?? '';
-}
-
 describe('attack: a fork branch named like a member branch', () => {
   for (const order of [
     ['web', 'schema', 'api'],
@@ -78,31 +50,27 @@ describe('attack: a fork branch named like a member branch', () => {
       w.standIn.setPermission('acme', 'api', 'alice', 'write');
       w.standIn.setPermission('acme', 'schema', 'alice', 'write');
       // The org's own branch PRs, grouped by their branch name alone (no Depends-On).
-      await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-      await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.');
+      await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+      await w.openPull('api', { 'index.js': API_OK }, 'Uses total.');
       const evil = await forkPull(w);
-      for (const repo of order) await sendPull(w, 'opened', repo, 1);
-      await settle(w);
+      for (const repo of order) await w.sendPull('opened', repo, 1);
+      await w.settle();
 
       // The branch group still works for the org's own branches ...
       expect(targetsOf(executor)).toContainEqual(['acme/api', 'acme/schema']);
       // ... and nothing evaluated with them ever held the fork's PR.
       expect(targetsOf(executor).filter((t) => t.includes('acme/web'))).toEqual([['acme/web']]);
       for (const repo of ['schema', 'api']) {
-        expect(tandemChecks(w, repo).map((c) => c.conclusion)).toEqual(['success']);
-        expect(linkedLine(w, repo)).toContain('acme/api#1');
-        expect(linkedLine(w, repo)).not.toContain('acme/web#1');
+        expect(w.tandemChecks(repo).map((c) => c.conclusion)).toEqual(['success']);
+        expect(w.linkedLine(repo)).toContain('acme/api#1');
+        expect(w.linkedLine(repo)).not.toContain('acme/web#1');
       }
-      expect(linkedLine(w, 'web')).not.toContain('acme/api#1');
-      expect(tandemChecks(w, 'web', evil.head.sha)).toHaveLength(1);
+      expect(w.linkedLine('web')).not.toContain('acme/api#1');
+      expect(w.tandemChecks('web', evil.head.sha)).toHaveLength(1);
 
       // A writer merges the set: the fork's PR is not in it and does not block it.
-      await postComment(w, 'api', '/tandem merge', 'alice');
-      const merges = w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
-      expect(merges.map((r) => r.path)).toEqual([
-        '/repos/acme/schema/pulls/1/merge',
-        '/repos/acme/api/pulls/1/merge',
-      ]);
+      await w.postComment('api', '/tandem merge', 'alice');
+      expect(w.mergeCalls()).toEqual(BOTH_MERGED);
       expect(w.standIn.pullRequest('acme', 'web', 1).merged).toBe(false);
     });
   }
@@ -110,12 +78,12 @@ describe('attack: a fork branch named like a member branch', () => {
   it('a fork PR whose author writes to the base repository groups by its branch', async () => {
     const { w, executor } = await world();
     w.standIn.setPermission('acme', 'web', 'carol', 'write');
-    await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.');
+    await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+    await w.openPull('api', { 'index.js': API_OK }, 'Uses total.');
     await forkPull(w, 'carol');
-    for (const repo of ['schema', 'api', 'web']) await sendPull(w, 'opened', repo, 1);
-    await settle(w);
+    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await w.settle();
     expect(targetsOf(executor)).toContainEqual(['acme/api', 'acme/schema', 'acme/web']);
-    for (const repo of ['schema', 'api', 'web']) expect(linkedLine(w, repo)).toContain('acme/web#1');
+    for (const repo of ['schema', 'api', 'web']) expect(w.linkedLine(repo)).toContain('acme/web#1');
   });
 });

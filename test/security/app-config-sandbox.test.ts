@@ -8,20 +8,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server.ts';
-import {
-  openPull,
-  orgConfig,
-  SCHEMA_OK,
-  SECRET,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-} from '../e2e/app-harness.ts';
+import { orgConfig, SCHEMA_OK, SECRET } from '../e2e/app-harness.ts';
+import { useScenario } from '../helpers/app-scenario.ts';
 import { appKeys } from '../support/app-keys.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 /** PR code that fails the hidden test when it can see anything of the App's own environment. */
 const API_SNOOPS = `const s = require('../schema');
@@ -41,11 +32,11 @@ describe('attack: the evaluator repository as a covered repository', () => {
       'repos: [acme/schema, acme/api, acme/web]',
       'repos: [acme/schema, acme/api, acme/web, acme/tandem-suites]',
     );
-    const w = await startWorld({ config });
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    await sendPull(w, 'opened', 'schema', 1);
-    await settle(w);
-    const [check] = tandemChecks(w, 'schema', schema.head.sha);
+    const w = await scenario().with({ config }).start();
+    const schema = await w.openPull('schema', SCHEMA_OK, '');
+    await w.sendPull('opened', 'schema', 1);
+    await w.settle();
+    const [check] = w.tandemChecks('schema', schema.head.sha);
     expect(check!.conclusion).toBe('failure');
     expect(check!.output.title).toContain('suites[0].repos[3]');
     expect(check!.output.summary).toContain('acme/tandem-suites is the evaluator repository');
@@ -69,7 +60,7 @@ describe('attack: PR code reading the App environment', () => {
   };
 
   it('refuses TANDEM_SANDBOX=process without the development flag, naming it', async () => {
-    const w = await startWorld();
+    const w = await scenario().start();
     await expect(startAppServer({ env: { ...w.env, TANDEM_SANDBOX: 'process', PORT: '0' } })).rejects.toThrow(
       /TANDEM_SANDBOX.*TANDEM_ALLOW_PROCESS_SANDBOX=1/s,
     );
@@ -80,16 +71,16 @@ describe('attack: PR code reading the App environment', () => {
     ['process (development flag set)', { TANDEM_SANDBOX: 'process', TANDEM_ALLOW_PROCESS_SANDBOX: '1' }],
   ])('%s: a step sees neither the private key nor the webhook secret', async (_name, env) => {
     loadDotEnv();
-    const w = await startWorld({ env });
-    await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_SNOOPS }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'schema', 1);
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
-    const body = stickyComments(w, 'api', 1)[0]!.body!;
+    const w = await scenario().with({ env }).start();
+    await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await w.openPull('api', { 'index.js': API_SNOOPS }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'schema', 1);
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
+    const body = w.stickyComments('api', 1)[0]!.body!;
     expect(body).not.toContain('the App leaked');
     expect(
-      tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion),
+      w.tandemChecks('api', api.head.sha).map((c) => c.conclusion),
       body,
     ).toEqual(['success']);
   });

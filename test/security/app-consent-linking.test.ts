@@ -1,42 +1,13 @@
-/**
- * Attacks on who belongs to a linked change (issue 17, findings 1 and 3), against the App over
- * HTTP with signed webhooks, the GitHub stand-in and the real engine (Docker). An outsider (no
- * write access anywhere) writes `Depends-On:` lines pointing at the maintainers' PRs: one line to
- * join their set and get merged with it, thousands to push their checks over the limits and fill
- * their comments. Neither works: the outsider's PR may need theirs, theirs never take it in.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  API_OK,
-  mergeable,
-  ObservedExecutor,
-  openPull,
-  postComment,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
-import { makeTempDir } from '../helpers/git-fixtures.ts';
+import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { BOTH_MERGED, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
-async function world(): Promise<{ w: World; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-consent-'), 'cache'));
-  const w = await startWorld({ executor });
-  mergeable(w);
-  return { w, executor };
-}
-
-/** The sticky comment's "Linked" line: the members the comment speaks for. */
-function linkedLine(w: World, repo: string): string {
-  const body = stickyComments(w, repo, 1)[0]?.body ?? '';
-  return /^\*\*Linked[^\n]*$/m.exec(body)?.[0] ?? '';
+async function world(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
+  const w = await scenario().observe().mergeable().start();
+  return { w, executor: w.observed };
 }
 
 const targetsOf = (executor: ObservedExecutor) =>
@@ -46,11 +17,10 @@ describe('attack: a one-sided link joins nobody', () => {
   it("an outsider's Depends-On never puts their PR in the maintainers' set, comment, check or merge", async () => {
     const { w, executor } = await world();
     for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
-    await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
+    await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+    await w.openPull('api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
     // Mallory can open a PR in acme/web (a public repository) and writes nowhere.
-    const evil = await openPull(
-      w,
+    const evil = await w.openPull(
       'web',
       { 'index.js': "module.exports = { page: 1, backdoor: 'on main' };\n" },
       'Tiny fix.\n\nDepends-On: acme/api#1',
@@ -58,8 +28,8 @@ describe('attack: a one-sided link joins nobody', () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await sendPull(w, 'opened', repo, 1);
-    await settle(w);
+    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await w.settle();
 
     // The maintainers' set was evaluated as theirs alone; the outsider's PR was evaluated as its
     // own set, needing theirs (it may), and published only on itself.
@@ -68,26 +38,22 @@ describe('attack: a one-sided link joins nobody', () => {
       ['acme/api', 'acme/schema', 'acme/web'],
     ]);
     for (const repo of ['schema', 'api']) {
-      expect(tandemChecks(w, repo).map((c) => c.conclusion)).toEqual(['success']);
-      expect(linkedLine(w, repo)).toContain('acme/api#1');
-      expect(linkedLine(w, repo)).not.toContain('acme/web#1');
+      expect(w.tandemChecks(repo).map((c) => c.conclusion)).toEqual(['success']);
+      expect(w.linkedLine(repo)).toContain('acme/api#1');
+      expect(w.linkedLine(repo)).not.toContain('acme/web#1');
     }
     // Named, folded, and said why.
-    const apiComment = stickyComments(w, 'api', 1)[0]!.body!;
+    const apiComment = w.stickyComments('api', 1)[0]!.body!;
     expect(apiComment).toMatch(
       /<details><summary>1 link\(s\) of other pull requests not followed<\/summary>\s+- acme\/web#1 → acme\/api#1: not followed \(needs a writer's confirmation\)/,
     );
-    expect(linkedLine(w, 'web')).toContain('acme/web#1');
-    expect(linkedLine(w, 'web')).not.toContain('acme/api#1');
-    expect(tandemChecks(w, 'web', evil.head.sha)).toHaveLength(1);
+    expect(w.linkedLine('web')).toContain('acme/web#1');
+    expect(w.linkedLine('web')).not.toContain('acme/api#1');
+    expect(w.tandemChecks('web', evil.head.sha)).toHaveLength(1);
 
     // The maintainer merges their set: the outsider's PR is not part of it.
-    await postComment(w, 'api', '/tandem merge', 'alice');
-    const merges = w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge'));
-    expect(merges.map((r) => r.path)).toEqual([
-      '/repos/acme/schema/pulls/1/merge',
-      '/repos/acme/api/pulls/1/merge',
-    ]);
+    await w.postComment('api', '/tandem merge', 'alice');
+    expect(w.mergeCalls()).toEqual(BOTH_MERGED);
     expect(w.standIn.pullRequest('acme', 'web', 1).merged).toBe(false);
     expect(w.standIn.comments('acme', 'web', 1).some((c) => c.body?.includes(MERGE_MARKER))).toBe(false);
   });
@@ -96,10 +62,9 @@ describe('attack: a one-sided link joins nobody', () => {
     const { w } = await world();
     w.standIn.setPermission('acme', 'api', 'alice', 'write');
     w.standIn.setPermission('acme', 'web', 'alice', 'write');
-    await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await openPull(
-      w,
+    await w.openPull('schema', SCHEMA_OK, 'Adds total.');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.openPull(
       'web',
       { 'index.js': 'module.exports = { page: 1, total: true };\n' },
       'Depends-On: acme/api#1',
@@ -107,15 +72,15 @@ describe('attack: a one-sided link joins nobody', () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await sendPull(w, 'opened', repo, 1);
-    await settle(w);
-    expect(linkedLine(w, 'api')).not.toContain('acme/web#1');
+    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await w.settle();
+    expect(w.linkedLine('api')).not.toContain('acme/web#1');
 
     // Alice writes to acme/api and confirms from acme/web#1's side: the link counts both ways.
-    await postComment(w, 'web', '/tandem link acme/api#1', 'alice');
+    await w.postComment('web', '/tandem link acme/api#1', 'alice');
     for (const repo of ['schema', 'api', 'web']) {
-      expect(linkedLine(w, repo)).toContain('acme/web#1');
-      expect(linkedLine(w, repo)).toContain('acme/api#1');
+      expect(w.linkedLine(repo)).toContain('acme/web#1');
+      expect(w.linkedLine(repo)).toContain('acme/api#1');
     }
   });
 });
@@ -123,12 +88,11 @@ describe('attack: a one-sided link joins nobody', () => {
 describe("attack: limits hit through someone else's links", () => {
   it("4,000 Depends-On lines fail nobody else's check and fill nobody else's comment", async () => {
     const { w } = await world();
-    const schema = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
     const lines = ['Depends-On: acme/api#1', 'Depends-On: acme/schema#1'];
     for (let i = 0; i < 3_998; i++) lines.push(`Depends-On: acme/${i % 2 ? 'api' : 'schema'}#${100 + i}`);
-    const flood = await openPull(
-      w,
+    const flood = await w.openPull(
       'web',
       { 'index.js': 'module.exports = { page: 1 };\n' },
       lines.join('\n'),
@@ -136,25 +100,25 @@ describe("attack: limits hit through someone else's links", () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await sendPull(w, 'opened', repo, 1);
-    await settle(w);
+    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await w.settle();
 
     for (const [repo, pr] of [
       ['schema', schema],
       ['api', api],
     ] as const) {
       // Their own verdict, once: never "not evaluated" because of the flood.
-      const checks = tandemChecks(w, repo, pr.head.sha);
+      const checks = w.tandemChecks(repo, pr.head.sha);
       expect(checks.map((c) => c.conclusion)).toEqual(['success']);
       expect(checks[0]!.output.title ?? '').not.toMatch(/not evaluated/i);
-      const body = stickyComments(w, repo, 1)[0]!.body!;
+      const body = w.stickyComments(repo, 1)[0]!.body!;
       expect(body.length).toBeLessThan(8_000);
       expect(body.split('\n').filter((l) => l.includes('acme/web#1')).length).toBeLessThanOrEqual(6);
     }
     // Only the PR whose own links exceed the limits hears about them, in a few lines.
-    const own = stickyComments(w, 'web', 1)[0]!.body!;
+    const own = w.stickyComments('web', 1)[0]!.body!;
     expect(own).toContain('(the limit)');
     expect(own.length).toBeLessThan(20_000);
-    expect(tandemChecks(w, 'web', flood.head.sha)).toHaveLength(1);
+    expect(w.tandemChecks('web', flood.head.sha)).toHaveLength(1);
   });
 });

@@ -6,51 +6,26 @@
  * before the producer it depends on (links decide; a cycle falls back, and says so).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  API_OK,
-  mergeable,
-  openPull,
-  postComment,
-  SCHEMA_OK,
-  SUITE,
-  sendPull,
-  settle,
-  tandemChecks,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
+import { API_OK, SCHEMA_OK, SUITE } from '../e2e/app-harness.ts';
+import { type Scenario, USES_SCHEMA, useScenario } from '../helpers/app-scenario.ts';
 
-const startWorld = useWorld();
-const MERGE_MARKER = '<!-- tandem:merge -->';
+const scenario = useScenario();
 
 /** acme/schema#1 and acme/api#1 (which depends on it), evaluated and resolved. */
 async function evaluated(opts: { mergeOrder: boolean; schemaBody?: string }) {
-  const w = await startWorld();
-  if (!opts.mergeOrder)
-    w.standIn.setFile(
-      'acme',
-      'tandem-suites',
-      'suites/checkout/suite.yml',
-      SUITE.replace(/^merge_order:.*$/m, ''),
-    );
-  mergeable(w);
-  await openPull(w, 'schema', SCHEMA_OK, opts.schemaBody ?? 'Adds total.');
-  const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Uses total.\n\nDepends-On: acme/schema#1');
-  await sendPull(w, 'opened', 'schema', 1);
-  await sendPull(w, 'opened', 'api', 1);
-  await settle(w);
-  expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+  const build = scenario().mergeable();
+  if (!opts.mergeOrder) build.suite(SUITE.replace(/^merge_order:.*$/m, ''));
+  const w = await build
+    .pull('schema', SCHEMA_OK, opts.schemaBody ?? 'Adds total.')
+    .pull('api', { 'index.js': API_OK }, USES_SCHEMA)
+    .start();
+  expect(w.conclusions('api')).toEqual(['success']);
   return w;
 }
 
-async function commentMerge(w: World, repo: string, user: string) {
-  await postComment(w, repo, '/tandem merge', user);
+async function commentMerge(w: Scenario, repo: string, user: string) {
+  await w.postComment(repo, '/tandem merge', user);
 }
-
-const mergeCalls = (w: World) =>
-  w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge')).map((r) => r.path);
-const mergeComment = (w: World, repo: string) =>
-  w.standIn.comments('acme', repo, 1).find((c) => c.body?.includes(MERGE_MARKER))?.body ?? '';
 
 describe('attack: merging with write access on one member only', () => {
   it('merges nothing and names the members the requester may not merge', async () => {
@@ -58,9 +33,9 @@ describe('attack: merging with write access on one member only', () => {
     // Eve maintains acme/api, and can only read acme/schema.
     w.standIn.setPermission('acme', 'api', 'eve', 'write');
     await commentMerge(w, 'api', 'eve');
-    expect(mergeCalls(w)).toEqual([]);
+    expect(w.mergeCalls()).toEqual([]);
     for (const repo of ['schema', 'api']) expect(w.standIn.pullRequest('acme', repo, 1).merged).toBe(false);
-    const body = mergeComment(w, 'api');
+    const body = w.mergeComment('api');
     expect(body).toContain(
       '⛔ **Not merged** — eve may not merge acme/schema#1 (no write access). Nothing was merged.',
     );
@@ -70,7 +45,7 @@ describe('attack: merging with write access on one member only', () => {
     // Someone who writes to both merges the same set.
     for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
     await commentMerge(w, 'api', 'alice');
-    expect(mergeCalls(w)).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
+    expect(w.mergeCalls()).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
   });
 });
 
@@ -80,16 +55,16 @@ describe('attack: merge order against the links', () => {
     for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
     // Commented on the consumer (the set's first member by name): its dependency still goes first.
     await commentMerge(w, 'api', 'alice');
-    expect(mergeCalls(w)).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
-    expect(mergeComment(w, 'api')).not.toContain('form a cycle');
+    expect(w.mergeCalls()).toEqual(['/repos/acme/schema/pulls/1/merge', '/repos/acme/api/pulls/1/merge']);
+    expect(w.mergeComment('api')).not.toContain('form a cycle');
   });
 
   it('links in a cycle fall back to the listed order, and the comment says so', async () => {
     const w = await evaluated({ mergeOrder: false, schemaBody: 'Depends-On: acme/api#1' });
     for (const repo of ['schema', 'api']) w.standIn.setPermission('acme', repo, 'alice', 'write');
     await commentMerge(w, 'api', 'alice');
-    expect(mergeCalls(w)).toHaveLength(2);
-    expect(mergeComment(w, 'api')).toContain(
+    expect(w.mergeCalls()).toHaveLength(2);
+    expect(w.mergeComment('api')).toContain(
       '> the Depends-On links of acme/api#1, acme/schema#1 form a cycle, so they are merged in the order the evaluation listed them.',
     );
   });

@@ -9,24 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/app/executors/executor.ts';
 import type { Report } from '../../src/core/report.schema.ts';
-import {
-  mergeable,
-  openPull,
-  orgConfig,
-  postComment,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  until,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
+import { orgConfig, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 /** Everything the App sent to `acme/<repo>`: comments, check runs, their edits. */
-function writtenTo(w: World, repo: string): string {
+function writtenTo(w: Scenario, repo: string): string {
   return w.standIn.requests
     .filter((r) => r.method !== 'GET' && r.path.startsWith(`/repos/acme/${repo}/`))
     .map((r) => JSON.stringify(r.body ?? ''))
@@ -42,16 +32,14 @@ function expectNothingOf(text: string, secrets: string[]): void {
  * The public PR's webhook first, then the private one's: each is its own set (the private one
  * seeds its own evaluation, which may need the public PR).
  */
-async function openedInOrder(w: World): Promise<void> {
-  await sendPull(w, 'opened', 'api', 1);
-  await until(
-    w,
+async function openedInOrder(w: Scenario): Promise<void> {
+  await w.sendPull('opened', 'api', 1);
+  await w.until(
     () => w.standIn.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/api/check-runs'),
     'the public PR recorded',
   );
-  await sendPull(w, 'opened', 'schema', 1);
-  await until(
-    w,
+  await w.sendPull('opened', 'schema', 1);
+  await w.until(
     () => w.standIn.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/schema/check-runs'),
     'the private PR recorded',
   );
@@ -66,18 +54,19 @@ class NeverEnding implements Executor {
 
 describe('attack: a public PR the caps refused from a private set', () => {
   it('its check and comment name nothing of the private set', async () => {
-    const w = await startWorld({
-      executor: new NeverEnding(),
-      privateRepos: ['schema'],
-      config: orgConfig('limits:\n  members: 1'),
-    });
+    const w = await scenario()
+      .with({
+        executor: new NeverEnding(),
+        privateRepos: ['schema'],
+        config: orgConfig('limits:\n  members: 1'),
+      })
+      .start();
     // The private PR links the public one, which links back: the public one would join but for the cap.
-    const secret = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    await openPull(w, 'api', { 'index.js': 'module.exports = {};\n' }, 'Depends-On: acme/schema#1');
+    const secret = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    await w.openPull('api', { 'index.js': 'module.exports = {};\n' }, 'Depends-On: acme/schema#1');
     await openedInOrder(w);
     w.app.service.flush();
-    await until(
-      w,
+    await w.until(
       () => w.standIn.comments('acme', 'api', 1).some((c) => c.body?.includes('Not evaluated')),
       'the public PR told it was refused',
     );
@@ -89,22 +78,24 @@ describe('attack: a public PR the caps refused from a private set', () => {
 
 describe('attack: a private merged neighbour carried into a public merge comment', () => {
   it('the public set merges without naming it', async () => {
-    const w = await startWorld({ executor: new StubExecutor(), privateRepos: ['schema'] });
-    mergeable(w, ['schema', 'api']);
+    const w = await scenario()
+      .with({ executor: new StubExecutor(), privateRepos: ['schema'] })
+      .start();
+    w.mergeable(['schema', 'api']);
     for (const name of ['schema', 'api']) w.standIn.setPermission('acme', name, 'alice', 'write');
-    const secret = await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    await openPull(w, 'api', { 'index.js': 'module.exports = { ok: 1 };\n' }, 'Standalone.');
+    const secret = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+    await w.openPull('api', { 'index.js': 'module.exports = { ok: 1 };\n' }, 'Standalone.');
     await openedInOrder(w);
-    await settle(w);
+    await w.settle();
 
     // The private set merges its own member; GitHub then says it closed.
-    await postComment(w, 'schema', '/tandem merge', 'alice');
+    await w.postComment('schema', '/tandem merge', 'alice');
     const merged = w.standIn.pullRequest('acme', 'schema', 1);
     expect(merged.merged).toBe(true);
-    await sendPull(w, 'closed', 'schema', 1);
-    await settle(w);
+    await w.sendPull('closed', 'schema', 1);
+    await w.settle();
 
-    await postComment(w, 'api', '/tandem merge', 'alice');
+    await w.postComment('api', '/tandem merge', 'alice');
     expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(true);
     const written = writtenTo(w, 'api');
     expect(written).toContain('tandem:merge');
@@ -119,15 +110,17 @@ describe('attack: a private merged neighbour carried into a public merge comment
 
 describe('attack: a private change handed to a public evaluator repository', () => {
   it('is not dispatched: the workflow run, its inputs and logs would be public', async () => {
-    const w = await startWorld({
-      privateRepos: ['schema'],
-      config: orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n'),
-    });
+    const w = await scenario()
+      .with({
+        privateRepos: ['schema'],
+        config: orgConfig('executor: actions\nactions: { workflow: tandem.yml }\n'),
+      })
+      .start();
     // The evaluator repository is public: anyone reads its runs' names, inputs and logs.
     w.standIn.state.repo('acme', 'tandem-suites')!.private = false;
-    const secret = await openPull(w, 'schema', SCHEMA_OK, 'Internal field.');
-    await sendPull(w, 'opened', 'schema', 1);
-    await settle(w);
+    const secret = await w.openPull('schema', SCHEMA_OK, 'Internal field.');
+    await w.sendPull('opened', 'schema', 1);
+    await w.settle();
     expect(w.standIn.dispatches).toEqual([]);
     const checks = w.standIn.checkRuns('acme', 'schema', secret.head.sha).filter((c) => c.name === 'Tandem');
     expect(checks.map((c) => c.conclusion)).toEqual(['failure']);

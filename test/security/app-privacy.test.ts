@@ -1,49 +1,30 @@
-/**
- * Private code stays private (issue 17, finding 4): a public PR links a private repository's PR.
- * Against the App over HTTP with signed webhooks, the GitHub stand-in and the real engine
- * (Docker): the public PR's evaluation never includes the private repository (as a member or as
- * context), and nothing it publishes — comment, check, JSON report — names it or its head. The
- * private PR's own set may need the public one, and is reported only on the private PR. A suite
- * that opts in (`share_private`) evaluates them together.
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  API_OK,
-  ObservedExecutor,
-  openPull,
-  orgConfig,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
-import { makeTempDir } from '../helpers/git-fixtures.ts';
+import { API_OK, type ObservedExecutor, orgConfig } from '../e2e/app-harness.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 /** A private schema change whose content must not reach a public page. */
 const PRIVATE_SCHEMA = {
   'index.js': "module.exports = { fields: ['id', 'total'], codename: 'PRIVATE-CODENAME-7Q' };\n",
 };
 
-async function world(config?: string): Promise<{ w: World; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-privacy-'), 'cache'));
-  const w = await startWorld({
-    executor,
-    privateRepos: ['schema'],
-    publicUrl: 'https://tandem.example.test/',
-    ...(config ? { config } : {}),
-  });
-  return { w, executor };
+async function world(config?: string): Promise<{ w: Scenario; executor: ObservedExecutor }> {
+  const w = await scenario()
+    .observe()
+    .with({
+      privateRepos: ['schema'],
+      publicUrl: 'https://tandem.example.test/',
+      ...(config ? { config } : {}),
+    })
+    .start();
+  return { w, executor: w.observed };
 }
 
 /** Everything the App published about a public PR: its comment, its checks, its JSON report. */
-async function publishedFor(w: World, repo: string): Promise<string> {
-  const comment = stickyComments(w, repo, 1)[0]?.body ?? '';
-  const checks = JSON.stringify(tandemChecks(w, repo).map((c) => c.output));
+async function publishedFor(w: Scenario, repo: string): Promise<string> {
+  const comment = w.stickyComments(repo, 1)[0]?.body ?? '';
+  const checks = JSON.stringify(w.tandemChecks(repo).map((c) => c.output));
   const link =
     /\[JSON report\]\(<https:\/\/tandem\.example\.test(\/tandem\/reports\/[\w-]{22}\.json)>\)/.exec(comment);
   expect(link, comment).not.toBeNull();
@@ -59,10 +40,10 @@ const reposOf = (executor: ObservedExecutor, i: number) => ({
 describe('attack: a public PR links a private one', () => {
   it('never evaluates, names or reports the private repository on the public PR', async () => {
     const { w, executor } = await world();
-    const secret = await openPull(w, 'schema', PRIVATE_SCHEMA, 'Internal field.');
-    await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    const secret = await w.openPull('schema', PRIVATE_SCHEMA, 'Internal field.');
+    await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
 
     // The public PR was evaluated without the private repository, not even as context.
     expect(executor.runs).toHaveLength(1);
@@ -73,12 +54,12 @@ describe('attack: a public PR links a private one', () => {
     expect(published).not.toContain('PRIVATE-CODENAME-7Q');
 
     // The private PR's own set may need the public PR; it is reported on the private PR only.
-    await sendPull(w, 'opened', 'schema', 1);
-    await settle(w);
+    await w.sendPull('opened', 'schema', 1);
+    await w.settle();
     expect(executor.runs).toHaveLength(2);
     expect(reposOf(executor, 1).targets).toEqual(['acme/api', 'acme/schema']);
-    expect(tandemChecks(w, 'schema', secret.head.sha).map((c) => c.conclusion)).toEqual(['success']);
-    expect(tandemChecks(w, 'api')).toHaveLength(1);
+    expect(w.tandemChecks('schema', secret.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+    expect(w.tandemChecks('api')).toHaveLength(1);
     expect(await publishedFor(w, 'api')).not.toContain('acme/schema');
   });
 
@@ -88,11 +69,11 @@ describe('attack: a public PR links a private one', () => {
       'path: suites/checkout/suite.yml\n    share_private: true',
     );
     const { w, executor } = await world(config);
-    await openPull(w, 'schema', PRIVATE_SCHEMA, 'Internal field.');
-    const api = await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await sendPull(w, 'opened', 'api', 1);
-    await settle(w);
+    await w.openPull('schema', PRIVATE_SCHEMA, 'Internal field.');
+    const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+    await w.sendPull('opened', 'api', 1);
+    await w.settle();
     expect(reposOf(executor, 0).targets).toEqual(['acme/api', 'acme/schema']);
-    expect(tandemChecks(w, 'api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+    expect(w.tandemChecks('api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
   });
 });

@@ -1,79 +1,54 @@
-/**
- * Issue 25, item 3: a published result is reused only for the same bases. A linked change passes
- * on `main`; then a member is retargeted to `release`, or `main` moves. A re-run must evaluate it
- * again (the reuse fingerprint holds each member's base branch and the tip it was merged onto),
- * never republish the old green; and `/tandem merge` never merges a member into a branch other
- * than the one it was evaluated on, even when the retarget's webhook never arrived. Real App over
- * HTTP, the GitHub stand-in, the real engine (Docker).
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../../src/engine/git/git.ts';
-import {
-  API_OK,
-  mergeable,
-  ObservedExecutor,
-  openPull,
-  postComment,
-  publishBranch,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  tandemChecks,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
-import { commitOn, makeTempDir } from '../helpers/git-fixtures.ts';
+import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 const REUSED = 'Reused the result for these heads';
 
 /** The linked change on `main`, evaluated once; `release` exists in acme/api at main's tip. */
-async function passedOnMain(): Promise<{ w: World; executor: ObservedExecutor }> {
-  const executor = new ObservedExecutor(join(await makeTempDir('tandem-bases-'), 'cache'));
-  const w = await startWorld({ executor });
-  mergeable(w);
+async function passedOnMain(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
+  const w = await scenario().observe().mergeable().writer('alice', ['api', 'schema']).start();
+  const executor = w.observed;
   await git(['branch', 'release', w.repos.api!.sha], { cwd: w.repos.api!.bare });
-  publishBranch(w, 'api', 'release', w.repos.api!.sha);
-  w.standIn.setPermission('acme', 'api', 'alice', 'write');
-  w.standIn.setPermission('acme', 'schema', 'alice', 'write');
-  await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-  await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-  await sendPull(w, 'opened', 'schema', 1);
-  await sendPull(w, 'opened', 'api', 1);
-  await settle(w);
+  w.publishBranch('api', 'release', w.repos.api!.sha);
+  await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+  await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+  await w.sendPull('opened', 'schema', 1);
+  await w.sendPull('opened', 'api', 1);
+  await w.settle();
   expect(executor.runs).toHaveLength(1);
-  expect(tandemChecks(w, 'api').map((c) => c.conclusion)).toEqual(['success']);
+  expect(w.tandemChecks('api').map((c) => c.conclusion)).toEqual(['success']);
   // Unchanged: a re-run republishes the result (what the attacks below must not get).
-  await postComment(w, 'api', '/tandem run', 'alice');
+  await w.postComment('api', '/tandem run', 'alice');
   expect(executor.runs).toHaveLength(1);
-  expect(stickyComments(w, 'api', 1)[0]!.body).toContain(REUSED);
+  expect(w.stickyComments('api', 1)[0]!.body).toContain(REUSED);
   return { w, executor };
 }
 
 /** acme/api#1 now targets `release` (as GitHub shows it after "Edit" → base). */
-function retarget(w: World): void {
+function retarget(w: Scenario): void {
   w.standIn.updatePullRequest('acme', 'api', 1, { baseRef: 'release', baseSha: w.repos.api!.sha });
 }
 
-const merges = (w: World) =>
+const merges = (w: Scenario) =>
   w.standIn.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge')).map((r) => r.path);
 
 describe('attack: a result reused on another base', () => {
   it('a PR retargeted from main to release is evaluated again', async () => {
     const { w, executor } = await passedOnMain();
     retarget(w);
-    await sendPull(w, 'edited', 'api', 1, {
+    await w.sendPull('edited', 'api', 1, {
       changes: { base: { ref: { from: 'main' }, sha: { from: 'x' } } },
     });
-    await settle(w);
+    await w.settle();
     expect(executor.runs).toHaveLength(2);
     const api = executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!;
     expect(api.base).toBe(w.repos.api!.sha);
-    expect(stickyComments(w, 'api', 1)[0]!.body).not.toContain(REUSED);
+    expect(w.stickyComments('api', 1)[0]!.body).not.toContain(REUSED);
     // And a re-run on the new base reuses that new result, not the one from main.
-    await postComment(w, 'api', '/tandem run', 'alice');
+    await w.postComment('api', '/tandem run', 'alice');
     expect(executor.runs).toHaveLength(2);
   });
 
@@ -82,18 +57,18 @@ describe('attack: a result reused on another base', () => {
     const moved = await commitOn(w.repos.schema!, 'main', { 'README.md': 'moved\n' }, 'main moves', {
       from: w.repos.schema!.sha,
     });
-    publishBranch(w, 'schema', 'main', moved);
-    await postComment(w, 'api', '/tandem run', 'alice');
+    w.publishBranch('schema', 'main', moved);
+    await w.postComment('api', '/tandem run', 'alice');
     expect(executor.runs).toHaveLength(2);
     expect(executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/schema')!.base).toBe(moved);
-    expect(stickyComments(w, 'api', 1)[0]!.body).not.toContain(REUSED);
+    expect(w.stickyComments('api', 1)[0]!.body).not.toContain(REUSED);
   });
 
   it('/tandem merge refuses a member retargeted since its evaluation, even unannounced', async () => {
     const { w } = await passedOnMain();
     // The retarget's webhook is lost: only GitHub knows.
     retarget(w);
-    await postComment(w, 'api', '/tandem merge', 'alice');
+    await w.postComment('api', '/tandem merge', 'alice');
     expect(merges(w)).toEqual([]);
     expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(false);
     const status = w.standIn

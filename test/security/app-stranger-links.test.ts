@@ -8,21 +8,11 @@
  * strangers' own evaluations are only the setup here.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  API_OK,
-  openPull,
-  orgConfig,
-  postComment,
-  SCHEMA_OK,
-  sendPull,
-  settle,
-  stickyComments,
-  useWorld,
-  type World,
-} from '../e2e/app-harness.ts';
+import { API_OK, orgConfig, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
 /**
  * Mallory's PRs on acme/web, each linking to acme/api#1, delivered as `opened` webhooks. They are
@@ -30,7 +20,7 @@ const startWorld = useWorld();
  * links, but has nothing to evaluate or publish for them: 500 verdict comments would take GitHub's
  * content budget hours), then the org covers acme/web again: the index is as webhooks built it.
  */
-async function strangers(w: World, count: number): Promise<void> {
+async function strangers(w: Scenario, count: number): Promise<void> {
   w.standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig().replace(', acme/web]', ']'));
   await w.sender.installation('created', { installationId: w.installationId, account: 'acme' });
   const send = async (i: number) => {
@@ -49,7 +39,7 @@ async function strangers(w: World, count: number): Promise<void> {
     // again, and the App's deduplication makes a second delivery of a handled one harmless.
     for (let attempt = 1; ; attempt++) {
       try {
-        await sendPull(w, 'opened', 'web', pr.number);
+        await w.sendPull('opened', 'web', pr.number);
         return;
       } catch (e) {
         if (attempt >= 3) throw e;
@@ -59,32 +49,32 @@ async function strangers(w: World, count: number): Promise<void> {
   // Twenty deliveries in flight at a time, as GitHub delivers a burst.
   for (let i = 0; i < count; i += 20)
     await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, j) => send(i + j)));
-  await settle(w);
+  await w.settle();
   w.standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig());
   await w.sender.installation('created', { installationId: w.installationId, account: 'acme' });
-  await settle(w);
+  await w.settle();
 }
 
 /** The maintainers' set (acme/schema#1 + acme/api#1), evaluated once. */
-async function maintainers(w: World): Promise<void> {
+async function maintainers(w: Scenario): Promise<void> {
   w.standIn.setPermission('acme', 'api', 'alice', 'write');
-  await openPull(w, 'schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-  await openPull(w, 'api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-  await sendPull(w, 'opened', 'schema', 1);
-  await sendPull(w, 'opened', 'api', 1);
-  await settle(w);
+  await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+  await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
+  await w.sendPull('opened', 'schema', 1);
+  await w.sendPull('opened', 'api', 1);
+  await w.settle();
 }
 
 /** GitHub requests (at the stand-in) a writer's `/tandem run --fresh` on acme/api#1 costs. */
-async function reevaluation(w: World): Promise<number> {
+async function reevaluation(w: Scenario): Promise<number> {
   const before = w.standIn.requests.length;
-  await postComment(w, 'api', '/tandem run --fresh', 'alice');
+  await w.postComment('api', '/tandem run --fresh', 'alice');
   return w.standIn.requests.length - before;
 }
 
 describe("attack: 500 strangers' links to a maintainer's PR", () => {
   it('cost its evaluation no more GitHub requests than none, and are named at most five, folded', async () => {
-    const w = await startWorld({ executor: new StubExecutor() });
+    const w = await scenario().with({ executor: new StubExecutor() }).start();
     await maintainers(w);
     const quiet = await reevaluation(w);
     await strangers(w, 500);
@@ -92,7 +82,7 @@ describe("attack: 500 strangers' links to a maintainer's PR", () => {
     expect(flooded, `${flooded} requests with 500 strangers, ${quiet} with none`).toBeLessThanOrEqual(
       quiet + 5,
     );
-    const comment = stickyComments(w, 'api', 1)[0]?.body ?? '';
+    const comment = w.stickyComments('api', 1)[0]?.body ?? '';
     expect(comment).toMatch(/<details><summary>500 link\(s\) of other pull requests not followed<\/summary>/);
     expect(comment).toContain('… and 495 more');
     expect(comment.split('\n').filter((l) => l.includes('acme/web#')).length).toBeLessThanOrEqual(5);

@@ -6,18 +6,13 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { openPull, SECRET, sendComment, sendPull, settle, useWorld, type World } from '../e2e/app-harness.ts';
+import { SECRET } from '../e2e/app-harness.ts';
+import { SCHEMA_ONLY_CONFIG, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { signPayload } from '../support/webhook-sender.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
-/** A configuration whose one suite covers acme/schema only: acme/web PRs are never evaluated. */
-const CONFIG = `evaluator: acme/tandem-suites
-suites:
-  - name: checkout
-    repos: [acme/schema]
-    path: suites/checkout/suite.yml
-`;
+const CONFIG = SCHEMA_ONLY_CONFIG;
 
 const MIB = 1024 * 1024;
 
@@ -28,7 +23,7 @@ const MIB = 1024 * 1024;
  * still writing) resolves `hungUp` instead: it stopped reading too, which is what these tests ask.
  */
 function post(
-  w: World,
+  w: Scenario,
   headers: Record<string, string | number>,
   chunks: Iterable<Buffer>,
 ): Promise<{ status: number; sent: number; hungUp?: boolean }> {
@@ -84,7 +79,7 @@ const headersFor = (extra: Record<string, string | number> = {}) => ({
 
 describe('attack: oversized webhook bodies', () => {
   it('refuses a declared 300 MiB body before reading it', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     // Only 1 MiB is ever offered: an App that waits for the whole body never answers.
     const res = await post(
       w,
@@ -96,7 +91,7 @@ describe('attack: oversized webhook bodies', () => {
   });
 
   it('stops reading a chunked body once it passes 25 MB, before checking anything else', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     // 40 MiB offered, unsigned, in 1 MiB chunks with no Content-Length (chunked encoding).
     const res = await post(
       w,
@@ -109,7 +104,7 @@ describe('attack: oversized webhook bodies', () => {
   });
 
   it('answers a forged signature with 401 and a genuine one with 200', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     const body = Buffer.from(JSON.stringify({ action: 'ping', zen: 'x' }));
     const forged = await post(
       w,
@@ -130,41 +125,41 @@ describe('attack: oversized webhook bodies', () => {
 });
 
 describe('attack: a signed delivery replayed under a fresh delivery id', () => {
-  const evaluations = (w: World) =>
+  const evaluations = (w: Scenario) =>
     (w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get() as { n: number }).n;
-  const reactions = (w: World, id: number) => w.standIn.reactions(id).length;
+  const reactions = (w: Scenario, id: number) => w.standIn.reactions(id).length;
 
   it('a PR event replayed three times is handled once', async () => {
-    const w = await startWorld({ config: CONFIG });
-    await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
-    const first = await sendPull(w, 'opened', 'web', 1);
+    const w = await scenario().with({ config: CONFIG }).start();
+    await w.openPull('web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
+    const first = await w.sendPull('opened', 'web', 1);
     expect(first.status).toBe(200);
-    await settle(w);
+    await w.settle();
     expect(evaluations(w)).toBe(1);
     for (let i = 0; i < 3; i++) {
       // The same bytes, the same signature, a fresh delivery id each time.
-      const again = await sendPull(w, 'opened', 'web', 1);
+      const again = await w.sendPull('opened', 'web', 1);
       expect(again.status).toBe(200);
       expect(again.deliveryId).not.toBe(first.deliveryId);
-      await settle(w);
+      await w.settle();
     }
     expect(evaluations(w)).toBe(1);
     // A real new event (the body edited) is still handled.
     w.standIn.updatePullRequest('acme', 'web', 1, { body: 'Edited.' });
-    await sendPull(w, 'edited', 'web', 1, { changes: { body: { from: '' } } });
-    await settle(w);
+    await w.sendPull('edited', 'web', 1, { changes: { body: { from: '' } } });
+    await w.settle();
     expect(evaluations(w)).toBe(2);
   });
 
   it('a /tandem command replayed is acknowledged and acted on once', async () => {
-    const w = await startWorld({ config: CONFIG });
-    await openPull(w, 'web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
+    const w = await scenario().with({ config: CONFIG }).start();
+    await w.openPull('web', { 'index.js': 'module.exports = { page: 1 };\n' }, '');
     w.standIn.setPermission('acme', 'web', 'alice', 'write');
     const comment = w.standIn.addComment('acme', 'web', 1, { body: '/tandem run', user: 'alice' });
-    const send = () => sendComment(w, 'web', 1, comment);
+    const send = () => w.sendComment('web', 1, comment);
     for (let i = 0; i < 3; i++) {
       expect((await send()).status).toBe(200);
-      await settle(w);
+      await w.settle();
     }
     // One 👍 (GitHub keeps one reaction per user anyway) and one evaluation asked for.
     expect(reactions(w, Number(comment.id))).toBe(1);

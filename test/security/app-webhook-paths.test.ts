@@ -9,17 +9,13 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { SECRET, useWorld, type World } from '../e2e/app-harness.ts';
+import { SECRET } from '../e2e/app-harness.ts';
+import { SCHEMA_ONLY_CONFIG, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { signPayload } from '../support/webhook-sender.ts';
 
-const startWorld = useWorld();
+const scenario = useScenario();
 
-const CONFIG = `evaluator: acme/tandem-suites
-suites:
-  - name: checkout
-    repos: [acme/schema]
-    path: suites/checkout/suite.yml
-`;
+const CONFIG = SCHEMA_ONLY_CONFIG;
 
 const MIB = 1024 * 1024;
 
@@ -54,7 +50,7 @@ interface Answer {
  * POSTs `total` bytes to `path` with a declared `Content-Length`, streaming one reused 1 MiB
  * buffer (each write once the socket drained), and stops writing as soon as the App answers.
  */
-function stream(w: World, path: string, total: number): Promise<Answer> {
+function stream(w: Scenario, path: string, total: number): Promise<Answer> {
   const url = new URL(w.app.url);
   const chunk = Buffer.alloc(MIB, 0x20);
   const rssBefore = process.memoryUsage().rss;
@@ -106,7 +102,7 @@ function stream(w: World, path: string, total: number): Promise<Answer> {
 }
 
 /** A small body sent in one piece to `path`, signed with `secret`. */
-function small(w: World, path: string, secret: string): Promise<number> {
+function small(w: Scenario, path: string, secret: string): Promise<number> {
   const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
   const url = new URL(w.app.url);
   return new Promise((resolve, reject) => {
@@ -135,7 +131,7 @@ function small(w: World, path: string, secret: string): Promise<number> {
 
 describe('attack: the webhook path spelled another way', () => {
   it('caps a streamed 300 MiB body on every spelling Probot routes to its webhook handler', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     for (const path of WEBHOOK_SPELLINGS) {
       const answer = await stream(w, path, 300 * MIB);
       expect(answer.sent, `${path}: bytes written before the answer`).toBeLessThanOrEqual(32 * MIB);
@@ -146,7 +142,7 @@ describe('attack: the webhook path spelled another way', () => {
   });
 
   it('checks the signature on every spelling: forged is 401, genuine is 200', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     for (const path of WEBHOOK_SPELLINGS) {
       expect(await small(w, path, 'not-the-secret'), `${path} forged`).toBe(401);
       expect(await small(w, path, SECRET), `${path} genuine`).toBe(200);
@@ -154,7 +150,7 @@ describe('attack: the webhook path spelled another way', () => {
   });
 
   it('answers every other spelling with 404 without reading it into memory', async () => {
-    const w = await startWorld({ config: CONFIG });
+    const w = await scenario().with({ config: CONFIG }).start();
     for (const path of OTHER_SPELLINGS) {
       const answer = await stream(w, path, 300 * MIB);
       expect([404, 0], `${path}: status ${answer.status}`).toContain(answer.status);

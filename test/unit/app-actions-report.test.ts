@@ -6,31 +6,22 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRunReport } from '../../src/app/executors/actions-report.ts';
 import type { GitHubPort } from '../../src/app/port/github-port.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import { standInClient, useStandIn } from './app-fixtures.ts';
 import { resolvedReport } from './report-fixtures.ts';
 
-let dir: string | undefined;
-let standIn: StandIn | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  if (dir) await removeTempDir(dir);
-  standIn = undefined;
-  dir = undefined;
-});
+const use = useStandIn('tandem-artifact-');
 
 const evaluator = 'acme/suites';
 const run = { id: 5, url: 'https://github.test/acme/suites/actions/runs/5', conclusion: 'success' };
 
 async function withArtifact(files: Record<string, string> | undefined): Promise<GitHubPort> {
-  standIn = await startGitHubStandIn();
+  const standIn = await use.start();
   standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
-  dir = await makeTempDir('tandem-artifact-');
+  const dir = await use.dir();
   if (files) {
     const src = join(dir, 'src');
     mkdirSync(src);

@@ -7,29 +7,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionsExecutor } from '../../src/app/executors/actions-executor.ts';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { Store } from '../../src/app/store/store.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import { runningEvaluation, standInClient, useStandIn } from './app-fixtures.ts';
 
-let dir: string | undefined;
-let standIn: StandIn | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  if (dir) await removeTempDir(dir);
-  standIn = undefined;
-  dir = undefined;
-});
+const use = useStandIn('tandem-actions-close-');
 
 const silent = { info: () => {}, warn: () => {} };
 
 describe('ActionsExecutor shutdown', () => {
   it('close() waits for the poll in flight; nothing reads the store after it closed', async () => {
-    standIn = await startGitHubStandIn();
+    const standIn = await use.start();
     standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
     standIn.setFile(
       'acme',
@@ -37,16 +28,9 @@ describe('ActionsExecutor shutdown', () => {
       '.github/workflows/tandem.yml',
       readFileSync(new URL('../../examples/workflows/tandem.yml', import.meta.url), 'utf8'),
     );
-    dir = await makeTempDir('tandem-actions-close-');
+    const dir = await use.dir();
     const store = await Store.open(join(dir, 'tandem.db'));
-    const id = store.evaluations.create({
-      setKey: 'acme/api#1',
-      seed: 'acme/api#1',
-      installationId: 1,
-      matrix: null,
-    });
-    store.evaluations.start(id);
-    store.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
+    const id = runningEvaluation(store);
 
     const gh = standInClient(standIn);
     let inFlight = 0;

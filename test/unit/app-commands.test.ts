@@ -11,7 +11,7 @@ import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import { addApiPull, publishedEvaluation, standInClient } from './app-fixtures.ts';
 
 let dir: string | undefined;
 let standIn: StandIn | undefined;
@@ -30,16 +30,7 @@ async function world() {
   standIn.addRepo({ owner: 'acme', name: 'api' });
   standIn.setPermission('acme', 'api', 'writer', 'write');
   standIn.setPermission('acme', 'api', 'reader', 'read');
-  standIn.addPullRequest({
-    owner: 'acme',
-    repo: 'api',
-    title: 'Total',
-    body: '',
-    headRef: 'feature',
-    headSha: 'a'.repeat(40),
-    baseRef: 'main',
-    baseSha: 'b'.repeat(40),
-  });
+  addApiPull(standIn, 'a'.repeat(40), 'b'.repeat(40));
   dir = await makeTempDir('tandem-commands-');
   const s = await Store.open(join(dir, 'tandem.db'));
   store = s;
@@ -112,16 +103,9 @@ describe('/tandem commands', () => {
 
   it('a second `/tandem merge` while one runs gets 😕, requests no evaluation and asks GitHub for no merge', async () => {
     const w = await world();
-    const id = w.s.evaluations.create({
-      setKey: 'acme/api#1',
-      seed: 'acme/api#1',
+    const id = publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
       installationId: 7,
-      matrix: null,
     });
-    w.s.evaluations.start(id);
-    w.s.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
-    w.s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: [] });
-    w.s.evaluations.publish(id);
     expect(w.s.merges.start(id, 'someone')).toBeTypeOf('number');
     const c = w.comment('writer', '/tandem merge');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
@@ -133,16 +117,9 @@ describe('/tandem commands', () => {
 
   it('GitHub failing halfway: nothing merged, the attempt is over and the comment says where it stopped', async () => {
     const w = await world();
-    const id = w.s.evaluations.create({
-      setKey: 'acme/api#1',
-      seed: 'acme/api#1',
+    const id = publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
       installationId: 7,
-      matrix: null,
     });
-    w.s.evaluations.start(id);
-    w.s.evaluations.setMembers(id, [{ key: 'acme/api#1', headSha: 'a'.repeat(40) }]);
-    w.s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: [] });
-    w.s.evaluations.publish(id);
     standIn!.failNext({ status: 502, count: 10, method: 'GET', path: /\/pulls\/1$/, message: 'Bad Gateway' });
     const c = w.comment('writer', '/tandem merge');
     await expect(handleCommandComment(w.tandem, w.gh, 7, api, 1, c)).rejects.toMatchObject({ status: 502 });

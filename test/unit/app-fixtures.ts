@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
-import { Store } from '../../src/app/store/store.ts';
+import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import type { StandIn } from '../support/github-standin/index.ts';
+import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 export interface TempStore {
   /** Opens the test's database file (creating it); opening again reopens the same file. */
@@ -47,3 +47,93 @@ export function standInClient(standIn: StandIn, owner = 'acme'): GitHub {
     baseUrl: standIn.apiUrl,
   }) as unknown as GitHub;
 }
+
+/**
+ * A running evaluation of `members` (PR keys, each at head `headSha`), seeded by the first one:
+ * where the App's tests start when they need one in the store.
+ */
+export function runningEvaluation(
+  store: Store,
+  members: readonly string[] = ['acme/api#1'],
+  opts: { installationId?: number; headSha?: string } = {},
+): number {
+  const seed = members[0]!;
+  const id = store.evaluations.create({
+    setKey: seed,
+    seed,
+    installationId: opts.installationId ?? 1,
+    matrix: null,
+  });
+  store.evaluations.start(id);
+  store.evaluations.setMembers(
+    id,
+    members.map((key) => ({ key, headSha: opts.headSha ?? 'a'.repeat(40) })),
+  );
+  return id;
+}
+
+/** `runningEvaluation`, then published with `verdict` recorded (what `/tandem merge` follows). */
+export function publishedEvaluation(
+  store: Store,
+  verdict: EvaluationVerdict,
+  members?: readonly string[],
+  opts: { installationId?: number } = {},
+): number {
+  const id = runningEvaluation(store, members, opts);
+  store.evaluations.recordVerdict(id, verdict);
+  store.evaluations.publish(id);
+  return id;
+}
+
+export interface StandInUse {
+  /** Starts the test's GitHub stand-in (closed after the test). */
+  start(opts?: Parameters<typeof startGitHubStandIn>[0]): Promise<StandIn>;
+  /** The test's temporary folder (created on first use, removed after the test). */
+  dir(): Promise<string>;
+}
+
+/** Registers the cleanup of a stand-in and a temporary folder; call at the top of a test file. */
+export function useStandIn(prefix = 'tandem-standin-'): StandInUse {
+  let standIn: StandIn | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await standIn?.close();
+    if (dir) await removeTempDir(dir);
+    standIn = undefined;
+    dir = undefined;
+  });
+  return {
+    async start(opts) {
+      standIn = await startGitHubStandIn(opts);
+      return standIn;
+    },
+    async dir() {
+      dir ??= await makeTempDir(prefix);
+      return dir;
+    },
+  };
+}
+
+/** acme/api#1 ('Total', branch `feature` onto `main`) in the stand-in, at `headSha` on `baseSha`. */
+export function addApiPull(standIn: StandIn, headSha: string, baseSha: string) {
+  return standIn.addPullRequest({
+    owner: 'acme',
+    repo: 'api',
+    title: 'Total',
+    body: '',
+    headRef: 'feature',
+    headSha,
+    baseRef: 'main',
+    baseSha,
+  });
+}
+
+/** The suite the App unit tests evaluate with (`s/suite.yml` of acme/suites), plus `extra` lines. */
+export const UNIT_SUITE = (extra = '') => `name: s
+image: tandem/sandbox:node20
+tests:
+  - name: t
+    files: [hidden/t.test.js]
+    run: node --test
+    results: { format: junit, path: t.xml }
+${extra}`;

@@ -7,34 +7,21 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalTransitionError } from '../../src/app/store/evaluation-states.ts';
 import type { Store } from '../../src/app/store/store.ts';
-import { useTempStore } from './app-fixtures.ts';
+import { publishedEvaluation, useTempStore } from './app-fixtures.ts';
 
 const temp = useTempStore('tandem-merge-store-');
 const A = 'a'.repeat(40);
 
-function publishedEvaluation(store: Store, members: string[], outcome: 'resolved' | 'unresolved') {
-  const id = store.evaluations.create({
-    setKey: members[0]!,
-    seed: members[0]!,
-    installationId: 1,
-    matrix: null,
-  });
-  store.evaluations.start(id);
-  store.evaluations.setMembers(
-    id,
-    members.map((key) => ({ key, headSha: A })),
-  );
-  store.evaluations.recordVerdict(id, { outcome, mergeOrder: ['acme/schema', 'acme/api'] });
-  store.evaluations.publish(id);
-  return id;
+function published(store: Store, members: string[], outcome: 'resolved' | 'unresolved') {
+  return publishedEvaluation(store, { outcome, mergeOrder: ['acme/schema', 'acme/api'] }, members);
 }
 
 describe('store: merges and verdicts', () => {
   it('keeps the verdict and merge order, and finds the newest evaluation covering a set', async () => {
     const store = await temp.open();
-    const first = publishedEvaluation(store, ['acme/api#1', 'acme/schema#1'], 'unresolved');
-    const second = publishedEvaluation(store, ['acme/api#1', 'acme/schema#1'], 'resolved');
-    publishedEvaluation(store, ['acme/web#5'], 'resolved');
+    const first = published(store, ['acme/api#1', 'acme/schema#1'], 'unresolved');
+    const second = published(store, ['acme/api#1', 'acme/schema#1'], 'resolved');
+    published(store, ['acme/web#5'], 'resolved');
     expect(store.evaluations.verdict(first)).toEqual({
       outcome: 'unresolved',
       mergeOrder: ['acme/schema', 'acme/api'],
@@ -60,7 +47,7 @@ describe('store: merges and verdicts', () => {
 
   it('runs one attempt per evaluation at a time, and remembers what earlier attempts merged', async () => {
     const store = await temp.open();
-    const ev = publishedEvaluation(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
+    const ev = published(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
     const first = store.merges.start(ev, 'alice');
     expect(first).toBeTypeOf('number');
     expect(store.merges.start(ev, 'bob')).toBeUndefined();

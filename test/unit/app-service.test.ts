@@ -18,17 +18,10 @@ import type { Report } from '../../src/core/report.schema.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import { addApiPull, standInClient, UNIT_SUITE } from './app-fixtures.ts';
 import { resolvedReport } from './report-fixtures.ts';
 
-const SUITE = `name: s
-image: tandem/sandbox:node20
-tests:
-  - name: t
-    files: [hidden/t.test.js]
-    run: node --test
-    results: { format: junit, path: t.xml }
-`;
+const SUITE = UNIT_SUITE();
 const CONFIG = `evaluator: acme/suites
 suites:
   - name: s
@@ -82,16 +75,7 @@ async function world() {
   standIn.setFile('acme', '.github', '.github/tandem.yml', CONFIG);
   standIn.setFile('acme', 'suites', 's/suite.yml', SUITE);
   standIn.setFile('acme', 'suites', 's/hidden/t.test.js', 'test\n');
-  standIn.addPullRequest({
-    owner: 'acme',
-    repo: 'api',
-    title: 'Total',
-    body: '',
-    headRef: 'feature',
-    headSha: '1'.repeat(40),
-    baseRef: 'main',
-    baseSha: '0'.repeat(40),
-  });
+  addApiPull(standIn, '1'.repeat(40), '0'.repeat(40));
   dir = await makeTempDir('tandem-service-');
   const file = join(dir, 'tandem.db');
   const installationId = standIn.installationId('acme');

@@ -21,7 +21,8 @@ import {
 } from '../../src/core/dataset-names.ts';
 import { InputError } from '../../src/core/errors.ts';
 import { matrixFlaky } from '../../src/core/matrix-flaky.ts';
-import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
+import type { TestStatus } from '../../src/core/run.schema.ts';
+import { configurationRun } from '../helpers/result-fixtures.ts';
 
 let dir: string;
 const suite = (name: string) => ({
@@ -160,31 +161,8 @@ describe('published rows, read as they are', () => {
   });
 });
 
-function run(
-  id: string,
-  applied: string[],
-  tests: Array<[string, TestStatus]>,
-  group = 'unit',
-  attempt = 0,
-): ConfigurationRun {
-  return {
-    id,
-    applied,
-    attempt,
-    setup: [],
-    groups: [
-      {
-        name: group,
-        repo: 'acme/dayjs',
-        status: 'reported',
-        exitCode: 0,
-        durationMs: 1,
-        tests: tests.map(([t, status]) => ({ id: t, status })),
-      },
-    ],
-    cached: false,
-    durationMs: 1,
-  };
+function run(id: string, applied: string[], tests: Array<[string, TestStatus]>, group = 'unit', attempt = 0) {
+  return configurationRun(id, applied, tests, { group, repo: 'acme/dayjs', attempt });
 }
 
 describe('test names as the dataset writes them', () => {

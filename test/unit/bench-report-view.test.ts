@@ -16,6 +16,7 @@ import {
   leaderboardRow,
   runLabeler,
 } from '../../src/report/bench-view.ts';
+import { emptyTestsStatus } from '../helpers/result-fixtures.ts';
 
 const WARNING = '2 of 2 listed test(s) were never reported. e.g. `a.test.js:adds`';
 
@@ -25,12 +26,7 @@ function entry(id: string, resolved: boolean, over: Partial<InstanceReportEntry[
     patch_exists: true,
     patch_successfully_applied: true,
     resolved,
-    tests_status: {
-      FAIL_TO_PASS: { success: [], failure: [] },
-      PASS_TO_PASS: { success: [], failure: [] },
-      FAIL_TO_FAIL: { success: [], failure: [] },
-      PASS_TO_FAIL: { success: [], failure: [] },
-    },
+    tests_status: emptyTestsStatus(),
     tandem: {
       instance_id: id,
       model_name_or_path: 'agent',

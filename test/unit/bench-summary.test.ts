@@ -7,6 +7,7 @@ import { deriveLists } from '../../src/core/bench-derive-lists.ts';
 import type { InstanceReportEntry, PredictionOutcome } from '../../src/core/bench-report.schema.ts';
 import { summarizeRun } from '../../src/core/bench-summary.ts';
 import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
+import { configurationRun, emptyTestsStatus } from '../helpers/result-fixtures.ts';
 
 function entry(
   id: string,
@@ -26,12 +27,7 @@ function entry(
     patch_exists: outcome !== 'empty-patch',
     patch_successfully_applied: over.applied ?? (outcome === 'resolved' || outcome === 'unresolved'),
     resolved: outcome === 'resolved',
-    tests_status: {
-      FAIL_TO_PASS: { success: [], failure: [] },
-      PASS_TO_PASS: { success: [], failure: [] },
-      FAIL_TO_FAIL: { success: [], failure: [] },
-      PASS_TO_FAIL: { success: [], failure: [] },
-    },
+    tests_status: emptyTestsStatus(),
     tandem: {
       instance_id: id,
       model_name_or_path: 'm',
@@ -120,29 +116,9 @@ describe('summarizeRun', () => {
   });
 });
 
-function run(
-  id: string,
-  applied: string[],
-  tests: Record<string, TestStatus>,
-  attempt = 0,
-): ConfigurationRun {
-  return {
-    id,
-    applied,
-    attempt,
-    setup: [],
-    groups: [
-      {
-        name: 'g',
-        status: 'reported',
-        exitCode: 0,
-        durationMs: 1,
-        tests: Object.entries(tests).map(([t, status]) => ({ id: `g::::${t}`, status })),
-      },
-    ],
-    cached: false,
-    durationMs: 1,
-  };
+function run(id: string, applied: string[], tests: Record<string, TestStatus>, attempt = 0) {
+  const named = Object.entries(tests).map(([t, status]): [string, TestStatus] => [`g::::${t}`, status]);
+  return configurationRun(id, applied, named, { group: 'g', attempt });
 }
 
 describe('deriveLists', () => {

@@ -30,19 +30,10 @@ import {
 } from '../../src/report/linked-change.ts';
 import { type MergeStatus, renderMergeStatus } from '../../src/report/merge-command-status.ts';
 import { renderStickyComment } from '../../src/report/sticky-comment-state.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { stubReport } from '../support/stub-executor.ts';
 
-/** A small deterministic PRNG (mulberry32): the same sets on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 const VISIBILITIES: RepoVisibility[] = ['public', 'internal', 'private'];

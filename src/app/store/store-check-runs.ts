@@ -6,25 +6,23 @@
  * have created on GitHub without storing its id.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { flagColumn, rowReader } from './stored-row.ts';
 
-export interface StoredCheckRun {
-  pullKey: string;
-  headSha: string;
-  checkRunId: number;
-  evaluationId: number | null;
-  completed: boolean;
-}
+const headSchema = z.object({ pullKey: z.string(), headSha: z.string() });
+const checkRunSchema = headSchema.extend({
+  checkRunId: z.number().int(),
+  evaluationId: z.number().int().nullable(),
+  completed: flagColumn,
+});
+export type StoredCheckRun = z.output<typeof checkRunSchema>;
 
-/** Columns under their `StoredCheckRun` names: a row is one but for SQLite's integer boolean. */
+/** Columns under their `StoredCheckRun` names. */
 const COLUMNS = `pull_key AS pullKey, head_sha AS headSha, check_run_id AS checkRunId,
   evaluation_id AS evaluationId, completed`;
 
-type CheckRow = Omit<StoredCheckRun, 'completed'> & { completed: number };
-
-const toCheckRun = ({ completed, ...row }: CheckRow): StoredCheckRun => ({
-  ...row,
-  completed: completed === 1,
-});
+const checkRuns = rowReader('check_runs', ['pullKey', 'headSha'], checkRunSchema);
+const intents = rowReader('check_intents', ['pullKey', 'headSha'], headSchema);
 
 export class CheckRunsTable {
   constructor(private readonly db: Database.Database) {}
@@ -59,9 +57,9 @@ export class CheckRunsTable {
 
   /** Intents no stored id answered: checks a killed process may have created. */
   intents(): Array<{ pullKey: string; headSha: string }> {
-    return this.db
-      .prepare('SELECT pull_key AS pullKey, head_sha AS headSha FROM check_intents')
-      .all() as Array<{ pullKey: string; headSha: string }>;
+    return intents.many(
+      this.db.prepare('SELECT pull_key AS pullKey, head_sha AS headSha FROM check_intents').all(),
+    );
   }
 
   dropIntent(pullKey: string, headSha: string): void {
@@ -79,25 +77,22 @@ export class CheckRunsTable {
   }
 
   get(pullKey: string, headSha: string): StoredCheckRun | undefined {
-    const row = this.db
-      .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND head_sha = ?`)
-      .get(pullKey, headSha) as CheckRow | undefined;
-    return row ? toCheckRun(row) : undefined;
+    return checkRuns.one(
+      this.db
+        .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND head_sha = ?`)
+        .get(pullKey, headSha),
+    );
   }
 
   /** Open check runs of a PR (any head): the stale ones get closed when the head moves on. */
   open(pullKey: string): StoredCheckRun[] {
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND completed = 0`)
-      .all(pullKey) as CheckRow[];
-    return rows.map(toCheckRun);
+    return checkRuns.many(
+      this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND completed = 0`).all(pullKey),
+    );
   }
 
   byId(id: number): StoredCheckRun | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE check_run_id = ?`).get(id) as
-      | CheckRow
-      | undefined;
-    return row ? toCheckRun(row) : undefined;
+    return checkRuns.one(this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE check_run_id = ?`).get(id));
   }
 
   claim(pullKey: string, headSha: string, evaluationId: number): void {

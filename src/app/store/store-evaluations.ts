@@ -4,37 +4,55 @@
  * state, through `compareAndSet`.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** The state names live with the table that stores them; `evaluation-states.ts` owns the moves. */
 export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
 export type EvaluationState = (typeof EVALUATION_STATES)[number];
 
-export interface StoredEvaluation {
-  id: number;
-  setKey: string;
-  seed: string;
-  installationId: number;
-  state: EvaluationState;
-  matrix: string | null;
+const evaluationSchema = z.object({
+  id: z.number().int(),
+  setKey: z.string(),
+  seed: z.string(),
+  installationId: z.number().int(),
+  state: z.enum(EVALUATION_STATES),
+  matrix: z.string().nullable(),
   /** `baseRef`: the branch it was evaluated onto (absent on rows an older Tandem wrote). */
-  members: Array<{ key: string; headSha: string; baseRef?: string }>;
-}
+  members: jsonColumn(
+    z.array(z.object({ key: z.string(), headSha: z.string(), baseRef: z.string().optional() })),
+  ),
+});
+export type StoredEvaluation = z.output<typeof evaluationSchema>;
+
+const OUTCOMES = ['resolved', 'unresolved', 'error'] as const;
 
 /** What a published report concluded, and the suite's merge order (producers first). */
 export interface EvaluationVerdict {
-  outcome: 'resolved' | 'unresolved' | 'error';
+  outcome: (typeof OUTCOMES)[number];
   mergeOrder: string[];
 }
 
-/** Columns under their `StoredEvaluation` names: a row is one but for the members' JSON. */
+/** Columns under their `StoredEvaluation` names. */
 const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
 
-type EvalRow = Omit<StoredEvaluation, 'members'> & { members: string };
-
-const toEvaluation = (row: EvalRow): StoredEvaluation => ({
-  ...row,
-  members: JSON.parse(row.members) as StoredEvaluation['members'],
+const evaluations = rowReader('evaluations', ['id'], evaluationSchema);
+const verdicts = rowReader(
+  'evaluations',
+  ['id'],
+  z.object({
+    id: z.number().int(),
+    outcome: z.enum(OUTCOMES).nullable(),
+    merge_order: jsonColumn(z.array(z.string())),
+  }),
+);
+/** A published evaluation with the result kept for a reuse. */
+const publishedSchema = evaluationSchema.extend({
+  fingerprint: z.string().nullable(),
+  report: z.string().nullable(),
+  evaluatedAt: z.number().nullable(),
 });
+const published = rowReader('evaluations', ['id'], publishedSchema);
 
 export class EvaluationsTable {
   constructor(private readonly db: Database.Database) {}
@@ -65,10 +83,7 @@ export class EvaluationsTable {
   }
 
   get(id: number): StoredEvaluation | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id) as
-      | EvalRow
-      | undefined;
-    return row ? toEvaluation(row) : undefined;
+    return evaluations.one(this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id));
   }
 
   /** What a report concluded, and the merge order the suite gave (for `/tandem merge`). */
@@ -83,11 +98,11 @@ export class EvaluationsTable {
   }
 
   verdict(id: number): EvaluationVerdict | undefined {
-    const row = this.db.prepare('SELECT outcome, merge_order FROM evaluations WHERE id = ?').get(id) as
-      | { outcome: EvaluationVerdict['outcome'] | null; merge_order: string }
-      | undefined;
+    const row = verdicts.one(
+      this.db.prepare('SELECT id, outcome, merge_order FROM evaluations WHERE id = ?').get(id),
+    );
     if (!row?.outcome) return undefined;
-    return { outcome: row.outcome, mergeOrder: JSON.parse(row.merge_order) as string[] };
+    return { outcome: row.outcome, mergeOrder: row.merge_order };
   }
 
   /**
@@ -107,8 +122,8 @@ export class EvaluationsTable {
                       WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list))))
          ORDER BY e.id DESC LIMIT 1`,
       )
-      .get({ list }) as EvalRow | undefined;
-    return row ? toEvaluation(row) : undefined;
+      .get({ list });
+    return evaluations.one(row);
   }
 
   /** The report an executor produced for `id`, and what it was evaluated with (`fingerprint`). */
@@ -136,27 +151,21 @@ export class EvaluationsTable {
    * The last published evaluation of `setKey` (the newest one, with or without a kept result): only
    * it may be reused, an older one's verdict was already replaced on GitHub.
    */
-  lastPublished(
-    setKey: string,
-  ):
-    | (StoredEvaluation & { fingerprint: string | null; report: string | null; evaluatedAt: number | null })
-    | undefined {
+  lastPublished(setKey: string): z.output<typeof publishedSchema> | undefined {
     const row = this.db
       .prepare(
         `SELECT ${COLUMNS}, fingerprint, report, evaluated_at AS evaluatedAt FROM evaluations
          WHERE set_key = ? AND state = 'published' ORDER BY id DESC LIMIT 1`,
       )
-      .get(setKey) as
-      | (EvalRow & { fingerprint: string | null; report: string | null; evaluatedAt: number | null })
-      | undefined;
-    return row ? { ...row, members: JSON.parse(row.members) as StoredEvaluation['members'] } : undefined;
+      .get(setKey);
+    return published.one(row);
   }
 
   /** Evaluations a previous process left queued or running. */
   unfinished(): StoredEvaluation[] {
     const rows = this.db
       .prepare(`SELECT ${COLUMNS} FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`)
-      .all() as EvalRow[];
-    return rows.map(toEvaluation);
+      .all();
+    return evaluations.many(rows);
   }
 }

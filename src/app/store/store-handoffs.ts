@@ -4,7 +4,9 @@
  * evaluation id: a restart finds the dispatch and waits for that run instead of dispatching again.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import type { WorkflowRunInfo } from '../../github/actions.ts';
+import { jsonColumn, rowReader } from './stored-row.ts';
 
 export interface Handoff {
   evaluationId: number;
@@ -17,17 +19,21 @@ export interface Handoff {
   run?: { id: number; url: string; status: string; conclusion: string | null };
 }
 
-interface Row {
-  evaluation_id: number;
-  evaluator: string;
-  workflow: string;
-  heads: string;
-  dispatched_at: number;
-  run_id: number | null;
-  run_url: string | null;
-  run_status: string | null;
-  run_conclusion: string | null;
-}
+const handoffs = rowReader(
+  'actions_handoffs',
+  ['evaluation_id'],
+  z.object({
+    evaluation_id: z.number().int(),
+    evaluator: z.string(),
+    workflow: z.string(),
+    heads: jsonColumn(z.array(z.string())),
+    dispatched_at: z.number(),
+    run_id: z.number().int().nullable(),
+    run_url: z.string().nullable(),
+    run_status: z.string().nullable(),
+    run_conclusion: z.string().nullable(),
+  }),
+);
 
 export class HandoffStore {
   constructor(private readonly db: Database.Database) {
@@ -36,15 +42,15 @@ export class HandoffStore {
   }
 
   get(evaluationId: number): Handoff | undefined {
-    const row = this.db.prepare('SELECT * FROM actions_handoffs WHERE evaluation_id = ?').get(evaluationId) as
-      | Row
-      | undefined;
+    const row = handoffs.one(
+      this.db.prepare('SELECT * FROM actions_handoffs WHERE evaluation_id = ?').get(evaluationId),
+    );
     if (!row) return undefined;
     return {
       evaluationId: row.evaluation_id,
       evaluator: row.evaluator,
       workflow: row.workflow,
-      heads: JSON.parse(row.heads) as string[],
+      heads: row.heads,
       dispatchedAt: row.dispatched_at,
       ...(row.run_id !== null
         ? {

@@ -6,9 +6,17 @@
  * was down: one answer per PR per `LINK_SEARCH_TTL_MS` is enough (`linking/resolve-set.ts`).
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** How long a search answer stands in for a new search (bounds what missed webhooks can hide). */
 export const LINK_SEARCH_TTL_MS = 60 * 60 * 1000;
+
+const answers = rowReader(
+  'link_searches',
+  ['pull_key'],
+  z.object({ pull_key: z.string(), answer: jsonColumn(z.array(z.string())) }),
+);
 
 export class LinkSearchesTable {
   constructor(private readonly db: Database.Database) {}
@@ -16,9 +24,9 @@ export class LinkSearchesTable {
   /** The PR keys the last search found linking to `key`, if it ran after `since` (ms). */
   answer(key: string, since: number): string[] | undefined {
     const row = this.db
-      .prepare('SELECT answer FROM link_searches WHERE pull_key = ? AND searched_at >= ?')
-      .get(key, since) as { answer: string } | undefined;
-    return row ? (JSON.parse(row.answer) as string[]) : undefined;
+      .prepare('SELECT pull_key, answer FROM link_searches WHERE pull_key = ? AND searched_at >= ?')
+      .get(key, since);
+    return answers.one(row)?.answer;
   }
 
   record(key: string, found: readonly string[], at = Date.now()): void {

@@ -5,8 +5,28 @@
  * where (`writers`): what decides whether a link counts backwards (`linked-set.ts`'s consent).
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import { type PullRef, parsePullKey, pullKey } from '../../core/pull-ref.ts';
 import { loginKey, repoKey } from '../../core/repo-name.ts';
+import { flagColumn, rowReader } from './stored-row.ts';
+
+const key = z.string().min(1);
+const links = rowReader(
+  'links',
+  ['from_key', 'to_key'],
+  z.object({ from_key: key, to_key: key, source: z.enum(['body', 'command']) }),
+);
+const linkWriters = rowReader(
+  'link_writers',
+  ['from_key', 'to_key'],
+  z.object({ from_key: key, to_key: key, login: key }),
+);
+const writers = rowReader(
+  'writers',
+  ['repo', 'login'],
+  z.object({ repo: key, login: key, writer: flagColumn }),
+);
+const unlinks = rowReader('unlinks', ['pair'], z.object({ pair: key }));
 
 export class LinksTable {
   constructor(private readonly db: Database.Database) {}
@@ -22,18 +42,14 @@ export class LinksTable {
 
   /** Every link from a PR (body and `/tandem link`), as references. */
   from(key: string): PullRef[] {
-    const rows = this.db.prepare('SELECT DISTINCT to_key FROM links WHERE from_key = ?').all(key) as Array<{
-      to_key: string;
-    }>;
-    return rows.map((r) => parsePullKey(r.to_key));
+    const rows = this.db.prepare('SELECT * FROM links WHERE from_key = ?').all(key);
+    return [...new Set(links.many(rows).map((r) => r.to_key))].map(parsePullKey);
   }
 
   /** Reverse lookup: PRs that link to this one. */
   to(key: string): string[] {
-    const rows = this.db.prepare('SELECT DISTINCT from_key FROM links WHERE to_key = ?').all(key) as Array<{
-      from_key: string;
-    }>;
-    return rows.map((r) => r.from_key);
+    const rows = this.db.prepare('SELECT * FROM links WHERE to_key = ?').all(key);
+    return [...new Set(links.many(rows).map((r) => r.from_key))];
   }
 
   addManual(from: string, to: string, pair: string, by: string): void {
@@ -51,14 +67,14 @@ export class LinksTable {
    * who commanded it with `/tandem link`.
    */
   writersOf(from: string, to: string, author: string | undefined): string[] {
-    const rows = this.db
-      .prepare('SELECT source FROM links WHERE from_key = ? AND to_key = ?')
-      .all(from, to) as Array<{ source: string }>;
+    const rows = links.many(
+      this.db.prepare('SELECT * FROM links WHERE from_key = ? AND to_key = ?').all(from, to),
+    );
     const out = new Set<string>();
     if (author && rows.some((r) => r.source === 'body')) out.add(author);
-    const commanders = this.db
-      .prepare('SELECT login FROM link_writers WHERE from_key = ? AND to_key = ?')
-      .all(from, to) as Array<{ login: string }>;
+    const commanders = linkWriters.many(
+      this.db.prepare('SELECT * FROM link_writers WHERE from_key = ? AND to_key = ?').all(from, to),
+    );
     for (const c of commanders) out.add(c.login);
     return [...out];
   }
@@ -76,9 +92,9 @@ export class LinksTable {
   /** The last answer about `login`'s write access to `repo`; undefined when never asked. */
   isWriter(repo: string, login: string): boolean | undefined {
     const row = this.db
-      .prepare('SELECT writer FROM writers WHERE repo = ? AND login = ?')
-      .get(repoKey(repo), loginKey(login)) as { writer: number } | undefined;
-    return row === undefined ? undefined : row.writer === 1;
+      .prepare('SELECT repo, login, writer FROM writers WHERE repo = ? AND login = ?')
+      .get(repoKey(repo), loginKey(login));
+    return writers.one(row)?.writer;
   }
 
   remove(from: string, to: string, pair: string): void {
@@ -97,7 +113,6 @@ export class LinksTable {
   }
 
   unlinkedPairs(): Set<string> {
-    const rows = this.db.prepare('SELECT pair FROM unlinks').all() as Array<{ pair: string }>;
-    return new Set(rows.map((r) => r.pair));
+    return new Set(unlinks.many(this.db.prepare('SELECT pair FROM unlinks').all()).map((r) => r.pair));
   }
 }

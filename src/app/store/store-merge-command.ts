@@ -6,36 +6,33 @@
  */
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { type MergeOutcome, type MergeStep, mergeStepSchema } from '../../core/merge-command-plan.ts';
+import { type MergeStep, mergeOutcomeSchema, mergeStepSchema } from '../../core/merge-command-plan.ts';
+import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** `interrupted`: the App stopped while merging; the next attempt reads GitHub afresh. */
-export type MergeAttemptState = 'running' | MergeOutcome | 'interrupted';
+const attemptStateSchema = z.union([z.literal('running'), mergeOutcomeSchema, z.literal('interrupted')]);
+export type MergeAttemptState = z.output<typeof attemptStateSchema>;
 
-export interface MergeAttempt {
-  id: number;
-  evaluationId: number;
-  requestedBy: string;
-  state: MergeAttemptState;
-  steps: MergeStep[];
-}
-
-const stepsSchema = z.array(mergeStepSchema);
-
-interface MergeRow {
-  id: number;
-  evaluation_id: number;
-  requested_by: string;
-  state: MergeAttemptState;
-  steps: string;
-}
-
-const toAttempt = (r: MergeRow): MergeAttempt => ({
-  id: r.id,
-  evaluationId: r.evaluation_id,
-  requestedBy: r.requested_by,
-  state: r.state,
-  steps: stepsSchema.parse(JSON.parse(r.steps)),
-});
+const attempts = rowReader(
+  'merges',
+  ['id'],
+  z
+    .object({
+      id: z.number().int(),
+      evaluation_id: z.number().int(),
+      requested_by: z.string(),
+      state: attemptStateSchema,
+      steps: jsonColumn(z.array(mergeStepSchema)),
+    })
+    .transform((r) => ({
+      id: r.id,
+      evaluationId: r.evaluation_id,
+      requestedBy: r.requested_by,
+      state: r.state,
+      steps: r.steps,
+    })),
+);
+export type MergeAttempt = NonNullable<ReturnType<typeof attempts.one>>;
 
 export class MergesTable {
   constructor(private readonly db: Database.Database) {}
@@ -61,19 +58,20 @@ export class MergesTable {
 
   /** The newest attempt for an evaluation. */
   latest(evaluationId: number): MergeAttempt | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1')
-      .get(evaluationId) as MergeRow | undefined;
-    return row ? toAttempt(row) : undefined;
+    return attempts.one(
+      this.db
+        .prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1')
+        .get(evaluationId),
+    );
   }
 
   /** Members this evaluation's attempts merged, with their merge commits. */
   mergedBefore(evaluationId: number): Map<string, string> {
-    const rows = this.db
-      .prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id')
-      .all(evaluationId) as MergeRow[];
+    const rows = attempts.many(
+      this.db.prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id').all(evaluationId),
+    );
     const out = new Map<string, string>();
-    for (const s of rows.flatMap((r) => toAttempt(r).steps))
+    for (const s of rows.flatMap((r) => r.steps))
       if (s.result === 'merged' && s.mergeSha) out.set(s.key, s.mergeSha);
     return out;
   }
@@ -89,8 +87,11 @@ export class MergesTable {
            WHERE json_extract(s.value, '$.key') = ? AND json_extract(s.value, '$.result') = 'merged')
          ORDER BY id DESC LIMIT 1`,
       )
-      .all(key) as MergeRow[];
-    return rows.flatMap((r) => toAttempt(r).steps).find((s) => s.key === key && s.result === 'merged');
+      .all(key);
+    return attempts
+      .many(rows)
+      .flatMap((r) => r.steps)
+      .find((s) => s.key === key && s.result === 'merged');
   }
 
   /** At start: attempts a previous process left running did not finish. */

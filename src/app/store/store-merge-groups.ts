@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { MergeGroup } from '../../core/merge-group.schema.ts';
+import { rowReader } from './stored-row.ts';
 
 /** The stored group, validated on read (a row from another version must not crash a restart). */
 const storedGroupSchema = z.object({
@@ -18,6 +19,12 @@ const storedGroupSchema = z.object({
   baseBranch: z.string().min(1),
   pullNumber: z.number().int().optional(),
 });
+
+const groupRows = rowReader(
+  'merge_groups',
+  ['key'],
+  z.object({ key: z.string(), payload: z.string(), checkRunId: z.number().int().nullable() }),
+);
 
 export interface OpenMergeGroup {
   key: string;
@@ -48,9 +55,11 @@ export class MergeGroupsTable {
 
   /** Open groups, oldest first; rows that no longer parse are dropped (and returned as `dropped`). */
   all(): { open: OpenMergeGroup[]; dropped: string[] } {
-    const rows = this.db
-      .prepare('SELECT key, payload, check_run_id AS checkRunId FROM merge_groups ORDER BY created_at')
-      .all() as Array<{ key: string; payload: string; checkRunId: number | null }>;
+    const rows = groupRows.many(
+      this.db
+        .prepare('SELECT key, payload, check_run_id AS checkRunId FROM merge_groups ORDER BY created_at')
+        .all(),
+    );
     const open: OpenMergeGroup[] = [];
     const dropped: string[] = [];
     for (const r of rows) {

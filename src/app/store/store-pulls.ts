@@ -3,9 +3,13 @@
  * links their title and body make kept in the link index in the same transaction.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import { type PullRef, pullKey } from '../../core/pull-ref.ts';
 import { type RepoVisibility, repoVisibilitySchema } from '../../core/repo-visibility.ts';
 import type { LinksTable } from './store-links.ts';
+import { rowReader } from './stored-row.ts';
+
+const PULL_STATES = ['open', 'closed', 'merged'] as const;
 
 export interface StoredPull {
   key: string;
@@ -13,7 +17,7 @@ export interface StoredPull {
   repo: string;
   number: number;
   installationId: number;
-  state: 'open' | 'closed' | 'merged';
+  state: (typeof PULL_STATES)[number];
   headSha: string;
   headRef: string;
   /** `owner/name` of the head branch's repository (a fork's, or the base's own); unknown when unset. */
@@ -25,20 +29,26 @@ export interface StoredPull {
   visibility?: RepoVisibility | undefined;
 }
 
-interface PullRow {
-  key: string;
-  owner: string;
-  repo: string;
-  number: number;
-  installation_id: number;
-  state: string;
-  head_sha: string;
-  head_ref: string;
-  head_repo: string | null;
-  base_ref: string;
-  author: string | null;
-  visibility: string | null;
-}
+/** Who opened a PR and its repository's visibility (an unknown visibility reads as unknown). */
+const factsSchema = z.object({
+  key: z.string(),
+  author: z.string().nullable(),
+  visibility: z.string().nullable(),
+});
+const pullRowSchema = factsSchema.extend({
+  owner: z.string(),
+  repo: z.string(),
+  number: z.number().int(),
+  installation_id: z.number().int(),
+  state: z.enum(PULL_STATES),
+  head_sha: z.string(),
+  head_ref: z.string(),
+  head_repo: z.string().nullable(),
+  base_ref: z.string(),
+});
+type PullRow = z.output<typeof pullRowSchema>;
+const pullRows = rowReader('pulls', ['key'], pullRowSchema);
+const factRows = rowReader('pulls', ['key'], factsSchema);
 
 export class PullsTable {
   constructor(
@@ -74,15 +84,15 @@ export class PullsTable {
   }
 
   get(key: string): StoredPull | undefined {
-    const row = this.db.prepare('SELECT * FROM pulls WHERE key = ?').get(key) as PullRow | undefined;
+    const row = pullRows.one(this.db.prepare('SELECT * FROM pulls WHERE key = ?').get(key));
     return row ? this.toPull(row) : undefined;
   }
 
   /** Who opened a PR and how visible its repository is, without reading its links. */
   facts(key: string): { author?: string; visibility?: RepoVisibility } | undefined {
-    const row = this.db.prepare('SELECT author, visibility FROM pulls WHERE key = ?').get(key) as
-      | { author: string | null; visibility: string | null }
-      | undefined;
+    const row = factRows.one(
+      this.db.prepare('SELECT key, author, visibility FROM pulls WHERE key = ?').get(key),
+    );
     return row ? factsOf(row) : undefined;
   }
 
@@ -90,8 +100,8 @@ export class PullsTable {
   withHeadRef(installationId: number, headRef: string): StoredPull[] {
     const rows = this.db
       .prepare(`SELECT * FROM pulls WHERE installation_id = ? AND head_ref = ? AND state = 'open'`)
-      .all(installationId, headRef) as PullRow[];
-    return rows.map((r) => this.toPull(r));
+      .all(installationId, headRef);
+    return pullRows.many(rows).map((r) => this.toPull(r));
   }
 
   private toPull(row: PullRow): StoredPull {
@@ -101,7 +111,7 @@ export class PullsTable {
       repo: row.repo,
       number: row.number,
       installationId: row.installation_id,
-      state: row.state as StoredPull['state'],
+      state: row.state,
       headSha: row.head_sha,
       headRef: row.head_ref,
       ...(row.head_repo ? { headRepo: row.head_repo } : {}),

@@ -6,6 +6,7 @@
  * one that shipped.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 
 const V1_TABLES = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -106,7 +107,10 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function schemaVersion(db: Database.Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  return z
+    .number()
+    .int()
+    .parse(db.pragma('user_version', { simple: true }));
 }
 
 /** Brings `db` to `SCHEMA_VERSION`; refuses a database a newer Tandem wrote. */
