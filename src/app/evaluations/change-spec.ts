@@ -24,10 +24,11 @@ export interface ChangeSpecInput {
   suite: { suite: Suite; suiteDir: string };
   matrix: MatrixMode | undefined;
   /**
-   * A member repository taken at one exact commit with nothing applied (a merge queue's merge
-   * commit, already base + the queued PRs): its head state is `head` as is, its base `base`.
+   * Member repositories taken at one exact commit with nothing applied (a merge queue's merge
+   * commit, already base + the queued PRs; the linked-set queue's tested commit of each member
+   * repository on its speculative base): its head state is `head` as is, its base `base`.
    */
-  pinned?: PinnedRepo;
+  pinned?: readonly PinnedRepo[];
 }
 
 export interface PinnedRepo {
@@ -60,7 +61,7 @@ export async function buildChangeSpec(gh: GitHub, input: ChangeSpecInput): Promi
 async function workspaceOf(
   gh: GitHub,
   set: ResolvedSet,
-  pinned: PinnedRepo | undefined,
+  pinned: readonly PinnedRepo[] | undefined,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => branchTip(gh, repoId(repo), branch).catch(() => branch);
   const evaluated = [...set.members, ...set.needed];
@@ -72,8 +73,8 @@ async function workspaceOf(
     evaluated.map(async (m) => {
       const repo = `${m.ref.owner}/${m.ref.repo}`;
       const url = await authenticatedCloneUrl(gh, m.cloneUrl);
-      if (pinned && sameRepo(pinned.repo, repo))
-        return { repo, url, base: pinned.base, head: pinned.head, merge: false };
+      const pin = pinned?.find((p) => sameRepo(p.repo, repo));
+      if (pin) return { repo, url, base: pin.base, head: pin.head, merge: false };
       return { repo, url, base: await tip(repo, m.baseRef), head: m.headSha, merge: true };
     }),
   );
