@@ -95,6 +95,22 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   // Where a PR's head branch lives: same-named branches group (`group_by_branch`) only when it is
   // the base repository itself, or the author writes there (`linking/branch-grouping.ts`).
   (db) => db.exec('ALTER TABLE pulls ADD COLUMN head_repo TEXT;'),
+  // The linked-set merge queue (issue 28, store-set-queue.ts): the queue logic's state per
+  // installation, the App's record of each item, and each speculative evaluation, so a restart
+  // mid-queue resumes (an evaluation left running is run again).
+  (db) =>
+    db.exec(`
+      CREATE TABLE set_queue (installation_id INTEGER PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE queue_items (
+        id TEXT PRIMARY KEY, installation_id INTEGER NOT NULL, seed TEXT NOT NULL, requested_by TEXT NOT NULL,
+        members TEXT NOT NULL, status TEXT NOT NULL, check_runs TEXT NOT NULL DEFAULT '{}', reason TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE INDEX queue_items_status ON queue_items (status);
+      CREATE TABLE queue_runs (
+        item_id TEXT NOT NULL, ahead TEXT NOT NULL, attempt INTEGER NOT NULL, diagnostic TEXT NOT NULL,
+        tested TEXT NOT NULL, state TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL,
+        PRIMARY KEY (item_id, ahead, attempt, diagnostic));
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,7 @@ import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
+import { SetQueueTable } from './store-set-queue.ts';
 
 export type { EvaluationState } from './evaluation-states.ts';
 export type { StoredCheckRun } from './store-check-runs.ts';
@@ -53,6 +54,8 @@ export class Store {
   readonly mergeGroups: MergeGroupsTable;
   /** `/tandem merge` attempts. */
   readonly merges: MergesTable;
+  /** The linked-set merge queue (issue 28). */
+  readonly setQueue: SetQueueTable;
 
   /** Opens (creating or migrating) the database file. */
   static async open(file: string): Promise<Store> {
@@ -83,6 +86,7 @@ export class Store {
     this.handoffs = new HandoffStore(this.db);
     this.mergeGroups = new MergeGroupsTable(this.db);
     this.merges = new MergesTable(this.db);
+    this.setQueue = new SetQueueTable(this.db);
   }
 
   close(): void {
