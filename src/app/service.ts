@@ -6,9 +6,10 @@
 
 import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
-import { suiteFor } from '../core/org-config.schema.ts';
+import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
+import type { GitHub } from '../github/octokit.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -19,6 +20,7 @@ import type { Executor } from './executors/executor.ts';
 import type { InstallationClients } from './installation-clients.ts';
 import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/resolve-set.ts';
+import { SetQueueRunner } from './merge-command/queue-runner.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -40,6 +42,8 @@ const CONFIG_WAIT_MS = 3_000;
 
 export class TandemService {
   readonly checks: CheckRunRegistry;
+  /** The linked-set merge queue (`/tandem merge`, issue 28). */
+  readonly queue: SetQueueRunner;
   private readonly life: TaskLifecycle<EvalItem>;
   private readonly runningMembers = new Map<number, Set<string>>();
   /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
@@ -60,6 +64,7 @@ export class TandemService {
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
     };
+    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {
@@ -121,6 +126,12 @@ export class TandemService {
         if (r && !this.life.closing) this.request(k, r.installationId, r.matrix, { fresh: r.fresh === true });
       }
     }
+  }
+
+  /** The org's `tandem.yml` as the App reads it now (undefined when missing or invalid). */
+  async configFor(gh: GitHub, installationId: number, org: string): Promise<OrgConfig | undefined> {
+    const load = await this.opts.configs.recent(gh, installationId, org);
+    return load.kind === 'ok' ? load.config : undefined;
   }
 
   /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
@@ -225,6 +236,8 @@ export class TandemService {
       const adopted = await this.checks.reconcile((id) => this.opts.clients.get(id));
       if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
     });
+    const resumedQueue = this.queue.resume();
+    if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
     const states = this.opts.store.evaluations;
     const unfinished = states.unfinished();
     // A kill can leave two of one set (the running one a newer request was about to supersede,
@@ -272,6 +285,7 @@ export class TandemService {
    * what a webhook began), then check runs being created. After this the store may close.
    */
   async close(): Promise<void> {
+    this.queue.close();
     await this.life.close();
     await this.checks.settled();
   }

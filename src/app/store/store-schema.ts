@@ -96,8 +96,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   // the base repository itself, or the author writes there (`linking/branch-grouping.ts`).
   (db) => db.exec('ALTER TABLE pulls ADD COLUMN head_repo TEXT;'),
   // The linked-set merge queue (issue 28, store-set-queue.ts): the queue logic's state per
-  // installation, the App's record of each item, and each speculative evaluation, so a restart
-  // mid-queue resumes (an evaluation left running is run again).
+  // installation, the App's record of each item, each speculative evaluation (an evaluation left
+  // running is run again after a restart), and each tested commit built, so a repository's
+  // speculative state is built once and an item lands exactly the commit it was tested as.
   (db) =>
     db.exec(`
       CREATE TABLE set_queue (installation_id INTEGER PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
@@ -110,6 +111,7 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
         item_id TEXT NOT NULL, ahead TEXT NOT NULL, attempt INTEGER NOT NULL, diagnostic TEXT NOT NULL,
         tested TEXT NOT NULL, state TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL,
         PRIMARY KEY (item_id, ahead, attempt, diagnostic));
+      CREATE TABLE queue_commits (key TEXT PRIMARY KEY, sha TEXT NOT NULL, created_at INTEGER NOT NULL);
     `),
 ];
 

@@ -7,6 +7,9 @@
  *   queue` check run on each member, and how the item ended;
  * - `queue_runs`: each speculative evaluation (an item on top of the items ahead of it), with the
  *   tested commits it was given and its result; one still `running` at a restart is run again.
+ * - `queue_commits`: each tested commit built (repository, branch, onto, heads → SHA), so a
+ *   repository's speculative state is built once: the item behind reuses exactly the commit the
+ *   item ahead is tested (and lands) as.
  * Rows are validated on read: a row another version wrote must not crash a restart.
  */
 import type Database from 'better-sqlite3';
@@ -243,5 +246,34 @@ export class SetQueueTable {
       .all(itemId) as Array<{ result: string | null }>;
     const pass = rows.find((r) => r.result !== null && JSON.parse(r.result)?.outcome === 'pass');
     return pass ? toRun(pass) : undefined;
+  }
+
+  /** A tested commit built before for these inputs (`key`: repository, branch, onto, heads). */
+  builtCommit(key: string): string | undefined {
+    const row = this.db.prepare('SELECT sha FROM queue_commits WHERE key = ?').get(key) as
+      | { sha: string }
+      | undefined;
+    return row?.sha;
+  }
+
+  keepCommit(key: string, sha: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO queue_commits (key, sha, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+      )
+      .run(key, sha, Date.now());
+  }
+
+  /** The note the item's newest finished evaluation left (why it failed, in the App's words), if any. */
+  lastNote(itemId: string): string | undefined {
+    const rows = this.db
+      .prepare(
+        `SELECT result FROM queue_runs WHERE item_id = ? AND state = 'done' ORDER BY created_at DESC, rowid DESC`,
+      )
+      .all(itemId) as Array<{ result: string | null }>;
+    const note = rows
+      .map((r) => (r.result ? JSON.parse(r.result)?.note : undefined))
+      .find((n) => typeof n === 'string');
+    return note;
   }
 }
