@@ -48,9 +48,10 @@ export function renderQueueStatus(v: QueueStatusView, name: (set: string) => str
       };
     case 'queued': {
       const blocked = v.blockedBy ? ` Blocked by ${setName(v.blockedBy.set)}: ${v.blockedBy.why}.` : '';
+      const waiting = v.waitingFor.replace(/\{\{([^}]+)\}\}/g, (_m, key: string) => setName(key));
       return {
         title: `⏳ In the merge queue: position ${v.position} of ${v.of}`,
-        summary: `Waiting for ${v.waitingFor}.${blocked}`,
+        summary: `Waiting for ${waiting}.${blocked}`,
       };
     }
     case 'landed':

@@ -173,7 +173,7 @@ export class SetQueueRunner {
       { item: a.itemId, ahead: a.ahead, outcome: out.result.outcome },
       'merge queue evaluation',
     );
-    await this.step(installationId, (s) => recordResult(s, a.itemId, a.ahead, out.result));
+    await this.step(installationId, (s) => recordResult(s, a.itemId, a.ahead, out.result, a.attempt));
   }
 
   private async evaluateRun(
@@ -306,7 +306,11 @@ export class SetQueueRunner {
         kind: 'queued',
         position: p.position,
         of: state.items.length,
-        waitingFor: p.waitingFor,
+        // Items by their seed PR, which each page names only when it may (`{{key}}`).
+        waitingFor: p.waitingFor.replace(/\bq\d+\b/g, (id) => {
+          const seed = store.setQueue.item(id)?.seed;
+          return seed ? `{{${seed}}}` : id;
+        }),
         ...(blocker && p.blockedBy ? { blockedBy: { set: blocker, why: p.blockedBy.why } } : {}),
       };
       // Said again only when it changed: each step re-reads every position.
