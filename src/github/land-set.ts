@@ -1,12 +1,31 @@
 /**
- * Landing a queue item's tested commits: producer first, all or nothing (issue 28). INTERFACE
- * FIRST: the implementation follows; the signature is the one agreed in prompts/s3/Q-shared.md.
+ * Landing a queue item's tested commits: producer first, all or nothing (issue 28).
  *
- * Refinements over the sketch: `Landing.viaMergeQueue` (set by the caller from `precheckQueueItem`)
- * hands that member to GitHub's merge queue instead of moving its branch; `pullNodeId` is then
- * read by the lander itself, so the caller needs nothing more.
+ * Interface changes from the sketch in prompts/s3/Q-shared.md (all additive):
+ * - `Landing.viaMergeQueue`: that member's branch requires GitHub's merge queue; it is handed to
+ *   that queue (merge-queue-handoff.ts) instead of moving the branch (`precheckQueueItem` says which).
+ * - `landTestedSet(gh, landings, opts?)`: `opts.itemId` names the item, whose temporary branches
+ *   (`tandem/queue/<item>/<repo>`) are deleted afterwards and whose revert branches it names;
+ *   `opts.mergeQueue` tunes the wait on GitHub's queue.
+ * - `reverted[].how` also `'revert-commit'` (a revert commit fast-forwarded onto the branch where a
+ *   forced reset is not allowed but a direct update is); `revert-pr` only where neither is.
+ * - `refused.unreverted`: members that landed and could not be reverted (said, never hidden).
+ *
+ * Order: the landings are landed in the order given, which the caller makes producer first.
+ * Before anything moves, every branch must still be at `expectedTip` (the commit the tested commit
+ * was built on), or already at the tested commit, or at an ancestor on its first-parent line; a
+ * branch elsewhere refuses the set with nothing landed. Each move is `PATCH …/git/refs` with
+ * `force: false`, so GitHub itself refuses a branch that moved in between. On a refusal the
+ * members already landed are reverted, last first (land-revert.ts). `windowMs` is the measured
+ * half-landed window: from the first member landing until the last landed, or until the last
+ * revert was made (or offered as a PR).
  */
+import { branchTip, moveBranch } from './branch-refs.ts';
+import { type LandedMember, revertLanded } from './land-revert.ts';
+import { type HandoffOptions, handOffToMergeQueue } from './merge-queue-handoff.ts';
 import type { GitHub } from './octokit.ts';
+import { repoId } from './octokit.ts';
+import { removeTestedBranch } from './tested-commits.ts';
 
 export interface Landing {
   /** `owner/repo#n`. */
@@ -21,16 +40,134 @@ export interface Landing {
   viaMergeQueue?: boolean;
 }
 
+export interface Reverted {
+  landing: Landing;
+  how: 'reset' | 'revert-commit' | 'revert-pr';
+  revertPull?: string;
+}
+
 export type LandOutcome =
   | { kind: 'landed'; landed: Landing[]; windowMs: number }
   | {
       kind: 'refused';
       at: Landing;
       reason: string;
-      reverted: Array<{ landing: Landing; how: 'reset' | 'revert-pr'; revertPull?: string }>;
+      reverted: Reverted[];
+      unreverted?: Array<{ landing: Landing; reason: string }>;
       windowMs: number;
     };
 
-export async function landTestedSet(_gh: GitHub, _landings: Landing[]): Promise<LandOutcome> {
-  throw new Error('landTestedSet: not implemented yet');
+export interface LandOptions {
+  itemId?: string;
+  mergeQueue?: HandoffOptions;
+}
+
+/** Whether `tip` is on `sha`'s first-parent line within `depth` commits (the tested commit's base). */
+async function onFirstParentLine(gh: GitHub, repo: string, sha: string, tip: string, depth = 50) {
+  let at = sha;
+  for (let i = 0; i < depth; i += 1) {
+    const { data } = await gh.rest.git.getCommit({ ...repoId(repo), commit_sha: at });
+    const parent = data.parents[0]?.sha;
+    if (!parent) return false;
+    if (parent === tip) return true;
+    at = parent;
+  }
+  return false;
+}
+
+/** Why `l` cannot land as tested (its branch moved elsewhere), or undefined. */
+async function stale(gh: GitHub, l: Landing): Promise<string | undefined> {
+  const tip = await branchTip(gh, l.repo, l.baseBranch);
+  if (!tip) return `${l.repo} has no branch ${l.baseBranch}`;
+  if (tip === l.expectedTip || tip === l.testedSha) return undefined;
+  if (!l.viaMergeQueue && (await onFirstParentLine(gh, l.repo, l.testedSha, tip))) return undefined;
+  return `${l.repo} ${l.baseBranch} moved to ${tip.slice(0, 7)} after ${l.pull} was tested on ${l.expectedTip.slice(0, 7)}`;
+}
+
+type Step = { ok: true; landedSha: string } | { ok: false; reason: string; landedSha?: string };
+
+async function landOne(gh: GitHub, l: Landing, opts: LandOptions): Promise<Step> {
+  if (l.viaMergeQueue) {
+    const r = await handOffToMergeQueue(gh, l, opts.mergeQueue);
+    if (r.landed === true) return { ok: true, landedSha: r.sha };
+    return r.landed === 'untested'
+      ? { ok: false, reason: r.reason, landedSha: r.sha }
+      : { ok: false, reason: r.reason };
+  }
+  const moved = await moveBranch(gh, l.repo, l.baseBranch, l.testedSha, false);
+  if (moved.moved) return { ok: true, landedSha: l.testedSha };
+  // Already there (a landing retried after a lost answer) is landed, not refused.
+  if ((await branchTip(gh, l.repo, l.baseBranch)) === l.testedSha)
+    return { ok: true, landedSha: l.testedSha };
+  return {
+    ok: false,
+    reason: `GitHub refused to move ${l.repo} ${l.baseBranch} to the tested commit: ${moved.reason}`,
+  };
+}
+
+export async function landTestedSet(
+  gh: GitHub,
+  landings: Landing[],
+  opts: LandOptions = {},
+): Promise<LandOutcome> {
+  for (const l of landings) {
+    const why = await stale(gh, l);
+    if (why) return { kind: 'refused', at: l, reason: why, reverted: [], windowMs: 0 };
+  }
+  const landed: Array<{ landing: Landing; member: LandedMember }> = [];
+  let first: number | undefined;
+  let outcome: LandOutcome | undefined;
+  for (const l of landings) {
+    const step = await landOne(gh, l, opts);
+    const member = (sha: string): LandedMember => ({
+      pull: l.pull,
+      repo: l.repo,
+      baseBranch: l.baseBranch,
+      previousTip: l.expectedTip,
+      landedSha: sha,
+      viaMergeQueue: l.viaMergeQueue ?? false,
+    });
+    if (step.landedSha !== undefined) {
+      first ??= performance.now();
+      landed.push({ landing: l, member: member(step.landedSha) });
+    }
+    if (!step.ok) {
+      outcome = await undo(gh, l, step.reason, landed, opts.itemId ?? 'set', first);
+      break;
+    }
+  }
+  outcome ??= {
+    kind: 'landed',
+    landed: landings,
+    windowMs: first === undefined ? 0 : performance.now() - first,
+  };
+  if (opts.itemId)
+    for (const l of landings) await removeTestedBranch(gh, l.repo, opts.itemId).catch(() => {});
+  return outcome;
+}
+
+async function undo(
+  gh: GitHub,
+  at: Landing,
+  reason: string,
+  landed: Array<{ landing: Landing; member: LandedMember }>,
+  itemId: string,
+  first: number | undefined,
+): Promise<LandOutcome> {
+  const reverted: Reverted[] = [];
+  const unreverted: Array<{ landing: Landing; reason: string }> = [];
+  for (const { landing, member } of [...landed].reverse()) {
+    const r = await revertLanded(gh, member, itemId);
+    if (r.how === 'failed') unreverted.push({ landing, reason: r.reason });
+    else if (r.how === 'revert-pr') reverted.push({ landing, how: r.how, revertPull: r.revertPull });
+    else reverted.push({ landing, how: r.how });
+  }
+  return {
+    kind: 'refused',
+    at,
+    reason,
+    reverted,
+    ...(unreverted.length > 0 ? { unreverted } : {}),
+    windowMs: first === undefined ? 0 : performance.now() - first,
+  };
 }

@@ -20,6 +20,12 @@ export interface MergeRequirements {
   signatures?: boolean;
   /** Only rulesets require a merge queue. */
   mergeQueue?: boolean;
+  /** A `pull_request` rule even without required reviews: changes only through pull requests. */
+  requirePullRequest?: boolean;
+  /** A `non_fast_forward` rule: force updates of the branch are refused. */
+  noForcePush?: boolean;
+  /** The App is a bypass actor (`always`) of the ruleset: its direct ref updates are allowed. */
+  appBypass?: boolean;
 }
 
 export interface ReviewRecord {

@@ -28,6 +28,10 @@
  * `comments(owner, repo, n)`, `checkRuns(owner, repo, sha?)`, `reactions(commentId?)`,
  * `requests` (log), `dispatches`, `mintToken(installationId)`, `state` (raw records).
  *
+ * Git and landing (real bare repositories, `setGitDir`): refs, the merges API, git commits, opening
+ * PRs (routes/git-refs.ts, routes/git-objects.ts), rulesets' bypass (routes/rulesets.ts), GitHub's
+ * merge queue over GraphQL (routes/merge-queue.ts; `failMergeQueue`), `refuseRefUpdate` (ref-updates.ts).
+ *
  * Fault injection: `rateLimitNext(n, 'primary' | 'secondary')` — the next n API requests answer 403
  * `x-ratelimit-remaining: 0` with a reset 2 s ahead (primary) or 429 `retry-after: 1` (secondary);
  * `failNext({status, count?, method?, path?, message?})`; option `secondaryLimits` simulates GitHub's
@@ -46,11 +50,15 @@ import * as pulls from './pull-shapes.ts';
 import { actionRoutes, workflowRunShape } from './routes/actions.ts';
 import { appRoutes } from './routes/app.ts';
 import { checkRoutes } from './routes/checks.ts';
+import { gitObjectRoutes } from './routes/git-objects.ts';
+import { gitRefRoutes } from './routes/git-refs.ts';
 import { historyRoutes } from './routes/history.ts';
 import { issueRoutes } from './routes/issues.ts';
+import { mergeQueueRoutes } from './routes/merge-queue.ts';
 import { mergeRoutes } from './routes/merges.ts';
 import { releaseRoutes } from './routes/releases.ts';
 import { repoRoutes } from './routes/repos.ts';
+import { rulesetRoutes } from './routes/rulesets.ts';
 import { Pipeline } from './server.ts';
 import * as shape from './shapes.ts';
 import {
@@ -153,6 +161,10 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     ...appRoutes(tokens),
     // Before repoRoutes: `branches/{branch+}` would swallow `…/protection/required_status_checks`.
     ...mergeRoutes(),
+    ...gitRefRoutes(),
+    ...gitObjectRoutes(),
+    ...rulesetRoutes(),
+    ...mergeQueueRoutes(),
     ...repoRoutes(),
     ...issueRoutes(),
     ...checkRoutes(),

@@ -58,6 +58,11 @@ export function setGitDir(state: StandInState, owner: string, repo: string, bare
   world(state).gitDirs.set(repoKey(owner, repo), bareDir);
 }
 
+/** The bare repository backing a repository, when a test set one. */
+export function gitDirOf(state: StandInState, owner: string, repo: string): string | undefined {
+  return world(state).gitDirs.get(repoKey(owner, repo));
+}
+
 /** A commit status (`POST …/statuses/{sha}` as CI would send it). */
 export function setCommitStatus(
   state: StandInState,
@@ -230,7 +235,7 @@ export function mergeRoutes(): Route[] {
         merge?.via !== 'rules'
           ? []
           : [
-              ...(merge.approvals || merge.codeOwners
+              ...(merge.approvals || merge.codeOwners || merge.requirePullRequest
                 ? [
                     {
                       type: 'pull_request',
@@ -246,6 +251,7 @@ export function mergeRoutes(): Route[] {
                   ]
                 : []),
               ...(merge.signatures ? [{ type: 'required_signatures', ...source }] : []),
+              ...(merge.noForcePush ? [{ type: 'non_fast_forward', ...source }] : []),
               ...(merge.mergeQueue
                 ? [
                     {
