@@ -20,7 +20,9 @@ export type QueueStatusView =
       kind: 'landing-refused';
       at: string;
       reason: string;
-      reverted: Array<{ pull: string; how: 'reset' | 'revert-pr'; revertPull?: string }>;
+      reverted: Array<{ pull: string; how: 'reset' | 'revert-commit' | 'revert-pr'; revertPull?: string }>;
+      /** Members that landed and could not be undone: said, never hidden. */
+      unreverted: Array<{ pull: string; reason: string }>;
       windowMs: number;
     }
   | { kind: 'dequeued'; by: string; why?: string };
@@ -32,6 +34,12 @@ export interface QueueStatusText {
   summary: string;
   conclusion?: 'success' | 'failure' | 'cancelled' | 'neutral';
 }
+
+const REVERT_WORDS = {
+  reset: 'branch reset',
+  'revert-commit': 'revert commit',
+  'revert-pr': 'revert PR',
+} as const;
 
 /** `name(set)`: how this page names another set (its seed PR, or "another linked set"). */
 export function renderQueueStatus(v: QueueStatusView, name: (set: string) => string): QueueStatusText {

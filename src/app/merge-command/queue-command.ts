@@ -20,6 +20,7 @@ import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { canWrite } from '../../github/permissions.ts';
 import { precheckQueueItem } from '../../github/queue-precheck.ts';
+import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { Store } from '../store/store.ts';
 import type { QueueMemberRecord } from '../store/store-set-queue.ts';
 import type { SetQueueRunner } from './queue-runner.ts';
@@ -100,6 +101,19 @@ export async function dequeueLinkedSet(
   await runner.step(item.installationId, (s) => dequeue(s, item.id));
   await tellQueueStatus(gh, store, item, { kind: 'dequeued', by, ...(why ? { why } : {}) }, log);
   return true;
+}
+
+/** GitHub's branch rules per member; rules that cannot be read are not rules met (a reason). */
+async function branchRulesOf(gh: GitHub, members: readonly QueueMemberRecord[], reasons: string[]) {
+  try {
+    return await precheckQueueItem(
+      gh,
+      members.map((m) => ({ pull: m.pull, baseBranch: m.baseBranch })),
+    );
+  } catch (e) {
+    reasons.push(`the branch rules could not be read (${publicFailureMessage(e, [])})`);
+    return [];
+  }
 }
 
 /** The members as the store knows them, producers first. */

@@ -43,6 +43,7 @@ export function landingView(outcome: LandOutcome): QueueStatusView {
       how: r.how,
       ...(r.revertPull ? { revertPull: r.revertPull } : {}),
     })),
+    unreverted: (outcome.unreverted ?? []).map((u) => ({ pull: u.landing.pull, reason: u.reason })),
     windowMs: outcome.windowMs,
   };
 }

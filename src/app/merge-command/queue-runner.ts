@@ -247,7 +247,7 @@ export class SetQueueRunner {
     }
     let outcome: Awaited<ReturnType<typeof landTestedSet>>;
     try {
-      outcome = await landTestedSet(gh, landingsOf(item, pass));
+      outcome = await landTestedSet(gh, landingsOf(item, pass), { itemId });
     } catch (e) {
       // GitHub unreachable before anything moved: not the set's fault; the logic decides again.
       store.setQueue.setStatus(itemId, 'queued');

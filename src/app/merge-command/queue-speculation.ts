@@ -22,8 +22,9 @@ export type SpeculativeState = { tested: TestedRepo[]; context: TestedRepo[] } |
 const branchKey = (repo: string, branch: string) => `${repo.toLowerCase()} ${branch}`;
 
 /** The item's heads in one repository and branch, in merge order. */
-function headsIn(item: QueueItemRecord, key: string): string[] {
-  return item.members.filter((m) => branchKey(m.repo, m.baseBranch) === key).map((m) => m.headSha);
+function headsIn(item: QueueItemRecord, key: string): { heads: string[]; pulls: string[] } {
+  const ms = item.members.filter((m) => branchKey(m.repo, m.baseBranch) === key);
+  return { heads: ms.map((m) => m.headSha), pulls: ms.map((m) => m.pull) };
 }
 
 export async function speculativeState(
@@ -42,33 +43,48 @@ export async function speculativeState(
     let onto = tip;
     for (const a of ahead) {
       const heads = headsIn(a, key);
-      if (heads.length === 0) continue;
-      const built = await testedCommit(gh, store, { repo, baseBranch, onto, heads, itemId: a.id });
+      if (heads.heads.length === 0) continue;
+      const built = await testedCommit(gh, store, { repo, baseBranch, onto, ...heads, itemId: a.id });
       if ('conflict' in built) return { conflict: `${built.conflict} (in ${a.seed}'s set, ahead)` };
       onto = built.sha;
     }
     const own = headsIn(item, key);
-    if (own.length === 0) {
+    if (own.heads.length === 0) {
       if (onto !== tip) context.push({ repo, baseBranch, base: tip, sha: onto });
       continue;
     }
-    const built = await testedCommit(gh, store, { repo, baseBranch, onto, heads: own, itemId: item.id });
+    const built = await testedCommit(gh, store, { repo, baseBranch, onto, ...own, itemId: item.id });
     if ('conflict' in built) return built;
     tested.push({ repo, baseBranch, base: onto, sha: built.sha });
   }
   return { tested, context };
 }
 
+/** Builds on one item's temporary branch in one repository run one at a time (they share it). */
+const building = new Map<string, Promise<unknown>>();
+
 /** One tested commit, built once for the same repository, branch, base and heads. */
 async function testedCommit(
   gh: GitHub,
   store: Store,
-  a: { repo: string; baseBranch: string; onto: string; heads: string[]; itemId: string },
+  a: { repo: string; baseBranch: string; onto: string; heads: string[]; pulls: string[]; itemId: string },
 ): Promise<{ sha: string } | { conflict: string }> {
   const key = [a.repo.toLowerCase(), a.baseBranch, a.onto, ...a.heads].join(' ');
-  const kept = store.setQueue.builtCommit(key);
-  if (kept) return { sha: kept };
-  const built = await buildTestedCommit(gh, a);
-  if ('sha' in built) store.setQueue.keepCommit(key, built.sha);
-  return built;
+  const lock = `${a.itemId} ${a.repo.toLowerCase()}`;
+  const before = building.get(lock) ?? Promise.resolve();
+  const mine = before
+    .catch(() => {})
+    .then(async () => {
+      const kept = store.setQueue.builtCommit(key);
+      if (kept) return { sha: kept };
+      const built = await buildTestedCommit(gh, a);
+      if ('sha' in built) store.setQueue.keepCommit(key, built.sha);
+      return built;
+    });
+  building.set(lock, mine);
+  try {
+    return await mine;
+  } finally {
+    if (building.get(lock) === mine) building.delete(lock);
+  }
 }
