@@ -47,6 +47,8 @@ export async function buildTestedCommit(gh: GitHub, a: TestedCommitInput): Promi
         base: branch,
         head,
         commit_message: `Merge ${name} for the Tandem queue (item ${a.itemId}) onto ${a.baseBranch}`,
+        // A 409 is a conflict, GitHub's final word: retrying (Octokit's default for 409) only waits.
+        request: { retries: 0 },
       });
       // 204: the head is already in the speculative state; the tip stays.
       if (res.status === 201) sha = mergeSchema.parse(res.data).sha;
