@@ -274,6 +274,8 @@ export class SetQueueRunner {
   private async evict(installationId: number, a: Extract<QueueAction, { kind: 'evict' }>): Promise<void> {
     const { store, log } = this.deps;
     const item = this.item(a.itemId);
+    // A refused landing already said what landed and what was undone: that status stays.
+    if (item.status === 'evicted') return;
     store.setQueue.setStatus(a.itemId, 'evicted', a.reason);
     const gh = await this.deps.auth(installationId);
     const blame = a.blame ? this.deps.store.setQueue.item(a.blame.itemId)?.seed : undefined;
