@@ -188,6 +188,39 @@ describe('App: the linked-set merge queue', () => {
     expect(mergeComment(w, 'web', 1)).toContain('Landed from the merge queue');
   });
 
+  it('blames the pair: a set that passes alone but fails together with the set ahead leaves, naming it', async () => {
+    // B's web change breaks only next to A's api change (the `total` field).
+    const together = async (w: World, spec: LinkedChangeSpec) => {
+      const api = await fileAt(w, 'acme/api', head(spec, 'acme/api'), 'index.js');
+      const web = spec.targets.some((t) => t.repo === 'acme/web');
+      return api?.includes('total') && web ? 'fail' : 'pass';
+    };
+    const { w, executor } = await queueWorld(together);
+    executor.hold();
+    await merge(w, 'api', 1);
+    await executor.started(1);
+    await merge(w, 'web', 1);
+    await executor.started(2);
+    executor.release();
+    await settle(w);
+    // A landed; B was evaluated alone (it passes) and leaves with the blame on A's set.
+    expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(true);
+    for (const [repo, n] of [
+      ['api', 2],
+      ['web', 1],
+    ] as const) {
+      expect(mergeComment(w, repo, n)).toMatch(
+        /configuration `full` failed; passes alone, fails together with acme\/api#1's set/,
+      );
+      expect(w.standIn.pullRequest('acme', repo, n).merged).toBe(false);
+    }
+    expect(
+      executor
+        .queueSpecs()
+        .some((s) => !s.targets.some((t) => t.repo === 'acme/schema') && s.name.includes('q2 (')),
+    ).toBe(true);
+  });
+
   it('a landing refused midway reverts what landed and says so on every member', async () => {
     const { w } = await queueWorld(passAll);
     const before = { schema: await tipOf(w, 'schema'), api: await tipOf(w, 'api') };
