@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
+import type { Report } from '../../src/core/report.schema.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
@@ -16,6 +17,7 @@ import {
   API_OK,
   mergeable,
   openPull,
+  restartApp,
   SCHEMA_OK,
   sendComment,
   sendPull,
@@ -35,19 +37,25 @@ async function fileAt(w: World, repo: string, sha: string, path: string): Promis
   return gitOut(['show', `${sha}:${path}`], { cwd: bare }).catch(() => undefined);
 }
 
-/** A stub whose queue evaluations wait for `release()` while held, and are judged by `rule`. */
+/** A stub whose queue evaluations wait for `release()` (or their abort) while held, judged by `rule`. */
 class QueueExecutor extends StubExecutor {
   private gate: Promise<void> | undefined;
   private open = () => {};
   private readonly waiters: Array<{ n: number; ok: () => void }> = [];
 
   constructor(rule: (spec: LinkedChangeSpec) => Promise<StubVerdict>) {
-    super(async (spec) => {
-      if (!isQueueRun(spec)) return 'pass';
-      for (const x of this.waiters.filter((x) => this.queueSpecs().length >= x.n)) x.ok();
-      await this.gate;
-      return rule(spec);
-    });
+    super(async (spec) => (isQueueRun(spec) ? rule(spec) : 'pass'));
+  }
+
+  override async run(spec: LinkedChangeSpec, signal?: AbortSignal): Promise<Report> {
+    if (isQueueRun(spec)) {
+      this.seen.push(spec);
+      for (const x of this.waiters.filter((x) => this.seen.length >= x.n)) x.ok();
+      const aborted = new Promise<void>((ok) => signal?.addEventListener('abort', () => ok()));
+      if (this.gate) await Promise.race([this.gate, aborted]);
+      if (signal?.aborted) throw new Error('aborted while held');
+    }
+    return super.run(spec);
   }
 
   hold(): void {
@@ -61,13 +69,16 @@ class QueueExecutor extends StubExecutor {
     this.gate = undefined;
   }
 
+  /** Queue evaluations that reached the executor (held ones included). */
+  private readonly seen: LinkedChangeSpec[] = [];
+
   queueSpecs(): LinkedChangeSpec[] {
     return this.specs.filter(isQueueRun);
   }
 
   /** Resolves once `n` queue evaluations have reached the executor. */
   started(n: number): Promise<void> {
-    if (this.queueSpecs().length >= n) return Promise.resolve();
+    if (this.seen.length >= n) return Promise.resolve();
     return new Promise((ok) => this.waiters.push({ n, ok }));
   }
 }
@@ -273,6 +284,22 @@ describe('App: the linked-set merge queue', () => {
       (await gitOut(['rev-parse', `${sha}^{tree}`], { cwd: w.repos.api!.bare })).trim();
     expect(await tree(await tipOf(w, 'api'))).toBe(await tree(head(a!, 'acme/api')));
     expect(await tipOf(w, 'schema')).toBe(head(a!, 'acme/schema'));
+  });
+
+  it('an App restarted mid-queue resumes: the evaluation it was running is run again and the set lands', async () => {
+    const { w, executor } = await queueWorld(passAll);
+    executor.hold();
+    await merge(w, 'api', 1);
+    await executor.started(1);
+    const after = new QueueExecutor(passAll);
+    await restartApp(w, after);
+    await settle(w);
+    expect(after.queueSpecs()).toHaveLength(1);
+    // The same item's evaluation (the held one never answered before the restart).
+    expect(executor.queueSpecs()).toHaveLength(0);
+    expect(after.queueSpecs()[0]!.name).toMatch(/^merge queue q1 \(/);
+    expect(await tipOf(w, 'api')).toBe(head(after.queueSpecs()[0]!, 'acme/api'));
+    expect(mergeComment(w, 'api', 1)).toContain('Landed from the merge queue');
   });
 
   it('/tandem dequeue removes the set and says so on every member', async () => {
