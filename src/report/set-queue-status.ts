@@ -93,12 +93,19 @@ export function renderQueueStatus(v: QueueStatusView, name: (set: string) => str
           : `reverted: ${v.reverted
               .map(
                 (r) =>
-                  `${name(r.pull)} (${r.how === 'reset' ? 'branch reset' : `revert PR ${r.revertPull ? name(r.revertPull) : ''}`.trim()})`,
+                  `${name(r.pull)} (${REVERT_WORDS[r.how]}${r.revertPull ? ` ${name(r.revertPull)}` : ''})`,
               )
               .join(', ')}`;
+      const left =
+        v.unreverted.length === 0
+          ? ''
+          : `\n\n🚨 **Still landed, not undone:** ${v.unreverted.map((u) => `${name(u.pull)} (${u.reason})`).join(', ')}.`;
       return {
-        title: '🚨 Landing refused: nothing stays half-landed',
-        summary: `GitHub refused to land ${name(v.at)}: ${v.reason}. The members landed before it were undone (${reverted}); half-landed for ${v.windowMs} ms.`,
+        title:
+          v.unreverted.length === 0
+            ? '🚨 Landing refused: nothing stays half-landed'
+            : '🚨 Landing refused: half-landed',
+        summary: `GitHub refused to land ${name(v.at)}: ${v.reason}. The members landed before it were undone (${reverted}); half-landed for ${v.windowMs} ms.${left}`,
         conclusion: 'failure',
       };
     }

@@ -53,13 +53,7 @@ export async function enqueueLinkedSet(
   }
   const members = membersInMergeOrder(store, keys);
   const reasons = await refusals(gh, store, members, keys, req.requestedBy);
-  const precheck =
-    reasons.length > 0
-      ? []
-      : await precheckQueueItem(
-          gh,
-          members.map((m) => ({ pull: m.pull, baseBranch: m.baseBranch })),
-        );
+  const precheck = reasons.length > 0 ? [] : await branchRulesOf(gh, members, reasons);
   for (const p of precheck) if (!p.ok) reasons.push(`${p.pull}: ${p.reason}`);
   if (reasons.length > 0) {
     const refused = { id: '', checkRuns: {}, members };
@@ -96,7 +90,7 @@ export async function dequeueLinkedSet(
   why?: string,
 ): Promise<boolean> {
   const item = store.setQueue.activeItemOf(pull);
-  if (!item || item.status !== 'queued') return false;
+  if (item?.status !== 'queued') return false;
   store.setQueue.setStatus(item.id, 'dequeued', why ?? `dequeued by ${by}`);
   await runner.step(item.installationId, (s) => dequeue(s, item.id));
   await tellQueueStatus(gh, store, item, { kind: 'dequeued', by, ...(why ? { why } : {}) }, log);

@@ -12,6 +12,7 @@
  * The state is saved after every step (`store.setQueue`), one step at a time per installation, so
  * a restart resumes: evaluations left running are run again (`resume`).
  */
+import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import {
   describePosition,
@@ -28,28 +29,29 @@ import {
 import { landTestedSet } from '../../github/land-set.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import type { QueueStatusView } from '../../report/set-queue-status.ts';
-import { evaluateSet } from '../evaluations/evaluate-set.ts';
+import { type EvaluateSetDeps, evaluateSet } from '../evaluations/evaluate-set.ts';
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { OrgConfigCache } from '../evaluations/org-config-cache.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
-import type { Executor } from '../executors/executor.ts';
-import { MERGE_GROUP_MATRIX } from '../merge-queue/merge-group-evaluation.ts';
-import type { Store } from '../store/store.ts';
 import type { QueueItemRecord, QueueRunRecord } from '../store/store-set-queue.ts';
 import { landingsOf, landingView } from './queue-landing.ts';
 import { type QueueRunResult, resultOfReport } from './queue-result.ts';
 import { speculativeState } from './queue-speculation.ts';
 import { tellQueueStatus } from './queue-status.ts';
 
-export interface QueueRunnerDeps {
-  store: Store;
-  executor: Executor;
+export interface QueueRunnerDeps extends EvaluateSetDeps {
   configs: OrgConfigCache;
   auth: (installationId: number) => Promise<GitHub>;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
   /** Runs work the App's `idle()` waits for (errors logged). */
   background: (fn: () => Promise<unknown>) => Promise<void>;
 }
+
+/**
+ * As for GitHub's merge groups (merge-queue/merge-group-evaluation.ts): the gate is the full
+ * configuration; `leave-one-out` is the smallest mode holding base and full.
+ */
+const QUEUE_MATRIX: MatrixMode = 'leave-one-out';
 
 type EvaluateAction = Extract<QueueAction, { kind: 'evaluate' }>;
 type RunKey = Pick<QueueRunRecord, 'itemId' | 'ahead' | 'attempt' | 'diagnostic'>;
@@ -204,8 +206,7 @@ export class SetQueueRunner {
         org: item.seed.slice(0, item.seed.indexOf('/')),
         repo: repoOfPullKey(item.seed),
         evaluationId: 0,
-        // As for GitHub's merge groups: the gate needs base and full (merge-group-evaluation.ts).
-        matrix: MERGE_GROUP_MATRIX,
+        matrix: QUEUE_MATRIX,
         pinned: [...state.tested, ...state.context].map((t) => ({ repo: t.repo, base: t.base, head: t.sha })),
         seedFor: () => item.seed,
         onSet: async (set) => {
