@@ -4,7 +4,7 @@
  * evaluated head, its branch rules and required checks met) before anything merges, and the
  * merges in order, each pinned to its evaluated head. Each marks what it decided in `steps`.
  */
-import type { EvaluatedMember, MergeStep } from '../../core/merge-command-plan.ts';
+import type { EvaluatedMember, EvaluationFacts, MergeStep } from '../../core/merge-command-plan.ts';
 import { memberRefusal } from '../../core/merge-command-plan.ts';
 import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
@@ -13,7 +13,21 @@ import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { canWrite } from '../../github/permissions.ts';
 import { rulesRefusal } from './branch-rules-gate.ts';
-import type { MergeBasis } from './merge-set.ts';
+
+/** What the merge follows: the set's latest evaluation, its members in merge order, what stays merged. */
+export interface MergeBasis {
+  evaluationId: number;
+  /** The evaluation's members (or, recorded before members were kept, the set as known now). */
+  evaluated: EvaluatedMember[];
+  /** Every member to merge or already merged, in merge order. */
+  sequence: EvaluatedMember[];
+  /** Members merged by an earlier attempt, by key. */
+  kept: Map<string, MergeStep>;
+  /** About the order (links in a cycle), for the comment. */
+  notes: string[];
+  /** The evaluation's state and verdict, and whether it recorded its members. */
+  facts: EvaluationFacts & { recordedMembers: boolean };
+}
 
 /**
  * Phase 3: rights on every member's repository (write access where the command was written is

@@ -19,7 +19,6 @@ import { scrubCredentials } from '../../core/credentials.ts';
 import {
   cycleNote,
   type EvaluatedMember,
-  type EvaluationFacts,
   evaluationRefusal,
   type MergeStep,
   mergeOutcome,
@@ -33,7 +32,7 @@ import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.t
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
-import { mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
+import { type MergeBasis, mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
 
 export interface MergeRequest {
   /** The PR the command was written on. */
@@ -79,21 +78,6 @@ async function tell(
 }
 
 const notAttempted = (m: EvaluatedMember): MergeStep => ({ ...m, result: 'not-attempted' });
-
-/** What the merge follows: the set's latest evaluation, its members in merge order, what stays merged. */
-export interface MergeBasis {
-  evaluationId: number;
-  /** The evaluation's members (or, recorded before members were kept, the set as known now). */
-  evaluated: EvaluatedMember[];
-  /** Every member to merge or already merged, in merge order. */
-  sequence: EvaluatedMember[];
-  /** Members merged by an earlier attempt, by key. */
-  kept: Map<string, MergeStep>;
-  /** About the order (links in a cycle), for the comment. */
-  notes: string[];
-  /** The evaluation's state and verdict, and whether it recorded its members. */
-  facts: EvaluationFacts & { recordedMembers: boolean };
-}
 
 /** Phase 1: the evaluation the merge follows, and the merge order; undefined when there is none. */
 export function mergeBasis(store: Store, req: MergeRequest): MergeBasis | undefined {
