@@ -20,6 +20,7 @@ import type { Executor } from './executors/executor.ts';
 import type { InstallationClients } from './installation-clients.ts';
 import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/resolve-set.ts';
+import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
 import type { Store } from './store/store.ts';
 
@@ -154,6 +155,17 @@ export class TandemService {
   onPull(pull: PullInfo, installationId: number): Promise<void> {
     recordPull(this.opts.store, pull, installationId);
     const key = pullKey(pull.ref);
+    // A queued set whose member moved or closed leaves the merge queue (`queue-command.ts`).
+    if (this.opts.store.setQueue.activeItemOf(key))
+      void this.background(async () =>
+        dequeueChanged(
+          this.queue,
+          this.opts.store,
+          await this.opts.clients.get(installationId),
+          { ...pull, key },
+          this.opts.log,
+        ),
+      );
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);

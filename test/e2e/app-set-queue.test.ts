@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
 import { StubExecutor, type StubVerdict } from '../support/stub-executor.ts';
@@ -300,6 +301,23 @@ describe('App: the linked-set merge queue', () => {
     expect(after.queueSpecs()[0]!.name).toMatch(/^merge queue q1 \(/);
     expect(await tipOf(w, 'api')).toBe(head(after.queueSpecs()[0]!, 'acme/api'));
     expect(mergeComment(w, 'api', 1)).toContain('Landed from the merge queue');
+  });
+
+  it('a member pushed while queued takes its set out of the queue: the old head never lands', async () => {
+    const { w, executor } = await queueWorld(passAll);
+    const apiTip = await tipOf(w, 'api');
+    executor.hold();
+    await merge(w, 'api', 1);
+    await executor.started(1);
+    const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
+    w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
+    await sendPull(w, 'synchronize', 'api', 1);
+    executor.release();
+    await settle(w);
+    expect(await tipOf(w, 'api')).toBe(apiTip);
+    expect(mergeComment(w, 'schema', 1)).toMatch(
+      /Removed from the merge queue[\s\S]*acme\/api#1's head moved/,
+    );
   });
 
   it('/tandem dequeue removes the set and says so on every member', async () => {

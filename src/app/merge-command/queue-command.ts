@@ -97,6 +97,31 @@ export async function dequeueLinkedSet(
   return true;
 }
 
+/**
+ * A queued member changed on GitHub: a new head (the tested commit would land the old one) or a PR
+ * closed without merging. The item leaves the queue and every member hears why; a member the
+ * queue itself is landing (merged) changes nothing.
+ */
+export async function dequeueChanged(
+  runner: SetQueueRunner,
+  store: Store,
+  gh: GitHub,
+  pull: { key: string; headSha: string; state: string },
+  log: Log,
+): Promise<boolean> {
+  const item = store.setQueue.activeItemOf(pull.key);
+  const member = item?.members.find((m) => m.pull === pull.key);
+  if (!item || !member || pull.state === 'merged') return false;
+  const why =
+    pull.state !== 'open'
+      ? `${pull.key} was closed`
+      : member.headSha !== pull.headSha
+        ? `${pull.key}'s head moved to ${pull.headSha.slice(0, 7)} after it was queued (comment \`/tandem merge\` again)`
+        : undefined;
+  if (!why) return false;
+  return dequeueLinkedSet(runner, store, gh, pull.key, 'GitHub', log, why);
+}
+
 /** GitHub's branch rules per member; rules that cannot be read are not rules met (a reason). */
 async function branchRulesOf(gh: GitHub, members: readonly QueueMemberRecord[], reasons: string[]) {
   try {
