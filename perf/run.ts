@@ -3,7 +3,8 @@
  * case (8 configurations) served over HTTP, without and with real npm dependencies; then the App
  * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case (generated
  * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it), and the
- * grading-fidelity table (perf/grading-fidelity.ts). Prints a table and one line per target (pass/fail is reported,
+ * grading-fidelity table (perf/grading-fidelity.ts) and the linked-set queue on its trace
+ * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { sampleLoad } from './load-sample.ts';
 import { type NaiveRun, runNaiveBaseline } from './naive-baseline.ts';
 import { median, printFigures, sec, type VariantFigures } from './print-figures.ts';
 import { type PushFigures, printPushFigures, runPushRerun } from './push-rerun.ts';
+import { printQueueBench, runQueueBench } from './queue-bench.ts';
 import { serveBenchCase } from './serve-case.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,6 +139,13 @@ async function main(): Promise<void> {
   // BENCH_ONLY=engine: only the engine variants (no CLI start, App or benchmark mode);
   // BENCH_VARIANTS=no-deps (comma-separated) picks variants.
   const engineOnly = process.env.BENCH_ONLY === 'engine';
+  // Pure and in-process (perf/queue-bench.ts): the linked-set queue on its 200-set trace vs serial.
+  // BENCH_ONLY=queue: only that (no Docker).
+  const queue = engineOnly ? undefined : runQueueBench();
+  if (queue && process.env.BENCH_ONLY === 'queue') {
+    process.stdout.write(`${printQueueBench(queue)}\n`);
+    return;
+  }
   const variants = (process.env.BENCH_VARIANTS ?? 'no-deps,deps')
     .split(',')
     .filter((v): v is Variant => v === 'no-deps' || v === 'deps');
@@ -172,6 +181,7 @@ async function main(): Promise<void> {
   if (pushFigures.length > 0) process.stdout.write(`\n${printPushFigures(pushFigures)}\n`);
   if (cliStart) process.stdout.write(`\n${printCliStart(cliStart)}\n`);
   if (fidelity) process.stdout.write(`\n${printGradingFidelity(fidelity)}\n`);
+  if (queue) process.stdout.write(`\n${printQueueBench(queue)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
     `\nLoad average (1 min) ${load.before[0]!.toFixed(1)} before, ${load.after[0]!.toFixed(1)} after, ` +
@@ -185,7 +195,7 @@ async function main(): Promise<void> {
   const save = (app?: unknown) =>
     writeFile(
       file,
-      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, fidelity, engine: figs, push: pushFigures, app }, null, 2)}\n`,
+      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, fidelity, queue, engine: figs, push: pushFigures, app }, null, 2)}\n`,
     );
   await save();
   if (engineOnly) {

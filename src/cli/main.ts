@@ -20,6 +20,7 @@ import { PROGRAM_HELP } from './commands/help-text.ts';
 import { registerImage } from './commands/image.ts';
 import { registerMine } from './commands/mine.ts';
 import { registerPlan } from './commands/plan.ts';
+import { registerQueue } from './commands/queue.ts';
 import { registerValidate } from './commands/validate.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
@@ -64,6 +65,7 @@ registerMine(program, ctx);
 registerImage(program);
 registerConfig(program);
 registerAction(program);
+registerQueue(program);
 
 try {
   await program.parseAsync(process.argv);

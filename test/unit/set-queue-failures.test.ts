@@ -99,6 +99,68 @@ describe('set-queue failures', () => {
     expect(brief(step(box))).toEqual(['evict a', 'evaluate b []']);
   });
 
+  it('a failure on a state with a set that later leaves unlanded is forgotten, even if another of its sets lands', () => {
+    const box = {
+      s: queued(emptyQueue(), item('a', ['api']), item('b', ['web']), item('c', ['api', 'web'])),
+    };
+    step(box);
+    result(box, 'c', ['a', 'b'], 'fail');
+    step(box);
+    result(box, 'c', [], 'pass');
+    result(box, 'a', [], 'fail');
+    result(box, 'b', [], 'pass');
+    expect(brief(step(box))).toEqual(['evict a', 'land b', 'evaluate c [b]']);
+  });
+
+  it('a failing item that rejoins voids the runs behind it that were started without it', () => {
+    const box = {
+      s: queued(emptyQueue(), item('a', ['api']), item('b', ['api', 'web']), item('c', ['web'])),
+    };
+    step(box);
+    result(box, 'b', ['a'], 'fail');
+    expect(brief(step(box))).toEqual(['cancel c [b]', 'evaluate b [] alone', 'evaluate c []']);
+    result(box, 'a', [], 'fail');
+    expect(brief(step(box))).toEqual([
+      'evict a',
+      'cancel b []',
+      'cancel c []',
+      'evaluate b []',
+      'evaluate c [b]',
+    ]);
+  });
+
+  it('describePosition of a failing item names its diagnostic, then the set it waits for', () => {
+    const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api'])) };
+    step(box);
+    result(box, 'b', ['a'], 'fail');
+    step(box);
+    expect(describePosition(box.s, 'b').waitingFor).toBe(
+      'a diagnostic evaluation on the base tips alone (it failed on the base tips + a)',
+    );
+    result(box, 'b', [], 'pass');
+    expect(describePosition(box.s, 'b')).toMatchObject({
+      waitingFor: 'the sets it failed together with (a) to land or leave the queue',
+      blockedBy: { itemId: 'a', why: 'being evaluated' },
+    });
+  });
+
+  it('failing while the sets ahead are landing: no diagnostic, evicted once they landed', () => {
+    const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api'])) };
+    step(box);
+    result(box, 'a', [], 'pass');
+    result(box, 'b', ['a'], 'fail', ['full']);
+    expect(brief(step(box))).toEqual(['land a']);
+    box.s = recordLanded(box.s, 'a');
+    expect(step(box)).toEqual([
+      {
+        kind: 'evict',
+        itemId: 'b',
+        reason: 'fails on the base tips with a landed',
+        failedConfigurations: ['full'],
+      },
+    ]);
+  });
+
   it('a failing item is skipped by the items behind while its diagnostic runs', () => {
     const box = { s: queued(emptyQueue(), item('a', ['api']), item('b', ['api']), item('c', ['api'])) };
     step(box);

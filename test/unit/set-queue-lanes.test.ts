@@ -33,6 +33,11 @@ describe('set-queue lanes', () => {
     expect(aheadOf(box.s.items, 'c')).toEqual(['a', 'b']);
   });
 
+  it('an item whose wiring reads a repository changed ahead is evaluated on top of that change', () => {
+    const box = { s: queued(emptyQueue(), item('a', ['schema']), item('b', ['api'], ['schema'])) };
+    expect(brief(step(box))).toEqual(['evaluate a []', 'evaluate b [a]']);
+  });
+
   it('the speculation budget bounds the evaluations running at once; the front goes first', () => {
     const box = { s: queued(emptyQueue(), ...['a', 'b', 'c', 'd'].map((id) => item(id, ['api']))) };
     expect(brief(step(box, { ...OPTS, speculation: 2 }))).toEqual(['evaluate a []', 'evaluate b [a]']);

@@ -11,7 +11,9 @@ export const EXAMPLES = `Examples:
   tandem validate gold.yml --quiet              check a gold change; only the verdict line
   tandem plan case.yml --shards 4               configurations per shard, for a workflow matrix
   tandem eval case.yml --shard 2/4 --json part2.json
-  tandem combine part*.json --markdown report.md  combine the shards' reports`;
+  tandem combine part*.json --markdown report.md  combine the shards' reports
+  tandem queue simulate trace.jsonl --json      the merge queue's figures on a trace of
+                                                linked sets, beside a serial baseline`;
 
 export const EXIT_CODES = `Exit codes:
   0    resolved (validate: valid; plan, --help, --version: success)

@@ -15,13 +15,10 @@ export function invalidateAssuming(s: QueueState, goneId: string): QueueState {
       if (!e.result) pending.push({ kind: 'cancel', itemId: x.item.id, ahead: e.ahead });
       next = { ...next, current: undefined };
     }
-    // A failure on a state holding an item that will never land says nothing about this item's
-    // own changes: that item is no longer a candidate for the blame.
+    // The state a failure was seen on will never exist now: the failure may have been the gone
+    // item's doing, so it says nothing about this item (settle puts it back in line).
     const f = x.failure;
-    if (f?.ahead.includes(goneId)) {
-      const drop = (ids: string[]) => ids.filter((id) => id !== goneId);
-      next = { ...next, failure: { ...f, ahead: drop(f.ahead), unlanded: drop(f.unlanded) } };
-    }
+    if (f?.ahead.includes(goneId)) next = { ...next, failure: { ...f, ahead: [], unlanded: [] } };
     return next;
   });
   return { items, pending };

@@ -50,9 +50,15 @@ export function nextActions(
         : { ...it, attempts: it.attempts + 1, current: e };
     };
     if (it.status === 'waiting' && !it.current) items[i] = start(aheadOf(items, it.item.id));
-    else if (it.status === 'failing' && !it.diagnostic) items[i] = start([], 'alone');
+    else if (it.status === 'failing' && !it.diagnostic && !landingNow(items, it))
+      items[i] = start([], 'alone');
   }
   return { state: { ...state, items }, actions };
+}
+
+/** A set it failed with is landing: a run on the base tips now would not be "alone"; wait for it. */
+function landingNow(items: readonly ItemState[], it: ItemState): boolean {
+  return (it.failure?.unlanded ?? []).some((id) => items.find((x) => x.item.id === id)?.status === 'landing');
 }
 
 /** Passed (or flaky with no re-run left, decided by settle) and everything it assumed has landed. */

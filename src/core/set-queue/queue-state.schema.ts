@@ -111,3 +111,6 @@ export interface QueueOptions {
   /** The baseline: one item at a time, in queue order, nothing speculative. */
   serial?: boolean;
 }
+
+/** `queue.speculation` and `queue.retries` when the organization's config says nothing (the CLI's defaults too). */
+export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { speculation: 4, retries: 2 };

@@ -2,9 +2,21 @@
  * Changes to the agreed interface (Q-shared.md): nextActions' options are `QueueOptions`
  * (adds `serial?: boolean`, the one-at-a-time baseline); `resume(s, itemId)` restarts an item
  * stalled by repeated infrastructure errors; `QueueStateSchema` validates a stored state;
+ * `DEFAULT_QUEUE_OPTIONS` = { speculation 4, retries 2 }; recordResult takes an optional `attempt`;
+ * landing refused evicts the item (reason `landing refused: …`), it is not re-queued;
  * evict actions also come out of nextActions (decided by recordResult/recordLandingRefused),
  * so the App performs every action nextActions returns, in order. After an `evaluate` the App
- * calls recordResult(itemId, action.ahead, result) — for the diagnostic too (ahead []).
+ * calls recordResult(itemId, action.ahead, result, action.attempt) — for the diagnostic too (ahead []).
+ *
+ * What the App must keep for this logic to be right (QA/QG):
+ * - An item's tested commit in a repository must be a function of (repository, onto, member heads):
+ *   reuse the commit already built for the same inputs, or build it deterministically (fixed
+ *   dates). A re-run on the same state (flaky, infrastructure) and a re-evaluation after a change
+ *   in another repository do NOT void the items behind that built on it; a rebuilt commit with a
+ *   new SHA would make their landing a non-fast-forward.
+ * - `cancel` names (itemId, ahead): stop that run; a result for it that still arrives is ignored.
+ * - After `land`, call recordLanded or recordLandingRefused exactly once; after `evict`, nothing
+ *   (the item has left the state already).
  *
  * The linked-set queue (issue 28), pure: items are linked sets; two items conflict when they
  * share a repository and base branch or a wiring edge, and share a lane; each item is evaluated on
@@ -29,5 +41,5 @@ export type {
   QueueOptions,
   QueueState,
 } from './queue-state.schema.ts';
-export { QueueStateSchema } from './queue-state.schema.ts';
+export { DEFAULT_QUEUE_OPTIONS, QueueStateSchema } from './queue-state.schema.ts';
 export { recordLanded, recordLandingRefused, recordResult } from './record-result.ts';

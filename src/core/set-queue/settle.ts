@@ -37,6 +37,13 @@ function settleDiagnostic(s: QueueState, it: ItemState, opts: QueueOptions): Que
   // Every set it failed together with has left the queue without landing: the failure was theirs
   // (or the pair's), so this item is evaluated again on the state as it now is.
   if (failure.ahead.length === 0) return rejoin(s, it);
+  // Everything it failed with landed before a diagnostic ran: the base tips now hold them, so a
+  // run "alone" would repeat the failing one. Its own failure on the base as it now is.
+  if (!it.diagnostic && failure.unlanded.length === 0)
+    return evict(s, it, {
+      reason: `fails on the base tips with ${failure.ahead.join(', ')} landed`,
+      failedConfigurations: failure.result?.failedConfigurations ?? [],
+    });
   const diag = it.diagnostic?.result;
   if (!diag) return s;
   if (diag.outcome === 'infra') {
