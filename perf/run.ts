@@ -135,6 +135,11 @@ async function measure(c: BenchCase, url: string, network: string, ca?: string):
 }
 
 async function main(): Promise<void> {
+  // BENCH_ONLY=landing: only the landing of linked sets against the stand-in (perf/landing-bench.ts).
+  if (process.env.BENCH_ONLY === 'landing') {
+    await landingScenario();
+    return;
+  }
   // First, while the bench itself puts no load on the machine: it takes a few seconds.
   // BENCH_ONLY=engine: only the engine variants (no CLI start, App or benchmark mode);
   // BENCH_VARIANTS=no-deps (comma-separated) picks variants.
@@ -202,11 +207,25 @@ async function main(): Promise<void> {
     process.stdout.write(`\nfigures: ${file}\n`);
     return;
   }
+  await landingScenario();
   const appFigures = await appScenario();
   if (appFigures) await save(appFigures);
   await benchModeScenario(file);
   if (process.env.BENCH_REAL !== '0') await realCaseScenario(file, network, ca);
   process.stdout.write(`\nfigures: ${file} (whole bench ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+}
+
+/** Landing linked sets as tested vs the sequential merge (perf/landing-bench.ts); its failure is reported. */
+async function landingScenario(): Promise<void> {
+  log('landing linked sets against the stand-in (perf/landing-bench.ts)…');
+  try {
+    const { runLandingBench, printLandingFigures } = await import('./landing-bench.ts');
+    printLandingFigures(await runLandingBench());
+  } catch (err) {
+    process.stdout.write(`
+landing: the scenario failed: ${(err as Error).message}
+`);
+  }
 }
 
 /** Benchmark mode (perf/bench-mode.ts): 20 instances × 3 predictions, vs `tandem eval` in a loop; resume. */

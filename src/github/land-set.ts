@@ -13,8 +13,9 @@
  *
  * Order: the landings are landed in the order given, which the caller makes producer first.
  * Before anything moves, every branch must still be at `expectedTip` (the commit the tested commit
- * was built on), or already at the tested commit, or at an ancestor on its first-parent line; a
- * branch elsewhere refuses the set with nothing landed. Each move is `PATCH …/git/refs` with
+ * was built on), or already at the tested commit, or moved forward to a commit between the two on
+ * the tested commit's first-parent line; a branch elsewhere (or behind `expectedTip`: an item
+ * ahead not landed yet) refuses the set with nothing landed. Each move is `PATCH …/git/refs` with
  * `force: false`, so GitHub itself refuses a branch that moved in between. On a refusal the
  * members already landed are reverted, last first (land-revert.ts). `windowMs` is the measured
  * half-landed window: from the first member landing until the last landed, or until the last
@@ -62,13 +63,18 @@ export interface LandOptions {
   mergeQueue?: HandoffOptions;
 }
 
-/** Whether `tip` is on `sha`'s first-parent line within `depth` commits (the tested commit's base). */
-async function onFirstParentLine(gh: GitHub, repo: string, sha: string, tip: string, depth = 50) {
-  let at = sha;
+/**
+ * Whether the branch moved forward to a commit the tested commit already contains: `tip` is on the
+ * tested commit's first-parent line above `expectedTip` (the item ahead landed after this one was
+ * built on its base). A tip below `expectedTip` is refused: landing would carry in changes of an
+ * item ahead that has not landed (its other repositories would be missing).
+ */
+async function movedForwardWithin(gh: GitHub, l: Landing, tip: string, depth = 50): Promise<boolean> {
+  let at = l.testedSha;
   for (let i = 0; i < depth; i += 1) {
-    const { data } = await gh.rest.git.getCommit({ ...repoId(repo), commit_sha: at });
+    const { data } = await gh.rest.git.getCommit({ ...repoId(l.repo), commit_sha: at });
     const parent = data.parents[0]?.sha;
-    if (!parent) return false;
+    if (!parent || parent === l.expectedTip) return false;
     if (parent === tip) return true;
     at = parent;
   }
@@ -80,7 +86,7 @@ async function stale(gh: GitHub, l: Landing): Promise<string | undefined> {
   const tip = await branchTip(gh, l.repo, l.baseBranch);
   if (!tip) return `${l.repo} has no branch ${l.baseBranch}`;
   if (tip === l.expectedTip || tip === l.testedSha) return undefined;
-  if (!l.viaMergeQueue && (await onFirstParentLine(gh, l.repo, l.testedSha, tip))) return undefined;
+  if (!l.viaMergeQueue && (await movedForwardWithin(gh, l, tip))) return undefined;
   return `${l.repo} ${l.baseBranch} moved to ${tip.slice(0, 7)} after ${l.pull} was tested on ${l.expectedTip.slice(0, 7)}`;
 }
 

@@ -6,6 +6,9 @@
  * The branch's tip is the tested commit; landing later moves the base branch to exactly that SHA.
  * The branch stays until the item lands or leaves the queue (`removeTestedBranch`), so the
  * evaluation can fetch the commit by name.
+ *
+ * Changes from the sketch in prompts/s3/Q-shared.md (additive): `pulls?` names the heads' PRs so a
+ * conflict names the PR; `testedBranch` and `removeTestedBranch` for the caller's clean-up.
  */
 import { z } from 'zod';
 import { deleteBranch, gitHubMessage, putBranch } from './branch-refs.ts';

@@ -132,6 +132,36 @@ describe('landing a linked set as tested', () => {
     expect(await world_.tip('lib')).toBe(other.head);
   });
 
+  it('an item tested on top of the item ahead lands after it, exactly as tested; landed before it, it is refused', async () => {
+    const world_ = await world(['lib']);
+    const base = await world_.tip('lib');
+    const first = await world_.open('lib', 'first', { 'first.txt': '1\n' });
+    const second = await world_.open('lib', 'second', { 'second.txt': '2\n' });
+    const build = async (itemId: string, onto: string, pr: OpenedPull) => {
+      const b = await buildTestedCommit(world_.gh, {
+        repo: 'acme/lib',
+        baseBranch: 'main',
+        onto,
+        heads: [pr.head],
+        itemId,
+      });
+      if (!('sha' in b)) throw new Error('conflict');
+      return { pull: pr.pull, repo: 'acme/lib', baseBranch: 'main', expectedTip: onto, testedSha: b.sha };
+    };
+    const ahead = await build('a', base, first);
+    // The speculative state of the item behind: the tested commit of the item ahead.
+    const behind = await build('b', ahead.testedSha, second);
+    // Out of order, the item behind would carry the one ahead in without its other repositories: refused.
+    const early = await landTestedSet(world_.gh, [behind]);
+    expect(early).toMatchObject({ kind: 'refused', reverted: [] });
+    expect(await world_.tip('lib')).toBe(base);
+    expect((await landTestedSet(world_.gh, [ahead], { itemId: 'a' })).kind).toBe('landed');
+    expect((await landTestedSet(world_.gh, [behind], { itemId: 'b' })).kind).toBe('landed');
+    expect(await world_.tip('lib')).toBe(behind.testedSha);
+    expect(merged(world_, first)).toBe(true);
+    expect(merged(world_, second)).toBe(true);
+  });
+
   it('a refusal of the 2nd of 3 landings resets the 1st where the rules allow it: nothing half-merged', async () => {
     const world_ = await world();
     const { landings } = await testedSet(world_, ['lib', 'api', 'web']);
@@ -189,6 +219,27 @@ describe('landing a linked set as tested', () => {
     const pr = again.s.pullRequest('acme', 'lib', Number(revert.split('#')[1]));
     expect(pr.state).toBe('open');
     expect(await again.tree('lib', pr.head.sha)).toBe(await again.tree('lib', set.landings[0]!.expectedTip));
+  });
+
+  it('when GitHub refuses the reset and the revert commit too, the revert is offered as a PR, never dropped', async () => {
+    const world_ = await world(['lib', 'api']);
+    const { landings } = await testedSet(world_, ['lib', 'api']);
+    refuseRefUpdate(world_.s.state, { nth: 1, repo: 'acme/api', branch: 'main' });
+    // lib's 1st update is the landing; the 2nd (the reset) and 3rd (the revert commit) are refused.
+    refuseRefUpdate(world_.s.state, { nth: 2, repo: 'acme/lib', branch: 'main' });
+    refuseRefUpdate(world_.s.state, { nth: 3, repo: 'acme/lib', branch: 'main' });
+    const out = await landTestedSet(world_.gh, landings, { itemId: 'item-9' });
+    expect(out).toMatchObject({ kind: 'refused', reverted: [{ how: 'revert-pr' }] });
+    if (out.kind !== 'refused') return;
+    expect(out.unreverted).toBeUndefined();
+    const pr = world_.s.pullRequest('acme', 'lib', Number(out.reverted[0]!.revertPull!.split('#')[1]));
+    expect(pr).toMatchObject({
+      state: 'open',
+      base: { ref: 'main' },
+      head: { ref: 'tandem/revert/item-9/lib' },
+    });
+    expect(await world_.tip('lib')).toBe(landings[0]!.testedSha);
+    expect(await world_.tree('lib', pr.head.sha)).toBe(await world_.tree('lib', landings[0]!.expectedTip));
   });
 
   it('a repository requiring GitHub merge queue: the tested member is handed to that queue and lands with the tested tree; a dropped entry refuses the set', async () => {

@@ -38,17 +38,19 @@ export function injectedRefusal(
   repo: string,
   branch: string,
 ): { status: number; message: string } | undefined {
+  let refusal: { status: number; message: string } | undefined;
+  // Every matching rule counts this update, whichever refuses it.
   for (const rule of hooks.get(state) ?? []) {
     if (rule.repo && repoKey(owner, repo) !== rule.repo.toLowerCase()) continue;
     if (rule.branch && rule.branch !== branch) continue;
     rule.seen += 1;
     if (rule.seen === rule.nth)
-      return {
+      refusal ??= {
         status: rule.status ?? 422,
         message: rule.message ?? 'Repository rule violations found\n\nRefused by the test.\n\n',
       };
   }
-  return undefined;
+  return refusal;
 }
 
 /** Why GitHub refuses this direct update of `branch`, as its 422 message says; undefined when allowed. */
