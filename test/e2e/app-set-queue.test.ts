@@ -23,6 +23,7 @@ import {
   sendComment,
   sendPull,
   settle,
+  until,
   useWorld,
   type World,
 } from './app-harness.ts';
@@ -312,6 +313,12 @@ describe('App: the linked-set merge queue', () => {
     const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
     await sendPull(w, 'synchronize', 'api', 1);
+    await until(
+      w,
+      () =>
+        w.standIn.comments('acme', 'schema', 1).some((c) => c.body?.includes('Removed from the merge queue')),
+      'the set taken out of the queue',
+    );
     executor.release();
     await settle(w);
     expect(await tipOf(w, 'api')).toBe(apiTip);
@@ -326,6 +333,13 @@ describe('App: the linked-set merge queue', () => {
     await merge(w, 'api', 1);
     await executor.started(1);
     await merge(w, 'schema', 1, '/tandem dequeue');
+    // The held evaluation answers only once the set has left the queue.
+    await until(
+      w,
+      () =>
+        w.standIn.comments('acme', 'api', 1).some((c) => c.body?.includes('Removed from the merge queue')),
+      'the dequeue said on acme/api#1',
+    );
     executor.release();
     await settle(w);
     for (const [repo, n] of [
