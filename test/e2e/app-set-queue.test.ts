@@ -202,10 +202,17 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('blames the pair: a set that passes alone but fails together with the set ahead leaves, naming it', async () => {
-    // B's web change breaks only next to A's api change (the `total` field).
+    // B's web change breaks only next to A's api change (the `total` field). A's own evaluation
+    // answers only once B's diagnostic run (alone, on the base tips) has started: the blame is
+    // decided while A has not landed yet, as the queue decides it.
+    let releaseA = () => {};
+    const aGate = new Promise<void>((ok) => {
+      releaseA = ok;
+    });
     const together = async (w: World, spec: LinkedChangeSpec) => {
       const api = await fileAt(w, 'acme/api', head(spec, 'acme/api'), 'index.js');
       const web = spec.targets.some((t) => t.repo === 'acme/web');
+      if (!web) await aGate;
       return api?.includes('total') && web ? 'fail' : 'pass';
     };
     const { w, executor } = await queueWorld(together);
@@ -215,6 +222,8 @@ describe('App: the linked-set merge queue', () => {
     await merge(w, 'web', 1);
     await executor.started(2);
     executor.release();
+    await executor.started(3);
+    releaseA();
     await settle(w);
     // A landed; B was evaluated alone (it passes) and leaves with the blame on A's set.
     expect(w.standIn.pullRequest('acme', 'api', 1).merged).toBe(true);
