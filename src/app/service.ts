@@ -6,9 +6,10 @@
 
 import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
-import { suiteFor } from '../core/org-config.schema.ts';
+import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
+import type { GitHub } from '../github/octokit.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -18,7 +19,9 @@ import { TaskLifecycle } from './evaluations/task-lifecycle.ts';
 import type { Executor } from './executors/executor.ts';
 import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/record-pull.ts';
-import type { GitHubPorts } from './port/github-port.ts';
+import { dequeueChanged } from './merge-command/queue-command.ts';
+import { SetQueueRunner } from './merge-command/queue-runner.ts';
+import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -40,6 +43,8 @@ const CONFIG_WAIT_MS = 3_000;
 
 export class TandemService {
   readonly checks: CheckRunRegistry;
+  /** The linked-set merge queue (`/tandem merge`, issue 28). */
+  readonly queue: SetQueueRunner;
   private readonly life: TaskLifecycle<EvalItem>;
   private readonly runningMembers = new Map<number, Set<string>>();
   /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
@@ -61,6 +66,7 @@ export class TandemService {
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
     };
+    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {
@@ -124,6 +130,12 @@ export class TandemService {
     }
   }
 
+  /** The org's `tandem.yml` as the App reads it now (undefined when missing or invalid). */
+  async configFor(gh: GitHubPort, installationId: number, org: string): Promise<OrgConfig | undefined> {
+    const load = await this.opts.configs.recent(gh, installationId, org);
+    return load.kind === 'ok' ? load.config : undefined;
+  }
+
   /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
   linkedSet(seed: string): string[] {
     return this.componentOf(seed);
@@ -144,6 +156,17 @@ export class TandemService {
   onPull(pull: PullInfo, installationId: number): Promise<void> {
     recordPull(this.opts.store, pull, installationId);
     const key = pullKey(pull.ref);
+    // A queued set whose member moved or closed leaves the merge queue (`queue-command.ts`).
+    if (this.opts.store.setQueue.activeItemOf(key))
+      void this.background(async () =>
+        dequeueChanged(
+          this.queue,
+          this.opts.store,
+          (await this.opts.github(installationId)).octokit,
+          { ...pull, key },
+          this.opts.log,
+        ),
+      );
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);
@@ -226,6 +249,8 @@ export class TandemService {
       const adopted = await this.checks.reconcile(this.opts.github);
       if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
     });
+    const resumedQueue = this.queue.resume();
+    if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
     const states = this.opts.store.evaluations;
     const unfinished = states.unfinished();
     // A kill can leave two of one set (the running one a newer request was about to supersede,
@@ -273,6 +298,7 @@ export class TandemService {
    * what a webhook began), then check runs being created. After this the store may close.
    */
   async close(): Promise<void> {
+    this.queue.close();
     await this.life.close();
     await this.checks.settled();
   }

@@ -13,6 +13,8 @@ export type TandemCommand =
   /** `fresh`: `/tandem run --fresh` evaluates again even when a published result fits the heads. */
   | { kind: 'run'; fresh?: true }
   | { kind: 'merge' }
+  /** `/tandem dequeue`: the linked set leaves the merge queue. */
+  | { kind: 'dequeue' }
   | { kind: 'matrix'; mode: MatrixMode }
   | { kind: 'link'; ref: PullRef }
   | { kind: 'unlink'; ref: PullRef };
@@ -57,6 +59,7 @@ export function parseCommands(body: string, self: RepoParts): TandemCommand[] {
       );
     // Exactly `/tandem merge`: a merge is not something to guess from trailing words.
     else if (verb === 'merge' && words.length === 2) out.push({ kind: 'merge' });
+    else if (verb === 'dequeue' && words.length === 2) out.push({ kind: 'dequeue' });
     else if (verb === 'matrix') {
       const mode = matrixModeSchema.safeParse(words[2]?.toLowerCase());
       if (mode.success) out.push({ kind: 'matrix', mode: mode.data });

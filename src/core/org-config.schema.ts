@@ -48,6 +48,16 @@ export const orgActionsSchema = z
   })
   .strict();
 
+/** The linked-set merge queue (`/tandem merge`, docs/app.md "Merging the set"). */
+export const orgQueueSchema = z
+  .object({
+    /** How many speculative evaluations (an item on top of the items ahead of it) run at once. */
+    speculation: z.number().int().min(1).max(32).default(4),
+    /** How often a flaky result (replicates that differ) is run again before it counts as a failure. */
+    retries: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
 export const orgConfigSchema = z
   .object({
     /** The private repository holding the suites. */
@@ -71,6 +81,7 @@ export const orgConfigSchema = z
     /** `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does. */
     executor: z.enum(['local', 'actions']).default('local'),
     actions: orgActionsSchema.default({ workflow: 'tandem.yml', timeout_minutes: 360 }),
+    queue: orgQueueSchema.default({ speculation: 4, retries: 2 }),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -89,6 +100,7 @@ export const orgConfigSchema = z
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 export type OrgSuite = z.infer<typeof orgSuiteSchema>;
 export type OrgActions = z.infer<typeof orgActionsSchema>;
+export type OrgQueue = z.infer<typeof orgQueueSchema>;
 
 export type OrgConfigResult = { ok: true; config: OrgConfig } | { ok: false; field: string; message: string };
 

@@ -1,5 +1,6 @@
 /**
- * `/tandem merge` end to end: the App over HTTP, the GitHub stand-in, real git remotes the
+ * `/tandem merge` member by member, as organizations on `executor: actions` get it (the others'
+ * `/tandem merge` enqueues: app-set-queue.test.ts), end to end: the App over HTTP, the GitHub stand-in, real git remotes the
  * merges land in, and the real engine (Docker) for the evaluation a merge depends on. A resolved
  * set merges producer first; a reader gets 😕; a failing required check on the second PR leaves a
  * half-merged set that every member's comment names; a moved head or an unresolved set merges
@@ -10,7 +11,7 @@ import { gitOut } from '../../src/engine/git/git.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
-import { API_BUG, API_OK, SCHEMA_OK } from './app-harness.ts';
+import { API_BUG, API_OK, orgConfig, SCHEMA_OK, type World } from './app-harness.ts';
 
 const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
@@ -31,7 +32,17 @@ async function evaluatedSet(api = API_OK) {
   await w.settle();
   const expected = api === API_OK ? 'success' : 'failure';
   expect(w.tandemChecks('api', consumer.head.sha)[0]?.conclusion).toBe(expected);
+  // The sequential merge serves organizations that evaluate in their evaluator's workflow; the
+  // others' `/tandem merge` enqueues (app-set-queue.test.ts). The evaluation above ran locally.
+  evaluateWith(w, 'actions');
   return { w, schema, api: consumer };
+}
+
+/** Switches the org's `executor` (and drops the App's cached `tandem.yml`). */
+function evaluateWith(w: World, executor: 'local' | 'actions') {
+  const extra = executor === 'actions' ? 'executor: actions\nactions: { workflow: tandem.yml }\n' : '';
+  w.standIn.setFile('acme', '.github', '.github/tandem.yml', orgConfig(extra));
+  w.app.service.invalidateConfig(w.installationId);
 }
 
 /** `user` comments `/tandem merge` on acme/api#1; resolves once the App is idle again. */
@@ -162,9 +173,11 @@ describe('App: /tandem merge', () => {
     // GitHub announces the producer's merge: the consumer is evaluated again, alone, on the
     // producer's merged base. The same command merges the rest, and the producer merged earlier
     // stays in the set's merge comment.
+    evaluateWith(w, 'local');
     await w.sendPull('closed', 'schema', 1);
     await w.settle();
     expect(w.tandemChecks('api', api.head.sha).map((c) => c.conclusion)).toEqual(['success']);
+    evaluateWith(w, 'actions');
     await commentMerge(w, 'alice');
     expect(mergeCalls(w).map((r) => r.path)).toEqual([
       '/repos/acme/schema/pulls/1/merge',

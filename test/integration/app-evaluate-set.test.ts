@@ -170,12 +170,16 @@ describe('evaluateSet', () => {
     expect(seen[2]!.fingerprint).not.toBe(seen[0]!.fingerprint);
   });
 
-  it('takes a pinned repository at its exact commits and the name the path gives', async () => {
+  it('takes pinned repositories at their exact commits and the name the path gives', async () => {
     const w = await world();
     const executor = new StubExecutor();
     const out = await w.run(executor, {
       matrix: 'leave-one-out',
-      pinned: { repo: 'acme/api', base: 'b'.repeat(40), head: 'c'.repeat(40) },
+      // Every member repository pinned, as the linked-set queue evaluates a speculative state.
+      pinned: [
+        { repo: 'acme/api', base: 'b'.repeat(40), head: 'c'.repeat(40) },
+        { repo: 'acme/schema', base: 'd'.repeat(40), head: 'e'.repeat(40) },
+      ],
       name: (n) => `merge group (${n})`,
     });
     expect(out.kind).toBe('done');
@@ -185,6 +189,11 @@ describe('evaluateSet', () => {
     expect(spec.targets.find((t) => t.repo === 'acme/api')).toMatchObject({
       base: 'b'.repeat(40),
       head: 'c'.repeat(40),
+      merge: false,
+    });
+    expect(spec.targets.find((t) => t.repo === 'acme/schema')).toMatchObject({
+      base: 'd'.repeat(40),
+      head: 'e'.repeat(40),
       merge: false,
     });
   });

@@ -11,39 +11,57 @@ import { planMatrix } from '../../src/core/matrix-plan.ts';
 import { REPORT_SCHEMA_VERSION, type Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
 
+/**
+ * How the full configuration (every target applied) of a linked change comes out: `fail` fails
+ * the joint test there; `flaky` reports it as replicates that differed (passed, then failed),
+ * which leaves the change unresolved. The other configurations are graded as always.
+ */
+export type StubVerdict = 'pass' | 'fail' | 'flaky';
+
 export class StubExecutor implements Executor {
   /** How many linked changes it was handed. */
   runs = 0;
+  /** Every spec it was handed, in order. */
+  readonly specs: LinkedChangeSpec[] = [];
+
+  /** `decide`: the verdict for each spec (default: every change passes). */
+  constructor(private readonly decide?: (spec: LinkedChangeSpec) => StubVerdict | Promise<StubVerdict>) {}
 
   async run(spec: LinkedChangeSpec): Promise<Report> {
     this.runs += 1;
-    return stubReport(spec);
+    this.specs.push(spec);
+    return stubReport(spec, this.decide ? await this.decide(spec) : 'pass');
   }
 }
 
-export function stubReport(spec: LinkedChangeSpec): Report {
+export function stubReport(spec: LinkedChangeSpec, verdict: StubVerdict = 'pass'): Report {
   const targets = spec.targets.map((t) => t.repo);
   const plan = planMatrix(targets, spec.matrix);
-  const runs: ConfigurationRun[] = plan.configurations.map((c) => ({
-    id: c.id,
-    applied: c.applied,
-    attempt: 0,
-    setup: [],
-    groups: [
-      {
-        name: 'joint',
-        status: 'reported',
-        exitCode: c.applied.length === targets.length ? 0 : 1,
-        durationMs: 1,
-        tests: [{ id: 'joint::works', status: c.applied.length === targets.length ? 'passed' : 'failed' }],
-      },
-    ],
-    cached: false,
-    durationMs: 1,
-  }));
+  const runs: ConfigurationRun[] = plan.configurations.map((c) => {
+    const pass = c.applied.length === targets.length && verdict === 'pass';
+    return {
+      id: c.id,
+      applied: c.applied,
+      attempt: 0,
+      setup: [],
+      groups: [
+        {
+          name: 'joint',
+          status: 'reported',
+          exitCode: pass ? 0 : 1,
+          durationMs: 1,
+          tests: [{ id: 'joint::works', status: pass ? 'passed' : 'failed' }],
+        },
+      ],
+      cached: false,
+      durationMs: 1,
+    };
+  });
   const graded = grade({ plan, runs, groups: [{ name: 'joint' }] });
+  const flaky = verdict === 'flaky' ? [{ id: 'joint::works', statuses: ['passed', 'failed'] }] : graded.flaky;
   return {
     ...graded,
+    flaky,
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'tandem', version: '0.0.0-stub' },
     name: spec.name,

@@ -9,6 +9,7 @@ import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { Store } from '../../src/app/store/store.ts';
 import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
+import type { OrgConfig } from '../../src/core/org-config.schema.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { addApiPull, publishedEvaluation, standInClient } from './app-fixtures.ts';
@@ -58,6 +59,10 @@ async function world() {
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
     linkedSet: (seed: string) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
+    // An organization on `executor: actions`: `/tandem merge` merges member by member (the
+    // merge queue, for the others, is the App tests').
+    queue: undefined as never,
+    configFor: async () => ({ executor: 'actions' }) as OrgConfig,
   };
   const gh = octokitPort(standInClient(standIn));
   const comment = (user: string, body: string) => {

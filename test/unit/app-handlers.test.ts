@@ -42,6 +42,9 @@ async function recorder() {
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
     linkedSet: (seed) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
+    // No `/tandem merge` here: the merge queue is the App tests'.
+    queue: undefined as never,
+    configFor: async () => undefined,
   };
   return { target, calls, store: s };
 }

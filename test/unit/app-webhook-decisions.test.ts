@@ -103,6 +103,9 @@ describe('/tandem commands on the in-memory GitHub', () => {
       whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
       linkedSet: (seed: string) => [seed],
       log,
+      // No merge command is said here: the queue and the org's executor are never asked.
+      queue: undefined as never,
+      configFor: async () => undefined,
     };
     const say = (id: number, author: string, body: string) =>
       handleCommandComment(tandem, w.gh, INSTALLATION, { owner: 'acme', repo: 'api' }, 1, {

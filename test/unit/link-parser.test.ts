@@ -157,6 +157,12 @@ describe('parseCommands', () => {
     expect(parseCommands('/tandem merge acme/api#1\n/tandem merge now', self)).toEqual([]);
   });
 
+  it('parses `/tandem dequeue` alone on its line (issue 28)', () => {
+    expect(parseCommands('/tandem dequeue', self)).toEqual([{ kind: 'dequeue' }]);
+    expect(parseCommands('Not yet.\n/Tandem DEQUEUE', self)).toEqual([{ kind: 'dequeue' }]);
+    expect(parseCommands('/tandem dequeue please', self)).toEqual([]);
+  });
+
   it('never reads `/tandem merge` from code, quotes or comments', () => {
     const body = [
       '```',

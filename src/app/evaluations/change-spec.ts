@@ -21,10 +21,11 @@ export interface ChangeSpecInput {
   suite: { suite: Suite; suiteDir: string };
   matrix: MatrixMode | undefined;
   /**
-   * A member repository taken at one exact commit with nothing applied (a merge queue's merge
-   * commit, already base + the queued PRs): its head state is `head` as is, its base `base`.
+   * Member repositories taken at one exact commit with nothing applied (a merge queue's merge
+   * commit, already base + the queued PRs; the linked-set queue's tested commit of each member
+   * repository on its speculative base): its head state is `head` as is, its base `base`.
    */
-  pinned?: PinnedRepo;
+  pinned?: readonly PinnedRepo[];
 }
 
 export interface PinnedRepo {
@@ -57,7 +58,7 @@ export async function buildChangeSpec(gh: GitHubPort, input: ChangeSpecInput): P
 async function workspaceOf(
   gh: GitHubPort,
   set: ResolvedSet,
-  pinned: PinnedRepo | undefined,
+  pinned: readonly PinnedRepo[] | undefined,
 ): Promise<{ targets: BranchTarget[]; context: ContextRepo[] }> {
   const tip = (repo: string, branch: string) => gh.branchTip(repo, branch).catch(() => branch);
   const evaluated = [...set.members, ...set.needed];
@@ -69,8 +70,8 @@ async function workspaceOf(
     evaluated.map(async (m) => {
       const repo = `${m.ref.owner}/${m.ref.repo}`;
       const url = await gh.authenticatedCloneUrl(m.cloneUrl);
-      if (pinned && sameRepo(pinned.repo, repo))
-        return { repo, url, base: pinned.base, head: pinned.head, merge: false };
+      const pin = pinned?.find((p) => sameRepo(p.repo, repo));
+      if (pin) return { repo, url, base: pin.base, head: pin.head, merge: false };
       return { repo, url, base: await tip(repo, m.baseRef), head: m.headSha, merge: true };
     }),
   );

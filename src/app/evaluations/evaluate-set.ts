@@ -49,7 +49,7 @@ export interface EvaluateSetRequest {
   /** The evaluation's id in the store (0: none, nothing is handed off or resumed by it). */
   evaluationId: number;
   matrix: MatrixMode | undefined;
-  pinned?: PinnedRepo;
+  pinned?: readonly PinnedRepo[];
   /** Where the linked-set walk starts, or why this path does not evaluate at all. */
   seedFor: (config: OrgConfig, suite: OrgSuite) => string | SetSkip;
   /** Once the set is known, before anything is fetched: the path's GitHub side (checks), or a stop. */

@@ -1,6 +1,8 @@
 /**
- * `/tandem merge`: merges a resolved linked change member by member, producers first, and says
- * on every member what happened. The rules are core's (`merge-command-plan.ts`, `required-checks.ts`);
+ * `/tandem merge` for organizations on `executor: actions` (the others' enters the merge queue,
+ * `queue-command.ts`): merges a resolved linked change member by member, producers first, and
+ * says on every member what happened, in named phases: the basis (evaluation and merge order),
+ * the set's refusals, the rights, the preflight of every member, then the merges in order. The rules are core's (`merge-command-plan.ts`, `required-checks.ts`);
  * GitHub is asked through `github/merge-pulls.ts`; the words are `report/merge-command-status.ts`'s.
  *
  * Before anything merges: the set's latest evaluation must be published and resolved, the set
@@ -19,23 +21,18 @@ import {
   type EvaluatedMember,
   evaluationRefusal,
   type MergeStep,
-  memberRefusal,
   mergeOutcome,
   mergePlan,
   setDrift,
 } from '../../core/merge-command-plan.ts';
 import { itemRank, leastPrivate, pageRank, pageSees, statusForPage } from '../../core/page-privacy.ts';
-import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
-import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
+import { parsePullKey, pullKey } from '../../core/pull-ref.ts';
 import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { canWrite } from '../../github/permissions.ts';
 import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
-import { rulesRefusal } from './branch-rules-gate.ts';
+import { type MergeBasis, mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
 
 export interface MergeRequest {
   /** The PR the command was written on. */
@@ -82,28 +79,11 @@ async function tell(
 
 const notAttempted = (m: EvaluatedMember): MergeStep => ({ ...m, result: 'not-attempted' });
 
-export async function mergeLinkedSet(
-  store: Store,
-  gh: GitHub,
-  req: MergeRequest,
-  log: Log,
-): Promise<MergeCommandResult> {
+/** Phase 1: the evaluation the merge follows, and the merge order; undefined when there is none. */
+export function mergeBasis(store: Store, req: MergeRequest): MergeBasis | undefined {
   // The seed too: once merged it has left its own set as the index knows it.
   const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
-  let notes: string[] = [];
-  // Every PR the texts may name: each page's comment leaves out those more private than it.
-  const say = (keys: readonly string[], st: MergeStatus) =>
-    tell(gh, store, keys, st, log, [req.seed, ...req.linked]);
-  const status = (s: Omit<MergeStatus, 'requestedBy'>): MergeStatus => ({
-    ...s,
-    requestedBy: req.requestedBy,
-    ...(notes.length > 0 ? { notes } : {}),
-  });
-  if (!evaluation) {
-    const reasons = [evaluationRefusal(undefined)!];
-    await say([req.seed], status({ outcome: 'refused', reasons, steps: [] }));
-    return 'done';
-  }
+  if (!evaluation) return undefined;
   const verdict = store.evaluations.verdict(evaluation.id);
   const evaluated =
     evaluation.members.length > 0
@@ -121,104 +101,88 @@ export async function mergeLinkedSet(
   const mergeOrder = verdict?.mergeOrder ?? [];
   // Dependencies first, by the links each member makes; `merge_order` ranks repositories first.
   const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => store.links.from(key).map(pullKey));
-  const sequence = plan.sequence;
-  const everyone = sequence.map((m) => m.key);
-  notes = [cycleNote(plan, mergeOrder)].filter((n): n is string => n !== undefined);
+  return {
+    evaluationId: evaluation.id,
+    evaluated,
+    sequence: plan.sequence,
+    kept,
+    notes: [cycleNote(plan, mergeOrder)].filter((n): n is string => n !== undefined),
+    facts: {
+      state: evaluation.state,
+      outcome: verdict?.outcome ?? null,
+      recordedMembers: evaluation.members.length > 0,
+    },
+  };
+}
 
-  const last = store.merges.latest(evaluation.id);
-  if (last?.state === 'merged') {
-    await say(everyone, status({ outcome: 'merged', steps: last.steps, alreadyMerged: true }));
+/** Phase 2: why the whole set may not merge (evaluation not resolved, the set grew); [] when it may. */
+export function setRefusals(basis: MergeBasis, linked: readonly string[]): string[] {
+  return [
+    evaluationRefusal({ state: basis.facts.state, outcome: basis.facts.outcome }),
+    basis.facts.recordedMembers
+      ? setDrift(
+          basis.sequence.map((m) => m.key),
+          linked,
+        )
+      : undefined,
+  ].filter((r): r is string => r !== undefined);
+}
+
+export async function mergeLinkedSet(
+  store: Store,
+  gh: GitHub,
+  req: MergeRequest,
+  log: Log,
+): Promise<MergeCommandResult> {
+  const basis = mergeBasis(store, req);
+  // Every PR the texts may name: each page's comment leaves out those more private than it.
+  const say = (keys: readonly string[], st: Omit<MergeStatus, 'requestedBy'>) =>
+    tell(
+      gh,
+      store,
+      keys,
+      { ...st, requestedBy: req.requestedBy, ...(basis?.notes.length ? { notes: basis.notes } : {}) },
+      log,
+      [req.seed, ...req.linked],
+    );
+  if (!basis) {
+    await say([req.seed], { outcome: 'refused', reasons: [evaluationRefusal(undefined)!], steps: [] });
     return 'done';
   }
-  const attempt = store.merges.start(evaluation.id, req.requestedBy);
+  const everyone = basis.sequence.map((m) => m.key);
+  const last = store.merges.latest(basis.evaluationId);
+  if (last?.state === 'merged') {
+    await say(everyone, { outcome: 'merged', steps: last.steps, alreadyMerged: true });
+    return 'done';
+  }
+  const attempt = store.merges.start(basis.evaluationId, req.requestedBy);
   if (attempt === undefined) return 'busy';
-
   // What earlier attempts merged stays merged, whatever this attempt does.
-  const steps: MergeStep[] = sequence.map((m) => kept.get(m.key) ?? notAttempted(m));
+  const steps: MergeStep[] = basis.sequence.map((m) => basis.kept.get(m.key) ?? notAttempted(m));
   const finish = async (reasons: string[] = []) => {
     const outcome = mergeOutcome(steps);
     store.merges.update(attempt, outcome, steps);
-    await say(everyone, status({ outcome, steps, reasons }));
+    await say(everyone, { outcome, steps, reasons });
+    return 'done' as const;
   };
   try {
     // The whole set first: nothing merges unless all of it can.
-    const setReasons = [
-      evaluationRefusal({ state: evaluation.state, outcome: verdict?.outcome ?? null }),
-      evaluation.members.length > 0 ? setDrift(everyone, req.linked) : undefined,
-    ].filter((r): r is string => r !== undefined);
-    if (setReasons.length > 0) {
-      await finish(setReasons);
-      return 'done';
-    }
-    // Rights on every member's repository: write access where the command was written is not
-    // write access everywhere, and nothing merges unless the requester may merge all of it.
-    const denied = await reposDenied(gh, sequence, kept, req.requestedBy);
-    if (denied.size > 0) {
-      sequence.forEach((m, i) => {
-        const repo = repoOfPullKey(m.key);
-        if (denied.has(repo))
-          steps[i] = { ...m, result: 'refused', reason: `${req.requestedBy} has no write access to ${repo}` };
-      });
-      const refusedKeys = sequence.filter((m) => denied.has(repoOfPullKey(m.key))).map((m) => m.key);
-      await finish([`${req.requestedBy} may not merge ${refusedKeys.join(', ')} (no write access)`]);
-      return 'done';
-    }
-    // Preflight every member before anything merges: open, mergeable, head as evaluated, and its
-    // base branch's required checks passing on that head.
-    const live = await Promise.all(sequence.map((m) => livePull(gh, parsePullKey(m.key))));
-    let refusedAny = false;
-    for (const [i, m] of sequence.entries()) {
-      const now = live[i];
-      const earlier = kept.get(m.key);
-      // Merged by an earlier attempt (a retry after a half-merge): kept.
-      if (earlier && now?.state === 'merged') {
-        steps[i] = earlier;
-        continue;
-      }
-      // Branch rules first while the member is open at its evaluated head: their reason (a review
-      // missing, the merge queue) says more than GitHub's `blocked`.
-      const current = now?.state === 'open' && now.headSha === m.headSha;
-      const reason =
-        (current ? await rulesRefusal(gh, m, now.baseRef) : undefined) ??
-        memberRefusal(m, now) ??
-        (await checksRefusal(gh, m, now!.baseRef));
-      if (reason) {
-        steps[i] = { ...m, result: 'refused', reason };
-        refusedAny = true;
-      }
-    }
-    if (refusedAny) {
-      await finish();
-      return 'done';
-    }
-
-    await say(
-      everyone,
-      status({
-        outcome: 'running',
-        steps: steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' })),
-      }),
-    );
-    for (const [i, m] of sequence.entries()) {
-      if (steps[i]!.result === 'merged') continue;
-      const reason = await mergeOne(gh, m, live[i]!.baseRef, (sha) => {
-        steps[i] = { ...m, result: 'merged', mergeSha: sha };
-      });
-      if (reason !== undefined) {
-        steps[i] = { ...m, result: 'refused', reason };
-        break;
-      }
-      // Each merge is on record at once: a crash after it still leaves the truth in the store.
-      store.merges.update(attempt, 'running', steps);
-    }
-    await finish();
-    return 'done';
+    const refusals = setRefusals(basis, req.linked);
+    if (refusals.length > 0) return await finish(refusals);
+    const denied = await rightsRefusal(gh, basis, steps, req.requestedBy);
+    if (denied) return await finish([denied]);
+    const baseRefs = await preflight(gh, basis, steps);
+    if (!baseRefs) return await finish();
+    const pending = steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' as const }));
+    await say(everyone, { outcome: 'running', steps: pending });
+    await mergeInOrder(gh, basis, steps, baseRefs, () => store.merges.update(attempt, 'running', steps));
+    return await finish();
   } catch (e) {
     // GitHub unreachable while reading the members, or the store failing: never leave the
     // attempt running, and say on every member how far it got.
     store.merges.update(attempt, 'interrupted', steps);
     const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
-    await say(everyone, status({ outcome: mergeOutcome(steps), steps, reasons }));
+    await say(everyone, { outcome: mergeOutcome(steps), steps, reasons });
     throw e;
   }
 }
@@ -244,45 +208,4 @@ function keptMerges(store: Store, evaluationId: number, evaluated: readonly Eval
     }
   }
   return kept;
-}
-
-/** Repositories of members still to merge where `user` has no write access. */
-async function reposDenied(
-  gh: GitHub,
-  sequence: readonly EvaluatedMember[],
-  kept: ReadonlyMap<string, MergeStep>,
-  user: string,
-): Promise<Set<string>> {
-  const repos = [...new Set(sequence.filter((m) => !kept.has(m.key)).map((m) => repoOfPullKey(m.key)))];
-  const allowed = await Promise.all(repos.map((r) => canWrite(gh, repoId(r), user)));
-  return new Set(repos.filter((_, i) => !allowed[i]));
-}
-
-/** Why a member's required checks (as GitHub reports them on its head) keep it from merging. */
-async function checksRefusal(gh: GitHub, m: EvaluatedMember, baseRef: string): Promise<string | undefined> {
-  const repo = repoId(repoOfPullKey(m.key));
-  try {
-    const required = await requiredChecks(gh, repo, baseRef);
-    if (required.length === 0) return undefined;
-    const { runs, statuses } = await checksOn(gh, repo, m.headSha);
-    const judged = judgeRequiredChecks(required, runs, statuses);
-    return judged.pass ? undefined : describeBlockingCheck(judged.checks);
-  } catch (e) {
-    return `its required checks could not be read (${(e as Error).message})`;
-  }
-}
-
-/** Checks again (they may change after the preflight), then merges one member; the refusal reason, or undefined once merged. */
-async function mergeOne(
-  gh: GitHub,
-  m: EvaluatedMember,
-  baseRef: string,
-  merged: (sha: string) => void,
-): Promise<string | undefined> {
-  const blocked = await checksRefusal(gh, m, baseRef);
-  if (blocked) return blocked;
-  const answer = await mergePull(gh, parsePullKey(m.key), m.headSha);
-  if (!answer.merged) return answer.reason;
-  merged(answer.sha);
-  return undefined;
 }

@@ -87,7 +87,7 @@ export async function evaluateMergeGroup(
         // Not an evaluation of the store's table: nothing is handed off or resumed by this id.
         evaluationId: 0,
         matrix: MERGE_GROUP_MATRIX,
-        pinned: { repo: label.repo, base: group.baseSha, head: group.headSha },
+        pinned: [{ repo: label.repo, base: group.baseSha, head: group.headSha }],
         seedFor: (config) => seedOf(group, config.executor),
         onSet: async (set) => {
           const seed = pullKey({ owner: group.owner, repo: group.repo, number: group.pullNumber ?? 0 });

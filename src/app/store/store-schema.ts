@@ -102,6 +102,24 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
     db.exec(`
       CREATE TABLE comment_states (pull_key TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
     `),
+  // The linked-set merge queue (issue 28, store-set-queue.ts): the queue logic's state per
+  // installation, the App's record of each item, each speculative evaluation (an evaluation left
+  // running is run again after a restart), and each tested commit built, so a repository's
+  // speculative state is built once and an item lands exactly the commit it was tested as.
+  (db) =>
+    db.exec(`
+      CREATE TABLE set_queue (installation_id INTEGER PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE queue_items (
+        id TEXT PRIMARY KEY, installation_id INTEGER NOT NULL, seed TEXT NOT NULL, requested_by TEXT NOT NULL,
+        members TEXT NOT NULL, status TEXT NOT NULL, check_runs TEXT NOT NULL DEFAULT '{}', reason TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE INDEX queue_items_status ON queue_items (status);
+      CREATE TABLE queue_runs (
+        item_id TEXT NOT NULL, ahead TEXT NOT NULL, attempt INTEGER NOT NULL, diagnostic TEXT NOT NULL,
+        tested TEXT NOT NULL, state TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL,
+        PRIMARY KEY (item_id, ahead, attempt, diagnostic));
+      CREATE TABLE queue_commits (key TEXT PRIMARY KEY, sha TEXT NOT NULL, created_at INTEGER NOT NULL);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -21,6 +21,7 @@ import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
+import { SetQueueTable } from './store-set-queue.ts';
 
 export type { EvaluationState } from './evaluation-states.ts';
 export type { StoredCheckRun } from './store-check-runs.ts';
@@ -56,6 +57,8 @@ export class Store {
   readonly merges: MergesTable;
   /** Each member PR's sticky comment as state, re-rendered whole on every update. */
   readonly comments: CommentStatesTable;
+  /** The linked-set merge queue (issue 28). */
+  readonly setQueue: SetQueueTable;
 
   /** Opens (creating or migrating) the database file. */
   static async open(file: string): Promise<Store> {
@@ -87,6 +90,7 @@ export class Store {
     this.mergeGroups = new MergeGroupsTable(this.db);
     this.merges = new MergesTable(this.db);
     this.comments = new CommentStatesTable(this.db);
+    this.setQueue = new SetQueueTable(this.db);
   }
 
   close(): void {

@@ -2,9 +2,11 @@
  * `/tandem run [--fresh] | matrix full | link | unlink | merge` from users with write access, acknowledged
  * with a reaction (👍 done, 😕 refused; a reader gets 😕 and nothing else). `/tandem link` is this
  * PR needing the other one; it joins the other's set only when the commenter may write there
- * too. `/tandem merge` merges the linked change (`merge-set.ts`, which checks the requester's
- * rights on every member) and answers in its own comment on every member; a second one while a
- * merge of the same set runs gets 😕. A run on heads that already have a published result reuses it
+ * too. `/tandem merge` puts the linked change in the merge queue (`merge-command/queue-command.ts`,
+ * which checks the requester's rights on every member), or, for an organization on `executor:
+ * actions`, merges it member by member (`merge-set.ts`), and answers in its own comment on every
+ * member; a second one while a merge of the same set runs gets 😕. `/tandem dequeue` takes the set
+ * out of the queue (😕 when it is not in it). A run on heads that already have a published result reuses it
  * (`run-evaluation.ts`) unless it says `--fresh`.
  */
 import { parseCommands } from '../../core/link-parser.ts';
@@ -14,11 +16,15 @@ import { pullKey } from '../../core/pull-ref.ts';
 import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
 import { bindCommentStates } from '../evaluations/sticky-comments.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
+import { dequeueLinkedSet, enqueueLinkedSet } from '../merge-command/queue-command.ts';
 import type { GitHubPort } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
 
 export async function handleCommandComment(
-  tandem: Pick<TandemService, 'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log'>,
+  tandem: Pick<
+    TandemService,
+    'store' | 'request' | 'linkedSet' | 'whileMerging' | 'log' | 'queue' | 'configFor'
+  >,
   gh: GitHubPort,
   installationId: number,
   repo: RepoParts,
@@ -39,7 +45,7 @@ export async function handleCommandComment(
   let fresh = false;
   const detached: string[] = [];
   for (const c of commands) {
-    if (c.kind === 'merge') continue;
+    if (c.kind === 'merge' || c.kind === 'dequeue') continue;
     evaluate = true;
     // Who linked decides where the link counts backwards: the target's set takes this PR in only
     // when they may write to the target's repository (`linking/link-consent.ts`).
@@ -58,9 +64,34 @@ export async function handleCommandComment(
     for (const other of detached)
       if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
   }
+  if (commands.some((c) => c.kind === 'dequeue')) {
+    const removed = await dequeueLinkedSet(
+      tandem.queue,
+      tandem.store,
+      gh.octokit,
+      self,
+      comment.author,
+      tandem.log,
+    );
+    if (!removed) await gh.react(name, comment.id, 'confused');
+  }
   if (commands.some((c) => c.kind === 'merge')) {
     const linked = tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
+    // The queue evaluates on the App host; an organization evaluating in its evaluator's workflow
+    // (`executor: actions`) merges its evaluated set member by member, as before the queue.
+    const config = await tandem.configFor(gh, installationId, repo.owner);
+    if (config?.executor !== 'actions') {
+      const queued = await enqueueLinkedSet(
+        tandem.queue,
+        tandem.store,
+        gh.octokit,
+        { ...request, installationId },
+        tandem.log,
+      );
+      if (queued === 'refused') await gh.react(name, comment.id, 'confused');
+      return;
+    }
     // The merge marks the verdict comments merged from their stored state, found through `gh`.
     bindCommentStates(gh.octokit, tandem.store.comments);
     const result = await tandem.whileMerging(linked, () =>

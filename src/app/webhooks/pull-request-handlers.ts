@@ -35,6 +35,8 @@ export type WebhookTarget = Pick<
   | 'linkedSet'
   | 'whileMerging'
   | 'log'
+  | 'queue'
+  | 'configFor'
 >;
 
 const PR_EVENTS = [

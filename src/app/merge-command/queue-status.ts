@@ -1,0 +1,55 @@
+/**
+ * Says where a queue item stands on every member (issue 28): the `Tandem queue` check on its head
+ * and the line of its merge comment, each page naming only what it may show (core/page-privacy.ts:
+ * a public PR's page never names a private repository's PR). One member failing to hear must not
+ * keep the others from hearing.
+ */
+import { itemRank, pageRank, pageSees } from '../../core/page-privacy.ts';
+import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import type { GitHub } from '../../github/octokit.ts';
+import { repoId } from '../../github/octokit.ts';
+import { writeQueueCheck } from '../../github/queue-check.ts';
+import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
+import { type QueueStatusView, queueCommentBody, renderQueueStatus } from '../../report/set-queue-status.ts';
+import type { Store } from '../store/store.ts';
+import type { QueueItemRecord } from '../store/store-set-queue.ts';
+
+type Log = { warn: (o: object, m: string) => void };
+
+export async function tellQueueStatus(
+  gh: GitHub,
+  store: Store,
+  item: Pick<QueueItemRecord, 'id' | 'members' | 'checkRuns'>,
+  view: QueueStatusView,
+  log: Log,
+  opts: { check?: boolean } = {},
+): Promise<void> {
+  for (const m of item.members) {
+    const sees = pageSees(pageRank(store.pulls.facts(m.pull)?.visibility), (k) =>
+      itemRank(store.pulls.facts(k)?.visibility),
+    );
+    const text = renderQueueStatus(view, (key) => (sees(key) ? key : 'another linked set'));
+    try {
+      const ref = parsePullKey(m.pull);
+      await upsertStickyComment(
+        gh,
+        repoId(repoOfPullKey(m.pull)),
+        ref.number,
+        queueCommentBody(text),
+        MERGE_MARKER,
+      );
+      if (opts.check === false) continue;
+      const id = await writeQueueCheck(
+        gh,
+        repoId(m.repo),
+        m.headSha,
+        item.checkRuns[m.pull],
+        { title: text.title, summary: text.summary },
+        text.conclusion,
+      );
+      if (item.checkRuns[m.pull] !== id) store.setQueue.setCheckRun(item.id, m.pull, id);
+    } catch (e) {
+      log.warn({ err: e, pull: m.pull }, 'could not write the merge queue status');
+    }
+  }
+}

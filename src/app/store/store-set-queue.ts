@@ -1,0 +1,279 @@
+/**
+ * The linked-set merge queue in the App's SQLite file (issue 28), so a restart mid-queue resumes:
+ * - `set_queue`: the queue logic's state (`core/set-queue`, pure and JSON-serialisable), one row
+ *   per installation, written after every step the runner takes;
+ * - `queue_items`: what the App knows of each item beyond the logic: who asked, each member's
+ *   head and base branch, whether its branch lands through GitHub's merge queue, the `Tandem
+ *   queue` check run on each member, and how the item ended;
+ * - `queue_runs`: each speculative evaluation (an item on top of the items ahead of it), with the
+ *   tested commits it was given and its result; one still `running` at a restart is run again.
+ * - `queue_commits`: each tested commit built (repository, branch, onto, heads → SHA), so a
+ *   repository's speculative state is built once: the item behind reuses exactly the commit the
+ *   item ahead is tested (and lands) as.
+ * Rows are validated on read: a row another version wrote must not crash a restart.
+ */
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+
+export const queueMemberRecordSchema = z.object({
+  pull: z.string().min(1),
+  repo: z.string().min(1),
+  baseBranch: z.string().min(1),
+  headSha: z.string().min(1),
+  viaMergeQueue: z.boolean().default(false),
+});
+export type QueueMemberRecord = z.infer<typeof queueMemberRecordSchema>;
+
+export type QueueItemStatus = 'queued' | 'landing' | 'landed' | 'evicted' | 'dequeued';
+
+export interface QueueItemRecord {
+  id: string;
+  installationId: number;
+  seed: string;
+  requestedBy: string;
+  /** Members in merge order (producers first). */
+  members: QueueMemberRecord[];
+  status: QueueItemStatus;
+  /** The `Tandem queue` check run on each member's head, by PR key. */
+  checkRuns: Record<string, number>;
+  /** Why it left the queue (evicted, dequeued, landing refused). */
+  reason: string | null;
+}
+
+/** One member repository as a speculative evaluation took it: built on `base`, tested as `sha`. */
+export const testedRepoSchema = z.object({
+  repo: z.string(),
+  baseBranch: z.string(),
+  base: z.string(),
+  sha: z.string(),
+});
+export type TestedRepo = z.infer<typeof testedRepoSchema>;
+
+export interface QueueRunRecord {
+  itemId: string;
+  /** The items ahead whose changes the speculative state holds, merge order. */
+  ahead: string[];
+  attempt: number;
+  diagnostic: string | null;
+  tested: TestedRepo[];
+  state: 'running' | 'done' | 'cancelled';
+}
+
+const itemRowSchema = z.object({
+  id: z.string(),
+  installation_id: z.number().int(),
+  seed: z.string(),
+  requested_by: z.string(),
+  members: z.string(),
+  status: z.enum(['queued', 'landing', 'landed', 'evicted', 'dequeued']),
+  check_runs: z.string(),
+  reason: z.string().nullable(),
+});
+
+const runRowSchema = z.object({
+  item_id: z.string(),
+  ahead: z.string(),
+  attempt: z.number().int(),
+  diagnostic: z.string(),
+  tested: z.string(),
+  state: z.enum(['running', 'done', 'cancelled']),
+});
+
+function toItem(row: unknown): QueueItemRecord | undefined {
+  const r = itemRowSchema.safeParse(row);
+  if (!r.success) return undefined;
+  const members = z.array(queueMemberRecordSchema).safeParse(JSON.parse(r.data.members));
+  const checks = z.record(z.string(), z.number()).safeParse(JSON.parse(r.data.check_runs));
+  if (!members.success || !checks.success) return undefined;
+  return {
+    id: r.data.id,
+    installationId: r.data.installation_id,
+    seed: r.data.seed,
+    requestedBy: r.data.requested_by,
+    members: members.data,
+    status: r.data.status,
+    checkRuns: checks.data,
+    reason: r.data.reason,
+  };
+}
+
+function toRun(row: unknown): QueueRunRecord | undefined {
+  const r = runRowSchema.safeParse(row);
+  if (!r.success) return undefined;
+  const tested = z.array(testedRepoSchema).safeParse(JSON.parse(r.data.tested));
+  if (!tested.success) return undefined;
+  return {
+    itemId: r.data.item_id,
+    ahead: r.data.ahead === '' ? [] : r.data.ahead.split(' '),
+    attempt: r.data.attempt,
+    diagnostic: r.data.diagnostic === '' ? null : r.data.diagnostic,
+    tested: tested.data,
+    state: r.data.state,
+  };
+}
+
+export class SetQueueTable {
+  constructor(private readonly db: Database.Database) {}
+
+  /** The installation's queue state as the logic last left it (JSON), or undefined. */
+  state(installationId: number): unknown {
+    const row = this.db
+      .prepare('SELECT state FROM set_queue WHERE installation_id = ?')
+      .get(installationId) as { state: string } | undefined;
+    return row ? JSON.parse(row.state) : undefined;
+  }
+
+  saveState(installationId: number, state: unknown): void {
+    this.db
+      .prepare(
+        `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (installation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      )
+      .run(installationId, JSON.stringify(state), Date.now());
+  }
+
+  /** Installations with a queue row (the restart resumes each). */
+  installations(): number[] {
+    return (
+      this.db.prepare('SELECT installation_id AS id FROM set_queue').all() as Array<{ id: number }>
+    ).map((r) => r.id);
+  }
+
+  addItem(item: Omit<QueueItemRecord, 'status' | 'checkRuns' | 'reason'>): void {
+    const now = Date.now();
+    this.db
+      .prepare(
+        `INSERT INTO queue_items (id, installation_id, seed, requested_by, members, status, check_runs, reason, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', '{}', NULL, ?, ?)`,
+      )
+      .run(item.id, item.installationId, item.seed, item.requestedBy, JSON.stringify(item.members), now, now);
+  }
+
+  item(id: string): QueueItemRecord | undefined {
+    return toItem(this.db.prepare('SELECT * FROM queue_items WHERE id = ?').get(id));
+  }
+
+  /** The item still in the queue (queued or landing) that holds `pull`, if any. */
+  activeItemOf(pull: string): QueueItemRecord | undefined {
+    const rows = this.db
+      .prepare(`SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at`)
+      .all();
+    return rows.map(toItem).find((i) => i?.members.some((m) => m.pull === pull));
+  }
+
+  /** Items of the installation still in the queue, oldest first. */
+  activeItems(installationId: number): QueueItemRecord[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM queue_items WHERE installation_id = ? AND status IN ('queued', 'landing') ORDER BY created_at`,
+      )
+      .all(installationId)
+      .map(toItem)
+      .filter((i): i is QueueItemRecord => i !== undefined);
+  }
+
+  /** How many items were ever queued (the next item's number). */
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM queue_items').get() as { n: number }).n;
+  }
+
+  setStatus(id: string, status: QueueItemStatus, reason: string | null = null): void {
+    this.db
+      .prepare('UPDATE queue_items SET status = ?, reason = ?, updated_at = ? WHERE id = ?')
+      .run(status, reason, Date.now(), id);
+  }
+
+  setCheckRun(id: string, pull: string, checkRunId: number): void {
+    const item = this.item(id);
+    if (!item) return;
+    const runs = { ...item.checkRuns, [pull]: checkRunId };
+    this.db.prepare('UPDATE queue_items SET check_runs = ? WHERE id = ?').run(JSON.stringify(runs), id);
+  }
+
+  /** A speculative evaluation starting with these tested commits (a retry of the same one replaces it). */
+  startRun(run: Omit<QueueRunRecord, 'state'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO queue_runs (item_id, ahead, attempt, diagnostic, tested, state, result, created_at)
+         VALUES (?, ?, ?, ?, ?, 'running', NULL, ?)
+         ON CONFLICT (item_id, ahead, attempt, diagnostic) DO UPDATE SET tested = excluded.tested, state = 'running'`,
+      )
+      .run(
+        run.itemId,
+        run.ahead.join(' '),
+        run.attempt,
+        run.diagnostic ?? '',
+        JSON.stringify(run.tested),
+        Date.now(),
+      );
+  }
+
+  finishRun(
+    run: Pick<QueueRunRecord, 'itemId' | 'ahead' | 'attempt' | 'diagnostic'>,
+    state: 'done' | 'cancelled',
+    result?: unknown,
+  ): void {
+    this.db
+      .prepare(
+        'UPDATE queue_runs SET state = ?, result = ? WHERE item_id = ? AND ahead = ? AND attempt = ? AND diagnostic = ?',
+      )
+      .run(
+        state,
+        result === undefined ? null : JSON.stringify(result),
+        run.itemId,
+        run.ahead.join(' '),
+        run.attempt,
+        run.diagnostic ?? '',
+      );
+  }
+
+  /** Evaluations a previous process left running (the restart runs them again). */
+  runningRuns(): QueueRunRecord[] {
+    return this.db
+      .prepare(`SELECT * FROM queue_runs WHERE state = 'running' ORDER BY created_at`)
+      .all()
+      .map(toRun)
+      .filter((r): r is QueueRunRecord => r !== undefined);
+  }
+
+  /** The item's newest passing evaluation (not a diagnostic one): the commits it lands as. */
+  lastPass(itemId: string): QueueRunRecord | undefined {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM queue_runs WHERE item_id = ? AND diagnostic = '' AND state = 'done'
+         ORDER BY created_at DESC, rowid DESC`,
+      )
+      .all(itemId) as Array<{ result: string | null }>;
+    const pass = rows.find((r) => r.result !== null && JSON.parse(r.result)?.outcome === 'pass');
+    return pass ? toRun(pass) : undefined;
+  }
+
+  /** A tested commit built before for these inputs (`key`: repository, branch, onto, heads). */
+  builtCommit(key: string): string | undefined {
+    const row = this.db.prepare('SELECT sha FROM queue_commits WHERE key = ?').get(key) as
+      | { sha: string }
+      | undefined;
+    return row?.sha;
+  }
+
+  keepCommit(key: string, sha: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO queue_commits (key, sha, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+      )
+      .run(key, sha, Date.now());
+  }
+
+  /** The note the item's newest finished evaluation left (why it failed, in the App's words), if any. */
+  lastNote(itemId: string): string | undefined {
+    const rows = this.db
+      .prepare(
+        `SELECT result FROM queue_runs WHERE item_id = ? AND state = 'done' ORDER BY created_at DESC, rowid DESC`,
+      )
+      .all(itemId) as Array<{ result: string | null }>;
+    const note = rows
+      .map((r) => (r.result ? JSON.parse(r.result)?.note : undefined))
+      .find((n) => typeof n === 'string');
+    return note;
+  }
+}
