@@ -5,12 +5,13 @@
  * landed SHA is the tested SHA by construction. Members of one repository and branch share that
  * repository's tested commit. And the landing's outcome in the queue status's words.
  */
+import { sameRepo } from '../../core/repo-name.ts';
 import type { Landing, LandOutcome } from '../../github/land-set.ts';
 import type { QueueStatusView } from '../../report/set-queue-status.ts';
 import type { QueueItemRecord, QueueRunRecord } from '../store/store-set-queue.ts';
 
 const sameBranch = (a: { repo: string; baseBranch: string }, b: { repo: string; baseBranch: string }) =>
-  a.repo.toLowerCase() === b.repo.toLowerCase() && a.baseBranch === b.baseBranch;
+  sameRepo(a.repo, b.repo) && a.baseBranch === b.baseBranch;
 
 export function landingsOf(item: QueueItemRecord, pass: QueueRunRecord): Landing[] {
   return item.members.map((m) => {

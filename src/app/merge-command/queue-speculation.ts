@@ -10,6 +10,7 @@
  * so the item is evaluated with everything it assumes will have landed.
  */
 
+import { repoKey } from '../../core/repo-name.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { branchTip } from '../../github/pull-requests.ts';
@@ -19,7 +20,7 @@ import type { QueueItemRecord, TestedRepo } from '../store/store-set-queue.ts';
 
 export type SpeculativeState = { tested: TestedRepo[]; context: TestedRepo[] } | { conflict: string };
 
-const branchKey = (repo: string, branch: string) => `${repo.toLowerCase()} ${branch}`;
+const branchKey = (repo: string, branch: string) => `${repoKey(repo)} ${branch}`;
 
 /** The item's heads in one repository and branch, in merge order. */
 function headsIn(item: QueueItemRecord, key: string): { heads: string[]; pulls: string[] } {
@@ -69,8 +70,8 @@ async function testedCommit(
   store: Store,
   a: { repo: string; baseBranch: string; onto: string; heads: string[]; pulls: string[]; itemId: string },
 ): Promise<{ sha: string } | { conflict: string }> {
-  const key = [a.repo.toLowerCase(), a.baseBranch, a.onto, ...a.heads].join(' ');
-  const lock = `${a.itemId} ${a.repo.toLowerCase()}`;
+  const key = [repoKey(a.repo), a.baseBranch, a.onto, ...a.heads].join(' ');
+  const lock = `${a.itemId} ${repoKey(a.repo)}`;
   const before = building.get(lock) ?? Promise.resolve();
   const mine = before
     .catch(() => {})

@@ -4,7 +4,9 @@
  * what that evaluation would truly say. Times are seconds from the start of the trace.
  * Documented in docs/cli.md ("tandem queue simulate").
  */
+
 import { z } from 'zod';
+import { repoKey } from '../repo-name.ts';
 
 export const TraceSetSchema = z.strictObject({
   /** Unique within the trace; names the set in the output. */
@@ -15,7 +17,7 @@ export const TraceSetSchema = z.strictObject({
   repos: z
     .array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name'))
     .min(1)
-    .refine((r) => new Set(r.map((x) => x.toLowerCase())).size === r.length, 'a repository appears twice'),
+    .refine((r) => new Set(r.map((x) => repoKey(x))).size === r.length, 'a repository appears twice'),
   /** The base branch of every member (default main). */
   baseBranch: z.string().min(1).default('main'),
   /** Repositories its evaluation checks out unchanged through wiring edges. */

@@ -5,9 +5,10 @@
  * independent lanes and never wait for each other. Repository names compare case-insensitively,
  * as GitHub's do.
  */
+import { repoKey } from '../repo-name.ts';
 import type { ItemState, QueueItem } from './queue-state.schema.ts';
 
-const key = (repo: string) => repo.toLowerCase();
+const key = (repo: string) => repoKey(repo);
 
 function changed(item: QueueItem): { branches: Set<string>; repos: Set<string> } {
   return {
