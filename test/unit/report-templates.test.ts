@@ -49,7 +49,14 @@ describe('templates', () => {
   it('are found from the sources', () => {
     expect(templatesDir()).toBe(join(root, 'templates'));
     expect(loadTemplate('report.md.hbs')).toContain('{{> verdict}}');
-    expect([...loadPartials().keys()]).toEqual(['details', 'footer', 'heads', 'matrix', 'trimmed', 'verdict']);
+    expect([...loadPartials().keys()]).toEqual([
+      'details',
+      'footer',
+      'heads',
+      'matrix',
+      'trimmed',
+      'verdict',
+    ]);
   });
 
   it('are found next to an esbuild bundle (dist/templates) and render identically', async () => {
