@@ -55,6 +55,12 @@ export const orgQueueSchema = z
     speculation: z.number().int().min(1).max(32).default(4),
     /** How often a flaky result (replicates that differ) is run again before it counts as a failure. */
     retries: z.number().int().min(0).max(10).default(2),
+    /**
+     * Merge member by member through GitHub's merge API instead of queueing (docs/app.md "Merging
+     * the set"): for branches whose rules do not let the App move them (a `pull_request` rule
+     * without the App as bypass actor), which the queue refuses up front.
+     */
+    sequential: z.boolean().default(false),
   })
   .strict();
 
@@ -81,7 +87,7 @@ export const orgConfigSchema = z
     /** `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does. */
     executor: z.enum(['local', 'actions']).default('local'),
     actions: orgActionsSchema.default({ workflow: 'tandem.yml', timeout_minutes: 360 }),
-    queue: orgQueueSchema.default({ speculation: 4, retries: 2 }),
+    queue: orgQueueSchema.default({ speculation: 4, retries: 2, sequential: false }),
   })
   .strict()
   .superRefine((config, ctx) => {

@@ -7,7 +7,11 @@ import { commitOn } from '../helpers/git-fixtures.ts';
 const scenario = useScenario();
 
 async function world(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const w = await scenario().observe().config({ extra: 'group_by_branch: true' }).mergeable().start();
+  const w = await scenario()
+    .observe()
+    .config({ extra: 'group_by_branch: true\nqueue: { sequential: true }\n' })
+    .mergeable()
+    .start();
   return { w, executor: w.observed };
 }
 

@@ -6,7 +6,7 @@ const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
 async function world(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const w = await scenario().observe().mergeable().start();
+  const w = await scenario().observe().config({ extra: 'queue: { sequential: true }\n' }).mergeable().start();
   return { w, executor: w.observed };
 }
 

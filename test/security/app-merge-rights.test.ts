@@ -13,7 +13,7 @@ const scenario = useScenario();
 
 /** acme/schema#1 and acme/api#1 (which depends on it), evaluated and resolved. */
 async function evaluated(opts: { mergeOrder: boolean; schemaBody?: string }) {
-  const build = scenario().mergeable();
+  const build = scenario().config({ extra: 'queue: { sequential: true }\n' }).mergeable();
   if (!opts.mergeOrder) build.suite(SUITE.replace(/^merge_order:.*$/m, ''));
   const w = await build
     .pull('schema', SCHEMA_OK, opts.schemaBody ?? 'Adds total.')

@@ -19,6 +19,8 @@ const scenario = useScenario();
 async function evaluated(): Promise<Scenario> {
   const w = await scenario()
     .executor(new StubExecutor())
+    // The member-by-member merge's own gate (the queue's is queue-precheck.ts's).
+    .config({ extra: 'queue: { sequential: true }\n' })
     .mergeable(['schema', 'api'])
     .writer('alice', ['schema', 'api'])
     .pull('schema', SCHEMA_OK, 'Adds total.')

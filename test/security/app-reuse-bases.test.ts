@@ -9,7 +9,12 @@ const REUSED = 'Reused the result for these heads';
 
 /** The linked change on `main`, evaluated once; `release` exists in acme/api at main's tip. */
 async function passedOnMain(): Promise<{ w: Scenario; executor: ObservedExecutor }> {
-  const w = await scenario().observe().mergeable().writer('alice', ['api', 'schema']).start();
+  const w = await scenario()
+    .observe()
+    .config({ extra: 'queue: { sequential: true }\n' })
+    .mergeable()
+    .writer('alice', ['api', 'schema'])
+    .start();
   const executor = w.observed;
   await git(['branch', 'release', w.repos.api!.sha], { cwd: w.repos.api!.bare });
   w.publishBranch('api', 'release', w.repos.api!.sha);

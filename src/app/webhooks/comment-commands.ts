@@ -79,9 +79,10 @@ export async function handleCommandComment(
     const linked = tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
     // The queue evaluates on the App host; an organization evaluating in its evaluator's workflow
-    // (`executor: actions`) merges its evaluated set member by member, as before the queue.
+    // (`executor: actions`), or one that asks for it (`queue.sequential`), merges its evaluated set
+    // member by member, as before the queue.
     const config = await tandem.configFor(gh, installationId, repo.owner);
-    if (config?.executor !== 'actions') {
+    if (config?.executor !== 'actions' && config?.queue.sequential !== true) {
       const queued = await enqueueLinkedSet(
         tandem.queue,
         tandem.store,
