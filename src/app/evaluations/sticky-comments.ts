@@ -82,24 +82,13 @@ export async function commentVerdictFirst(
   }
 }
 
-/**
- * Where `/tandem merge` finds the comment states: its call passes no store, so the command's
- * handler binds them to the client it merges with (`bindCommentStates`).
- */
-const boundStates = new WeakMap<GitHub, CommentStatesTable>();
-
-export function bindCommentStates(gh: GitHub, states: CommentStatesTable): void {
-  boundStates.set(gh, states);
-}
-
 /** `/tandem merge` merged the set: each member's verdict comment says so and offers no re-run. */
 export async function markCommentsMerged(
   gh: GitHub,
   keys: readonly string[],
   requestedBy: string,
-  states: CommentStatesTable | undefined = boundStates.get(gh),
+  states: CommentStatesTable,
 ): Promise<void> {
-  if (!states) throw new Error('no comment states are bound to this GitHub client (bindCommentStates)');
   for (const key of keys) await update(gh, states, key, (s) => withMerged(s, requestedBy));
 }
 

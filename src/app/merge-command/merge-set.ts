@@ -72,7 +72,7 @@ async function tell(
   }
   // Merged: the verdict comment says so and no longer offers a re-run.
   if (status.outcome === 'merged')
-    await markCommentsMerged(gh, keys, status.requestedBy).catch((e) =>
+    await markCommentsMerged(gh, keys, status.requestedBy, store.comments).catch((e) =>
       log.warn({ err: e }, 'could not mark the verdict comments merged'),
     );
 }

@@ -264,6 +264,7 @@ export class SetQueueRunner {
         gh,
         item.members.map((m) => m.pull),
         item.requestedBy,
+        store.comments,
       ).catch((e) => log.warn({ err: e }, 'could not mark the verdict comments merged'));
       await this.step(installationId, (s) => recordLanded(s, itemId));
       return;

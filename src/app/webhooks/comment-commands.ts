@@ -14,7 +14,6 @@ import { pairKey } from '../../core/linked-set.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
-import { bindCommentStates } from '../evaluations/sticky-comments.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
 import { dequeueLinkedSet, enqueueLinkedSet } from '../merge-command/queue-command.ts';
 import type { GitHubPort } from '../port/github-port.ts';
@@ -93,8 +92,6 @@ export async function handleCommandComment(
       if (queued === 'refused') await gh.react(name, comment.id, 'confused');
       return;
     }
-    // The merge marks the verdict comments merged from their stored state, found through `gh`.
-    bindCommentStates(gh.octokit, tandem.store.comments);
     const result = await tandem.whileMerging(linked, () =>
       mergeLinkedSet(tandem.store, gh.octokit, request, tandem.log),
     );
