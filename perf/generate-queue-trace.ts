@@ -22,6 +22,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 export const ORG_REPOS = [
   'acme/schema',
@@ -44,18 +45,6 @@ export const ORG_REPOS = [
 
 export const TRACE_T_SECONDS = 600;
 
-/** mulberry32: a small seeded PRNG, so the trace is reproducible without a dependency. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface TraceOptions {
   seed: number;
   sets: number;
@@ -76,7 +65,7 @@ export const DEFAULT_TRACE: TraceOptions = {
 };
 
 export function generateQueueTrace(o: TraceOptions = DEFAULT_TRACE): string[] {
-  const random = rng(o.seed);
+  const random = seededRandom(o.seed);
   const weights = ORG_REPOS.map((_, i) => 1 / (i + 1));
   const pick = (): string[] => {
     const chosen: string[] = [];

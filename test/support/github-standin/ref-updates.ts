@@ -12,7 +12,7 @@
 import { git } from '../../../src/engine/git/git.ts';
 import { requirementsOf } from './branch-rules.ts';
 import type { Caller } from './http.ts';
-import { now, repoKey, type StandInState } from './state.ts';
+import { markPullMerged, repoKey, type StandInState } from './state.ts';
 
 export interface RefRefusalRule {
   /** Refuse the nth matching `PATCH …/git/refs/heads/…` from now on (1 = the next). */
@@ -93,14 +93,6 @@ export async function markReachablePulls(
   for (const p of open) {
     const r = await git(['merge-base', '--is-ancestor', p.headSha, tip], { cwd: dir, allowFailure: true });
     if (r.code !== 0) continue;
-    const at = now();
-    Object.assign(p, {
-      state: 'closed',
-      merged: true,
-      mergedAt: at,
-      closedAt: at,
-      updatedAt: at,
-      mergeCommitSha: tip,
-    });
+    markPullMerged(p, tip);
   }
 }

@@ -218,6 +218,19 @@ export interface RepoSeed {
 
 export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** What GitHub records when a PR merges: closed, merged now, `sha` its merge commit. */
+export function markPullMerged(p: PullRecord, sha: string): void {
+  const at = now();
+  Object.assign(p, {
+    state: 'closed',
+    merged: true,
+    mergedAt: at,
+    closedAt: at,
+    updatedAt: at,
+    mergeCommitSha: sha,
+  });
+}
+
 export const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
 
 export class StandInState {

@@ -24,7 +24,7 @@ import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
-import { now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
+import { markPullMerged, now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
 import { requireRepo, setBranch } from './repos.ts';
 
 export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
@@ -165,15 +165,7 @@ async function merge(ctx: RouteContext) {
     : createHash('sha1').update(`merge ${p.id} ${p.headSha}`).digest('hex');
   if (!sha) throw new HttpError(405, 'Pull Request is not mergeable');
   setBranch(ctx.state, r.owner, r.name, p.baseRef, sha);
-  const at = now();
-  Object.assign(p, {
-    state: 'closed',
-    merged: true,
-    mergedAt: at,
-    closedAt: at,
-    updatedAt: at,
-    mergeCommitSha: sha,
-  });
+  markPullMerged(p, sha);
   return { status: 200, body: { sha, merged: true, message: 'Pull Request successfully merged' } };
 }
 
