@@ -39,12 +39,19 @@ export function githubRouteClass(url: string): string {
   return path.startsWith('/repos/') ? 'repos' : 'other';
 }
 
-/** Counts each HTTP attempt `inner` makes (retries included) by method, route class and status. */
+const COUNTING = Symbol('tandem.countingFetch');
+
+/**
+ * Counts each HTTP attempt `inner` makes (retries included) by method, route class and status.
+ * An `inner` that already counts is returned as is: Octokit hands a client's options to the
+ * clients it derives (an installation's from the App's), and each must count a request once.
+ */
 export function countingFetch(
   count: (method: string, route: string, status: number) => void,
   inner: typeof fetch = globalThis.fetch,
 ): typeof fetch {
-  return async (input, init) => {
+  if (COUNTING in inner) return inner;
+  const counting: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const route = githubRouteClass(request ? request.url : String(input));
@@ -58,4 +65,5 @@ export function countingFetch(
       throw e;
     }
   };
+  return Object.assign(counting, { [COUNTING]: true });
 }
