@@ -71,6 +71,7 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
     readiness: () =>
       readiness(
         {
+          // A query, not only an open handle: a store that cannot answer cannot take a webhook.
           store: () => loaded.store.db.prepare('SELECT 1').get(),
           credentials: async () => (await probot.auth()).auth({ type: 'app' }),
           executor: () => loaded.actions.ready(),
