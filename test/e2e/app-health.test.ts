@@ -4,16 +4,23 @@
  * does not answer; and after a shutdown begins (what SIGTERM calls), 503 on `/readyz` while the
  * in-flight evaluation drains, the process still answering `/healthz`.
  */
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import type { Report } from '../../src/core/report.schema.ts';
 import { stubReport } from '../support/stub-executor.ts';
-import { openPull, sendPull, useWorld, type World } from './app-harness.ts';
+import { createWebhookSender } from '../support/webhook-sender.ts';
+import { openPull, SCHEMA_OK, SECRET, sendPull, useWorld, type World } from './app-harness.ts';
+
+const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
 
 const startWorld = useWorld();
 
-async function get(w: World, path: string) {
-  const res = await fetch(`${w.app.url}${path}`);
+async function get(w: World | string, path: string) {
+  const res = await fetch(`${typeof w === 'string' ? w : w.app.url}${path}`);
   const text = await res.text();
   return { status: res.status, text, json: () => JSON.parse(text) };
 }
@@ -108,5 +115,50 @@ describe('App: health and readiness', () => {
     await closing;
     // Drained, then stopped listening.
     await expect(fetch(`${w.app.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('a real SIGTERM: /readyz 503 while the held evaluation drains, then the process exits 0', async () => {
+    const w = await startWorld();
+    await w.app.close();
+    await openPull(w, 'schema', SCHEMA_OK, '');
+    const child = spawn(process.execPath, ['--import', 'tsx', APP_PROCESS], {
+      env: { ...w.env, PATH: process.env.PATH, TANDEM_DEBOUNCE_MS: '0', TANDEM_TEST_HOLD_EVALUATIONS: '1' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const exited = once(child, 'exit');
+    // A failing assertion must not leave the child running.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    // The child's stdout, one JSON line at a time, none lost between two reads.
+    const lines: Array<Record<string, unknown>> = [];
+    let wake = () => {};
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      lines.push(JSON.parse(l));
+      wake();
+    });
+    const next = async () => {
+      while (lines.length === 0) await new Promise<void>((ok) => (wake = ok));
+      return lines.shift()!;
+    };
+    const { url } = (await next()) as { url: string };
+    const sender = createWebhookSender({ url: `${url}/api/github/webhooks`, secret: SECRET });
+    await sender.pullRequest('opened', {
+      pullRequest: w.standIn.pullRequest('acme', 'schema', 1) as unknown as Record<string, unknown>,
+      repository: w.standIn.repository('acme', 'schema') as unknown as Record<string, unknown>,
+      installationId: w.installationId,
+    });
+    expect(await next()).toEqual({ event: 'evaluation-started' });
+    expect((await get(url, '/readyz')).status).toBe(200);
+
+    child.kill('SIGTERM');
+    expect(await next()).toEqual({ event: 'stopping' });
+    const ready = await get(url, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.json().checks.shutdown.ok).toBe(false);
+    expect((await get(url, '/healthz')).status).toBe(200);
+
+    child.stdin!.end('release\n');
+    expect(await exited).toEqual([0, null]);
   });
 });
