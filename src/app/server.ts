@@ -81,7 +81,8 @@ export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   };
   const server = createServer((req, res) => {
     if (serveOps(req, res, ops)) return;
-    if (routesToWebhook(req.url)) {
+    // A delivery (a GET there is a plain 404 from the guard, not a delivery refused).
+    if (req.method === 'POST' && routesToWebhook(req.url)) {
       if (drain.draining) {
         metrics.delivery('rejected');
         res.writeHead(503, { 'retry-after': '30', connection: 'close' }).end('shutting down');
