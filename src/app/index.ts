@@ -14,6 +14,7 @@ import { ActionsExecutor } from './executors/actions-executor.ts';
 import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
+import { octokitPort } from './port/octokit-port.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -65,7 +66,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
         sandbox: settings.sandbox,
         jobs: settings.jobs,
       });
-    const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
+    const clients = new InstallationClients(async (id) =>
+      octokitPort((await app.auth(id)) as unknown as GitHub),
+    );
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
     const actions = new ActionsExecutor({
@@ -85,7 +88,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
     });
-    registerHandlers(app, service);
+    registerHandlers(app, service, (id) => clients.get(id));
     registerWorkflowRunHandler(app, service, actions);
     const mergeGroups = new MergeGroupGate({
       store,
