@@ -24,13 +24,23 @@ import {
 import type { Reveal } from '../../report/report-view.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
 import type { GitHubPort } from '../port/github-port.ts';
+import { portOver, type QueueClient } from '../port/queue-client.ts';
 import type { Store } from '../store/store.ts';
-import { commentResult, commentResultOnAll } from './sticky-comments.ts';
+import type { CommentStatesTable } from '../store/store-comment-states.ts';
+import { commentResult, commentResultOnAll, markCommentsMerged as markMerged } from './sticky-comments.ts';
 
-// The merge queue (`queue-runner.ts`, not on the port yet) marks comments merged with its client.
-export { markCommentsMergedWithClient as markCommentsMerged } from '../port/queue-client.ts';
 // Where the service imports it from.
 export { markCommentFinalOn } from './sticky-comments.ts';
+
+/** The merge queue (`queue-runner.ts`, not on the port yet) marks comments merged with its client. */
+export function markCommentsMerged(
+  gh: QueueClient,
+  keys: readonly string[],
+  requestedBy: string,
+  states: CommentStatesTable,
+): Promise<void> {
+  return markMerged(portOver(gh), keys, requestedBy, states);
+}
 
 /** The members' check runs this evaluation completes. */
 export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
