@@ -72,6 +72,9 @@ export interface MemoryCheck {
   title: string;
   /** Where the check's "Details" lead (the workflow run, once linked). */
   detailsUrl?: string;
+  /** The completed check's summary, and whether it offers GitHub's Re-run button. */
+  summary?: string;
+  rerunOffered?: boolean;
 }
 
 /** An error shaped like Octokit's: the rooms tell "not there" from trouble by `status`. */
@@ -236,9 +239,21 @@ export class MemoryGitHub implements GitHubPort {
     c.title = 'Tandem: queued';
   }
 
-  async completeCheck(repo: string, checkRunId: number, conclusion: CheckConclusion, out: CheckRunOutput) {
+  async completeCheck(
+    repo: string,
+    checkRunId: number,
+    conclusion: CheckConclusion,
+    out: CheckRunOutput,
+    opts: { rerunAction?: boolean } = {},
+  ) {
     this.calls.push(`completeCheck ${repo} ${checkRunId} ${conclusion}`);
-    Object.assign(this.check(checkRunId), { status: 'completed', conclusion, title: out.title });
+    Object.assign(this.check(checkRunId), {
+      status: 'completed',
+      conclusion,
+      title: out.title,
+      summary: out.summary,
+      rerunOffered: opts.rerunAction === true,
+    });
   }
 
   async tandemChecksOn(repo: string, headSha: string, externalId: string): Promise<FoundCheckRun[]> {
