@@ -66,13 +66,13 @@ describe('publishing a report', () => {
   });
 
   it.each([
-    ['resolved', () => linkedReport(2, 'resolved'), 'success', false],
-    ['unresolved', () => linkedReport(2, 'unresolved'), 'failure', false],
+    ['resolved', 'success', false, () => linkedReport(2, 'resolved')],
+    ['unresolved', 'failure', false, () => linkedReport(2, 'unresolved')],
     // A merge conflict is fixed by updating the PR: a re-run cannot help.
-    ['a merge conflict', () => infraErrorReport(), 'failure', false],
+    ['merge-conflict', 'failure', false, () => infraErrorReport()],
   ] as const)(
     'a %s report: every member’s check concludes %s (re-run offered: %s)',
-    async (_, report, conclusion, rerun) => {
+    async (_, conclusion, rerun, report) => {
       const w = await twoMembers();
       await w.publish(report());
       expect(w.gh.checks.map((c) => [c.repo, c.status, c.conclusion, c.rerunOffered])).toEqual([
