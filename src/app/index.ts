@@ -15,6 +15,7 @@ import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
 import type { AppMetrics } from './ops/app-metrics.ts';
+import { octokitPort } from './port/octokit-port.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -68,7 +69,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
         sandbox: settings.sandbox,
         jobs: settings.jobs,
       });
-    const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
+    const clients = new InstallationClients(async (id) =>
+      octokitPort((await app.auth(id)) as unknown as GitHub),
+    );
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
     const actions = new ActionsExecutor({
@@ -90,7 +93,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
     options.metrics?.watchQueue(() => service.queueDepth());
-    registerHandlers(app, service);
+    registerHandlers(app, service, (id) => clients.get(id));
     registerWorkflowRunHandler(app, service, actions);
     const mergeGroups = new MergeGroupGate({
       store,

@@ -14,10 +14,10 @@
  *   200th PR in a burst by minutes. GitHub's secondary limits are still honoured reactively: a
  *   403/429 with retry-after is waited out and retried.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProbotOctokit } from 'probot';
 import type { AppMetrics, LimitWaitKind } from './ops/app-metrics.ts';
 import { countingFetch } from './ops/github-route-class.ts';
+import { publishing } from './publishing-signal.ts';
 
 type ThrottleCallback = (
   retryAfter: number,
@@ -211,12 +211,8 @@ export const GITHUB_LIMITS = {
 /** A request that creates content GitHub notifies about (the plugin's class): comments, merges, issues. */
 const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requested_reviewers))?$|\/comments$/;
 
-/**
- * The abort signal of the evaluation publishing now: a content-creating request made inside
- * `publishing.run(signal, …)` is sent with it, so a comment still waiting for the content budget
- * when a newer evaluation supersedes this one is never posted.
- */
-export const publishing = new AsyncLocalStorage<AbortSignal>();
+// Where the client reads the publishing evaluation's abort signal (`publishing-signal.ts`).
+export { publishing };
 
 /**
  * The App's Octokit class. Its gates are shared by every client the class builds (one class per

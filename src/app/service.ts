@@ -9,7 +9,6 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
-import type { GitHub } from '../github/octokit.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -23,6 +22,7 @@ import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
 import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
+import { queueClient } from './port/queue-client.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -63,14 +63,18 @@ export class TandemService {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      // Publishing is not on the port yet: it takes the client underneath.
-      auth: async (id) => (await opts.github(id)).octokit,
+      github: opts.github,
       configs: opts.configs,
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
     };
-    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
+    this.queue = new SetQueueRunner({
+      ...deps,
+      // The merge queue is not on the port yet: it takes the client underneath.
+      auth: async (id) => queueClient(await opts.github(id)),
+      background: (fn) => this.background(fn),
+    });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {
@@ -173,7 +177,7 @@ export class TandemService {
         dequeueChanged(
           this.queue,
           this.opts.store,
-          (await this.opts.github(installationId)).octokit,
+          queueClient(await this.opts.github(installationId)),
           { ...pull, key },
           this.opts.log,
         ),
@@ -189,7 +193,7 @@ export class TandemService {
         const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull, this.opts.store.comments);
+        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull, this.opts.store.comments);
       });
       return Promise.resolve();
     }

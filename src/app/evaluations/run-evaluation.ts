@@ -8,16 +8,12 @@
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { markInProgress } from '../../github/check-runs.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
-import { publishing } from '../octokit.ts';
 import type { AppMetrics } from '../ops/app-metrics.ts';
-import type { GitHubPort } from '../port/github-port.ts';
-import { octokitPort } from '../port/octokit-port.ts';
+import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
+import { publishing } from '../publishing-signal.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { evaluateSet, type SetOutcome, type SetSkip } from './evaluate-set.ts';
@@ -50,7 +46,8 @@ export interface EvalDeps {
   store: Store;
   checks: CheckRunRegistry;
   executor: Executor;
-  auth: (installationId: number) => Promise<GitHub>;
+  /** The GitHub port of each installation. */
+  github: GitHubPorts;
   configs: OrgConfigCache;
   /** Keeps each published report for the footer's JSON link (absent: no link). */
   reports?: Pick<PublishedReports, 'save'>;
@@ -63,9 +60,8 @@ export interface EvalDeps {
 interface Run {
   deps: EvalDeps;
   item: EvalItem;
-  gh: GitHub;
-  /** The same installation as the GitHub port, for the rooms that take it (publishing takes \`gh\`). */
-  port: GitHubPort;
+  /** The installation's GitHub port. */
+  gh: GitHubPort;
   org: string;
   signal: AbortSignal;
   /** The members' check runs, filled in once the set is known. */
@@ -110,12 +106,11 @@ async function evaluate(
   trail: EvaluationTrail,
 ): Promise<void> {
   const { store } = deps;
-  const gh = await deps.auth(item.installationId);
+  const gh = await deps.github(item.installationId);
   const run: Run = {
     deps,
     item,
     gh,
-    port: octokitPort(gh),
     org: item.seed.slice(0, item.seed.indexOf('/')),
     signal,
     members: [],
@@ -136,7 +131,7 @@ async function evaluate(
   );
   const outcome = await evaluateSet(
     deps,
-    run.port,
+    gh,
     {
       installationId: item.installationId,
       org: run.org,
@@ -192,18 +187,18 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
   const { gh, item, members } = run;
   const { store, checks } = run.deps;
   if (set.members.length === 0) {
-    await checks.closeStale(run.port, item.seed, undefined, 'The pull request was closed.');
+    await checks.closeStale(gh, item.seed, undefined, 'The pull request was closed.');
     store.evaluations.supersede(item.evaluationId);
     return { title: 'closed', reason: 'The pull request was closed.' };
   }
   await closeRefused(gh, store, set, suiteEntry);
   for (const m of set.members) {
     const key = pullKey(m.ref);
-    await checks.closeStale(run.port, key, m.headSha, 'Superseded: the pull request has a newer head.');
+    await checks.closeStale(gh, key, m.headSha, 'Superseded: the pull request has a newer head.');
     members.push({
       key,
       headSha: m.headSha,
-      checkRunId: await checks.ensure(run.port, key, m.headSha, item.evaluationId),
+      checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId),
     });
   }
   run.trail.members(members);
@@ -213,7 +208,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
     set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
   );
   const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
-  for (const m of members) await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
+  for (const m of members) await gh.markInProgress(repoOfPullKey(m.key), m.checkRunId, progress);
   run.evaluated = { members: set.members, left: set.left, refused: set.refused };
   // An earlier verdict on the members stays in sight, marked as the one for the old heads.
   await markCommentsStale(gh, store.comments, run.evaluated);
@@ -226,7 +221,7 @@ async function configFailed(run: Run, load: Extract<SetOutcome, { kind: 'config'
   const { store, checks } = run.deps;
   const seedPull = store.pulls.get(item.seed);
   if (seedPull && seedPull.state === 'open' && load.kind === 'invalid') {
-    const id = await checks.ensure(run.port, item.seed, seedPull.headSha, item.evaluationId);
+    const id = await checks.ensure(gh, item.seed, seedPull.headSha, item.evaluationId);
     const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
     await failAll(gh, store, early, renderInvalidConfig(run.org, load.field, load.message), false);
   }
@@ -238,7 +233,7 @@ async function noSuite(run: Run): Promise<void> {
   const { seed } = run.item;
   // A check left from an earlier configuration would otherwise stay queued forever.
   await run.deps.checks.closeStale(
-    run.port,
+    run.gh,
     seed,
     undefined,
     `No suite in \`tandem.yml\` covers ${repoOfPullKey(seed)}.`,
