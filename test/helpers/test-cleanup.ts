@@ -1,0 +1,34 @@
+/**
+ * What a test made and must undo (a stand-in to close, a folder to remove, a store to close),
+ * registered as it is made and undone after each test, newest first — one afterEach for every
+ * file instead of a `let` per resource and a hand-written reset of each.
+ */
+import { afterEach } from 'vitest';
+import { makeTempDir, removeTempDir } from './git-fixtures.ts';
+
+/** Registers the undoing after each test; call at the top of a test file (or in a `use…` helper). */
+export function useCleanup(): (undo: () => unknown) => void {
+  const undos: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const undo of undos.splice(0).reverse()) await undo();
+  });
+  return (undo) => {
+    undos.push(undo);
+  };
+}
+
+/** A temporary folder made on first ask in a test and removed after it (each test gets its own). */
+export function lazyTempDir(cleanup: (undo: () => unknown) => void, prefix: string): () => Promise<string> {
+  let dir: Promise<string> | undefined;
+  return () => {
+    if (!dir) {
+      const made = makeTempDir(prefix);
+      dir = made;
+      cleanup(async () => {
+        dir = undefined;
+        await removeTempDir(await made);
+      });
+    }
+    return dir;
+  };
+}
