@@ -23,27 +23,17 @@ export interface InstallationRecord {
   accountType: 'Organization' | 'User';
 }
 
-export interface PullRecord {
-  id: number;
-  owner: string;
-  repo: string;
-  number: number;
-  title: string;
-  body: string | null;
-  state: 'open' | 'closed';
+/** A PR: an issue (its number shared with the repository's issues) with branches and a merge state. */
+export interface PullRecord extends IssueRecord {
   draft: boolean;
   merged: boolean;
   mergedAt: string | null;
-  closedAt: string | null;
   headRef: string;
   headSha: string;
   /** Repository the head branch lives in (`owner/name`); the base repository unless a fork. */
   headRepo: { owner: string; name: string };
   baseRef: string;
   baseSha: string;
-  user: string;
-  createdAt: string;
-  updatedAt: string;
   /** The PR's commits (`GET …/pulls/{n}/commits`), oldest first; default: its head alone. */
   commits?: PullCommitRecord[];
   /** The commit the merge made on the base branch (GitHub's `merge_commit_sha`). */

@@ -7,7 +7,7 @@ import type { components } from '@octokit/openapi-types';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
 import { repository, type ShapeContext, user } from '../shapes.ts';
 import type { IssueRecord, PullRecord } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import { requirePull, requireRepo } from './repos.ts';
 
 type S = components['schemas'];
 
@@ -155,9 +155,7 @@ export function historyRoutes(): Route[] {
     }),
 
     route('GET', '/repos/{owner}/{repo}/pulls/{number}/commits', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-      if (!p) throw notFound();
+      const { r, p } = requirePull(ctx);
       const commits = p.commits ?? [{ sha: p.headSha, message: p.title, parents: [p.baseSha] }];
       const { page, headers } = paginate(ctx, commits);
       return { status: 200, body: page.map((c) => commitShape(ctx.shapes, r.owner, r.name, c)), headers };

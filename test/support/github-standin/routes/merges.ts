@@ -25,7 +25,7 @@ import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
 import { markPullMerged, now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
-import { requireRepo, setBranch } from './repos.ts';
+import { requirePull, requireRepo, setBranch } from './repos.ts';
 
 export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
 
@@ -148,9 +148,7 @@ async function mergeInGit(
 }
 
 async function merge(ctx: RouteContext) {
-  const r = requireRepo(ctx);
-  const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-  if (!p) throw notFound();
+  const { r, p } = requirePull(ctx);
   const body = validate(MergeBody, ctx.body, 'PullRequest');
   if (p.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
   if (body.sha !== undefined && body.sha !== p.headSha)
