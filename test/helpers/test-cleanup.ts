@@ -17,16 +17,21 @@ export function useCleanup(): (undo: () => unknown) => void {
   };
 }
 
+/** A new temporary folder, removed after the test. */
+export async function cleanTempDir(cleanup: (undo: () => unknown) => void, prefix: string): Promise<string> {
+  const dir = await makeTempDir(prefix);
+  cleanup(() => removeTempDir(dir));
+  return dir;
+}
+
 /** A temporary folder made on first ask in a test and removed after it (each test gets its own). */
 export function lazyTempDir(cleanup: (undo: () => unknown) => void, prefix: string): () => Promise<string> {
   let dir: Promise<string> | undefined;
   return () => {
     if (!dir) {
-      const made = makeTempDir(prefix);
-      dir = made;
-      cleanup(async () => {
+      dir = cleanTempDir(cleanup, prefix);
+      cleanup(() => {
         dir = undefined;
-        await removeTempDir(await made);
       });
     }
     return dir;

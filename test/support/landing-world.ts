@@ -7,14 +7,8 @@
 import { join } from 'node:path';
 import { gitOut } from '../../src/engine/git/git.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
-import {
-  commitOn,
-  createRepo,
-  type FixtureRepo,
-  makeTempDir,
-  removeTempDir,
-} from '../helpers/git-fixtures.ts';
-import { useCleanup } from '../helpers/test-cleanup.ts';
+import { commitOn, createRepo, type FixtureRepo } from '../helpers/git-fixtures.ts';
+import { cleanTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { standInClient } from '../unit/app-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from './github-standin/index.ts';
 import { setGitDir } from './github-standin/routes/merges.ts';
@@ -47,8 +41,7 @@ export interface LandingWorld {
 export function useLandingWorlds(prefix: string): (names: string[]) => Promise<LandingWorld> {
   const cleanup = useCleanup();
   return async (names) => {
-    const root = await makeTempDir(prefix);
-    cleanup(() => removeTempDir(root));
+    const root = await cleanTempDir(cleanup, prefix);
     const w = await landingWorld(root, names);
     cleanup(() => w.close());
     return w;

@@ -6,40 +6,42 @@
 import { describe, expect, it } from 'vitest';
 import { lowerBound, normalVersion, sameVersion } from '../../src/core/version-ranges.ts';
 
-/** [what the row shows, the range, its lower bound (undefined: none)]. */
-const LOWER_BOUNDS: Array<[string, string, string | undefined]> = [
-  // npm ranges, read as npm reads them.
-  ['an exclusive bound starts after it', '>1.2.3', '1.2.4'],
-  ['an exclusive bound starts after it', '> 1.2.3', '1.2.4'],
-  ['an exclusive bound starts after it', '>1', '2.0.0'],
-  ['a union starts at its lowest alternative', '^1.2.3 || ^0.9', '0.9.0'],
-  ['a union starts at its lowest alternative', '>=1.2.3 <2 || ^3', '1.2.3'],
-  ['a range that admits every version has no lower bound', '*', undefined],
-  ['a range that admits every version has no lower bound', '<2 || >=3.1', undefined],
-  ['a range that admits every version has no lower bound', '<=2.0.0', undefined],
-  ['a range that admits every version has no lower bound', 'latest', undefined],
-  ['an X-range', '1.x', '1.0.0'],
-  ['a tilde range', '~1', '1.0.0'],
-  ['a hyphen range', '1.2.3 - 2', '1.2.3'],
-  ['a prerelease', '^2.0.0-rc.1', '2.0.0-rc.1'],
-  ['a caret range', '^2.1.0', '2.1.0'],
-  ['bounds in any order', '<3 >=2.0.1', '2.0.1'],
-  ['a workspace range', 'workspace:~1.4', '1.4.0'],
-  ['a workspace range', 'workspace:^1.0.0', '1.0.0'],
-  ['build metadata is no part of a release', '^1.2.3+build.5', '1.2.3'],
-  ['a path is no version', 'file:../lib', undefined],
-  ['a path is no version', '../lib', undefined],
+/** What each group of rows shows → { range: its lower bound (undefined: none) }. */
+const LOWER_BOUNDS: Record<string, Record<string, string | undefined>> = {
+  // npm ranges, read as npm reads them; the first rows are ranges a hand-written reader got wrong.
+  'an exclusive bound starts after it': { '>1.2.3': '1.2.4', '> 1.2.3': '1.2.4', '>1': '2.0.0' },
+  'a union starts at its lowest alternative': { '^1.2.3 || ^0.9': '0.9.0', '>=1.2.3 <2 || ^3': '1.2.3' },
+  'a range that admits every version has no lower bound': {
+    '*': undefined,
+    '<2 || >=3.1': undefined,
+    '<=2.0.0': undefined,
+    latest: undefined,
+  },
+  'X-ranges, tilde, hyphen ranges and prereleases': { '1.x': '1.0.0', '~1': '1.0.0', '1.2.3 - 2': '1.2.3' },
+  'a prerelease, a caret range, bounds in any order': {
+    '^2.0.0-rc.1': '2.0.0-rc.1',
+    '^2.1.0': '2.1.0',
+    '<3 >=2.0.1': '2.0.1',
+  },
+  'workspace ranges': { 'workspace:~1.4': '1.4.0', 'workspace:^1.0.0': '1.0.0' },
+  'build metadata is no part of a release': { '^1.2.3+build.5': '1.2.3' },
+  'a path is no version': { 'file:../lib': undefined, '../lib': undefined },
   // The forms semver cannot read. Python specifiers: the first clause that bounds from below.
-  ['a Python compatible release', '~=2.1', '2.1.0'],
-  ['Python clauses', '>=2.1,<3', '2.1.0'],
-  ['Python clauses', '<3, !=2.2, >=2.0.1', '2.0.1'],
-  ['a Python wildcard', '==2.1.*', '2.1.0'],
-  ['a four-part version is kept whole', '1.2.3.4', '1.2.3.4'],
-  ['a Go module version', 'v1.4.0', '1.4.0'],
-];
+  'Python specifiers': {
+    '~=2.1': '2.1.0',
+    '>=2.1,<3': '2.1.0',
+    '<3, !=2.2, >=2.0.1': '2.0.1',
+    '==2.1.*': '2.1.0',
+  },
+  'four-part versions are kept whole; Go module versions': { '1.2.3.4': '1.2.3.4', 'v1.4.0': '1.4.0' },
+};
 
 describe('lowerBound', () => {
-  it.each(LOWER_BOUNDS)('%s: %j → %j', (_what, range, bound) => {
+  it.each(
+    Object.entries(LOWER_BOUNDS).flatMap(([what, rows]) =>
+      Object.entries(rows).map(([range, bound]) => [what, range, bound] as const),
+    ),
+  )('%s: %j → %j', (_what, range, bound) => {
     expect(lowerBound(range)).toBe(bound);
   });
 });
