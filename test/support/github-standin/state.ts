@@ -223,6 +223,22 @@ export function markPullMerged(p: PullRecord, sha: string): void {
 
 export const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
 
+/**
+ * State a route module keeps beside a stand-in's state (made on first use, one per stand-in, and
+ * gone with it): `const world = perState(() => ({ entries: [] }))`, then `world(state)`.
+ */
+export function perState<T extends object>(make: () => T): (state: StandInState) => T {
+  const kept = new WeakMap<StandInState, T>();
+  return (state) => {
+    let value = kept.get(state);
+    if (!value) {
+      value = make();
+      kept.set(state, value);
+    }
+    return value;
+  };
+}
+
 export class StandInState {
   readonly repos = new Map<string, RepoRecord>();
   readonly installations = new Map<number, InstallationRecord>();

@@ -24,7 +24,7 @@ import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
-import { markPullMerged, now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
+import { markPullMerged, now, perState, type RepoRecord, repoKey, type StandInState } from '../state.ts';
 import { requirePull, requireRepo, setBranch } from './repos.ts';
 
 export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
@@ -43,15 +43,7 @@ interface MergeWorld {
 
 type CommitState = 'error' | 'failure' | 'pending' | 'success';
 
-const worlds = new WeakMap<StandInState, MergeWorld>();
-function world(state: StandInState): MergeWorld {
-  let w = worlds.get(state);
-  if (!w) {
-    w = { gitDirs: new Map(), statuses: [] };
-    worlds.set(state, w);
-  }
-  return w;
-}
+const world = perState((): MergeWorld => ({ gitDirs: new Map(), statuses: [] }));
 
 /** Backs a repository with a bare git repository: merges then happen in it for real. */
 export function setGitDir(state: StandInState, owner: string, repo: string, bareDir: string): void {
