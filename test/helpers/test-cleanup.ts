@@ -3,7 +3,7 @@
  * registered as it is made and undone after each test, newest first — one afterEach for every
  * file instead of a `let` per resource and a hand-written reset of each.
  */
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { makeTempDir, removeTempDir } from './git-fixtures.ts';
 
 /** Registers the undoing after each test; call at the top of a test file (or in a `use…` helper). */
@@ -34,6 +34,21 @@ export function lazyTempDir(cleanup: (undo: () => unknown) => void, prefix: stri
         dir = undefined;
       });
     }
+    return dir;
+  };
+}
+
+/** A temporary folder for a whole test file: made before its tests, removed after them. */
+export function useFileTempDir(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await makeTempDir(prefix);
+  });
+  afterAll(async () => {
+    if (dir) await removeTempDir(dir);
+  });
+  return () => {
+    if (!dir) throw new Error(`useFileTempDir(${prefix}): asked for before the file's tests started`);
     return dir;
   };
 }
