@@ -14,7 +14,7 @@ import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf } from '../branch-rules.ts';
 import { HttpError, type Route, type RouteContext, route } from '../http.ts';
 import { markReachablePulls } from '../ref-updates.ts';
-import { type PullRecord, repoKey, type StandInState } from '../state.ts';
+import { type PullRecord, perState, repoKey, type StandInState } from '../state.ts';
 import { gitDirOf } from './merges.ts';
 import { setBranch } from './repos.ts';
 
@@ -30,15 +30,7 @@ interface QueueWorld {
   failures: Map<string, string[]>;
 }
 
-const worlds = new WeakMap<StandInState, QueueWorld>();
-function world(state: StandInState): QueueWorld {
-  let w = worlds.get(state);
-  if (!w) {
-    w = { entries: [], failures: new Map() };
-    worlds.set(state, w);
-  }
-  return w;
-}
+const world = perState((): QueueWorld => ({ entries: [], failures: new Map() }));
 
 /** The next entry of `owner/repo`'s queue fails (its merge group's checks failed) instead of merging. */
 export function failMergeQueue(
