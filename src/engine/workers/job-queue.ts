@@ -4,8 +4,9 @@
  * out) and a `pg` pool for Tandem's own rows (worker-tables.ts). Both are imported here only, when
  * a pool is opened, so a CLI run that never touches the pool never loads them.
  */
-import type PgBoss from 'pg-boss';
+
 import type pg from 'pg';
+import type PgBoss from 'pg-boss';
 import { DEAD_QUEUE, SHARED_QUEUE } from '../../core/worker-job.schema.ts';
 import { createWorkerTables } from './worker-tables.ts';
 

@@ -78,10 +78,10 @@ export async function claimConfiguration(
 }
 
 export async function hasResult(db: Queryable, evaluation: string, configuration: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM ${S}.results WHERE evaluation = $1 AND configuration = $2`,
-    [evaluation, configuration],
-  );
+  const { rows } = await db.query(`SELECT 1 FROM ${S}.results WHERE evaluation = $1 AND configuration = $2`, [
+    evaluation,
+    configuration,
+  ]);
   return rows.length > 0;
 }
 
@@ -107,7 +107,11 @@ export interface StoredResult {
   reportBytes: number;
 }
 
-export async function resultsOf(db: Queryable, evaluation: string, maxBytes: number): Promise<StoredResult[]> {
+export async function resultsOf(
+  db: Queryable,
+  evaluation: string,
+  maxBytes: number,
+): Promise<StoredResult[]> {
   // A report over the cap is not even read: its size alone makes it an infrastructure error.
   const { rows } = await db.query(
     `SELECT configuration, outcome, octet_length(report) AS bytes,

@@ -181,7 +181,11 @@ async function handle(
     opts.signal.removeEventListener('abort', stop);
   }
   await rows
-    .recordHoldings(queue.db, opts.hostId, [...bundle.targets, ...bundle.context].map((r) => r.repo))
+    .recordHoldings(
+      queue.db,
+      opts.hostId,
+      [...bundle.targets, ...bundle.context].map((r) => r.repo),
+    )
     .catch(() => {});
   await done({ ran: true });
 }
