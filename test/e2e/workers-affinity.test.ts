@@ -3,11 +3,14 @@
  * worker loop and engine path as `tandem worker`, the development process sandbox): once a host
  * ran an evaluation of some repositories, the next evaluation of them goes to that host's queue
  * first, and the other worker takes none of it within the grace; once that host is gone (it left),
- * the jobs go to the shared queue and the other worker runs them.
+ * the jobs go to the shared queue and the other worker runs them. A job whose payload is not a
+ * configuration job is refused by the worker (zod), naming the field.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkersExecutor } from '../../src/app/executors/workers-executor.ts';
+import { JOBS_CHANNEL, SHARED_QUEUE } from '../../src/core/worker-job.schema.ts';
+import { openJobQueue } from '../../src/engine/workers/job-queue.ts';
 import { engineRunner } from '../../src/engine/workers/run-job.ts';
 import { runWorker } from '../../src/engine/workers/worker.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
@@ -20,6 +23,8 @@ let world: WorkerPoolCase;
 
 interface InProcessWorker {
   lines: string[];
+  /** Resolves with the next line logged that matches. */
+  next(match: (line: string) => boolean): Promise<string>;
   /** Resolves once it takes jobs. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -30,6 +35,7 @@ const running: InProcessWorker[] = [];
 function startWorker(hostId: string): InProcessWorker {
   const controller = new AbortController();
   const lines: string[] = [];
+  const waiting: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
   let ready!: () => void;
   const readyP = new Promise<void>((r) => {
     ready = r;
@@ -45,10 +51,16 @@ function startWorker(hostId: string): InProcessWorker {
     log: (line) => {
       lines.push(line);
       if (line.includes('taking jobs')) ready();
+      for (const w of waiting.splice(0)) {
+        if (w.match(line)) w.resolve(line);
+        else waiting.push(w);
+      }
     },
   });
   const w = {
     lines,
+    next: (match: (line: string) => boolean) =>
+      new Promise<string>((resolve) => waiting.push({ match, resolve })),
     ready: readyP,
     stop: async () => {
       controller.abort();
@@ -105,6 +117,17 @@ describe('executor: workers affinity', () => {
       // h1 left: no live host holds the repositories, so the jobs go straight to the shared queue.
       expect((await evaluate()).verdict.resolved).toBe(true);
       expect(reported(h2, from2b)).toBe(2);
+
+      // A job whose payload is not a configuration job is refused by name, never run.
+      const q = await openJobQueue({ databaseUrl: db.url });
+      try {
+        const refused = h2.next((l) => l.includes('refused job'));
+        await q.boss.send(SHARED_QUEUE, { evaluation: 'not-a-uuid', configuration: 'full', copy: 'shared' });
+        await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', '')`);
+        expect(await refused).toMatch(/refused job \S+: evaluation: /);
+      } finally {
+        await q.close();
+      }
     } finally {
       await executor.close();
     }
