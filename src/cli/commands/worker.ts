@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.ts';
 
-export interface WorkerFlags {
+interface WorkerFlags {
   databaseUrl?: string;
   hostId?: string;
   concurrency: string;

@@ -6,7 +6,16 @@ import { InputError } from '../../core/errors.ts';
 import { hostIdSchema } from '../../core/worker-job.schema.ts';
 import { inputErrorOf } from '../../core/zod-issues.ts';
 import { hostDefaults } from '../../engine/host-defaults.ts';
-import type { WorkerFlags } from '../commands/worker.ts';
+
+/** The flags as commander gives them (strings), parsed below. */
+export interface WorkerFlags {
+  databaseUrl?: string;
+  hostId?: string;
+  concurrency: string;
+  sandbox: string;
+  cacheDir?: string;
+  jobs?: string;
+}
 
 const flagsSchema = z
   .object({
