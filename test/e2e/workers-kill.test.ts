@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalExecutor } from '../../src/app/executors/executor.ts';
 import { WorkersExecutor } from '../../src/app/executors/workers-executor.ts';
+import type { EvaluationEvent } from '../../src/core/evaluation-event.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { type WorkerPoolCase, workerPoolCase } from '../helpers/worker-pool-case.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/worker-pool-db.ts';
@@ -89,7 +90,8 @@ describe('tandem worker', () => {
     try {
       await world.gate.arm();
       const a = startWorker('a');
-      const evaluating = executor.run(world.spec, new AbortController().signal);
+      const events: EvaluationEvent[] = [];
+      const evaluating = executor.run(world.spec, new AbortController().signal, (e) => events.push(e));
       // Worker a holds the first configuration it took; only then does worker b join.
       const held = await world.gate.held();
       const b = startWorker('b');
@@ -102,6 +104,14 @@ describe('tandem worker', () => {
         ['full', 'pass'],
       ]);
       expect(report.infraErrors).toEqual([]);
+      // The running check's events, as a local run's: the plan, then each configuration judged.
+      expect(events[0]?.type).toBe('plan');
+      expect(
+        events.flatMap((e) => (e.type === 'configuration-done' ? [[e.id, e.outcome]] : [])).sort(),
+      ).toEqual([
+        ['base', 'fail'],
+        ['full', 'pass'],
+      ]);
       // a took the held configuration and never answered; b ran it after a's lease expired.
       expect(a.lines.some((l) => l.includes(`running configuration ${held} `))).toBe(true);
       expect(a.lines.some((l) => l.includes('reported'))).toBe(false);

@@ -44,6 +44,25 @@ function infra(message: string): { error: InfraErrorInfo } {
   return { error: { kind: 'engine', message } };
 }
 
+/** The run that stands for a configuration no worker could run: its infrastructure error. */
+export function failedRun(c: PlannedConfiguration, error: InfraErrorInfo): ConfigurationRun {
+  return {
+    id: c.id,
+    applied: c.applied,
+    attempt: 0,
+    setup: [],
+    groups: [],
+    cached: false,
+    durationMs: 0,
+    infraError: { ...error, configuration: c.id },
+  };
+}
+
+/** The runs an answer stands for, as progress events judge them. */
+export function runsOf(c: PlannedConfiguration, r: CheckedResult): ConfigurationRun[] {
+  return 'report' in r ? (r.report.partial?.runs ?? []) : [failedRun(c, r.error)];
+}
+
 /** Grades the checked answers, one per planned configuration, into the evaluation's report. */
 export function gradeWorkerResults(
   planned: readonly PlannedConfiguration[],
@@ -54,20 +73,7 @@ export function gradeWorkerResults(
   for (const c of planned) {
     const r = results.get(c.id);
     if (r && 'report' in r) partials.push({ file: `worker result ${c.id}`, report: r.report });
-    else
-      failed.push({
-        id: c.id,
-        applied: c.applied,
-        attempt: 0,
-        setup: [],
-        groups: [],
-        cached: false,
-        durationMs: 0,
-        infraError: {
-          ...(r?.error ?? { kind: 'engine', message: 'no worker answered' }),
-          configuration: c.id,
-        },
-      });
+    else failed.push(failedRun(c, r?.error ?? { kind: 'engine', message: 'no worker answered' }));
   }
   const first = partials[0];
   if (!first) {

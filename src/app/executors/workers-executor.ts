@@ -14,7 +14,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../../core/errors.ts';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
-import { planMatrix } from '../../core/matrix-plan.ts';
+import { type PlannedConfiguration, planMatrix } from '../../core/matrix-plan.ts';
 import type { Report } from '../../core/report.schema.ts';
 import {
   DEAD_QUEUE,
@@ -27,9 +27,10 @@ import {
   type WorkerJob,
   workerJobSchema,
 } from '../../core/worker-job.schema.ts';
+import { runProgress } from '../../engine/pipeline/run-progress.ts';
 import type { JobQueue } from '../../engine/workers/job-queue.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
-import { type CheckedResult, checkResult, gradeWorkerResults } from './worker-results.ts';
+import { type CheckedResult, checkResult, gradeWorkerResults, runsOf } from './worker-results.ts';
 
 export interface WorkersExecutorOptions {
   /** Empty: the App was started without `DATABASE_URL`, and a workers evaluation says so. */
@@ -157,7 +158,17 @@ export class WorkersExecutor implements Executor {
         });
       }
       await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
-      const results = await this.wait(q, evaluation, plan.configurations.length, signal);
+      // Each configuration's event as its answer arrives, judged as a local run's (the verdict first).
+      const progress = runProgress({
+        failToPass: change.suite.fail_to_pass,
+        passToPass: change.suite.pass_to_pass,
+        baseId: plan.configurations.find((c) => c.role === 'base')?.id,
+        fullId: plan.configurations.find((c) => c.role === 'full')?.id,
+        emit: (e) => onEvent?.(e),
+      });
+      const results = await this.wait(q, evaluation, plan.configurations, signal, (c, r) => {
+        for (const run of runsOf(c, r)) progress.done(run);
+      });
       return gradeWorkerResults(plan.configurations, results);
     } finally {
       await rows.dropEvaluation(q.db, evaluation).catch(() => {});
@@ -168,9 +179,11 @@ export class WorkersExecutor implements Executor {
   private async wait(
     q: JobQueue,
     evaluation: string,
-    count: number,
+    planned: readonly PlannedConfiguration[],
     signal: AbortSignal,
+    onAnswer: (c: PlannedConfiguration, r: CheckedResult) => void,
   ): Promise<Map<string, CheckedResult>> {
+    const answers = new Map<string, CheckedResult>();
     const { resultsOf } = await import('../../engine/workers/worker-tables.ts');
     const { MAX_RESULT_BYTES } = await import('../../core/worker-job.schema.ts');
     return new Promise((resolve, reject) => {
@@ -187,10 +200,16 @@ export class WorkersExecutor implements Executor {
         reading = reading.then(async () => {
           if (signal.aborted || !this.waiting.has(evaluation)) return;
           try {
-            const stored = await resultsOf(q.db, evaluation, MAX_RESULT_BYTES);
-            if (stored.length < count) return;
+            for (const r of await resultsOf(q.db, evaluation, MAX_RESULT_BYTES)) {
+              const c = planned.find((p) => p.id === r.configuration);
+              if (!c || answers.has(c.id)) continue;
+              const checked = checkResult(r);
+              answers.set(c.id, checked);
+              onAnswer(c, checked);
+            }
+            if (answers.size < planned.length) return;
             finish();
-            resolve(new Map(stored.map((r) => [r.configuration, checkResult(r)])));
+            resolve(answers);
           } catch (e) {
             finish();
             reject(new InfraError('engine', `the worker results could not be read: ${(e as Error).message}`));

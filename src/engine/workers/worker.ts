@@ -69,10 +69,16 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
     opts.log(`worker ${opts.hostId}: taking jobs (${opts.concurrency} at once)`);
     const slot = async () => {
       while (!opts.signal.aborted) {
-        const job = await take(queue, own);
-        if (job) {
-          await handle(queue, job, opts, folders);
-          continue;
+        let job: Awaited<ReturnType<typeof take>>;
+        try {
+          job = await take(queue, own);
+          if (job) {
+            await handle(queue, job, opts, folders);
+            continue;
+          }
+        } catch (e) {
+          // The database failed mid-job: the job's lease brings it back; this slot waits and goes on.
+          opts.log(`worker ${opts.hostId}: database trouble: ${scrubCredentials(errorText(e))}`);
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, opts.pollMs ?? 2_000);
