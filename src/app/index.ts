@@ -15,6 +15,7 @@ import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { WorkersExecutor } from './executors/workers-executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
+import type { AppMetrics } from './ops/app-metrics.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -44,6 +45,8 @@ export interface TandemAppOptions {
   settings: Settings;
   /** Defaults to the engine on this host (Docker). */
   executor?: Executor;
+  /** This App instance's metrics (the server serves them on `/metrics`). */
+  metrics?: AppMetrics;
   /** Receives the runtime once loaded (the server closes it; tests observe the service). */
   onRuntime?: (runtime: TandemRuntime) => void;
 }
@@ -91,7 +94,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       log: app.log,
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
+    options.metrics?.watchQueue(() => service.queueDepth());
     registerHandlers(app, service);
     registerWorkflowRunHandler(app, service, actions);
     const mergeGroups = new MergeGroupGate({

@@ -21,6 +21,7 @@ import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/record-pull.ts';
 import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
+import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
 import type { Store } from './store/store.ts';
 
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   concurrency: number;
   /** Where published JSON reports go (their URLs end up in the comments' footers). */
   reports?: PublishedReports;
+  /** The App instance's metrics (deliveries here, evaluations in their trail). */
+  metrics?: Pick<AppMetrics, 'delivery' | 'evaluationEnded'>;
 }
 
 /** How long a webhook answer may wait for the org config's first load (GitHub allows 10 s). */
@@ -65,6 +68,7 @@ export class TandemService {
       configs: opts.configs,
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
     };
     this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
     const states = opts.store.evaluations;
@@ -143,7 +147,14 @@ export class TandemService {
 
   /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
   claimDelivery(id: string, event: string, identity?: string): boolean {
-    return this.opts.store.deliveries.claim(id, event, identity);
+    const first = this.opts.store.deliveries.claim(id, event, identity);
+    this.opts.metrics?.delivery(first ? 'accepted' : 'duplicate');
+    return first;
+  }
+
+  /** Evaluations this process holds, waiting and running (the metrics' queue depth). */
+  queueDepth(): QueueDepth {
+    return this.life.queue.depth();
   }
 
   /**

@@ -15,11 +15,13 @@ import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-
 import type { Executor } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
 import { publishing } from '../octokit.ts';
+import type { AppMetrics } from '../ops/app-metrics.ts';
 import type { GitHubPort } from '../port/github-port.ts';
 import { octokitPort } from '../port/octokit-port.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { evaluateSet, type SetOutcome, type SetSkip } from './evaluate-set.ts';
+import { EvaluationTrail } from './evaluation-trail.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
@@ -53,6 +55,8 @@ export interface EvalDeps {
   /** Keeps each published report for the footer's JSON link (absent: no link). */
   reports?: Pick<PublishedReports, 'save'>;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
+  /** The evaluation latency histogram (`evaluation-trail.ts`). */
+  metrics?: Pick<AppMetrics, 'evaluationEnded'>;
 }
 
 /** What every phase of one evaluation shares. */
@@ -68,6 +72,8 @@ interface Run {
   members: Members;
   /** The set as evaluated, for the comments (set with the members). */
   evaluated?: LinkedChangeView;
+  /** Its log lines and latency. */
+  trail: EvaluationTrail;
 }
 
 /**
@@ -85,6 +91,25 @@ export async function runEvaluation(
 ): Promise<void> {
   const { store } = deps;
   store.evaluations.start(item.evaluationId);
+  const trail = new EvaluationTrail(deps.log, item, deps.metrics);
+  try {
+    await evaluate(deps, item, signal, releaseSlot, trail);
+  } catch (e) {
+    trail.end('crashed', { err: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+  // An abort (superseded, or a shutdown the restart resumes) returns without an answer.
+  trail.end('aborted');
+}
+
+async function evaluate(
+  deps: EvalDeps,
+  item: EvalItem,
+  signal: AbortSignal,
+  releaseSlot: () => void,
+  trail: EvaluationTrail,
+): Promise<void> {
+  const { store } = deps;
   const gh = await deps.auth(item.installationId);
   const run: Run = {
     deps,
@@ -94,6 +119,7 @@ export async function runEvaluation(
     org: item.seed.slice(0, item.seed.indexOf('/')),
     signal,
     members: [],
+    trail,
   };
   // The running checks follow the engine: configurations done of planned, the verdict first;
   // the comments say the verdict too, once, as soon as the full configuration is in.
@@ -130,10 +156,13 @@ export async function runEvaluation(
   await live.settled();
   switch (outcome.kind) {
     case 'config':
-      return configFailed(run, outcome.load);
+      await configFailed(run, outcome.load);
+      return trail.end(outcome.load.kind === 'invalid' ? 'invalid-config' : 'no-config');
     case 'no-suite':
-      return noSuite(run);
+      await noSuite(run);
+      return trail.end('no-suite');
     case 'skipped':
+      return trail.end('closed', { reason: outcome.skip.reason });
     case 'aborted':
       return;
     case 'failed':
@@ -177,6 +206,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
       checkRunId: await checks.ensure(run.port, key, m.headSha, item.evaluationId),
     });
   }
+  run.trail.members(members);
   store.evaluations.setMembers(
     item.evaluationId,
     // The base branch too: `/tandem merge` refuses a member retargeted since.
@@ -251,10 +281,7 @@ async function publishDone(
         report: JSON.stringify(report),
       });
     states.publish(item.evaluationId);
-    deps.log.info(
-      { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
-      'evaluation done',
-    );
+    run.trail.end(report.outcome, { reused: reused !== undefined });
   } catch (e) {
     // Superseded while publishing: the newer evaluation owns the checks and the comment.
     if (signal.aborted) return;
@@ -265,7 +292,7 @@ async function publishDone(
 
 /** No report: the failure on every member's check and comment. */
 async function failed(run: Run, view: LinkedChangeView, error: unknown, message: string): Promise<void> {
-  run.deps.log.warn({ evaluation: run.item.evaluationId, err: message }, 'evaluation failed');
   await publishFailure(run.gh, run.deps.store, run.members, view, error, message);
   run.deps.store.evaluations.fail(run.item.evaluationId);
+  run.trail.end('infrastructure-error', { err: message });
 }
