@@ -10,8 +10,6 @@
  * another executor go to `fallback`.
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { InfraError } from '../../core/errors.ts';
 import type { EvaluationEvent } from '../../core/evaluation-event.ts';
 import { type PlannedConfiguration, planMatrix } from '../../core/matrix-plan.ts';
@@ -20,16 +18,15 @@ import {
   DEAD_QUEUE,
   hostQueue,
   JOBS_CHANNEL,
-  MAX_BUNDLE_FILE_BYTES,
   RESULTS_CHANNEL,
   SHARED_QUEUE,
-  type WorkerBundle,
   type WorkerJob,
   workerJobSchema,
 } from '../../core/worker-job.schema.ts';
 import { runProgress } from '../../engine/pipeline/run-progress.ts';
 import type { JobQueue } from '../../engine/workers/job-queue.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
+import { bundleOf, defaultLease } from './worker-bundle.ts';
 import { type CheckedResult, checkResult, gradeWorkerResults, runsOf } from './worker-results.ts';
 
 export interface WorkersExecutorOptions {
@@ -71,6 +68,7 @@ export class WorkersExecutor implements Executor {
         ...(this.opts.maintenanceSeconds ? { maintenanceSeconds: this.opts.maintenanceSeconds } : {}),
         onError: (e) => this.opts.log.warn({ err: e.message }, 'worker pool database trouble'),
       });
+      await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
       await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
       // Jobs whose every attempt lost its worker: the configuration is an infrastructure error.
       await q.boss.work<unknown>(DEAD_QUEUE, async ([job]) => {
@@ -225,44 +223,3 @@ export class WorkersExecutor implements Executor {
 }
 
 const rank = (role: string) => (role === 'base' ? 0 : role === 'full' ? 1 : 2);
-
-/** The suite folder's files (the suite and its hidden files) travel with the change. */
-async function bundleOf(change: LinkedChangeSpec): Promise<WorkerBundle> {
-  const files: WorkerBundle['files'] = [];
-  let bytes = 0;
-  const entries = await readdir(change.suiteDir, { recursive: true, withFileTypes: true });
-  for (const e of entries) {
-    if (!e.isFile()) continue;
-    const abs = path.join(e.parentPath, e.name);
-    const content = await readFile(abs);
-    bytes += content.length;
-    if (bytes > MAX_BUNDLE_FILE_BYTES)
-      throw new InfraError(
-        'hidden-files',
-        `the suite's files exceed ${MAX_BUNDLE_FILE_BYTES} bytes, more than a worker job carries`,
-      );
-    files.push({
-      path: path.relative(change.suiteDir, abs).split(path.sep).join('/'),
-      base64: content.toString('base64'),
-    });
-  }
-  return {
-    name: change.name,
-    targets: change.targets,
-    context: change.context,
-    suite: change.suite,
-    matrix: change.matrix,
-    reruns: 0,
-    files,
-  };
-}
-
-/** The longest a configuration may take by the suite's own limits, plus time to fetch and prepare. */
-function defaultLease(change: LinkedChangeSpec): number {
-  const s = change.suite;
-  const steps = [...s.setup.map((x) => x.timeout), ...s.tests.map((t) => t.timeout)].reduce(
-    (a, b) => a + b,
-    0,
-  );
-  return Math.ceil(Math.max(s.limits.configuration_timeout, steps) + 600);
-}

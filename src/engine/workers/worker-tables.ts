@@ -53,6 +53,16 @@ export async function dropEvaluation(db: Queryable, evaluation: string): Promise
 }
 
 /**
+ * Rows an App left behind (it stopped mid-evaluation, or a worker answered after the end): gone
+ * after a day, so no bundle's token or hidden file outlives its use for long.
+ */
+export async function pruneWorkerRows(db: Queryable): Promise<void> {
+  await db.query(`DELETE FROM ${S}.bundles WHERE created_at < now() - interval '1 day'`);
+  await db.query(`DELETE FROM ${S}.results WHERE created_at < now() - interval '1 day'`);
+  await db.query(`DELETE FROM ${S}.claims WHERE lease_until < now() - interval '1 day'`);
+}
+
+/**
  * Takes the configuration for this job: free, its lease over (the holder died), or already this
  * job's (a retry of it). Undefined: another job holds it; `leaseUntil` says until when.
  */
