@@ -45,6 +45,7 @@ export async function buildChangeSpec(gh: GitHubPort, input: ChangeSpecInput): P
     matrix: input.matrix ?? config.matrix,
     ...(await workspaceOf(gh, set, input.pinned)),
     ...(config.executor === 'actions' ? { actions: { ...config.actions, evaluator: config.evaluator } } : {}),
+    ...(config.executor === 'workers' ? { workers: true as const } : {}),
   };
 }
 
