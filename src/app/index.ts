@@ -84,6 +84,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       log: app.log,
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
+      queueLandingRetryMs: settings.queueLandingRetryMs,
     });
     registerHandlers(app, service);
     registerWorkflowRunHandler(app, service, actions);

@@ -34,6 +34,8 @@ export interface ServiceOptions {
   log: EvalDeps['log'] & { error: (o: object, m: string) => void };
   debounceMs: number;
   concurrency: number;
+  /** The merge queue's first wait before landing again after GitHub stopped answering. */
+  queueLandingRetryMs?: number;
   /** Where published JSON reports go (their URLs end up in the comments' footers). */
   reports?: PublishedReports;
 }
@@ -66,7 +68,11 @@ export class TandemService {
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
     };
-    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
+    this.queue = new SetQueueRunner({
+      ...deps,
+      ...(opts.queueLandingRetryMs ? { landingRetryMs: opts.queueLandingRetryMs } : {}),
+      background: (fn) => this.background(fn),
+    });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {

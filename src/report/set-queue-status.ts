@@ -25,6 +25,13 @@ export type QueueStatusView =
       unreverted: Array<{ pull: string; reason: string }>;
       windowMs: number;
     }
+  | {
+      /** GitHub stopped answering mid-landing: no refusal; the item stays queued and is landed again. */
+      kind: 'landing-interrupted';
+      reason: string;
+      members: Array<{ pull: string; standing: 'landed' | 'not-landed' | 'unknown'; sha?: string }>;
+      retryInMs: number;
+    }
   | { kind: 'dequeued'; by: string; why?: string };
 
 export interface QueueStatusText {
@@ -107,6 +114,18 @@ export function renderQueueStatus(v: QueueStatusView, name: (set: string) => str
             : '🚨 Landing refused: half-landed',
         summary: `GitHub refused to land ${name(v.at)}: ${v.reason}. The members landed before it were undone (${reverted}); half-landed for ${v.windowMs} ms.${left}`,
         conclusion: 'failure',
+      };
+    }
+    case 'landing-interrupted': {
+      const standing = (m: { pull: string; standing: string; sha?: string }) =>
+        m.standing === 'landed'
+          ? `- ${name(m.pull)}: landed as \`${(m.sha ?? '').slice(0, 7)}\``
+          : m.standing === 'not-landed'
+            ? `- ${name(m.pull)}: not landed yet`
+            : `- ${name(m.pull)}: unknown (its branch could not be read, or moved elsewhere)`;
+      return {
+        title: '⚠️ Landing interrupted: GitHub did not answer',
+        summary: `Infrastructure trouble, not a verdict (${v.reason}). The set stays in the queue; nothing was reverted, and landing is tried again in ${Math.round(v.retryInMs / 1000)} s:\n${v.members.map(standing).join('\n')}`,
       };
     }
     case 'dequeued':
