@@ -6,8 +6,11 @@
  * revert PR). Set A = acme/schema#1 ← acme/api#1, landed producer first.
  */
 import { describe, expect, it } from 'vitest';
-import { head, merge, mergeComment, passAll, queueWorld, tipOf } from '../helpers/set-queue-world.ts';
-import { settle, useWorld, type World } from './app-harness.ts';
+import { git, gitOut } from '../../src/engine/git/git.ts';
+import { commitOn } from '../helpers/git-fixtures.ts';
+import { fileAt, head, merge, mergeComment, passAll, queueWorld, tipOf } from '../helpers/set-queue-world.ts';
+import { beforeForcedUpdate, refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
+import { publishBranch, settle, useWorld, type World } from './app-harness.ts';
 
 const startWorld = useWorld();
 const FAST_RETRY = { env: { TANDEM_QUEUE_LANDING_RETRY_MS: '10' } };
@@ -53,5 +56,43 @@ describe('App: the merge queue landing through GitHub trouble', () => {
     );
     expect(forced).toHaveLength(0);
     expect(w.standIn.requests.some((r) => r.path.includes('tandem/revert'))).toBe(false);
+  });
+
+  it('an undo never clobbers a commit pushed after the landing: the reset is refused and a revert PR offered', async () => {
+    const { w, executor } = await queueWorld(startWorld, passAll);
+    // Producer first: acme/schema lands, then GitHub refuses acme/api's update, so acme/schema is
+    // undone — and someone pushes to acme/schema's main just as its reset arrives.
+    refuseRefUpdate(w.standIn.state, {
+      nth: 1,
+      repo: 'acme/api',
+      branch: 'main',
+      message: 'Update is not a fast forward',
+    });
+    let pushed = '';
+    beforeForcedUpdate(w.standIn.state, { repo: 'acme/schema', branch: 'main' }, async () => {
+      const fixture = w.repos.schema!;
+      await git(['fetch', '--quiet', 'origin', 'main'], { cwd: fixture.work });
+      const landed = (await gitOut(['rev-parse', 'FETCH_HEAD'], { cwd: fixture.work })).trim();
+      pushed = await commitOn(fixture, 'main', { 'hotfix.js': 'x\n' }, 'hotfix', { from: landed });
+      publishBranch(w, 'schema', 'main', pushed);
+    });
+    await merge(w, 'api', 1);
+    await settle(w);
+
+    const [a] = executor.queueSpecs();
+    expect(pushed).not.toBe('');
+    // Their commit is still the tip: nothing was reset over it.
+    expect(await tipOf(w, 'schema')).toBe(pushed);
+    expect((await fileAt(w, 'acme/schema', pushed, 'hotfix.js'))?.trim()).toBe('x');
+    // The landing is offered back as a revert PR, built on the landed commit.
+    const revert = w.standIn.state.pulls.find(
+      (p) => p.repo === 'schema' && p.headRef.startsWith('tandem/revert/'),
+    );
+    expect(revert).toBeDefined();
+    const revertParent = (
+      await gitOut(['rev-parse', `${revert!.headSha}^`], { cwd: w.repos.schema!.bare })
+    ).trim();
+    expect(revertParent).toBe(head(a!, 'acme/schema'));
+    expect(mergeComment(w, 'schema', 1)).toMatch(/Landing refused[\s\S]*revert PR acme\/schema#\d+/);
   });
 });

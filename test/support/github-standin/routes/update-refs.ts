@@ -4,22 +4,13 @@
  * checked first — the ref must point at `beforeOid` (a compare-and-swap), a non-fast-forward
  * needs `force`, the branch's rules as for `PATCH …/git/refs` — and all are applied or none (each
  * with git's `update-ref <new> <old>`). A refusal is a GraphQL error (HTTP 200), as GitHub answers.
- *
- * Test hook (in-process): `beforeUpdateRefs(state, fn)` runs `fn` once, when the next `updateRefs`
- * arrives and before anything is checked (a push racing the reset).
+ * `beforeForcedUpdate` (ref-updates.ts) hooks run first.
  */
 import { git } from '../../../../src/engine/git/git.ts';
 import type { RouteContext } from '../http.ts';
-import { markReachablePulls, ruleRefusal } from '../ref-updates.ts';
-import type { StandInState } from '../state.ts';
+import { markReachablePulls, ruleRefusal, runForcedUpdateHooks } from '../ref-updates.ts';
 import { gitDirOf } from './merges.ts';
 import { setBranch } from './repos.ts';
-
-const hooks = new WeakMap<StandInState, Array<() => Promise<void>>>();
-
-export function beforeUpdateRefs(state: StandInState, fn: () => Promise<void>): void {
-  hooks.set(state, [...(hooks.get(state) ?? []), fn]);
-}
 
 interface RefUpdate {
   name: string;
@@ -42,7 +33,6 @@ async function tipOf(dir: string, ref: string): Promise<string | undefined> {
 }
 
 export async function updateRefsMutation(ctx: RouteContext, vars: Record<string, unknown>) {
-  for (const fn of hooks.get(ctx.state)?.splice(0) ?? []) await fn();
   const r = [...ctx.state.repos.values()].find(
     (x) => Buffer.from(`010:Repository${x.id}`).toString('base64') === vars.repositoryId,
   );
@@ -50,6 +40,8 @@ export async function updateRefsMutation(ctx: RouteContext, vars: Record<string,
   if (!r || !dir)
     return refused(`Could not resolve to a node with the global id of '${String(vars.repositoryId)}'`);
   const updates = (vars.refUpdates ?? []) as RefUpdate[];
+  for (const u of updates)
+    await runForcedUpdateHooks(ctx.state, r.owner, r.name, u.name.replace(/^refs\/heads\//, ''));
   const checked: Array<RefUpdate & { tip: string }> = [];
   for (const u of updates) {
     const tip = await tipOf(dir, u.name);
