@@ -13,8 +13,9 @@
  */
 import type { QueueState } from '../../core/set-queue/queue-state.ts';
 import { recordLanded, recordLandingRefused } from '../../core/set-queue/queue-state.ts';
-import { type LandOutcome, landTestedSet } from '../../github/land-set.ts';
+import { type Landing, type LandOutcome, landTestedSet } from '../../github/land-set.ts';
 import type { GitHub } from '../../github/octokit.ts';
+import { memberDrift } from '../../github/queue-member-drift.ts';
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import type { Store } from '../store/store.ts';
@@ -51,7 +52,17 @@ export async function landItem(ctx: LandItemContext, installationId: number, ite
     let outcome: LandOutcome;
     try {
       gh = await ctx.auth(installationId);
-      outcome = await landTestedSet(gh, landingsOf(item, pass), { itemId });
+      const drift = await memberDrift(gh, item.members);
+      const landings = landingsOf(item, pass);
+      outcome = drift
+        ? {
+            kind: 'refused',
+            at: landings.find((l) => l.pull === drift.pull) as Landing,
+            reason: drift.reason,
+            reverted: [],
+            windowMs: 0,
+          }
+        : await landTestedSet(gh, landings, { itemId });
     } catch (error) {
       // No token: nothing could have moved.
       outcome = { kind: 'interrupted', error, members: [] };
