@@ -4,11 +4,11 @@
  * checked first — the ref must point at `beforeOid` (a compare-and-swap), a non-fast-forward
  * needs `force`, the branch's rules as for `PATCH …/git/refs` — and all are applied or none (each
  * with git's `update-ref <new> <old>`). A refusal is a GraphQL error (HTTP 200), as GitHub answers.
- * `beforeForcedUpdate` (ref-updates.ts) hooks run first.
+ * `beforeForcedUpdate` (ref-updates.ts) hooks run first; `refuseRefUpdate` counts these updates too.
  */
 import { git } from '../../../../src/engine/git/git.ts';
 import type { RouteContext } from '../http.ts';
-import { markReachablePulls, ruleRefusal, runForcedUpdateHooks } from '../ref-updates.ts';
+import { injectedRefusal, markReachablePulls, ruleRefusal, runForcedUpdateHooks } from '../ref-updates.ts';
 import { gitDirOf } from './merges.ts';
 import { setBranch } from './repos.ts';
 
@@ -53,6 +53,9 @@ export async function updateRefsMutation(ctx: RouteContext, vars: Record<string,
       0;
     if (!forward && !u.force) return refused(`Update of ${u.name} is not a fast forward`);
     const branch = u.name.replace(/^refs\/heads\//, '');
+    // The refusals tests inject count every branch update, REST or GraphQL (ref-updates.ts).
+    const injected = branch !== u.name ? injectedRefusal(ctx.state, r.owner, r.name, branch) : undefined;
+    if (injected) return refused(injected.message.trim());
     const rule = ruleRefusal(ctx.state, ctx.caller, r.owner, r.name, branch, !forward);
     if (rule) return refused(rule.trim());
     checked.push({ ...u, tip });
