@@ -98,6 +98,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
       ...(options.metrics ? { metrics: options.metrics } : {}),
+      queueLandingRetryMs: settings.queueLandingRetryMs,
     });
     options.metrics?.watchQueue(() => service.queueDepth());
     registerHandlers(app, service, (id) => clients.get(id));

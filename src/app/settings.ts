@@ -17,6 +17,7 @@ const envSchema = z.object({
   TANDEM_JOBS: z.coerce.number().int().min(1).optional(),
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  TANDEM_QUEUE_LANDING_RETRY_MS: z.coerce.number().int().min(1).default(5000),
   PORT: z.coerce.number().int().min(0).default(3000),
   // Every interface: GitHub's webhooks arrive from outside (behind a proxy, set HOST=127.0.0.1).
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -40,6 +41,8 @@ export type Settings = {
   writeSpacingMs: number;
   /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
   configTtlMs: number;
+  /** The first wait before the merge queue lands again a landing GitHub stopped answering (doubles). */
+  queueLandingRetryMs: number;
   port: number;
   host: string;
   /** Unset: comments link no JSON report (the App cannot know its own address). */
@@ -73,6 +76,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     jobs: e.TANDEM_JOBS,
     writeSpacingMs: e.TANDEM_WRITE_SPACING_MS,
     configTtlMs: e.TANDEM_CONFIG_TTL_MS,
+    queueLandingRetryMs: e.TANDEM_QUEUE_LANDING_RETRY_MS,
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.TANDEM_PUBLIC_URL,
