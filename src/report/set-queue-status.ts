@@ -15,7 +15,15 @@ export type QueueStatusView =
       blockedBy?: { set: string; why: string };
     }
   | { kind: 'landed'; landed: Array<{ pull: string; sha: string }>; windowMs: number }
-  | { kind: 'evicted'; reason: string; failedConfigurations: string[]; blame?: string; alonePasses?: boolean }
+  | {
+      kind: 'evicted';
+      reason: string;
+      failedConfigurations: string[];
+      /** The set to blame; with `blameWith`, the pair (it passed with each set, failed with both). */
+      blame?: string;
+      blameWith?: string;
+      alonePasses?: boolean;
+    }
   | {
       kind: 'landing-refused';
       at: string;
@@ -83,7 +91,9 @@ export function renderQueueStatus(v: QueueStatusView, name: (set: string) => str
           ? `configuration ${v.failedConfigurations.map((c) => `\`${c}\``).join(', ')} failed`
           : v.reason;
       const blame = v.blame
-        ? `; passes alone, fails together with ${setName(v.blame)}`
+        ? v.blameWith
+          ? `; passes alone and with each, fails together with ${setName(v.blameWith)} and ${setName(v.blame)}`
+          : `; passes alone, fails together with ${setName(v.blame)}`
         : v.alonePasses === false
           ? '; it fails alone too'
           : '';

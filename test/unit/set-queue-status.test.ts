@@ -35,6 +35,10 @@ describe('queue status text', () => {
       /^configuration `full` failed; passes alone, fails together with acme\/api#7's set\./,
     );
     expect(renderQueueStatus(evicted, seesNone).summary).toContain('fails together with another linked set');
+    const pair = { ...evicted, blame: 'acme/web#3', blameWith: 'acme/api#7' };
+    expect(renderQueueStatus(pair, seesAll).summary).toMatch(
+      /^configuration `full` failed; passes alone and with each, fails together with acme\/api#7's set and acme\/web#3's set\./,
+    );
   });
 
   it('a refused landing names what was undone, and what could not be', () => {

@@ -282,6 +282,7 @@ export class SetQueueRunner {
     store.setQueue.setStatus(a.itemId, 'evicted', a.reason);
     const gh = await this.deps.auth(installationId);
     const blame = a.blame ? this.deps.store.setQueue.item(a.blame.itemId)?.seed : undefined;
+    const blameWith = a.blame?.withItemId ? store.setQueue.item(a.blame.withItemId)?.seed : undefined;
     // The App's own words when it has them (a conflict, the set that changed), else the logic's.
     const note = store.setQueue.lastNote(a.itemId);
     await tellQueueStatus(
@@ -293,6 +294,7 @@ export class SetQueueRunner {
         reason: note ?? a.reason,
         failedConfigurations: a.failedConfigurations,
         ...(blame ? { blame } : {}),
+        ...(blame && blameWith ? { blameWith } : {}),
       },
       log,
     );

@@ -37,7 +37,15 @@ export const EvaluationResultSchema = z.strictObject({
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
 
-export const BlameSchema = z.strictObject({ itemId: z.string() });
+/** The set to blame; `withItemId`: the other set of a pair (it passes with each, fails with both). */
+export const BlameSchema = z.strictObject({ itemId: z.string(), withItemId: z.string().optional() });
+
+/** One state an item was evaluated on and its verdict: the matrix blame is decided from. */
+export const TestedStateSchema = z.strictObject({
+  ahead: z.array(z.string()),
+  outcome: z.enum(['pass', 'fail']),
+});
+export type TestedState = z.infer<typeof TestedStateSchema>;
 
 export const QueueActionSchema = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -92,6 +100,8 @@ export const ItemStateSchema = z.strictObject({
   /** The failing result being diagnosed (status failing). */
   failure: EvaluationSchema.optional(),
   diagnostic: EvaluationSchema.optional(),
+  /** The pass/fail verdicts of its evaluations so far, the latest last (bounded; see recordResult). */
+  tested: z.array(TestedStateSchema).optional(),
   /** Why the last landing of the item was held back, for the status. */
   note: z.string().optional(),
 });

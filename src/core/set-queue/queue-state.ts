@@ -27,6 +27,7 @@
  * Entry point of src/core/set-queue/: the functions live one concern per file and are re-exported here.
  */
 
+export { type Blame, blameFor } from './blame.ts';
 export { describePosition, type QueuePosition } from './describe-position.ts';
 export { aheadOf, conflicts } from './lanes.ts';
 export { dequeue, emptyQueue, enqueue, resume } from './membership.ts';
@@ -40,6 +41,7 @@ export type {
   QueueMember,
   QueueOptions,
   QueueState,
+  TestedState,
 } from './queue-state.schema.ts';
 export { DEFAULT_QUEUE_OPTIONS, QueueStateSchema } from './queue-state.schema.ts';
 export { recordLanded, recordLandingRefused, recordResult } from './record-result.ts';

@@ -22,13 +22,17 @@ export function recordResult(
   result: EvaluationResult,
   attempt?: number,
 ): QueueState {
-  const it = s.items.find((x) => x.item.id === itemId);
-  if (!it) return s;
+  const found = s.items.find((x) => x.item.id === itemId);
+  if (!found) return s;
   const matches = (e: Evaluation | undefined) =>
     e !== undefined &&
     !e.result &&
     sameList(e.ahead, ahead) &&
     (attempt === undefined || e.attempt === attempt);
+  const awaited =
+    found.status === 'failing' ? found.diagnostic : found.status === 'waiting' ? found.current : undefined;
+  if (!matches(awaited)) return s;
+  const it = withTested(found, ahead, result);
   if (it.status === 'failing' && matches(it.diagnostic)) {
     return replace(s, { ...it, diagnostic: { ...(it.diagnostic as Evaluation), result } });
   }
@@ -85,6 +89,17 @@ export function recordLandingRefused(s: QueueState, itemId: string, reason: stri
       { kind: 'evict', itemId, reason: `landing refused: ${reason}`, failedConfigurations: [] },
     ],
   };
+}
+
+/** Enough states for blame among the sets ahead of one item; older ones were on a base long gone. */
+const TESTED_KEPT = 32;
+
+function withTested(it: ItemState, ahead: string[], result: EvaluationResult): ItemState {
+  if (result.outcome !== 'pass' && result.outcome !== 'fail') return it;
+  // A diagnostic that failed somewhere but says the set passes alone is a pass on the base tips.
+  const outcome = result.passesAlone === true ? 'pass' : result.outcome;
+  const tested = [...(it.tested ?? []), { ahead, outcome }].slice(-TESTED_KEPT);
+  return { ...it, tested };
 }
 
 function replace(s: QueueState, it: ItemState): QueueState {

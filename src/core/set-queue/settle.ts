@@ -3,6 +3,7 @@
  * infrastructure results, stalls, and the verdict of a diagnostic `alone` run. Returns the state
  * and the evictions decided.
  */
+import { blameFor } from './blame.ts';
 import { removeItem } from './invalidate.ts';
 import type { ItemState, QueueAction, QueueOptions, QueueState } from './queue-state.schema.ts';
 
@@ -60,12 +61,23 @@ function settleDiagnostic(s: QueueState, it: ItemState, opts: QueueOptions): Que
   // Passes alone. The blame waits until the sets it failed with have landed or left: one of them
   // failing on its own would have failed this item's run too, and then this item is innocent.
   if (failure.unlanded.length > 0) return s;
-  const blame = failure.ahead[failure.ahead.length - 1] as string;
-  const others = failure.ahead.filter((id) => id !== blame);
+  const blame = blameFor(it.tested ?? [], failure.ahead);
+  const failedConfigurations = failure.result?.failedConfigurations ?? [];
+  if (blame.kind === 'pair') {
+    const [near, far] = blame.itemIds;
+    return evict(s, it, {
+      reason: `passes alone and with each, fails together with ${far}'s and ${near}'s sets`,
+      failedConfigurations,
+      blame: { itemId: near, withItemId: far },
+    });
+  }
+  if (blame.kind === 'own')
+    return evict(s, it, { reason: 'fails alone, on the base tips', failedConfigurations });
+  const others = blame.alsoUntested;
   return evict(s, it, {
-    reason: `passes alone, fails together with ${blame}'s set${others.length ? ` (also on that state: ${others.join(', ')})` : ''}`,
-    failedConfigurations: failure.result?.failedConfigurations ?? [],
-    blame: { itemId: blame },
+    reason: `passes alone, fails together with ${blame.itemId}'s set${others.length ? ` (also on that state, never tested without: ${others.join(', ')})` : ''}`,
+    failedConfigurations,
+    blame: { itemId: blame.itemId },
   });
 }
 
