@@ -6,10 +6,17 @@
  * from outside it waits for the end: nothing else's write lands inside it, or is rolled back
  * with it.
  */
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Driver, Queryable, RunResult, SqlValue } from './store-driver.ts';
 
 type DatabaseConstructor = typeof Database;
+
+interface Gate {
+  current: Promise<unknown> | undefined;
+}
+/** Per database file (resolved path), the gate its drivers in this process share. */
+const gates = new Map<string, Gate>();
 
 /** The driver module, or an error that says how to get it (it is optional in package.json). */
 async function loadSqlite(): Promise<DatabaseConstructor> {
@@ -32,11 +39,13 @@ export class SqliteDriver implements Driver {
   /** Prepared statements by SQL text (the tables run the same few statements over and over). */
   private readonly statements = new Map<string, Database.Statement>();
   /**
-   * The open transaction's end, while one is open. Each method waits with
-   * `while (this.current) await this.current` inline: the check and the statement after it run
-   * in one synchronous step, so a transaction another caller begins in between is seen.
+   * The open transaction's end, while one is open, shared by every driver this process opened on
+   * the same file: a second connection's BEGIN would otherwise wait synchronously for the lock
+   * (busy_timeout) while the first transaction, on the same thread, could never finish. Each
+   * method waits with `while (this.gate.current) await this.gate.current` inline: the check and
+   * the statement after it run in one synchronous step, so a transaction begun in between is seen.
    */
-  private current: Promise<unknown> | undefined;
+  private readonly gate: Gate;
   /** Statements of the open transaction, which do not wait for it. */
   private readonly inside: Queryable;
 
@@ -44,6 +53,9 @@ export class SqliteDriver implements Driver {
     readonly db: Database.Database,
     readonly target: string,
   ) {
+    const key = path.resolve(target);
+    this.gate = gates.get(key) ?? { current: undefined };
+    gates.set(key, this.gate);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     // WAL + NORMAL: durable across an App crash (what restarts need), one fsync per checkpoint.
@@ -58,27 +70,27 @@ export class SqliteDriver implements Driver {
   }
 
   async all(sql: string, params: readonly SqlValue[] = []): Promise<unknown[]> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     return this.statement(sql).all(...params);
   }
 
   async get(sql: string, params: readonly SqlValue[] = []): Promise<unknown> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     return this.statement(sql).get(...params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     return this.runNow(sql, params);
   }
 
   async exec(sql: string): Promise<void> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     this.db.exec(sql);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     // IMMEDIATE: take the write lock now, so another process's writer waits (busy_timeout)
     // instead of one of the two failing at its first write.
     this.db.exec('BEGIN IMMEDIATE');
@@ -96,16 +108,16 @@ export class SqliteDriver implements Driver {
       () => undefined,
       () => undefined,
     );
-    this.current = ended;
+    this.gate.current = ended;
     try {
       return await body;
     } finally {
-      if (this.current === ended) this.current = undefined;
+      if (this.gate.current === ended) this.gate.current = undefined;
     }
   }
 
   async close(): Promise<void> {
-    while (this.current) await this.current;
+    while (this.gate.current) await this.gate.current;
     if (this.db.open) this.db.close();
   }
 
