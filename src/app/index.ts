@@ -52,7 +52,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const { settings } = options;
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const store = await Store.open(join(dataDir, 'tandem.db'));
+    const store = await Store.open(settings.databaseUrl ?? join(dataDir, 'tandem.db'));
     store.deliveries.prune(7 * 24 * 3600 * 1000);
     // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
     const interrupted = store.merges.interruptRunning();
