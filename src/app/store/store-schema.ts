@@ -7,9 +7,9 @@
  * shipped; PostgreSQL has its own list (store-schema-postgres.ts), changed in step with this one.
  */
 import { z } from 'zod';
-import { migratePostgres, postgresSchemaVersion } from './store-schema-postgres.ts';
-import type { Driver, Queryable } from './store-driver.ts';
 import { newerSchema } from './newer-schema.ts';
+import type { Driver, Queryable } from './store-driver.ts';
+import { migratePostgres, postgresSchemaVersion } from './store-schema-postgres.ts';
 
 const V1_TABLES = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);

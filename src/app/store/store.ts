@@ -8,9 +8,12 @@
  * versioned and migrated on open (`store-schema.ts`, `store-schema-postgres.ts`).
  */
 import { EvaluationStates } from './evaluation-states.ts';
+import { openPostgres } from './postgres-driver.ts';
+import { openSqlite } from './sqlite-driver.ts';
 import { CheckRunsTable } from './store-check-runs.ts';
 import { CommentStatesTable } from './store-comment-states.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
+import type { Driver } from './store-driver.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { HandoffStore } from './store-handoffs.ts';
 import { LinkSearchesTable } from './store-link-searches.ts';
@@ -18,9 +21,6 @@ import { LinksTable } from './store-links.ts';
 import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
 import { PullsTable } from './store-pulls.ts';
-import { openPostgres } from './postgres-driver.ts';
-import { openSqlite } from './sqlite-driver.ts';
-import type { Driver } from './store-driver.ts';
 import { migrate } from './store-schema.ts';
 import { SetQueueTable } from './store-set-queue.ts';
 
