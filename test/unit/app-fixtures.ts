@@ -22,7 +22,7 @@ export function useTempStore(prefix = 'tandem-app-'): TempStore {
   let dir: string | undefined;
   const opened: Store[] = [];
   afterEach(async () => {
-    for (const s of opened.splice(0)) s.close();
+    for (const s of opened.splice(0)) await s.close();
     if (dir) await removeTempDir(dir);
     dir = undefined;
   });
@@ -52,20 +52,20 @@ export function standInClient(standIn: StandIn, owner = 'acme'): GitHub {
  * A running evaluation of `members` (PR keys, each at head `headSha`), seeded by the first one:
  * where the App's tests start when they need one in the store.
  */
-export function runningEvaluation(
+export async function runningEvaluation(
   store: Store,
   members: readonly string[] = ['acme/api#1'],
   opts: { installationId?: number; headSha?: string } = {},
-): number {
+): Promise<number> {
   const seed = members[0]!;
-  const id = store.evaluations.create({
+  const id = await store.evaluations.create({
     setKey: seed,
     seed,
     installationId: opts.installationId ?? 1,
     matrix: null,
   });
-  store.evaluations.start(id);
-  store.evaluations.setMembers(
+  await store.evaluations.start(id);
+  await store.evaluations.setMembers(
     id,
     members.map((key) => ({ key, headSha: opts.headSha ?? 'a'.repeat(40) })),
   );
@@ -73,15 +73,15 @@ export function runningEvaluation(
 }
 
 /** `runningEvaluation`, then published with `verdict` recorded (what `/tandem merge` follows). */
-export function publishedEvaluation(
+export async function publishedEvaluation(
   store: Store,
   verdict: EvaluationVerdict,
   members?: readonly string[],
   opts: { installationId?: number } = {},
-): number {
-  const id = runningEvaluation(store, members, opts);
-  store.evaluations.recordVerdict(id, verdict);
-  store.evaluations.publish(id);
+): Promise<number> {
+  const id = await runningEvaluation(store, members, opts);
+  await store.evaluations.recordVerdict(id, verdict);
+  await store.evaluations.publish(id);
   return id;
 }
 

@@ -19,9 +19,9 @@ function published(store: Store, members: string[], outcome: 'resolved' | 'unres
 describe('store: merges and verdicts', () => {
   it('keeps the verdict and merge order, and finds the newest evaluation covering a set', async () => {
     const store = await temp.open();
-    const first = published(store, ['acme/api#1', 'acme/schema#1'], 'unresolved');
-    const second = published(store, ['acme/api#1', 'acme/schema#1'], 'resolved');
-    published(store, ['acme/web#5'], 'resolved');
+    const first = await published(store, ['acme/api#1', 'acme/schema#1'], 'unresolved');
+    const second = await published(store, ['acme/api#1', 'acme/schema#1'], 'resolved');
+    await published(store, ['acme/web#5'], 'resolved');
     expect(store.evaluations.verdict(first)).toEqual({
       outcome: 'unresolved',
       mergeOrder: ['acme/schema', 'acme/api'],
@@ -47,7 +47,7 @@ describe('store: merges and verdicts', () => {
 
   it('runs one attempt per evaluation at a time, and remembers what earlier attempts merged', async () => {
     const store = await temp.open();
-    const ev = published(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
+    const ev = await published(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
     const first = store.merges.start(ev, 'alice');
     expect(first).toBeTypeOf('number');
     expect(store.merges.start(ev, 'bob')).toBeUndefined();

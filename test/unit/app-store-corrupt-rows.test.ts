@@ -25,7 +25,7 @@ async function seeded(): Promise<void> {
     baseRef: 'main',
     links: [{ owner: 'acme', repo: 'schema', number: 1 }],
   });
-  const id = runningEvaluation(s, ['acme/api#1'], { headSha: SHA });
+  const id = await runningEvaluation(s, ['acme/api#1'], { headSha: SHA });
   s.checkRuns.save({ pullKey: 'acme/api#1', headSha: SHA, checkRunId: 7, evaluationId: id });
   s.handoffs.save({
     evaluationId: id,
