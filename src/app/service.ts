@@ -90,12 +90,12 @@ export class TandemService {
             await runEvaluation(deps, item, signal, releaseSlot);
           } catch (e) {
             // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
-            if (!signal.aborted && await states.stateOf(id) === 'running') await states.fail(id);
+            if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);
             throw e;
           } finally {
             this.runningMembers.delete(id);
             // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-            if (signal.aborted && !this.life.closing && await states.stateOf(id) === 'running')
+            if (signal.aborted && !this.life.closing && (await states.stateOf(id)) === 'running')
               await states.supersede(id);
           }
         },
@@ -178,7 +178,10 @@ export class TandemService {
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);
-      const neighbours = [...(await this.opts.store.links.from(key)).map(pullKey), ...await this.opts.store.links.to(key)];
+      const neighbours = [
+        ...(await this.opts.store.links.from(key)).map(pullKey),
+        ...(await this.opts.store.links.to(key)),
+      ];
       for (const n of new Set(neighbours)) {
         if ((await this.opts.store.pulls.get(n))?.state === 'open') await this.request(n, installationId);
       }
@@ -224,7 +227,12 @@ export class TandemService {
    * Requests are taken one at a time: naming the set (the index) and queueing it with its row is
    * one step no other request may interleave with, or two requests of one set could make two rows.
    */
-  request(seed: string, installationId: number, matrix?: MatrixMode, opts: { fresh?: boolean } = {}): Promise<void> {
+  request(
+    seed: string,
+    installationId: number,
+    matrix?: MatrixMode,
+    opts: { fresh?: boolean } = {},
+  ): Promise<void> {
     const turn = this.requests.then(() => this.requestNow(seed, installationId, matrix, opts));
     this.requests = turn.catch(() => {});
     return this.background(() => turn);
@@ -255,7 +263,12 @@ export class TandemService {
     const waiting = this.life.queue.waiting(key)?.evaluationId;
     const evaluationId =
       waiting ??
-      (await this.opts.store.evaluations.create({ setKey: key, seed, installationId, matrix: matrix ?? null }));
+      (await this.opts.store.evaluations.create({
+        setKey: key,
+        seed,
+        installationId,
+        matrix: matrix ?? null,
+      }));
     const item = this.life.queue.push(
       key,
       { evaluationId, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
