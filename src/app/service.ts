@@ -9,7 +9,6 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
-import type { GitHub } from '../github/octokit.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -21,7 +20,9 @@ import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/record-pull.ts';
 import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
+import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
+import { queueClient } from './port/queue-client.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   concurrency: number;
   /** Where published JSON reports go (their URLs end up in the comments' footers). */
   reports?: PublishedReports;
+  /** The App instance's metrics (deliveries here, evaluations in their trail). */
+  metrics?: Pick<AppMetrics, 'delivery' | 'evaluationEnded'>;
 }
 
 /** How long a webhook answer may wait for the org config's first load (GitHub allows 10 s). */
@@ -62,13 +65,18 @@ export class TandemService {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      // Publishing is not on the port yet: it takes the client underneath.
-      auth: async (id) => (await opts.github(id)).octokit,
+      github: opts.github,
       configs: opts.configs,
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
     };
-    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
+    this.queue = new SetQueueRunner({
+      ...deps,
+      // The merge queue is not on the port yet: it takes the client underneath.
+      auth: async (id) => queueClient(await opts.github(id)),
+      background: (fn) => this.background(fn),
+    });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {
@@ -90,12 +98,12 @@ export class TandemService {
             await runEvaluation(deps, item, signal, releaseSlot);
           } catch (e) {
             // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
-            if (!signal.aborted && await states.stateOf(id) === 'running') await states.fail(id);
+            if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);
             throw e;
           } finally {
             this.runningMembers.delete(id);
             // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-            if (signal.aborted && !this.life.closing && await states.stateOf(id) === 'running')
+            if (signal.aborted && !this.life.closing && (await states.stateOf(id)) === 'running')
               await states.supersede(id);
           }
         },
@@ -151,7 +159,14 @@ export class TandemService {
 
   /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
   async claimDelivery(id: string, event: string, identity?: string): Promise<boolean> {
-    return await this.opts.store.deliveries.claim(id, event, identity);
+    const first = await this.opts.store.deliveries.claim(id, event, identity);
+    this.opts.metrics?.delivery(first ? 'accepted' : 'duplicate');
+    return first;
+  }
+
+  /** Evaluations this process holds, waiting and running (the metrics' queue depth). */
+  queueDepth(): QueueDepth {
+    return this.life.queue.depth();
   }
 
   /**
@@ -170,7 +185,7 @@ export class TandemService {
         dequeueChanged(
           this.queue,
           this.opts.store,
-          (await this.opts.github(installationId)).octokit,
+          queueClient(await this.opts.github(installationId)),
           { ...pull, key },
           this.opts.log,
         ),
@@ -178,7 +193,10 @@ export class TandemService {
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);
-      const neighbours = [...(await this.opts.store.links.from(key)).map(pullKey), ...await this.opts.store.links.to(key)];
+      const neighbours = [
+        ...(await this.opts.store.links.from(key)).map(pullKey),
+        ...(await this.opts.store.links.to(key)),
+      ];
       for (const n of new Set(neighbours)) {
         if ((await this.opts.store.pulls.get(n))?.state === 'open') await this.request(n, installationId);
       }
@@ -186,7 +204,7 @@ export class TandemService {
         const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull, this.opts.store.comments);
+        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull, this.opts.store.comments);
       });
       return;
     }
@@ -224,7 +242,12 @@ export class TandemService {
    * Requests are taken one at a time: naming the set (the index) and queueing it with its row is
    * one step no other request may interleave with, or two requests of one set could make two rows.
    */
-  request(seed: string, installationId: number, matrix?: MatrixMode, opts: { fresh?: boolean } = {}): Promise<void> {
+  request(
+    seed: string,
+    installationId: number,
+    matrix?: MatrixMode,
+    opts: { fresh?: boolean } = {},
+  ): Promise<void> {
     const turn = this.requests.then(() => this.requestNow(seed, installationId, matrix, opts));
     this.requests = turn.catch(() => {});
     return this.background(() => turn);
@@ -255,7 +278,12 @@ export class TandemService {
     const waiting = this.life.queue.waiting(key)?.evaluationId;
     const evaluationId =
       waiting ??
-      (await this.opts.store.evaluations.create({ setKey: key, seed, installationId, matrix: matrix ?? null }));
+      (await this.opts.store.evaluations.create({
+        setKey: key,
+        seed,
+        installationId,
+        matrix: matrix ?? null,
+      }));
     const item = this.life.queue.push(
       key,
       { evaluationId, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },

@@ -29,22 +29,37 @@ export class CheckRunRegistry {
    * The check run for this PR head: the open one, the completed one moved back to queued, the one
    * a killed process created (adopted), or a new one created `queued`.
    */
-  async ensure(gh: GitHubPort, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
+  async ensure(
+    gh: GitHubPort,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number> {
     const id = `${pullKey}@${headSha}`;
     const adopting = this.reconciling.get(id);
     if (adopting) return adopting.then(() => this.ensure(gh, pullKey, headSha, evaluationId));
     const pending = this.inFlight.get(id);
     if (pending)
       return pending.then((checkRunId) => this.claimed(pullKey, headSha, evaluationId, checkRunId));
-    const existing = await this.store.checkRuns.get(pullKey, headSha);
-    if (existing && !existing.completed)
-      return Promise.resolve(this.claimed(pullKey, headSha, evaluationId, existing.checkRunId));
-    const work = existing
-      ? this.reopen(gh, pullKey, headSha, existing.checkRunId, evaluationId)
-      : this.adoptOrCreate(gh, pullKey, headSha, evaluationId);
-    const p = work.finally(() => this.inFlight.delete(id));
+    // In flight before the store is read: an `ensure` of the same head meanwhile waits for this
+    // one instead of reading the same "no check yet" and creating a second.
+    const p = this.ensureNow(gh, pullKey, headSha, evaluationId).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, p);
     return p;
+  }
+
+  private async ensureNow(
+    gh: GitHubPort,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number> {
+    const existing = await this.store.checkRuns.get(pullKey, headSha);
+    if (existing && !existing.completed)
+      return this.claimed(pullKey, headSha, evaluationId, existing.checkRunId);
+    return existing
+      ? this.reopen(gh, pullKey, headSha, existing.checkRunId, evaluationId)
+      : this.adoptOrCreate(gh, pullKey, headSha, evaluationId);
   }
 
   /**
@@ -63,7 +78,7 @@ export class CheckRunRegistry {
       const gh = await auth(pull.installationId);
       const key = `${pullKey}@${headSha}`;
       // Settled meanwhile by an `ensure` of this head (which adopts on its own), or being created now.
-      if (!await this.store.checkRuns.hasIntent(pullKey, headSha) || this.inFlight.has(key)) continue;
+      if (!(await this.store.checkRuns.hasIntent(pullKey, headSha)) || this.inFlight.has(key)) continue;
       // An `ensure` of this head meanwhile waits for the adoption, then goes on as usual.
       const adopted = this.adopt(gh, pullKey, headSha, null);
       const done = adopted.then(
@@ -106,7 +121,12 @@ export class CheckRunRegistry {
     }
   }
 
-  private async claimed(pullKey: string, headSha: string, evaluationId: number | null, checkRunId: number): Promise<number> {
+  private async claimed(
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+    checkRunId: number,
+  ): Promise<number> {
     if (evaluationId !== null) await this.store.checkRuns.claim(pullKey, headSha, evaluationId);
     return checkRunId;
   }
