@@ -17,6 +17,7 @@ const envSchema = z.object({
   TANDEM_JOBS: z.coerce.number().int().min(1).optional(),
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  TANDEM_QUEUE_LANDING_RETRY_MS: z.coerce.number().int().min(1).default(5000),
   PORT: z.coerce.number().int().min(0).default(3000),
   // Every interface: GitHub's webhooks arrive from outside (behind a proxy, set HOST=127.0.0.1).
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -24,7 +25,8 @@ const envSchema = z.object({
   TANDEM_PUBLIC_URL: z.string().url().optional(),
   /**
    * A PostgreSQL database (`postgres://user:password@host:5432/tandem`) for the App's state,
-   * which several App processes can share; unset (or empty): one SQLite file in TANDEM_DATA_DIR.
+   * which several App processes can share, and the job queue of `tandem worker` processes
+   * (`executor: workers`); unset (or empty): one SQLite file in TANDEM_DATA_DIR.
    */
   DATABASE_URL: z
     .string()
@@ -44,14 +46,19 @@ export type Settings = {
   writeSpacingMs: number;
   /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
   configTtlMs: number;
+  /** The first wait before the merge queue lands again a landing GitHub stopped answering (doubles). */
+  queueLandingRetryMs: number;
   port: number;
   host: string;
   /** Unset: comments link no JSON report (the App cannot know its own address). */
   publicUrl: string | undefined;
-  /** Unset: the store is `tandem.db` in `dataDir`. */
-  databaseUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
+  /**
+   * Unset: the store is `tandem.db` in `dataDir`, and organizations on `executor: workers` get an
+   * infrastructure error naming it.
+   */
+  databaseUrl: string | undefined;
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
@@ -77,10 +84,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     jobs: e.TANDEM_JOBS,
     writeSpacingMs: e.TANDEM_WRITE_SPACING_MS,
     configTtlMs: e.TANDEM_CONFIG_TTL_MS,
+    queueLandingRetryMs: e.TANDEM_QUEUE_LANDING_RETRY_MS,
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.TANDEM_PUBLIC_URL,
-    databaseUrl: e.DATABASE_URL,
     engineHost: hostDefaults(env),
+    databaseUrl: e.DATABASE_URL,
   };
 }

@@ -3,11 +3,10 @@
  * (closed and removed after each test) and a client of the GitHub stand-in as the App builds one.
  */
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
 import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { lazyTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.ts';
 
@@ -29,32 +28,29 @@ export interface TempStore {
  * after each test); call at the top of a test file or of a `describe.each(STORE_BACKENDS)` block.
  */
 export function useTempStore(prefix = 'tandem-app-', backend: StoreBackend = 'sqlite'): TempStore {
-  let dir: string | undefined;
-  let database: TestDatabase | undefined;
-  const opened: Store[] = [];
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
-    if (dir) await removeTempDir(dir);
-    await database?.drop();
-    dir = undefined;
-    database = undefined;
-  });
+  const cleanup = useCleanup();
+  const dir = lazyTempDir(cleanup, prefix);
+  let database: Promise<TestDatabase> | undefined;
   const file = async () => {
     if (backend !== 'sqlite') throw new Error(`file(): the ${backend} backend has no file`);
-    dir ??= await makeTempDir(prefix);
-    return join(dir, 'tandem.db');
+    return join(await dir(), 'tandem.db');
   };
   const target = async () => {
     if (backend === 'sqlite') return file();
-    database ??= await createTestDatabase();
-    return database.url;
+    if (!database) {
+      const created = createTestDatabase();
+      database = created;
+      // Registered first, so dropped last: after the stores opened on it are closed.
+      cleanup(async () => (await created).drop());
+    }
+    return (await database).url;
   };
   return {
     file,
     target,
     async open() {
       const s = await Store.open(await target());
-      opened.push(s);
+      cleanup(() => s.close());
       return s;
     },
   };
@@ -114,23 +110,15 @@ export interface StandInUse {
 
 /** Registers the cleanup of a stand-in and a temporary folder; call at the top of a test file. */
 export function useStandIn(prefix = 'tandem-standin-'): StandInUse {
-  let standIn: StandIn | undefined;
-  let dir: string | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    if (dir) await removeTempDir(dir);
-    standIn = undefined;
-    dir = undefined;
-  });
+  const cleanup = useCleanup();
+  const dir = lazyTempDir(cleanup, prefix);
   return {
     async start(opts) {
-      standIn = await startGitHubStandIn(opts);
+      const standIn = await startGitHubStandIn(opts);
+      cleanup(() => standIn.close());
       return standIn;
     },
-    async dir() {
-      dir ??= await makeTempDir(prefix);
-      return dir;
-    },
+    dir,
   };
 }
 

@@ -33,6 +33,10 @@ describe('settingsFromEnv', () => {
     });
     expect(s).toMatchObject({ jobs: 3, debounceMs: 0, sandbox: 'process', port: 0 });
     expect(s.engineHost.cacheDir).toBe('/tmp/tandem-cache-x');
+    expect(s.databaseUrl).toBeUndefined();
+    expect(settingsFromEnv({ DATABASE_URL: 'postgres://db/tandem' }).databaseUrl).toBe(
+      'postgres://db/tandem',
+    );
   });
 
   it('refuses the process sandbox without the development flag, naming both variables', () => {
