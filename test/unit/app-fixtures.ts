@@ -41,7 +41,10 @@ export function useTempStore(prefix = 'tandem-app-', backend: StoreBackend = 'sq
       const created = createTestDatabase();
       database = created;
       // Registered first, so dropped last: after the stores opened on it are closed.
-      cleanup(async () => (await created).drop());
+      cleanup(async () => {
+        database = undefined;
+        await (await created).drop();
+      });
     }
     return (await database).url;
   };
