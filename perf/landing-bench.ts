@@ -84,6 +84,7 @@ async function queuePath(root: string, n: number): Promise<PathFigures> {
       const { landings } = await openSet(w, i);
       if (refusedAt(i)) refuseRefUpdate(w.s.state, { nth: 1, repo: 'acme/api', branch: 'main' });
       const out = await landTestedSet(w.gh, landings, { itemId: `set-${i}` });
+      if (out.kind === 'interrupted') throw new Error(`GitHub stopped answering: ${String(out.error)}`);
       f.windowsMs.push(out.windowMs);
       if (out.kind === 'landed')
         for (const l of landings) {

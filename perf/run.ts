@@ -4,7 +4,8 @@
  * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case (generated
  * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it), and the
  * grading-fidelity table (perf/grading-fidelity.ts) and the linked-set queue on its trace
- * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that). Prints a table and one line per target (pass/fail is reported,
+ * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that), and the worker pool's throughput with 1-3
+ * processes (perf/workers-bench.ts; BENCH_ONLY=workers runs only that). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,6 +27,7 @@ import { median, printFigures, sec, type VariantFigures } from './print-figures.
 import { type PushFigures, printPushFigures, runPushRerun } from './push-rerun.ts';
 import { printQueueBench, runQueueBench } from './queue-bench.ts';
 import { serveBenchCase } from './serve-case.ts';
+import { printWorkersBench, runWorkersBench, type WorkersBench } from './workers-bench.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
@@ -140,6 +142,11 @@ async function main(): Promise<void> {
     await landingScenario();
     return;
   }
+  // BENCH_ONLY=workers: only the worker pool's throughput with 1, 2, 3 processes (perf/workers-bench.ts).
+  if (process.env.BENCH_ONLY === 'workers') {
+    process.stdout.write(`${printWorkersBench(await runWorkersBench(log))}\n`);
+    return;
+  }
   // First, while the bench itself puts no load on the machine: it takes a few seconds.
   // BENCH_ONLY=engine: only the engine variants (no CLI start, App or benchmark mode);
   // BENCH_VARIANTS=no-deps (comma-separated) picks variants.
@@ -208,6 +215,7 @@ async function main(): Promise<void> {
     return;
   }
   await landingScenario();
+  await workersScenario();
   const appFigures = await appScenario();
   if (appFigures) await save(appFigures);
   await benchModeScenario(file);
@@ -225,6 +233,19 @@ async function landingScenario(): Promise<void> {
     process.stdout.write(`
 landing: the scenario failed: ${(err as Error).message}
 `);
+  }
+}
+
+/** The worker pool's throughput with 1, 2, 3 processes (perf/workers-bench.ts); its failure is reported. */
+async function workersScenario(): Promise<WorkersBench | undefined> {
+  log('worker pool throughput, 1-3 worker processes (perf/workers-bench.ts)…');
+  try {
+    const b = await runWorkersBench(log);
+    process.stdout.write(`\n${printWorkersBench(b)}\n`);
+    return b;
+  } catch (err) {
+    process.stdout.write(`\nworkers: the scenario failed: ${(err as Error).message}\n`);
+    return undefined;
   }
 }
 

@@ -12,6 +12,7 @@ import { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { PublishedReports } from './evaluations/published-reports.ts';
 import { ActionsExecutor } from './executors/actions-executor.ts';
 import { type Executor, LocalExecutor } from './executors/executor.ts';
+import { WorkersExecutor } from './executors/workers-executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
 import type { AppMetrics } from './ops/app-metrics.ts';
@@ -73,10 +74,16 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       octokitPort((await app.auth(id)) as unknown as GitHub),
     );
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
+    // `executor: workers`: configurations go to `tandem worker` processes through PostgreSQL.
+    const workers = new WorkersExecutor({
+      databaseUrl: settings.databaseUrl ?? '',
+      fallback: local,
+      log: app.log,
+    });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
     const actions = new ActionsExecutor({
       store,
-      fallback: local,
+      fallback: workers,
       github: (id) => clients.get(id),
       log: app.log,
     });
@@ -91,6 +98,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
       ...(options.metrics ? { metrics: options.metrics } : {}),
+      queueLandingRetryMs: settings.queueLandingRetryMs,
     });
     options.metrics?.watchQueue(() => service.queueDepth());
     registerHandlers(app, service, (id) => clients.get(id));
@@ -120,6 +128,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
           await service.close();
           await mergeGroups.close();
           await actions.close();
+          await workers.close();
           await store.close();
         })();
         return closing;

@@ -35,6 +35,8 @@ export interface ServiceOptions {
   log: EvalDeps['log'] & { error: (o: object, m: string) => void };
   debounceMs: number;
   concurrency: number;
+  /** The merge queue's first wait before landing again after GitHub stopped answering. */
+  queueLandingRetryMs?: number;
   /** Where published JSON reports go (their URLs end up in the comments' footers). */
   reports?: PublishedReports;
   /** The App instance's metrics (deliveries here, evaluations in their trail). */
@@ -75,6 +77,7 @@ export class TandemService {
       ...deps,
       // The merge queue is not on the port yet: it takes the client underneath.
       auth: async (id) => queueClient(await opts.github(id)),
+      ...(opts.queueLandingRetryMs ? { landingRetryMs: opts.queueLandingRetryMs } : {}),
       background: (fn) => this.background(fn),
     });
     const states = opts.store.evaluations;

@@ -17,11 +17,17 @@ const envSchema = z.object({
   TANDEM_JOBS: z.coerce.number().int().min(1).optional(),
   TANDEM_WRITE_SPACING_MS: z.coerce.number().int().min(0).default(0),
   TANDEM_CONFIG_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  TANDEM_QUEUE_LANDING_RETRY_MS: z.coerce.number().int().min(1).default(5000),
   PORT: z.coerce.number().int().min(0).default(3000),
   // Every interface: GitHub's webhooks arrive from outside (behind a proxy, set HOST=127.0.0.1).
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
   TANDEM_PUBLIC_URL: z.string().url().optional(),
+  /** PostgreSQL shared with `tandem worker` processes (`executor: workers`). */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
 });
 
 export type Settings = {
@@ -35,12 +41,16 @@ export type Settings = {
   writeSpacingMs: number;
   /** How long a cached `tandem.yml` decides whether a webhook marks a check queued. */
   configTtlMs: number;
+  /** The first wait before the merge queue lands again a landing GitHub stopped answering (doubles). */
+  queueLandingRetryMs: number;
   port: number;
   host: string;
   /** Unset: comments link no JSON report (the App cannot know its own address). */
   publicUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
+  /** Unset: organizations on `executor: workers` get an infrastructure error naming it. */
+  databaseUrl: string | undefined;
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
@@ -66,9 +76,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     jobs: e.TANDEM_JOBS,
     writeSpacingMs: e.TANDEM_WRITE_SPACING_MS,
     configTtlMs: e.TANDEM_CONFIG_TTL_MS,
+    queueLandingRetryMs: e.TANDEM_QUEUE_LANDING_RETRY_MS,
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.TANDEM_PUBLIC_URL,
     engineHost: hostDefaults(env),
+    databaseUrl: e.DATABASE_URL,
   };
 }

@@ -22,6 +22,7 @@ import { registerMine } from './commands/mine.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerQueue } from './commands/queue.ts';
 import { registerValidate } from './commands/validate.ts';
+import { registerWorker } from './commands/worker.ts';
 import type { CliContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -66,6 +67,7 @@ registerImage(program);
 registerConfig(program);
 registerAction(program);
 registerQueue(program);
+registerWorker(program, ctx);
 
 try {
   await program.parseAsync(process.argv);

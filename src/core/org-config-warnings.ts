@@ -106,12 +106,11 @@ function givenLimit(raw: unknown, key: string): boolean {
 /** `actions:` only configures the `actions` executor. */
 function executorWarnings(config: OrgConfig, raw: unknown): ConfigFinding[] {
   const given = typeof raw === 'object' && raw !== null && 'actions' in raw;
-  if (config.executor === 'local' && given)
+  if (config.executor !== 'actions' && given)
     return [
       {
         field: 'actions',
-        message:
-          'is ignored with executor "local" (the App host runs evaluations); set executor: actions to use the workflow',
+        message: `is ignored with executor "${config.executor}" (${config.executor === 'local' ? 'the App host runs evaluations' : '`tandem worker` processes run the configurations'}); set executor: actions to use the workflow`,
       },
     ];
   return [];

@@ -84,8 +84,12 @@ export const orgConfigSchema = z
       .default({ members: DEFAULT_MAX_MEMBERS, repos: 8 }),
     /** Opt-in: open PRs with the same head branch name across a suite's repositories are linked. */
     group_by_branch: z.boolean().default(false),
-    /** `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does. */
-    executor: z.enum(['local', 'actions']).default('local'),
+    /**
+     * `local`: the App host runs evaluations (Docker); `actions`: the evaluator's workflow does;
+     * `workers`: `tandem worker` processes sharing the App's PostgreSQL database (`DATABASE_URL`)
+     * run each configuration.
+     */
+    executor: z.enum(['local', 'actions', 'workers']).default('local'),
     actions: orgActionsSchema.default({ workflow: 'tandem.yml', timeout_minutes: 360 }),
     queue: orgQueueSchema.default({ speculation: 4, retries: 2, sequential: false }),
   })

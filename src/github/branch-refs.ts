@@ -2,8 +2,10 @@
  * Branch references through GitHub's git API, as the queue moves them: read a tip, create or
  * reset a temporary branch, move a branch with a compare-and-swap update (`force: false`: GitHub
  * answers 422 "Update is not a fast forward" unless the new commit descends from the tip), delete
- * a branch, read a commit's tree. Refusals of a move come back as values with GitHub's words;
- * anything else (network, 5xx) is thrown, as infrastructure trouble.
+ * a branch, reset a branch backwards only if it is still where we left it (GraphQL `updateRefs`
+ * with `beforeOid`: the REST API has no expected-old-SHA for a forced update), read a commit's
+ * tree. Refusals of a move come back as values with GitHub's words; anything else (network, 5xx)
+ * is thrown, as infrastructure trouble.
  */
 import { z } from 'zod';
 import { errorText } from '../core/error-text.ts';
@@ -53,6 +55,37 @@ export async function moveBranch(
     // 422 (not a fast forward, a rule), 409, 403 and 404 are GitHub's answer; no answer is trouble.
     if (status === undefined || status >= 500) throw e;
     return { moved: false, status, reason: gitHubMessage(e) };
+  }
+}
+
+const UPDATE_REFS = `mutation($repositoryId: ID!, $refUpdates: [RefUpdate!]!) {
+  updateRefs(input: { repositoryId: $repositoryId, refUpdates: $refUpdates }) { clientMutationId }
+}`;
+const repoSchema = z.object({ node_id: z.string() });
+
+/**
+ * Moves `branch` from `from` to `to` even backwards, atomically only if it is still at `from`: a
+ * commit pushed meanwhile is never clobbered (GitHub refuses the whole update, a GraphQL error).
+ */
+export async function resetBranch(
+  gh: GitHub,
+  repo: string,
+  branch: string,
+  from: string,
+  to: string,
+): Promise<RefMove> {
+  const { data } = await gh.rest.repos.get({ ...repoId(repo) });
+  try {
+    await gh.graphql(UPDATE_REFS, {
+      repositoryId: repoSchema.parse(data).node_id,
+      refUpdates: [{ name: `refs/heads/${branch}`, beforeOid: from, afterOid: to, force: true }],
+    });
+    return { moved: true };
+  } catch (e) {
+    // GraphQL errors are GitHub's answer (moved meanwhile, a rule); no answer is trouble.
+    const errors = (e as { errors?: Array<{ message?: unknown }> }).errors;
+    if (!Array.isArray(errors)) throw e;
+    return { moved: false, status: 422, reason: errors.map((x) => String(x.message)).join('; ') };
   }
 }
 

@@ -1,14 +1,20 @@
 /**
  * Undoing a member that landed when a later member of its set was refused (issue 28): the base
- * branch goes back to the tip it had before. Where nothing has landed on top and the branch's
- * rules allow a forced update (no `non_fast_forward` rule, no merge queue), the branch is reset
- * (`force: true`, only after reading that its tip is still what Tandem landed). Otherwise a revert
- * commit — the previous tip's tree, on top of the current tip — is written; the branch is
- * fast-forwarded to it where the App may move it, and where it may not (a merge queue, a
- * `pull_request` rule without bypass) it is offered as a revert PR from `tandem/revert/…`.
+ * branch goes back to the tree it had before. Never over a commit someone pushed after Tandem
+ * landed: every move is a compare-and-swap against the landed commit.
+ * - The revert commit is written on the landed commit: the previous tip's tree, parent the landed
+ *   commit (what "undo this landing" is, whatever came after).
+ * - Where the branch's rules allow a forced update (no `non_fast_forward` rule, no merge queue),
+ *   the branch is reset to the previous tip with GraphQL `updateRefs` and `beforeOid` = the landed
+ *   commit: GitHub refuses it if anything was pushed meanwhile (`resetBranch`).
+ * - Else the branch is fast-forwarded to the revert commit (`force: false`: refused too if the
+ *   branch moved, the revert commit's parent being the landed commit).
+ * - Where neither moved it (something landed on top, or the App may not move the branch: a merge
+ *   queue, a `pull_request` rule without bypass) it is offered as a revert PR from
+ *   `tandem/revert/…`, which GitHub merges over whatever came after.
  */
 import { z } from 'zod';
-import { branchTip, moveBranch, putBranch, treeOf } from './branch-refs.ts';
+import { branchTip, moveBranch, putBranch, resetBranch, treeOf } from './branch-refs.ts';
 import { type GitHub, httpStatus, repoId } from './octokit.ts';
 
 export interface LandedMember {
@@ -47,8 +53,9 @@ export async function revertLanded(gh: GitHub, m: LandedMember, itemId: string):
   try {
     const tip = await branchTip(gh, m.repo, m.baseBranch);
     if (!tip) return { how: 'failed', reason: `${m.repo} branch ${m.baseBranch} is gone` };
-    if (tip === m.landedSha && !m.viaMergeQueue && !(await forceForbidden(gh, m.repo, m.baseBranch))) {
-      const reset = await moveBranch(gh, m.repo, m.baseBranch, m.previousTip, true);
+    const untouched = tip === m.landedSha && !m.viaMergeQueue;
+    if (untouched && !(await forceForbidden(gh, m.repo, m.baseBranch))) {
+      const reset = await resetBranch(gh, m.repo, m.baseBranch, m.landedSha, m.previousTip);
       if (reset.moved) return { how: 'reset', sha: m.previousTip };
     }
     const message = `Revert ${m.pull}: the rest of its linked set could not land\n\nRestores ${m.baseBranch} to the tree of ${m.previousTip} (Tandem queue item ${itemId}).`;
@@ -56,10 +63,10 @@ export async function revertLanded(gh: GitHub, m: LandedMember, itemId: string):
       ...repoId(m.repo),
       message,
       tree: await treeOf(gh, m.repo, m.previousTip),
-      parents: [tip],
+      parents: [m.landedSha],
     });
     const revert = createdSchema.parse(data).sha;
-    if (!m.viaMergeQueue) {
+    if (untouched) {
       const forward = await moveBranch(gh, m.repo, m.baseBranch, revert, false);
       if (forward.moved) return { how: 'revert-commit', sha: revert };
     }
@@ -70,7 +77,7 @@ export async function revertLanded(gh: GitHub, m: LandedMember, itemId: string):
       title: `Revert ${m.pull} (its linked set could not land)`,
       head: branch,
       base: m.baseBranch,
-      body: `Tandem landed ${m.pull}, then a later member of its linked set was refused, so the set is not all in. Merging this restores \`${m.baseBranch}\` to its tree before ${m.pull} landed (${m.previousTip.slice(0, 7)}).`,
+      body: `Tandem landed ${m.pull}, then a later member of its linked set was refused, so the set is not all in. Merging this undoes ${m.pull}'s landing (${m.landedSha.slice(0, 7)}) and keeps anything pushed to \`${m.baseBranch}\` since.`,
     });
     return { how: 'revert-pr', revertPull: `${m.repo}#${pullSchema.parse(pr.data).number}` };
   } catch (e) {

@@ -47,8 +47,17 @@ export interface Reverted {
   revertPull?: string;
 }
 
+/** Where a member stands after a landing GitHub stopped answering: read, never assumed. */
+export type MemberStanding = 'landed' | 'not-landed' | 'unknown';
+
 export type LandOutcome =
   | { kind: 'landed'; landed: Landing[]; windowMs: number }
+  | {
+      /** GitHub did not answer (network, 5xx, timeout): not a refusal; nothing was undone. */
+      kind: 'interrupted';
+      error: unknown;
+      members: Array<{ landing: Landing; standing: MemberStanding }>;
+    }
   | {
       kind: 'refused';
       at: Landing;
@@ -111,10 +120,49 @@ async function landOne(gh: GitHub, l: Landing, opts: LandOptions): Promise<Step>
   };
 }
 
+/**
+ * Lands the set, or says why not. A request GitHub does not answer (thrown: network, 5xx,
+ * timeout) ends it `interrupted`: that is no refusal, so nothing landed is undone (its undo could
+ * fail the same way and would throw away a landing that is right); each member's branch is read
+ * to say where it stands, and the caller lands the set again later — which is safe, as a member
+ * already at its tested commit counts as landed.
+ */
 export async function landTestedSet(
   gh: GitHub,
   landings: Landing[],
   opts: LandOptions = {},
+): Promise<LandOutcome> {
+  const landed: Landing[] = [];
+  let outcome: LandOutcome;
+  try {
+    outcome = await landAll(gh, landings, opts, landed);
+  } catch (error) {
+    return { kind: 'interrupted', error, members: await standings(gh, landings, landed) };
+  }
+  if (opts.itemId)
+    for (const l of landings) await removeTestedBranch(gh, l.repo, opts.itemId).catch(() => {});
+  return outcome;
+}
+
+/** Each member as its branch shows it now; a branch that cannot be read is `unknown`. */
+async function standings(gh: GitHub, landings: readonly Landing[], landed: readonly Landing[]) {
+  return Promise.all(
+    landings.map(async (landing) => {
+      if (landed.includes(landing)) return { landing, standing: 'landed' as const };
+      const tip = await branchTip(gh, landing.repo, landing.baseBranch).catch(() => undefined);
+      const standing: MemberStanding =
+        tip === landing.testedSha ? 'landed' : tip === landing.expectedTip ? 'not-landed' : 'unknown';
+      return { landing, standing };
+    }),
+  );
+}
+
+/** Lands in order; `done` collects the members landed (for a caller whose GitHub stopped answering). */
+async function landAll(
+  gh: GitHub,
+  landings: Landing[],
+  opts: LandOptions,
+  done: Landing[],
 ): Promise<LandOutcome> {
   for (const l of landings) {
     const why = await stale(gh, l);
@@ -136,20 +184,20 @@ export async function landTestedSet(
     if (step.landedSha !== undefined) {
       first ??= performance.now();
       landed.push({ landing: l, member: member(step.landedSha) });
+      done.push(l);
     }
     if (!step.ok) {
       outcome = await undo(gh, l, step.reason, landed, opts.itemId ?? 'set', first);
       break;
     }
   }
-  outcome ??= {
-    kind: 'landed',
-    landed: landings,
-    windowMs: first === undefined ? 0 : performance.now() - first,
-  };
-  if (opts.itemId)
-    for (const l of landings) await removeTestedBranch(gh, l.repo, opts.itemId).catch(() => {});
-  return outcome;
+  return (
+    outcome ?? {
+      kind: 'landed',
+      landed: landings,
+      windowMs: first === undefined ? 0 : performance.now() - first,
+    }
+  );
 }
 
 async function undo(

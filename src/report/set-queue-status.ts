@@ -25,6 +25,13 @@ export type QueueStatusView =
       unreverted: Array<{ pull: string; reason: string }>;
       windowMs: number;
     }
+  | {
+      /** GitHub stopped answering mid-landing: no refusal; the item stays queued and is landed again. */
+      kind: 'landing-interrupted';
+      reason: string;
+      members: Array<{ pull: string; standing: 'landed' | 'not-landed' | 'unknown'; sha?: string }>;
+      retryInMs: number;
+    }
   | { kind: 'dequeued'; by: string; why?: string };
 
 export interface QueueStatusText {
@@ -93,20 +100,37 @@ export function renderQueueStatus(v: QueueStatusView, name: (set: string) => str
           : `reverted: ${v.reverted
               .map(
                 (r) =>
-                  `${name(r.pull)} (${REVERT_WORDS[r.how]}${r.revertPull ? ` ${name(r.revertPull)}` : ''})`,
+                  // The revert PR is in the member's repository: named wherever the member is.
+                  `${name(r.pull)} (${REVERT_WORDS[r.how]}${r.revertPull && name(r.pull) === r.pull ? ` ${r.revertPull}` : ''})`,
               )
               .join(', ')}`;
       const left =
         v.unreverted.length === 0
           ? ''
           : `\n\n🚨 **Still landed, not undone:** ${v.unreverted.map((u) => `${name(u.pull)} (${u.reason})`).join(', ')}.`;
+      // A revert PR undoes its member only once merged: until then the set is half-landed.
+      const offered = v.reverted.some((r) => r.how === 'revert-pr');
       return {
         title:
-          v.unreverted.length === 0
-            ? '🚨 Landing refused: nothing stays half-landed'
-            : '🚨 Landing refused: half-landed',
-        summary: `GitHub refused to land ${name(v.at)}: ${v.reason}. The members landed before it were undone (${reverted}); half-landed for ${v.windowMs} ms.${left}`,
+          v.unreverted.length > 0
+            ? '🚨 Landing refused: half-landed'
+            : offered
+              ? '🚨 Landing refused: half-landed until the revert PR is merged'
+              : '🚨 Landing refused: nothing stays half-landed',
+        summary: `GitHub refused to land ${name(v.at)}: ${v.reason}. The members landed before it were undone (${reverted}); half-landed for ${Math.round(v.windowMs)} ms.${offered ? ' A revert PR is offered where the branch moved after the landing or the App may not move it: merge it to finish the undo.' : ''}${left}`,
         conclusion: 'failure',
+      };
+    }
+    case 'landing-interrupted': {
+      const standing = (m: { pull: string; standing: string; sha?: string }) =>
+        m.standing === 'landed'
+          ? `- ${name(m.pull)}: landed as \`${(m.sha ?? '').slice(0, 7)}\``
+          : m.standing === 'not-landed'
+            ? `- ${name(m.pull)}: not landed yet`
+            : `- ${name(m.pull)}: unknown (its branch could not be read, or moved elsewhere)`;
+      return {
+        title: '⚠️ Landing interrupted: GitHub did not answer',
+        summary: `Infrastructure trouble, not a verdict (${v.reason}). The set stays in the queue; nothing was reverted, and landing is tried again in ${Math.round(v.retryInMs / 1000)} s:\n${v.members.map(standing).join('\n')}`,
       };
     }
     case 'dequeued':

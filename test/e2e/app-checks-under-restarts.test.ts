@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server.ts';
+import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 import { createWebhookSender } from '../support/webhook-sender.ts';
@@ -39,20 +40,14 @@ describe('App: checks under re-evaluations and kills', () => {
     const w = await scenario().with({ executor: new StubExecutor() }).start();
     const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
     const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await w.sendPull('opened', 'schema', 1);
-    await w.sendPull('opened', 'api', 1);
+    await announceOpened(w, ['schema', 'api']);
     await w.settle();
     await tandemRun(w, 'api');
     // A link edited away and back: the same heads again.
     await w.sendPull('edited', 'schema', 1);
     await w.settle();
-    for (const [repo, sha] of [
-      ['schema', schema.head.sha],
-      ['api', api.head.sha],
-    ] as const) {
-      const checks = w.tandemChecks(repo, sha);
+    for (const { checks } of checksOnHeads(w, { schema, api }))
       expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
-    }
   });
 
   it('adopts the check a killed process created but never stored, and completes it', async () => {

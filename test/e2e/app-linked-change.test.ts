@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
+import { checksOnHeads } from '../helpers/app-pulls.ts';
 import { useScenario } from '../helpers/app-scenario.ts';
 import { API_BUG, API_OK, HIDDEN_TEST, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
@@ -20,11 +21,7 @@ describe('App: linked change with the real engine', () => {
     expect([r1.status, r2.status]).toEqual([200, 200]);
     await w.settle();
 
-    for (const [repo, pr] of [
-      ['schema', schema],
-      ['api', api],
-    ] as const) {
-      const checks = w.tandemChecks(repo, pr.head.sha);
+    for (const { repo, pr, checks } of checksOnHeads(w, { schema, api })) {
       expect(checks).toHaveLength(1);
       const c = checks[0]!;
       expect(c.status).toBe('completed');

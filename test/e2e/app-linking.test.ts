@@ -5,6 +5,7 @@
 import { ProbotOctokit } from 'probot';
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/sticky-comment.ts';
+import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { API_OK, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
@@ -32,16 +33,11 @@ describe('App: linking', () => {
       { 'index.js': 'module.exports = { page: 1, total: true };\n' },
       'Depends-On: acme/schema#1',
     );
-    for (const r of ['schema', 'api', 'web']) await w.sendPull('opened', r, 1);
+    await announceOpened(w, ['schema', 'api', 'web']);
     await w.settle();
-    for (const [r, pr] of [
-      ['schema', schema],
-      ['api', api],
-      ['web', web],
-    ] as const) {
-      const checks = w.tandemChecks(r, pr.head.sha);
+    for (const { repo, checks } of checksOnHeads(w, { schema, api, web })) {
       expect(checks.map((c) => c.conclusion)).toEqual(['success']);
-      const body = w.stickyComments(r, 1)[0]!.body!;
+      const body = w.stickyComments(repo, 1)[0]!.body!;
       for (const m of ['acme/schema#1', 'acme/api#1', 'acme/web#1']) expect(body).toContain(m);
     }
 
@@ -61,8 +57,7 @@ describe('App: linking', () => {
     const w = await scenario().start();
     const schema = await w.openPull('schema', SCHEMA_OK, 'No links yet.');
     const api = await w.openPull('api', { 'index.js': API_OK }, 'Alone.');
-    await w.sendPull('opened', 'schema', 1);
-    await w.sendPull('opened', 'api', 1);
+    await announceOpened(w, ['schema', 'api']);
     await w.settle();
     expect(w.tandemChecks('api', api.head.sha).map((c) => c.conclusion)).toEqual(['failure']);
 

@@ -2,6 +2,7 @@
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
  */
 import { describe, expect, it } from 'vitest';
+import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { useScenario } from '../helpers/app-scenario.ts';
 import { evaluationCount, evaluationStates } from '../support/store-probe.ts';
 import { API_OK, SCHEMA_OK } from './app-harness.ts';
@@ -32,8 +33,7 @@ describe('App reliability', () => {
     const w = await scenario().start();
     const schema = await w.openPull('schema', SCHEMA_OK, '');
     const api = await w.openPull('api', { 'index.js': API_OK }, 'Depends-On: acme/schema#1');
-    await w.sendPull('opened', 'schema', 1);
-    await w.sendPull('opened', 'api', 1);
+    await announceOpened(w, ['schema', 'api']);
     const world = w;
     w.app.service.flush();
     await world.until(
@@ -42,11 +42,7 @@ describe('App reliability', () => {
     );
     await w.restartApp();
     await w.settle();
-    for (const [repo, sha] of [
-      ['schema', schema.head.sha],
-      ['api', api.head.sha],
-    ] as const) {
-      const checks = w.tandemChecks(repo, sha);
+    for (const { checks } of checksOnHeads(w, { schema, api })) {
       expect(checks).toHaveLength(1); // the resumed evaluation reuses the check run
       expect(checks[0]!.status).toBe('completed');
       expect(checks[0]!.conclusion).toBe('success');

@@ -7,137 +7,29 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
-import type { Report } from '../../src/core/report.schema.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
+import {
+  fileAt,
+  head,
+  merge,
+  mergeComment,
+  passAll,
+  QueueExecutor,
+  queueChecks,
+  queueWorld,
+  target,
+  tipOf,
+} from '../helpers/set-queue-world.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
-import { StubExecutor, type StubVerdict } from '../support/stub-executor.ts';
-import {
-  API_BUG,
-  API_OK,
-  mergeable,
-  openPull,
-  restartApp,
-  SCHEMA_OK,
-  sendComment,
-  sendPull,
-  settle,
-  until,
-  useWorld,
-  type World,
-} from './app-harness.ts';
+import type { StubVerdict } from '../support/stub-executor.ts';
+import { API_BUG, restartApp, sendPull, settle, until, useWorld, type World } from './app-harness.ts';
 
 const startWorld = useWorld();
-const MERGE_MARKER = '<!-- tandem:merge -->';
-const B_API = { 'b.js': 'module.exports = 2;\n' };
-const B_WEB = { 'index.js': 'module.exports = { page: 1, next: 2 };\n' };
-
-/** What a tested commit holds at `path` (undefined when absent). */
-async function fileAt(w: World, repo: string, sha: string, path: string): Promise<string | undefined> {
-  const bare = w.repos[repo.slice('acme/'.length)]!.bare;
-  return gitOut(['show', `${sha}:${path}`], { cwd: bare }).catch(() => undefined);
-}
-
-/** A stub whose queue evaluations wait for `release()` (or their abort) while held, judged by `rule`. */
-class QueueExecutor extends StubExecutor {
-  private gate: Promise<void> | undefined;
-  private open = () => {};
-  private readonly waiters: Array<{ n: number; ok: () => void }> = [];
-
-  constructor(rule: (spec: LinkedChangeSpec) => Promise<StubVerdict>) {
-    super(async (spec) => (isQueueRun(spec) ? rule(spec) : 'pass'));
-  }
-
-  override async run(spec: LinkedChangeSpec, signal?: AbortSignal): Promise<Report> {
-    if (isQueueRun(spec)) {
-      this.seen.push(spec);
-      for (const x of this.waiters.filter((x) => this.seen.length >= x.n)) x.ok();
-      const aborted = new Promise<void>((ok) => signal?.addEventListener('abort', () => ok()));
-      if (this.gate) await Promise.race([this.gate, aborted]);
-      if (signal?.aborted) throw new Error('aborted while held');
-    }
-    return super.run(spec);
-  }
-
-  hold(): void {
-    this.gate = new Promise((ok) => {
-      this.open = ok;
-    });
-  }
-
-  release(): void {
-    this.open();
-    this.gate = undefined;
-  }
-
-  /** Queue evaluations that reached the executor (held ones included). */
-  private readonly seen: LinkedChangeSpec[] = [];
-
-  queueSpecs(): LinkedChangeSpec[] {
-    return this.specs.filter(isQueueRun);
-  }
-
-  /** Resolves once `n` queue evaluations have reached the executor. */
-  started(n: number): Promise<void> {
-    if (this.seen.length >= n) return Promise.resolve();
-    return new Promise((ok) => this.waiters.push({ n, ok }));
-  }
-}
-
-const isQueueRun = (spec: LinkedChangeSpec) => spec.name.startsWith('merge queue');
-const target = (spec: LinkedChangeSpec, repo: string) => spec.targets.find((t) => t.repo === repo)!;
-const head = (spec: LinkedChangeSpec, repo: string) => {
-  const t = target(spec, repo);
-  return 'head' in t ? t.head : '';
-};
-
-/** The world with sets A and B opened and evaluated, and alice writing everywhere. */
-async function queueWorld(rule: (w: World, spec: LinkedChangeSpec) => Promise<StubVerdict>, api = API_OK) {
-  let world: World | undefined;
-  const executor = new QueueExecutor((spec) => rule(world!, spec));
-  const w = await startWorld({ executor });
-  world = w;
-  mergeable(w);
-  for (const repo of ['schema', 'api', 'web']) w.standIn.setPermission('acme', repo, 'alice', 'write');
-  await openPull(w, 'schema', SCHEMA_OK, 'Adds total.');
-  await openPull(w, 'api', { 'index.js': api }, 'Uses total.\n\nDepends-On: acme/schema#1');
-  await openPull(w, 'api', B_API, 'Adds b.', 'feature-b');
-  await openPull(w, 'web', B_WEB, 'Next page.\n\nDepends-On: acme/api#2');
-  for (const [repo, n] of [
-    ['schema', 1],
-    ['api', 1],
-    ['api', 2],
-    ['web', 1],
-  ] as const)
-    await sendPull(w, 'opened', repo, n);
-  await settle(w);
-  return { w, executor };
-}
-
-/** `/tandem merge` on acme/`repo`#`n` by alice, without waiting for the App to be idle. */
-function merge(w: World, repo: string, n: number, body = '/tandem merge') {
-  const comment = w.standIn.addComment('acme', repo, n, { body, user: 'alice' });
-  return sendComment(w, repo, n, comment);
-}
-
-const tipOf = async (w: World, repo: string) =>
-  (await gitOut(['rev-parse', 'refs/heads/main'], { cwd: w.repos[repo]!.bare })).trim();
-
-function mergeComment(w: World, repo: string, n: number): string {
-  const found = w.standIn.comments('acme', repo, n).filter((c) => c.body?.includes(MERGE_MARKER));
-  expect(found).toHaveLength(1);
-  return found[0]!.body ?? '';
-}
-
-const queueChecks = (w: World, repo: string) =>
-  w.standIn.checkRuns('acme', repo).filter((c) => c.name === 'Tandem queue');
-
-const passAll = async () => 'pass' as const;
-
 describe('App: the linked-set merge queue', () => {
   it('tests the second set on top of the first and lands both as tested, producer first', async () => {
-    const { w, executor } = await queueWorld(passAll);
+    const { w, executor } = await queueWorld(startWorld, passAll);
     executor.hold();
     await merge(w, 'api', 1);
     await executor.started(1);
@@ -175,7 +67,7 @@ describe('App: the linked-set merge queue', () => {
   it('evicts a failing first set, naming the configuration, and lands the second re-evaluated without it', async () => {
     const bug = async (w: World, spec: LinkedChangeSpec) =>
       (await fileAt(w, 'acme/api', head(spec, 'acme/api'), 'index.js'))?.includes('a - b') ? 'fail' : 'pass';
-    const { w, executor } = await queueWorld(bug, API_BUG);
+    const { w, executor } = await queueWorld(startWorld, bug, API_BUG);
     const schemaTip = await tipOf(w, 'schema');
     executor.hold();
     await merge(w, 'api', 1);
@@ -215,7 +107,7 @@ describe('App: the linked-set merge queue', () => {
       if (!web) await aGate;
       return api?.includes('total') && web ? 'fail' : 'pass';
     };
-    const { w, executor } = await queueWorld(together);
+    const { w, executor } = await queueWorld(startWorld, together);
     executor.hold();
     await merge(w, 'api', 1);
     await executor.started(1);
@@ -244,7 +136,7 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('a landing refused midway reverts what landed and says so on every member', async () => {
-    const { w } = await queueWorld(passAll);
+    const { w } = await queueWorld(startWorld, passAll);
     const before = { schema: await tipOf(w, 'schema'), api: await tipOf(w, 'api') };
     // Producer first: acme/schema lands, then GitHub refuses acme/api's update.
     refuseRefUpdate(w.standIn.state, {
@@ -274,7 +166,7 @@ describe('App: the linked-set merge queue', () => {
       first = false;
       return v;
     };
-    const { w, executor } = await queueWorld(flakyOnce);
+    const { w, executor } = await queueWorld(startWorld, flakyOnce);
     await merge(w, 'api', 1);
     await settle(w);
     expect(executor.queueSpecs()).toHaveLength(2);
@@ -283,7 +175,7 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('hands a member whose branch requires GitHub merge queue to that queue, and it lands', async () => {
-    const { w, executor } = await queueWorld(passAll);
+    const { w, executor } = await queueWorld(startWorld, passAll);
     requireMergeRules(w.standIn.state, 'acme', 'api', 'main', { mergeQueue: true });
     await merge(w, 'api', 1);
     await settle(w);
@@ -298,7 +190,7 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('an App restarted mid-queue resumes: the evaluation it was running is run again and the set lands', async () => {
-    const { w, executor } = await queueWorld(passAll);
+    const { w, executor } = await queueWorld(startWorld, passAll);
     executor.hold();
     await merge(w, 'api', 1);
     await executor.started(1);
@@ -314,7 +206,7 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('a member pushed while queued takes its set out of the queue: the old head never lands', async () => {
-    const { w, executor } = await queueWorld(passAll);
+    const { w, executor } = await queueWorld(startWorld, passAll);
     const apiTip = await tipOf(w, 'api');
     executor.hold();
     await merge(w, 'api', 1);
@@ -337,7 +229,7 @@ describe('App: the linked-set merge queue', () => {
   });
 
   it('/tandem dequeue removes the set and says so on every member', async () => {
-    const { w, executor } = await queueWorld(passAll);
+    const { w, executor } = await queueWorld(startWorld, passAll);
     executor.hold();
     await merge(w, 'api', 1);
     await executor.started(1);

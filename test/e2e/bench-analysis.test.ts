@@ -84,17 +84,19 @@ describe('bench run --attempts and bench compare', () => {
       'full.1',
     ]);
 
+    /** `bench compare` of run a against run b, gated at `maxRegression`. */
+    const compareAB = (maxRegression: string, ...more: string[]) =>
+      bench(
+        'compare',
+        path.join(runs(), 'a'),
+        path.join(runs(), 'b'),
+        '--max-regression',
+        maxRegression,
+        ...more,
+      );
     const b = await predictions('b.jsonl', 'agent-b', { 'acme__clock-1': fx.gold, 'acme__clock-2': wrong });
     expect((await run('b', b, '--diagnose')).code).toBe(0);
-    const gate = await bench(
-      'compare',
-      path.join(runs(), 'a'),
-      path.join(runs(), 'b'),
-      '--max-regression',
-      '0.25',
-      '--json',
-      path.join(fx.root, 'compare.json'),
-    );
+    const gate = await compareAB('0.25', '--json', path.join(fx.root, 'compare.json'));
     expect(gate.stdout).toContain('resolved by A only: 1 acme__clock-2');
     expect(gate.stdout).toContain('resolved by B only: 0');
     expect(gate.stdout).toContain('both: 1, neither: 0; exact McNemar p = 1');
@@ -108,22 +110,10 @@ describe('bench run --attempts and bench compare', () => {
       regressed: true,
     });
     // At exactly the threshold it fails, as the help says ("this share … or more").
-    const exact = await bench(
-      'compare',
-      path.join(runs(), 'a'),
-      path.join(runs(), 'b'),
-      '--max-regression',
-      '0.5',
-    );
+    const exact = await compareAB('0.5');
     expect(exact.stdout).toContain('worse than allowed (--max-regression 0.5)');
     expect(exact.code).toBe(1);
-    const lenient = await bench(
-      'compare',
-      path.join(runs(), 'a'),
-      path.join(runs(), 'b'),
-      '--max-regression',
-      '0.51',
-    );
+    const lenient = await compareAB('0.51');
     expect(lenient.code).toBe(0);
     expect(lenient.stdout).toContain('within --max-regression 0.51');
   });

@@ -4,24 +4,20 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../../src/core/bench-summary.ts';
 import { runCli } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { useFileTempDir } from '../helpers/test-cleanup.ts';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('tandem-bench-nodata-');
-});
-afterAll(() => removeTempDir(dir));
+const dir = useFileTempDir('tandem-bench-nodata-');
 
 describe('tandem bench report without per-repository data', () => {
   it('shows — for the per-repository rates', async () => {
-    const runDir = path.join(dir, 'r1');
+    const runDir = path.join(dir(), 'r1');
     await mkdir(runDir, { recursive: true });
     const summary = summarizeRun([], { instanceIds: ['acme-1'], submittedIds: [], model: 'm', runId: 'r1' });
     await writeFile(path.join(runDir, 'm.r1.json'), JSON.stringify(summary));
-    const md = path.join(dir, 'report.md');
+    const md = path.join(dir(), 'report.md');
     const r = await runCli(['bench', 'report', runDir, '--markdown', md]);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(md, 'utf8');

@@ -21,23 +21,22 @@ let out: string;
 let evalRun: CliResult;
 let report: Report;
 
+/** `tandem eval` of the example case on the full matrix, with `outputs` (where the report goes). */
+const evalFull = (...outputs: string[]) =>
+  runCli(['eval', ex.caseFile, '--matrix', 'full', ...docker.cliFlags(), ...outputs]);
+
 const outcomes = (r: Report) => Object.fromEntries(r.configurations.map((c) => [c.id, c.outcome]));
 
 beforeAll(async () => {
   ex = await exampleCase();
   docker.track(ex.root);
   out = path.join(ex.root, 'out');
-  evalRun = await runCli([
-    'eval',
-    ex.caseFile,
-    '--matrix',
-    'full',
-    ...docker.cliFlags(),
+  evalRun = await evalFull(
     '--json',
     path.join(out, 'report.json'),
     '--markdown',
     path.join(out, 'report.md'),
-  ]);
+  );
   report = await readReport(path.join(out, 'report.json'));
 }, 240_000);
 
@@ -68,16 +67,7 @@ describe('tandem eval', () => {
 
 describe('tandem eval --json - --quiet', () => {
   it('puts the report alone on stdout and only the verdict line on stderr', async () => {
-    const r = await runCli([
-      'eval',
-      ex.caseFile,
-      '--matrix',
-      'full',
-      ...docker.cliFlags(),
-      '--json',
-      '-',
-      '--quiet',
-    ]);
+    const r = await evalFull('--json', '-', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     const piped = reportSchema.parse(JSON.parse(r.stdout));
     expect(piped.verdict).toMatchObject(EXAMPLE_VERDICT);

@@ -33,6 +33,23 @@ const PKG = '{ "name": "x", "version": "1.0.0", "private": true }\n';
 const LOCK =
   '{ "name": "x", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": { "": { "name": "x", "version": "1.0.0" } } }\n';
 
+/** `tandem init` of `acme/<name>` for each of `names`, detecting from `<root>/checkouts`, writing `<root>/out`. */
+async function init(root: string, names: string[]) {
+  const out = path.join(root, 'out');
+  const r = await runCli([
+    'init',
+    ...names.map((n) => `acme/${n}`),
+    '--evaluator',
+    'acme/evaluator',
+    '--checkouts',
+    path.join(root, 'checkouts'),
+    '--dir',
+    out,
+  ]);
+  expect(r.code, r.stderr).toBe(0);
+  return { r, out };
+}
+
 describe('tandem init --checkouts', () => {
   it('detects each toolchain, says what it saw where it cannot, and lists the remaining steps', async () => {
     const root = path.join(dir, 'mixed');
@@ -44,21 +61,17 @@ describe('tandem init --checkouts', () => {
     await checkout(root, 'rates', { 'requirements.txt': 'requests\n' });
     await checkout(root, 'gw', { 'go.mod': 'module example.com/gw\n\ngo 1.19\n' });
     await checkout(root, 'docs', { 'README.md': '# docs\n', 'guide/intro.md': 'hi\n' });
-    const repos = ['api', 'web', 'shop', 'ui', 'worker', 'rates', 'gw', 'docs', 'ghost'].map(
-      (n) => `acme/${n}`,
-    );
-    const out = path.join(root, 'out');
-    const r = await runCli([
-      'init',
-      ...repos,
-      '--evaluator',
-      'acme/evaluator',
-      '--checkouts',
-      path.join(root, 'checkouts'),
-      '--dir',
-      out,
+    const { r, out } = await init(root, [
+      'api',
+      'web',
+      'shop',
+      'ui',
+      'worker',
+      'rates',
+      'gw',
+      'docs',
+      'ghost',
     ]);
-    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('acme/api: npm (package.json and package-lock.json)');
     expect(r.stdout).toContain('acme/web: npm-no-lock (package.json without a lockfile)');
     expect(r.stdout).toContain('acme/shop: yarn (package.json and yarn.lock)');
@@ -106,19 +119,7 @@ describe('tandem init --checkouts', () => {
     const api = await checkout(root, 'api', { 'package.json': PKG, 'package-lock.json': LOCK });
     await checkout(root, 'gw', { 'go.mod': 'module example.com/gw\n\ngo 1.19\n', 'gw.go': 'package gw\n' });
     await git(['checkout', '--quiet', '-b', 'feature'], { cwd: api });
-    const out = path.join(root, 'out');
-    const r = await runCli([
-      'init',
-      'acme/api',
-      'acme/gw',
-      '--evaluator',
-      'acme/evaluator',
-      '--checkouts',
-      path.join(root, 'checkouts'),
-      '--dir',
-      out,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await init(root, ['api', 'gw']);
     const caseText = await readFile(path.join(out, 'try-main.yml'), 'utf8');
     expect(caseText).toContain('head: "feature"');
     const suite = await loadSuiteFile(path.join(out, 'acme', 'evaluator', 'suites', 'main', 'suite.yml'));

@@ -7,16 +7,13 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appChecksCase, REPO_ROOT, runCli } from '../helpers/example-cases.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { removeTempDir } from '../helpers/git-fixtures.ts';
+import { useFileTempDir } from '../helpers/test-cleanup.ts';
 
 const run = promisify(execFile);
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('tandem-polish-');
-});
-afterAll(() => removeTempDir(dir));
+const dir = useFileTempDir('tandem-polish-');
 
 describe('tandem usage errors and missing files', () => {
   it('an unknown option is one tandem: line and a pointer to --help', async () => {
@@ -26,7 +23,7 @@ describe('tandem usage errors and missing files', () => {
   });
 
   it('a missing case or config file is "no such file", never ENOENT', async () => {
-    const missing = path.join(dir, 'nope.yml');
+    const missing = path.join(dir(), 'nope.yml');
     for (const args of [
       ['eval', missing],
       ['config', 'check', missing],
@@ -67,7 +64,7 @@ describe('help', () => {
       'host',
       '--quiet',
       '--cache-dir',
-      path.join(dir, 'cache'),
+      path.join(dir(), 'cache'),
     ]);
     expect(e.stderr).toContain('tandem: --prepare-network is retired and ignored');
     await removeTempDir(c.root);
@@ -90,7 +87,7 @@ describe('progress on a terminal', () => {
       '--sandbox',
       'process',
       '--cache-dir',
-      path.join(dir, 'cache-bar'),
+      path.join(dir(), 'cache-bar'),
     ];
     // `script` gives the CLI a pseudo-terminal, as a user's shell would.
     const { stdout } = await run('script', ['-qec', cli.map((a) => `'${a}'`).join(' '), '/dev/null'], {

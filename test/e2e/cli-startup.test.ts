@@ -117,6 +117,9 @@ describe('start-up loads nothing heavy', () => {
         [],
       );
       expect(packages(urls).filter((p) => p.startsWith('@octokit/'))).toEqual([]);
+      // The worker pool's queue (pg-boss, pg) loads only for `tandem worker`.
+      expect(packages(urls).filter((p) => p === 'pg-boss' || p === 'pg')).toEqual([]);
+      expect(ours(urls).filter((m) => m.startsWith('engine/workers/'))).toEqual([]);
     } finally {
       await removeTempDir(c.root);
     }

@@ -4,38 +4,24 @@
  * Docker → one valid instance: gold resolved and jointly necessary, F2P derived from the tests the
  * mined test patch carries.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
-import { runCli, SANDBOX_IMAGE } from '../helpers/example-cases.ts';
+import { runCli } from '../helpers/example-cases.ts';
 import { commitOn, createRepo, makeTempDir } from '../helpers/git-fixtures.ts';
-import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type LibAppRemotes, remotesOf, serveLibApp } from '../helpers/mine-lib-app.ts';
 
 const docker = dockerSuite('mine-bench');
 let root: string;
-let server: GitHttpServer;
-
-const SUITE_TEMPLATE = `name: "{{instance_id}}"
-image: ${SANDBOX_IMAGE}
-limits: { memory: 256m, cpus: 1, pids: 256, configuration_timeout: 300 }
-tests:
-{{#each repos}}
-  - name: {{name}}
-    repo: {{repo}}
-    run: node --test --test-reporter=junit --test-reporter-destination=$TANDEM_RESULTS/{{name}}.xml {{name}}/test/*.test.js
-    results: { format: junit, path: {{name}}.xml }
-    timeout: 60
-{{/each}}
-`;
+let remotes: LibAppRemotes;
 
 beforeAll(async () => {
   root = docker.track(await makeTempDir('tandem-mine-bench-'));
-  const remotes = path.join(root, 'remotes');
   const base = { 'src/index.js': 'export const version = 1;\n', 'README.md': 'readme\n' };
-  const lib = await createRepo(remotes, 'lib', base);
-  const app = await createRepo(remotes, 'app', base);
+  const lib = await createRepo(remotesOf(root), 'lib', base);
+  const app = await createRepo(remotesOf(root), 'app', base);
   await commitOn(
     lib,
     'main',
@@ -57,30 +43,20 @@ beforeAll(async () => {
     },
     'Checkout shows totals as money\n\nRelated-to: acme/lib#12',
   );
-  await writeFile(path.join(root, 'suite.hbs.yaml'), SUITE_TEMPLATE);
-  server = await startGitHttpServer(remotes);
+  remotes = await serveLibApp(root);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
+  await remotes?.server.close();
 });
 
 describe('mine → bench validate', () => {
   it('mines one candidate from git history and bench validate accepts it', async () => {
     const candidates = path.join(root, 'out', 'candidates.jsonl');
     const mined = await runCli([
-      'mine',
-      'git',
-      '--repo',
-      `acme/lib=${server.url}/lib.git`,
-      '--repo',
-      `acme/app=${server.url}/app.git@main`,
-      '--since',
-      '2020-01-01',
-      '--out',
-      candidates,
+      ...remotes.mineArgs({ since: '2020-01-01', out: candidates, appRef: 'main' }),
       '--suite-template',
-      path.join(root, 'suite.hbs.yaml'),
+      remotes.template,
       '--cache-dir',
       docker.cacheDir,
     ]);

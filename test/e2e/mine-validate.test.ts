@@ -4,45 +4,31 @@
  * `tandem mine git --validate SUITE_TEMPLATE` over HTTP → candidates run by `tandem bench
  * validate` in Docker → the one jointly necessary instance kept in `--out`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { dockerSuite } from '../helpers/docker-suite.ts';
-import { runCli, SANDBOX_IMAGE } from '../helpers/example-cases.ts';
+import { runCli } from '../helpers/example-cases.ts';
 import { commitOn, createRepo, makeTempDir, tag } from '../helpers/git-fixtures.ts';
-import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type LibAppRemotes, remotesOf, serveLibApp } from '../helpers/mine-lib-app.ts';
 
 const docker = dockerSuite('mine-validate');
 let root: string;
-let server: GitHttpServer;
+let remotes: LibAppRemotes;
 let since = '';
-
-const SUITE_TEMPLATE = `name: "{{instance_id}}"
-image: ${SANDBOX_IMAGE}
-limits: { memory: 256m, cpus: 1, pids: 256, configuration_timeout: 300 }
-tests:
-{{#each repos}}
-  - name: {{name}}
-    repo: {{repo}}
-    run: node --test --test-reporter=junit --test-reporter-destination=$TANDEM_RESULTS/{{name}}.xml {{name}}/test/*.test.js
-    results: { format: junit, path: {{name}}.xml }
-    timeout: 60
-{{/each}}
-`;
 
 const pkg = (o: object) => `${JSON.stringify(o, null, 2)}\n`;
 const t = (body: string) => `import { test } from 'node:test';\nimport assert from 'node:assert';\n${body}`;
 
 beforeAll(async () => {
   root = docker.track(await makeTempDir('tandem-mine-validate-'));
-  const remotes = path.join(root, 'remotes');
-  const lib = await createRepo(remotes, 'lib', {
+  const lib = await createRepo(remotesOf(root), 'lib', {
     'package.json': pkg({ name: '@acme/lib', version: '1.0.0', type: 'module' }),
     'src/money.js': 'export function money(n) {\n  return String(n);\n}\n',
   });
-  const app = await createRepo(remotes, 'app', {
+  const app = await createRepo(remotesOf(root), 'app', {
     'package.json': pkg({ name: 'app', type: 'module', dependencies: { '@acme/lib': '^1.0.0' } }),
     'src/checkout.js':
       "import { money } from '../../lib/src/money.js';\nexport const total = (xs) => money(xs.reduce((a, b) => a + b, 0));\n",
@@ -82,30 +68,20 @@ beforeAll(async () => {
     },
     'Checkout totals',
   );
-  await writeFile(path.join(root, 'suite.hbs.yaml'), SUITE_TEMPLATE);
-  server = await startGitHttpServer(remotes);
+  remotes = await serveLibApp(root);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
+  await remotes?.server.close();
 });
 
 describe('mine --validate', () => {
   it('keeps the candidate that runs jointly necessary', async () => {
     const out = path.join(root, 'out', 'candidates.jsonl');
     const result = await runCli([
-      'mine',
-      'git',
-      '--repo',
-      `acme/lib=${server.url}/lib.git`,
-      '--repo',
-      `acme/app=${server.url}/app.git`,
-      '--since',
-      since,
-      '--out',
-      out,
+      ...remotes.mineArgs({ since, out }),
       '--validate',
-      path.join(root, 'suite.hbs.yaml'),
+      remotes.template,
       '--validate-runs',
       '1',
       '--cache-dir',

@@ -42,7 +42,17 @@ export const APP_ROOM_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   'merge-queue': ['evaluations', 'store', 'port', 'linking', 'executors', '.'],
   'merge-command': ['store', 'port', 'linking', 'evaluations', '.'],
   webhooks: ['evaluations', 'merge-queue', 'merge-command', 'executors', 'linking', 'port', '.'],
-  '.': ['store', 'port', 'ops', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
+  '.': [
+    'store',
+    'port',
+    'ops',
+    'linking',
+    'executors',
+    'evaluations',
+    'merge-queue',
+    'merge-command',
+    'webhooks',
+  ],
 };
 
 /** Root files that compose the App: no room imports them (they import the rooms). */

@@ -7,32 +7,19 @@
  * queue is landed by handing the tested member to that queue; the pre-check refuses up front what
  * the App could not land. REST exchanges conform to GitHub's OpenAPI description.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { branchTip, moveBranch } from '../../src/github/branch-refs.ts';
 import { type Landing, landTestedSet } from '../../src/github/land-set.ts';
 import { precheckQueueItem } from '../../src/github/queue-precheck.ts';
 import { buildTestedCommit, testedBranch } from '../../src/github/tested-commits.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { failMergeQueue } from '../support/github-standin/routes/merge-queue.ts';
 import { addReview, requireMergeRules } from '../support/github-standin/routes/merges.ts';
-import { type LandingWorld, landingWorld, type OpenedPull } from '../support/landing-world.ts';
+import { type LandingWorld, type OpenedPull, useLandingWorlds } from '../support/landing-world.ts';
 
-let w: LandingWorld | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await w?.close();
-  if (root) await removeTempDir(root);
-  w = undefined;
-  root = undefined;
-});
-
-async function world(names = ['lib', 'api', 'web']) {
-  root = await makeTempDir('tandem-landing-');
-  w = await landingWorld(root, names);
-  return w;
-}
+const landingWorld = useLandingWorlds('tandem-landing-');
+const world = (names = ['lib', 'api', 'web']) => landingWorld(names);
 
 /** One PR per repository, each tested onto its base tip: the landings of one set, producer first. */
 async function testedSet(world: LandingWorld, names: string[], itemId = 'item-1') {

@@ -6,21 +6,13 @@
  * of direct updates and the App's bypass, GitHub's merge queue through GraphQL. REST exchanges
  * conform to GitHub's OpenAPI description.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/github/octokit.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
-import { type LandingWorld, landingWorld } from '../support/landing-world.ts';
+import { useLandingWorlds } from '../support/landing-world.ts';
 
-let w: LandingWorld | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await w?.close();
-  if (root) await removeTempDir(root);
-  w = undefined;
-  root = undefined;
-});
+const landingWorld = useLandingWorlds('tandem-standin-refs-');
 
 const lib = { owner: 'acme', repo: 'lib' };
 const status = (p: Promise<unknown>) =>
@@ -31,8 +23,7 @@ const status = (p: Promise<unknown>) =>
 
 describe('stand-in: refs, merges, commits and the merge queue on real git', () => {
   it('moves refs as GitHub does: fast forward only unless forced; the merges API; a PR merged once reachable', async () => {
-    root = await makeTempDir('tandem-standin-refs-');
-    w = await landingWorld(root, ['lib']);
+    const w = await landingWorld(['lib']);
     const { gh } = w;
     const base = await w.tip('lib');
     const pr = await w.open('lib', 'feature', { 'f.txt': 'f\n' });
@@ -85,8 +76,7 @@ describe('stand-in: refs, merges, commits and the merge queue on real git', () =
   });
 
   it('rulesets refuse direct updates (pull_request without bypass, non_fast_forward when forced, merge queue); GitHub merge queue lands an enqueued PR', async () => {
-    root = await makeTempDir('tandem-standin-refs-');
-    w = await landingWorld(root, ['lib']);
+    const w = await landingWorld(['lib']);
     const { gh } = w;
     const base = await w.tip('lib');
     const pr = await w.open('lib', 'feature', { 'f.txt': 'f\n' });

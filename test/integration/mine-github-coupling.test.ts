@@ -9,79 +9,25 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
-import { git } from '../../src/engine/git/git.ts';
-import { chunkPath, diffChunks } from '../../src/mine/diff-lines.ts';
 import { mineGitHub } from '../../src/mine/mine-github.ts';
-import {
-  commitOn,
-  createRepo,
-  type Files,
-  type FixtureRepo,
-  makeTempDir,
-  pushRef,
-  removeTempDir,
-  revParse,
-} from '../helpers/git-fixtures.ts';
-import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
+import { type Files, revParse } from '../helpers/git-fixtures.ts';
+import { DAY, type MinedOrg, minedOrg } from '../helpers/mined-org.ts';
 import { checkExchange } from '../support/github-openapi.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
 
-const TOKEN = 'mine-token';
-const DAY = 86_400_000;
 const T0 = Date.parse('2024-05-01');
+let org: MinedOrg;
 let root: string;
-let server: GitHttpServer;
 let gh: StandIn;
-const repos: Record<string, FixtureRepo> = {};
 let libBase = '';
 let appBase = '';
 let trackerIssue = 0;
 
 const pkg = (o: object) => `${JSON.stringify(o, null, 2)}\n`;
 
-/** The PR's files as GitHub lists them: per file, its hunks as `patch`. */
-async function filesOf(repo: FixtureRepo, parent: string, sha: string) {
-  const { stdout } = await git(['diff', '--no-renames', parent, sha], { cwd: repo.work });
-  return diffChunks(stdout).map((chunk) => {
-    const at = chunk.indexOf('\n@@');
-    const patch = at < 0 ? '' : chunk.slice(at + 1).replace(/\n$/, '');
-    const lines = patch.split('\n');
-    return {
-      filename: chunkPath(chunk),
-      status: /^new file/m.test(chunk)
-        ? ('added' as const)
-        : /^deleted file/m.test(chunk)
-          ? ('removed' as const)
-          : ('modified' as const),
-      additions: lines.filter((l) => l.startsWith('+')).length,
-      deletions: lines.filter((l) => l.startsWith('-')).length,
-      patch,
-    };
-  });
-}
-
-/** Commits `files` on main as a merged PR would land (rebase merge) and records the PR, diff included. */
-async function mergedPr(name: string, files: Files, pr: { title: string; body?: string; day: number }) {
-  const repo = repos[name]!;
-  const parent = await revParse(repo, 'main');
-  const sha = await commitOn(repo, 'main', files, pr.title);
-  const seeded = gh.addPullRequest({
-    owner: 'acme',
-    repo: name,
-    title: pr.title,
-    body: pr.body ?? '',
-    headRef: `${name}-${pr.title.toLowerCase().replace(/\W+/g, '-')}`,
-    headSha: sha,
-    baseSha: parent,
-    merged: true,
-    mergedAt: new Date(T0 + pr.day * DAY).toISOString(),
-    mergeCommitSha: sha,
-    commits: [{ sha, message: pr.title, parents: [parent] }],
-    files: await filesOf(repo, parent, sha),
-  });
-  await pushRef(repo, sha, `refs/pull/${seeded.number}/head`);
-  return { number: seeded.number, sha, parent };
-}
+/** A PR merged `day` days after T0, its files listed as GitHub lists them (the diff cues read them). */
+const mergedPr = (name: string, files: Files, pr: { title: string; body?: string; day: number }) =>
+  org.mergedPr(name, files, { title: pr.title, body: pr.body, mergedAt: T0 + pr.day * DAY, listFiles: true });
 
 const LIB_PKG = (version: string) => pkg({ name: '@acme/lib', version, scripts: { test: 'node test.js' } });
 const APP_PKG = (range: string) =>
@@ -90,7 +36,6 @@ const TOOLS_PKG = (range: string, pad: string) =>
   pkg({ name: 'tools', dependencies: { '@acme/lib': range, 'left-pad': pad } });
 
 beforeAll(async () => {
-  root = await makeTempDir('tandem-mine-gh-coupling-');
   const initial: Record<string, Files> = {
     lib: {
       'package.json': LIB_PKG('1.0.0'),
@@ -104,12 +49,8 @@ beforeAll(async () => {
     svc: { 'src/export.js': 'export const timeout = 30;\n' },
     ops: { 'src/proxy.js': 'export const proxyTimeout = 30;\n' },
   };
-  for (const [name, files] of Object.entries(initial)) repos[name] = await createRepo(root, name, files);
-  server = await startGitHttpServer(root);
-  gh = await startGitHubStandIn({ tokens: { [TOKEN]: 'miner' } });
-  for (const name of Object.keys(repos))
-    gh.addRepo({ owner: 'acme', name, cloneUrl: `${server.url}/${name}.git` });
-  gh.addRepo({ owner: 'acme', name: 'tracker' });
+  org = await minedOrg('tandem-mine-gh-coupling-', initial);
+  ({ root, gh } = org);
 
   const rename = await mergedPr(
     'lib',
@@ -137,7 +78,7 @@ beforeAll(async () => {
     { 'package.json': TOOLS_PKG('^1.0.0', '^1.3.0'), 'src/tool.js': 'export const tool = 2;\n' },
     { title: 'Update dependencies', day: 3 },
   );
-  appBase = await revParse(repos.app!, 'main');
+  appBase = await revParse(org.repos.app!, 'main');
   await mergedPr(
     'app',
     {
@@ -170,11 +111,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await gh?.close();
-  await server?.close();
-  await removeTempDir(root);
-});
+afterAll(() => org?.close());
 
 describe('tandem mine github: cues without text, and reverse links', () => {
   it('links the bump to the release and the renamed symbol; finds the PR the timeline missed', async () => {
@@ -185,15 +122,11 @@ describe('tandem mine github: cues without text, and reverse links', () => {
     });
     const out = path.join(root, 'out', 'candidates.jsonl');
     const result = await mineGitHub({
-      org: 'acme',
+      ...org.mineDefaults(),
       since: new Date(T0),
       until: new Date(T0 + 10 * DAY),
       windowMs: 14 * DAY,
-      token: TOKEN,
-      apiUrl: gh.url,
-      cacheDir: path.join(root, 'cache'),
       out,
-      settings: { maxRepos: 5, maxFiles: 40, maxLines: 1500, suite: () => 'suite.yaml' },
     });
     const instances: BenchInstance[] = result.output.candidates.map((c) => benchInstanceSchema.parse(c));
     const names = instances

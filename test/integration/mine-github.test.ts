@@ -10,66 +10,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BenchInstance, benchInstanceSchema } from '../../src/core/bench-instance.schema.ts';
 import { mineGitHub } from '../../src/mine/mine-github.ts';
 import { runCli } from '../helpers/example-cases.ts';
-import {
-  commitOn,
-  createRepo,
-  type Files,
-  type FixtureRepo,
-  makeTempDir,
-  pushRef,
-  removeTempDir,
-  revParse,
-} from '../helpers/git-fixtures.ts';
-import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { commitOn, type Files, revParse } from '../helpers/git-fixtures.ts';
+import { DAY, MINE_TOKEN, type MinedOrg, minedOrg } from '../helpers/mined-org.ts';
+import type { GitHttpServer } from '../support/git-http-server.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
 
-const TOKEN = 'mine-token';
-const DAY = 86_400_000;
 let root: string;
 let git: GitHttpServer;
 let gh: StandIn;
-const repos: Record<string, FixtureRepo> = {};
+let org: MinedOrg;
+let repos: MinedOrg['repos'];
 let opsMainSha = '';
 
-/** Commits `files` on main as a merged PR would land (rebase merge) and records the PR. */
+/** A merged PR (on 2024-05-01 unless `mergedAt` says otherwise); its number. */
 async function mergedPr(
   name: string,
   files: Files,
   pr: { title: string; body?: string; branch?: string; mergedAt?: number },
 ): Promise<number> {
-  const repo = repos[name]!;
-  const parent = await revParse(repo, 'main');
-  const sha = await commitOn(repo, 'main', files, pr.title);
-  const seeded = gh.addPullRequest({
-    owner: 'acme',
-    repo: name,
-    title: pr.title,
-    body: pr.body ?? '',
-    headRef: pr.branch ?? `${name}-${pr.title.toLowerCase().replace(/\W+/g, '-')}`,
-    headSha: sha,
-    baseSha: parent,
-    merged: true,
-    mergedAt: new Date(pr.mergedAt ?? Date.parse('2024-05-01')).toISOString(),
-    mergeCommitSha: sha,
-    commits: [{ sha, message: pr.title, parents: [parent] }],
-  });
-  await pushRef(repo, sha, `refs/pull/${seeded.number}/head`);
-  return seeded.number;
+  return (await org.mergedPr(name, files, { ...pr, mergedAt: pr.mergedAt ?? Date.parse('2024-05-01') }))
+    .number;
 }
 
 beforeAll(async () => {
-  root = await makeTempDir('tandem-mine-gh-');
-  for (const name of ['api', 'web', 'cli', 'docs', 'ops']) {
-    repos[name] = await createRepo(root, name, {
-      'src/index.ts': 'export const version = 1;\n',
-      'README.md': `# ${name}\n`,
-    });
-  }
-  git = await startGitHttpServer(root);
-  gh = await startGitHubStandIn({ tokens: { [TOKEN]: 'miner' } });
-  for (const name of Object.keys(repos))
-    gh.addRepo({ owner: 'acme', name, cloneUrl: `${git.url}/${name}.git` });
-  gh.addRepo({ owner: 'acme', name: 'tracker' });
+  const readme = (name: string) => ({
+    'src/index.ts': 'export const version = 1;\n',
+    'README.md': `# ${name}\n`,
+  });
+  org = await minedOrg(
+    'tandem-mine-gh-',
+    Object.fromEntries(['api', 'web', 'cli', 'docs', 'ops'].map((name) => [name, readme(name)])),
+  );
+  ({ root, git, gh, repos } = org);
 
   // A: Depends-On, one way.
   const api1 = await mergedPr(
@@ -172,25 +144,17 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await gh?.close();
-  await git?.close();
-  await removeTempDir(root);
-});
+afterAll(() => org?.close());
 
 describe('tandem mine github', () => {
   it('finds the linked PR sets of an organization and screens out the docs-only one', async () => {
     const out = path.join(root, 'out', 'candidates.jsonl');
     gh.rateLimitNext(1, 'secondary');
     const result = await mineGitHub({
-      org: 'acme',
+      ...org.mineDefaults(),
       since: new Date('2024-01-01'),
       windowMs: 14 * DAY,
-      token: TOKEN,
-      apiUrl: gh.url,
-      cacheDir: path.join(root, 'cache'),
       out,
-      settings: { maxRepos: 5, maxFiles: 40, maxLines: 1500, suite: () => 'suite.yaml' },
     });
     const instances: BenchInstance[] = (await readFile(out, 'utf8'))
       .trim()
@@ -286,7 +250,7 @@ describe('tandem mine github', () => {
         '--cache-dir',
         path.join(root, 'cache'),
       ],
-      { GITHUB_TOKEN: TOKEN },
+      { GITHUB_TOKEN: MINE_TOKEN },
     );
     expect(result.stderr).toContain('7 pull requests scanned');
     expect(result.stderr).toContain('1 rate limits waited out');
@@ -307,7 +271,7 @@ describe('tandem mine github', () => {
       path.join(root, 'err-out', 'c.jsonl'),
     ];
     const missing = await runCli(['mine', 'github', '--org', 'acme', '--repo', 'acme/nope', ...common], {
-      GITHUB_TOKEN: TOKEN,
+      GITHUB_TOKEN: MINE_TOKEN,
     });
     expect(missing.stderr).toContain('--repo acme/nope: not found, or GITHUB_TOKEN cannot read it (404)');
     expect(missing.code).toBe(2);
@@ -318,7 +282,7 @@ describe('tandem mine github', () => {
 
     gh.failNext({ status: 422, path: '/repos/acme/web/pulls', message: 'Validation Failed' });
     const broken = await runCli(['mine', 'github', '--org', 'acme', '--repo', 'acme/web', ...common], {
-      GITHUB_TOKEN: TOKEN,
+      GITHUB_TOKEN: MINE_TOKEN,
     });
     expect(broken.stderr).toContain(
       'infrastructure error (fetch): merged pull requests of acme/web: GitHub answered 422',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_OK, type ObservedExecutor, SCHEMA_OK } from '../e2e/app-harness.ts';
+import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { BOTH_MERGED, type Scenario, useScenario } from '../helpers/app-scenario.ts';
 
 const scenario = useScenario();
@@ -28,7 +29,7 @@ describe('attack: a one-sided link joins nobody', () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await announceOpened(w, ['schema', 'api', 'web']);
     await w.settle();
 
     // The maintainers' set was evaluated as theirs alone; the outsider's PR was evaluated as its
@@ -72,7 +73,7 @@ describe('attack: a one-sided link joins nobody', () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await announceOpened(w, ['schema', 'api', 'web']);
     await w.settle();
     expect(w.linkedLine('api')).not.toContain('acme/web#1');
 
@@ -100,15 +101,11 @@ describe("attack: limits hit through someone else's links", () => {
       'main',
       'mallory',
     );
-    for (const repo of ['schema', 'api', 'web']) await w.sendPull('opened', repo, 1);
+    await announceOpened(w, ['schema', 'api', 'web']);
     await w.settle();
 
-    for (const [repo, pr] of [
-      ['schema', schema],
-      ['api', api],
-    ] as const) {
+    for (const { repo, checks } of checksOnHeads(w, { schema, api })) {
       // Their own verdict, once: never "not evaluated" because of the flood.
-      const checks = w.tandemChecks(repo, pr.head.sha);
       expect(checks.map((c) => c.conclusion)).toEqual(['success']);
       expect(checks[0]!.output.title ?? '').not.toMatch(/not evaluated/i);
       const body = w.stickyComments(repo, 1)[0]!.body!;

@@ -7,7 +7,7 @@
  * The body is streamed (one 1 MiB buffer written again and again), never allocated, so the
  * process's RSS growth is the App's buffering alone.
  */
-import { request } from 'node:http';
+import { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SECRET } from '../e2e/app-harness.ts';
 import { SCHEMA_ONLY_CONFIG, type Scenario, useScenario } from '../helpers/app-scenario.ts';
@@ -46,12 +46,31 @@ interface Answer {
   rssGrowth: number;
 }
 
+/** A JSON POST to the App at `path` (the request target sent as is), with a fresh delivery id. */
+function webhookPost(
+  w: Scenario,
+  path: string,
+  headers: OutgoingHttpHeaders,
+  onAnswer: (res: IncomingMessage) => void,
+): ClientRequest {
+  const url = new URL(w.app.url);
+  return request(
+    {
+      host: url.hostname,
+      port: url.port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-delivery': crypto.randomUUID(), ...headers },
+    },
+    onAnswer,
+  );
+}
+
 /**
  * POSTs `total` bytes to `path` with a declared `Content-Length`, streaming one reused 1 MiB
  * buffer (each write once the socket drained), and stops writing as soon as the App answers.
  */
 function stream(w: Scenario, path: string, total: number): Promise<Answer> {
-  const url = new URL(w.app.url);
   const chunk = Buffer.alloc(MIB, 0x20);
   const rssBefore = process.memoryUsage().rss;
   return new Promise((resolve, reject) => {
@@ -62,19 +81,13 @@ function stream(w: Scenario, path: string, total: number): Promise<Answer> {
       done = true;
       resolve({ status, sent, rssGrowth: process.memoryUsage().rss - rssBefore });
     };
-    const req = request(
+    const req = webhookPost(
+      w,
+      path,
       {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': total,
-          'x-github-event': 'pull_request',
-          'x-github-delivery': crypto.randomUUID(),
-          'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
-        },
+        'content-length': total,
+        'x-github-event': 'pull_request',
+        'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
       },
       (res) => {
         finish(res.statusCode ?? 0);
@@ -104,21 +117,11 @@ function stream(w: Scenario, path: string, total: number): Promise<Answer> {
 /** A small body sent in one piece to `path`, signed with `secret`. */
 function small(w: Scenario, path: string, secret: string): Promise<number> {
   const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
-  const url = new URL(w.app.url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'ping',
-          'x-github-delivery': crypto.randomUUID(),
-          'x-hub-signature-256': signPayload(secret, body),
-        },
-      },
+    const req = webhookPost(
+      w,
+      path,
+      { 'x-github-event': 'ping', 'x-hub-signature-256': signPayload(secret, body) },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gitOut } from '../../src/engine/git/git.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { commitOn, createRepo, type FixtureRepo } from '../helpers/git-fixtures.ts';
+import { cleanTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { standInClient } from '../unit/app-fixtures.ts';
 import { type StandIn, startGitHubStandIn } from './github-standin/index.ts';
 import { setGitDir } from './github-standin/routes/merges.ts';
@@ -31,6 +32,20 @@ export interface LandingWorld {
   tip(name: string): Promise<string>;
   tree(name: string, sha: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * For a test file: `world(names)` makes a landing world in a fresh temporary folder; every world a
+ * test made is closed and its folder removed after the test.
+ */
+export function useLandingWorlds(prefix: string): (names: string[]) => Promise<LandingWorld> {
+  const cleanup = useCleanup();
+  return async (names) => {
+    const root = await cleanTempDir(cleanup, prefix);
+    const w = await landingWorld(root, names);
+    cleanup(() => w.close());
+    return w;
+  };
 }
 
 export async function landingWorld(root: string, names: string[]): Promise<LandingWorld> {

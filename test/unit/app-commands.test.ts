@@ -3,38 +3,25 @@
  * right evaluations (the unlinked PR gets its own), a reader is refused with 😕 and changes
  * nothing. Real SQLite store, real HTTP to the GitHub stand-in for permissions and reactions.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
-import { Store } from '../../src/app/store/store.ts';
 import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import type { OrgConfig } from '../../src/core/org-config.schema.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { addApiPull, publishedEvaluation, standInClient } from './app-fixtures.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
+import { addApiPull, publishedEvaluation, standInClient, useStandIn, useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
+const use = useStandIn('tandem-commands-');
+const tempStore = useTempStore('tandem-commands-');
 let standIn: StandIn | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  await store?.close();
-  await standIn?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  standIn = undefined;
-  dir = undefined;
-});
 
 async function world() {
-  standIn = await startGitHubStandIn();
+  standIn = await use.start();
   standIn.addRepo({ owner: 'acme', name: 'api' });
   standIn.setPermission('acme', 'api', 'writer', 'write');
   standIn.setPermission('acme', 'api', 'reader', 'read');
   addApiPull(standIn, 'a'.repeat(40), 'b'.repeat(40));
-  dir = await makeTempDir('tandem-commands-');
-  const s = await Store.open(join(dir, 'tandem.db'));
-  store = s;
+  const s = await tempStore.open();
   for (const [repo, number] of [
     ['api', 1],
     ['schema', 2],

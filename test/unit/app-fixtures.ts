@@ -3,11 +3,10 @@
  * each test) and a client of the GitHub stand-in as the App builds one.
  */
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { tandemOctokit } from '../../src/app/octokit.ts';
 import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
+import { lazyTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 
 export interface TempStore {
@@ -19,22 +18,14 @@ export interface TempStore {
 
 /** Registers the cleanup; call at the top of a test file. */
 export function useTempStore(prefix = 'tandem-app-'): TempStore {
-  let dir: string | undefined;
-  const opened: Store[] = [];
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
-    if (dir) await removeTempDir(dir);
-    dir = undefined;
-  });
-  const file = async () => {
-    dir ??= await makeTempDir(prefix);
-    return join(dir, 'tandem.db');
-  };
+  const cleanup = useCleanup();
+  const dir = lazyTempDir(cleanup, prefix);
+  const file = async () => join(await dir(), 'tandem.db');
   return {
     file,
     async open() {
       const s = await Store.open(await file());
-      opened.push(s);
+      cleanup(async () => await s.close());
       return s;
     },
   };
@@ -94,23 +85,15 @@ export interface StandInUse {
 
 /** Registers the cleanup of a stand-in and a temporary folder; call at the top of a test file. */
 export function useStandIn(prefix = 'tandem-standin-'): StandInUse {
-  let standIn: StandIn | undefined;
-  let dir: string | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    if (dir) await removeTempDir(dir);
-    standIn = undefined;
-    dir = undefined;
-  });
+  const cleanup = useCleanup();
+  const dir = lazyTempDir(cleanup, prefix);
   return {
     async start(opts) {
-      standIn = await startGitHubStandIn(opts);
+      const standIn = await startGitHubStandIn(opts);
+      cleanup(() => standIn.close());
       return standIn;
     },
-    async dir() {
-      dir ??= await makeTempDir(prefix);
-      return dir;
-    },
+    dir,
   };
 }
 

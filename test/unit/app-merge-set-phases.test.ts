@@ -4,37 +4,24 @@
  * preflight of every member and the merges in order. Real SQLite store, real HTTP to the GitHub
  * stand-in.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mergeBasis, setRefusals } from '../../src/app/merge-command/merge-set.ts';
 import { mergeInOrder, preflight, rightsRefusal } from '../../src/app/merge-command/merge-set-phases.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
-import { Store } from '../../src/app/store/store.ts';
 import type { MergeStep } from '../../src/core/merge-command-plan.ts';
-import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
-import { standInClient } from './app-fixtures.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
+import { standInClient, useStandIn, useTempStore } from './app-fixtures.ts';
 
-let dir: string | undefined;
+const use = useStandIn('tandem-merge-phases-');
+const tempStore = useTempStore('tandem-merge-phases-');
 let standIn: StandIn | undefined;
-let store: Store | undefined;
-afterEach(async () => {
-  await store?.close();
-  await standIn?.close();
-  if (dir) await removeTempDir(dir);
-  store = undefined;
-  standIn = undefined;
-  dir = undefined;
-});
 
 const HEAD = 'a'.repeat(40);
 
 /** acme/schema#1 ← acme/api#1, evaluated and resolved with merge_order schema, api. */
 async function world() {
-  standIn = await startGitHubStandIn();
-  dir = await makeTempDir('tandem-merge-phases-');
-  const s = await Store.open(join(dir, 'tandem.db'));
-  store = s;
+  standIn = await use.start();
+  const s = await tempStore.open();
   for (const repo of ['schema', 'api'] as const) {
     standIn.addRepo({ owner: 'acme', name: repo });
     standIn.setPermission('acme', repo, 'writer', 'write');

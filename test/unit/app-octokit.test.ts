@@ -2,15 +2,18 @@
  * The schedulers the App's Octokit hands to the throttling plugin, and the plugin itself running
  * through them against the GitHub stand-in's injected rate limits (real HTTP on loopback).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Gate, RetryScheduler, tandemOctokit } from '../../src/app/octokit.ts';
-import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { describe, expect, it } from 'vitest';
+import { Gate, RetryScheduler } from '../../src/app/octokit.ts';
+import { standInClient, useStandIn } from './app-fixtures.ts';
 
-let standIn: StandIn | undefined;
-afterEach(async () => {
-  await standIn?.close();
-  standIn = undefined;
-});
+const use = useStandIn('tandem-octokit-');
+
+/** The stand-in with acme/api, and an installation client of it with the App's Octokit. */
+async function apiClient() {
+  const standIn = await use.start();
+  standIn.addRepo({ owner: 'acme', name: 'api' });
+  return { standIn, gh: standInClient(standIn) };
+}
 
 describe('Gate', () => {
   it('runs at most maxConcurrent jobs at once, in arrival order', async () => {
@@ -126,12 +129,7 @@ describe('RetryScheduler', () => {
 
 describe('TandemOctokit', () => {
   it('waits out primary and secondary rate limits and returns the real answer', async () => {
-    standIn = await startGitHubStandIn();
-    standIn.addRepo({ owner: 'acme', name: 'api' });
-    const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
-      auth: { token: standIn.mintToken(standIn.installationId('acme')) },
-      baseUrl: standIn.apiUrl,
-    });
+    const { standIn, gh } = await apiClient();
     standIn.rateLimitNext(1, 'secondary');
     const { data } = await gh.rest.checks.create({
       owner: 'acme',
@@ -147,12 +145,7 @@ describe('TandemOctokit', () => {
   });
 
   it('still fails fast on errors that are not rate limits', async () => {
-    standIn = await startGitHubStandIn();
-    standIn.addRepo({ owner: 'acme', name: 'api' });
-    const gh = new (tandemOctokit({ writeSpacingMs: 0 }))({
-      auth: { token: standIn.mintToken(standIn.installationId('acme')) },
-      baseUrl: standIn.apiUrl,
-    });
+    const { gh } = await apiClient();
     await expect(gh.rest.repos.get({ owner: 'acme', repo: 'nope' })).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -41,6 +41,16 @@ function harness(opts: { concurrency?: number } = {}) {
   return { queue, started, dropped, waitStarted, finish: (id: string) => finishers.get(id)?.() };
 }
 
+/** One slot, sets x and y ready: resolves once the first of them has started. */
+async function oneSlotTwoReady() {
+  const h = harness({ concurrency: 1 });
+  h.queue.push('x', { id: 'x' });
+  h.queue.push('y', { id: 'y' });
+  h.queue.flush();
+  await h.waitStarted(1);
+  return h;
+}
+
 describe('EvaluationQueue', () => {
   it('folds requests for one set within the debounce window into one run', async () => {
     const h = harness();
@@ -94,11 +104,7 @@ describe('EvaluationQueue', () => {
   });
 
   it('runs at most `concurrency` sets at once', async () => {
-    const h = harness({ concurrency: 1 });
-    h.queue.push('x', { id: 'x' });
-    h.queue.push('y', { id: 'y' });
-    h.queue.flush();
-    await h.waitStarted(1);
+    const h = await oneSlotTwoReady();
     // Both are ready; the second starts only when the first returns.
     expect(h.started).toHaveLength(1);
     expect(h.queue.size).toBe(2);
@@ -110,11 +116,7 @@ describe('EvaluationQueue', () => {
   });
 
   it('a run that released its slot lets the next start, and still counts until it returns', async () => {
-    const h = harness({ concurrency: 1 });
-    h.queue.push('x', { id: 'x' });
-    h.queue.push('y', { id: 'y' });
-    h.queue.flush();
-    await h.waitStarted(1);
+    const h = await oneSlotTwoReady();
     const first = h.started[0]!;
     // Its check conclusions are in; only its comments still wait.
     first.releaseSlot();

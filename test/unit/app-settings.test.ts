@@ -33,6 +33,10 @@ describe('settingsFromEnv', () => {
     });
     expect(s).toMatchObject({ jobs: 3, debounceMs: 0, sandbox: 'process', port: 0 });
     expect(s.engineHost.cacheDir).toBe('/tmp/tandem-cache-x');
+    expect(s.databaseUrl).toBeUndefined();
+    expect(settingsFromEnv({ DATABASE_URL: 'postgres://db/tandem' }).databaseUrl).toBe(
+      'postgres://db/tandem',
+    );
   });
 
   it('refuses the process sandbox without the development flag, naming both variables', () => {
@@ -46,6 +50,7 @@ describe('settingsFromEnv', () => {
     ['TANDEM_CONCURRENCY', '0'],
     ['TANDEM_JOBS', 'many'],
     ['TANDEM_SANDBOX', 'vm'],
+    ['DATABASE_URL', 'mysql://db/tandem'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => settingsFromEnv({ [name]: value })).toThrow(`environment variable ${name}:`);
   });

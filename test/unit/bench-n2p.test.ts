@@ -11,8 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeCandidate, instanceLists } from '../../src/bench/grade-candidate.ts';
 import { type LoadedInstance, loadInstances } from '../../src/bench/instances-file.ts';
-import type { Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
+import { gradingReport, reportedRun } from '../helpers/grading-fixtures.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -72,35 +72,18 @@ function noOpRun(): ConfigurationRun {
       'passed',
     ]),
   ];
-  return {
-    id: 'full',
-    applied: [REPO],
-    attempt: 0,
-    setup: [],
-    groups: [
-      {
-        name: 'unit',
-        repo: REPO,
-        status: 'reported',
-        exitCode: 1,
-        durationMs: 1,
-        tests: tests.map(([c, n, status]) => ({ id: `unit::${c}::${n}`, status })),
-      },
-    ],
-    cached: false,
-    durationMs: 1,
-  };
+  return reportedRun(REPO, 'full', [
+    {
+      name: 'unit',
+      exitCode: 1,
+      tests: tests.map(([c, n, status]) => ({ id: `unit::${c}::${n}`, status })),
+    },
+  ]);
 }
-
-const REPORT = {
-  targets: [{ repo: REPO }],
-  matrix: { requested: 'full' },
-  infraErrors: [],
-} as unknown as Report;
 
 function gradeNoOp(l: LoadedInstance) {
   return gradeCandidate({
-    report: REPORT,
+    report: gradingReport(REPO),
     runs: [noOpRun()],
     suite: l.suite,
     lists: instanceLists(l),

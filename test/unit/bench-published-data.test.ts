@@ -321,20 +321,15 @@ describe('a one-repository model_patch', () => {
 
   it('still splits a folder-prefixed diff, unless the repository has a folder of its own name', () => {
     const prefixed = diff('dayjs/src/x.js');
-    expect(
+    /** acme/dayjs's part of the prefixed prediction, for an instance whose gold patch is `gold`. */
+    const dayjsPart = (gold: string) =>
       predictionPatches(
         { instance_id: 'i', model_name_or_path: 'm', model_patch: prefixed },
-        instance(diff('src/x.js')),
+        instance(gold),
         'f',
-      ).patches['acme/dayjs'],
-    ).toBe(diff('src/x.js'));
+      ).patches['acme/dayjs'];
+    expect(dayjsPart(diff('src/x.js'))).toBe(diff('src/x.js'));
     // Gold paths under dayjs/ too: the folder is the repository's own.
-    expect(
-      predictionPatches(
-        { instance_id: 'i', model_name_or_path: 'm', model_patch: prefixed },
-        instance(diff('dayjs/y.js')),
-        'f',
-      ).patches['acme/dayjs'],
-    ).toBe(prefixed);
+    expect(dayjsPart(diff('dayjs/y.js'))).toBe(prefixed);
   });
 });

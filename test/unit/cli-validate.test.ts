@@ -92,22 +92,23 @@ describe('validationProblems', () => {
     expect(problems).toContain('no FAIL_TO_PASS tests: the change fixes nothing the suite checks');
   });
 
+  /** The problems when every partial ran as for the gold patch and full hit infrastructure error `kind`. */
+  const problemsWhenFullErrs = (kind: Parameters<typeof infra>[0], message: string) =>
+    validationProblems(
+      report([
+        ...goldRuns().filter((r) => r.id !== 'full'),
+        errorRun(config(plan, 'full'), infra(kind, message)),
+      ]),
+    );
+
   it('an errored full run from a report with failing partials lists only the error', () => {
-    const runs = [
-      ...goldRuns().filter((r) => r.id !== 'full'),
-      errorRun(config(plan, 'full'), infra('engine', 'no engine')),
-    ];
-    const problems = validationProblems(report(runs));
+    const problems = problemsWhenFullErrs('engine', 'no engine');
     expect(problems[0]).toMatch(/^infrastructure error/);
     expect(problems).toContain('  engine: no engine');
   });
 
   it('an image that does not exist is an invalid suite, naming the field', () => {
-    const runs = [
-      ...goldRuns().filter((r) => r.id !== 'full'),
-      errorRun(config(plan, 'full'), infra('image-missing', 'no image')),
-    ];
-    const problems = validationProblems(report(runs));
+    const problems = problemsWhenFullErrs('image-missing', 'no image');
     expect(problems).toEqual(['invalid suite — not a verdict on the code: no image (suite field image)']);
   });
 });

@@ -17,10 +17,9 @@ import {
   mapRunsToDatasetNames,
   type NamedGroup,
 } from '../../src/core/dataset-names.ts';
-import type { Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun } from '../../src/core/run.schema.ts';
-import { suiteSchema } from '../../src/core/suite.schema.ts';
 import { parseResults } from '../../src/engine/results/parsers/index.ts';
+import { gradingReport, jestGroupsSuite, reportedRun } from '../helpers/grading-fixtures.ts';
 import { type JestTest, jestJson } from '../support/runner-output.ts';
 
 describe('the forms, one test each', () => {
@@ -42,23 +41,6 @@ describe('the forms, one test each', () => {
 });
 
 type Side = 'base' | 'gold';
-const REPORT = (repo: string) =>
-  ({ targets: [{ repo }], matrix: { requested: 'full' }, infraErrors: [] }) as unknown as Report;
-
-function suite(repo: string, groups: string[], form: DatasetNames) {
-  return suiteSchema.parse({
-    name: 's',
-    image: 'tandem/sandbox:node20',
-    tests: groups.map((name) => ({
-      name,
-      repo,
-      run: 'true',
-      results: { format: 'jest-json', path: `${name}.json` },
-      dataset_names: form,
-    })),
-  });
-}
-
 /**
  * One configuration's run (`base`, or `full`: the candidate applied) with each group's
  * `jest --json`, read by the parser the engine uses.
@@ -69,22 +51,15 @@ function run(
   attempt: number,
   byGroup: Record<string, JestTest[]>,
 ): ConfigurationRun {
-  return {
+  return reportedRun(
+    repo,
     id,
-    applied: id === 'base' ? [] : [repo],
-    attempt,
-    setup: [],
-    groups: Object.entries(byGroup).map(([name, tests]) => ({
+    Object.entries(byGroup).map(([name, tests]) => ({
       name,
-      repo,
-      status: 'reported' as const,
-      exitCode: 0,
-      durationMs: 1,
       tests: parseResults('jest-json', jestJson(tests), name),
     })),
-    cached: false,
-    durationMs: 1,
-  };
+    attempt,
+  );
 }
 
 describe('a row published in the leaf form (github-readme-stats-2491 shape)', () => {
@@ -105,9 +80,9 @@ describe('a row published in the leaf form (github-readme-stats-2491 shape)', ()
   };
   const gradeAs = (form: DatasetNames, side: Side) =>
     gradeCandidate({
-      report: REPORT(REPO),
+      report: gradingReport(REPO),
       runs: [run(REPO, 'base', 0, { unit: tests('base') }), run(REPO, 'full', 0, { unit: tests(side) })],
-      suite: suite(REPO, ['unit'], form),
+      suite: jestGroupsSuite(REPO, ['unit'], form),
       lists: published,
       attempts: 1,
     });
@@ -166,9 +141,9 @@ describe('a row published as file entries only, run under several time zones (da
   it('the gold patch resolves against them, the no-op does not', () => {
     const gradeOf = (side: Side) =>
       gradeCandidate({
-        report: REPORT(REPO),
+        report: gradingReport(REPO),
         runs: [runs('base', 'base'), runs('full', side)],
-        suite: suite(REPO, ZONES, 'jest-file'),
+        suite: jestGroupsSuite(REPO, ZONES, 'jest-file'),
         lists: published,
         attempts: 1,
       }).report.resolved;

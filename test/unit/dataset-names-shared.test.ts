@@ -7,54 +7,25 @@
 import { describe, expect, it } from 'vitest';
 import { gradeCandidate } from '../../src/bench/grade-candidate.ts';
 import type { DatasetNames } from '../../src/core/dataset-names.ts';
-import type { Report } from '../../src/core/report.schema.ts';
 import type { ConfigurationRun, TestStatus } from '../../src/core/run.schema.ts';
-import { type Suite, suiteSchema } from '../../src/core/suite.schema.ts';
+import { gradingReport, jestGroupsSuite, reportedRun } from '../helpers/grading-fixtures.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
 const REPO = 'acme/dayjs';
-
-function suiteOf(groups: string[], names: DatasetNames): Suite {
-  return suiteSchema.parse({
-    name: 'dayjs',
-    image: 'tandem/sandbox:node20',
-    tests: groups.map((name) => ({
-      name,
-      repo: REPO,
-      run: 'true',
-      results: { format: 'jest-json', path: `${name}.json` },
-      dataset_names: names,
-    })),
-  });
-}
 
 /** Raw jest ids as the parser writes them: `<group>::dayjs/<file> > <describe>::<title>`. */
 type GroupTests = Record<string, Array<[string, TestStatus]>>;
 
 function runOf(id: 'base' | 'full', byGroup: GroupTests, order: string[]): ConfigurationRun {
-  return {
+  return reportedRun(
+    REPO,
     id,
-    applied: id === 'full' ? [REPO] : [],
-    attempt: 0,
-    setup: [],
-    groups: order.map((name) => ({
+    order.map((name) => ({
       name,
-      repo: REPO,
-      status: 'reported' as const,
-      exitCode: 0,
-      durationMs: 1,
       tests: (byGroup[name] ?? []).map(([t, status]) => ({ id: `${name}::dayjs/${t}`, status })),
     })),
-    cached: false,
-    durationMs: 1,
-  };
+  );
 }
-
-const REPORT = {
-  targets: [{ repo: REPO }],
-  matrix: { requested: 'full' },
-  infraErrors: [],
-} as unknown as Report;
 
 function gradeWith(
   order: string[],
@@ -63,9 +34,9 @@ function gradeWith(
   names: DatasetNames = 'jest',
 ) {
   return gradeCandidate({
-    report: REPORT,
+    report: gradingReport(REPO),
     runs: [runOf('base', runs.base, order), runOf('full', runs.full, order)],
-    suite: suiteOf(order, names),
+    suite: jestGroupsSuite(REPO, order, names, 'dayjs'),
     lists,
     attempts: 1,
   }).report;

@@ -11,7 +11,7 @@ import {
   normalPackageName,
 } from '../../src/core/dependency-manifests.ts';
 import { DEFAULT_MIN_SCORE, linkScore, symbolsWeight } from '../../src/core/link-score.ts';
-import { lowerBound, pseudoVersionCommit, sameVersion, versionOfTag } from '../../src/core/version-ranges.ts';
+import { pseudoVersionCommit, sameVersion, versionOfTag } from '../../src/core/version-ranges.ts';
 import { changeFacts } from '../../src/mine/change-facts.ts';
 import { type CouplingUnit, couplingLinks, type ReleaseMark } from '../../src/mine/coupling.ts';
 import { declarationChanges, declarationsIn } from '../../src/mine/declarations.ts';
@@ -98,16 +98,7 @@ describe('manifests', () => {
 });
 
 describe('versions', () => {
-  it('a range moves to its lower bound', () => {
-    expect(lowerBound('^2.1.0')).toBe('2.1.0');
-    expect(lowerBound('>=2.1,<3')).toBe('2.1.0');
-    expect(lowerBound('<3 >=2.0.1')).toBe('2.0.1');
-    expect(lowerBound('~=2.1')).toBe('2.1.0');
-    expect(lowerBound('v1.4.0')).toBe('1.4.0');
-    expect(lowerBound('workspace:^1.0.0')).toBe('1.0.0');
-    expect(lowerBound('file:../lib')).toBeUndefined();
-    expect(lowerBound('../lib')).toBeUndefined();
-  });
+  // Ranges' lower bounds: test/unit/version-ranges.test.ts.
   it('one release however written; tags with a package name; Go pseudo-versions name a commit', () => {
     expect(sameVersion('v2.0', '2.0.0')).toBe(true);
     expect(sameVersion('2.0.1', '2.0.0')).toBe(false);

@@ -23,6 +23,15 @@ describe('org config', () => {
     expect(suiteFor(r.config, 'acme/other')).toBeUndefined();
   });
 
+  it("accepts executor: workers (tandem worker processes sharing the App's PostgreSQL)", () => {
+    const r = parseOrgConfig(`${valid}executor: workers\n`);
+    expect(r.kind === 'ok' && r.config.executor).toBe('workers');
+    expect(parseOrgConfig(`${valid}executor: cluster\n`)).toMatchObject({
+      kind: 'invalid',
+      field: 'executor',
+    });
+  });
+
   it('names the offending field', () => {
     expect(
       validateOrgConfig({ evaluator: 'acme/s', suites: [{ name: 'x', repos: ['nope'], path: 's.yml' }] }),

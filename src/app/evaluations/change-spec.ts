@@ -45,6 +45,7 @@ export async function buildChangeSpec(gh: GitHubPort, input: ChangeSpecInput): P
     matrix: input.matrix ?? config.matrix,
     ...(await workspaceOf(gh, set, input.pinned)),
     ...(config.executor === 'actions' ? { actions: { ...config.actions, evaluator: config.evaluator } } : {}),
+    ...(config.executor === 'workers' ? { workers: true as const } : {}),
   };
 }
 
@@ -53,7 +54,8 @@ export async function buildChangeSpec(gh: GitHubPort, input: ChangeSpecInput): P
  * branch); the suite's other repositories the set may see (`set.context`: never one more private
  * than the seed's, `resolve-set.ts`) are context at their default branch, except a repository a member was merged
  * into, which is taken at its new base: the tip of the branch the PR went into. A pinned
- * member is a plain target at its commit (`merge: false` checks out exactly `head`).
+ * member is a plain target at its commit (`merge: false` checks out exactly `head`); a pinned
+ * context repository is checked out at its `head`.
  */
 async function workspaceOf(
   gh: GitHubPort,
@@ -79,7 +81,10 @@ async function workspaceOf(
     set.context.map(async (r) => {
       const info = await gh.repo(r);
       const mergedBase = mergedInto.get(r);
-      const ref = mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
+      // A repository pinned though no member is in it: the linked-set queue's speculative state
+      // of a repository only the items ahead change (their tested commit there).
+      const pin = pinned?.find((p) => sameRepo(p.repo, r));
+      const ref = pin ? pin.head : mergedBase ? await tip(r, mergedBase) : info.defaultBranch;
       return { repo: r, url: await gh.authenticatedCloneUrl(info.cloneUrl), ref };
     }),
   );

@@ -24,6 +24,8 @@ export interface LinkedChangeSpec {
   matrix: MatrixMode;
   /** Set when `tandem.yml` says `executor: actions`: the evaluator's workflow runs the change. */
   actions?: ActionsPlacement;
+  /** Set when `tandem.yml` says `executor: workers`: `tandem worker` processes run the configurations. */
+  workers?: true;
 }
 
 /** Where an `executor: actions` evaluation goes: the evaluator repository and its workflow settings. */

@@ -15,6 +15,7 @@
  */
 import { type EvaluatedMember, mergePlan } from '../../core/merge-command-plan.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { sameRepo } from '../../core/repo-name.ts';
 import { dequeue, enqueue } from '../../core/set-queue/queue-state.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
@@ -34,6 +35,12 @@ export interface EnqueueRequest {
   linked: string[];
   requestedBy: string;
   installationId: number;
+  /**
+   * The repositories of the suite covering the seed (`tandem.yml`): those no member changes are
+   * the ones its evaluation checks out unchanged (its context, which its `wiring` edges wire in),
+   * so an item ahead that changes one changes what this item is tested on (core/set-queue/lanes.ts).
+   */
+  suiteRepos?: readonly string[];
 }
 
 export type EnqueueResult = 'queued' | 'already-queued' | 'refused';
@@ -72,9 +79,11 @@ export async function enqueueLinkedSet(
     requestedBy: req.requestedBy,
     members: recorded,
   });
+  const wiringRepos = (req.suiteRepos ?? []).filter((r) => !members.some((m) => sameRepo(m.repo, r)));
   const item = {
     id,
     members: recorded.map((m) => ({ pull: m.pull, repo: m.repo, baseBranch: m.baseBranch })),
+    ...(wiringRepos.length > 0 ? { wiringRepos } : {}),
     enqueuedAt: Date.now(),
   };
   await runner.step(req.installationId, (s) => enqueue(s, item));

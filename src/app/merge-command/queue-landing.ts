@@ -28,7 +28,7 @@ export function landingsOf(item: QueueItemRecord, pass: QueueRunRecord): Landing
   });
 }
 
-export function landingView(outcome: LandOutcome): QueueStatusView {
+export function landingView(outcome: Exclude<LandOutcome, { kind: 'interrupted' }>): QueueStatusView {
   if (outcome.kind === 'landed')
     return {
       kind: 'landed',
@@ -46,5 +46,23 @@ export function landingView(outcome: LandOutcome): QueueStatusView {
     })),
     unreverted: (outcome.unreverted ?? []).map((u) => ({ pull: u.landing.pull, reason: u.reason })),
     windowMs: outcome.windowMs,
+  };
+}
+
+/** A landing GitHub stopped answering: where each member stands, and when it is tried again. */
+export function interruptedView(
+  outcome: Extract<LandOutcome, { kind: 'interrupted' }>,
+  reason: string,
+  retryInMs: number,
+): QueueStatusView {
+  return {
+    kind: 'landing-interrupted',
+    reason,
+    members: outcome.members.map((m) => ({
+      pull: m.landing.pull,
+      standing: m.standing,
+      ...(m.standing === 'landed' ? { sha: m.landing.testedSha } : {}),
+    })),
+    retryInMs,
   };
 }

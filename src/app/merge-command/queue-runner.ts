@@ -22,20 +22,16 @@ import {
   type QueueAction,
   type QueueState,
   QueueStateSchema,
-  recordLanded,
-  recordLandingRefused,
   recordResult,
 } from '../../core/set-queue/queue-state.ts';
-import { landTestedSet } from '../../github/land-set.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import type { QueueStatusView } from '../../report/set-queue-status.ts';
 import { type EvaluateSetDeps, evaluateSet } from '../evaluations/evaluate-set.ts';
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
 import type { OrgConfigCache } from '../evaluations/org-config-cache.ts';
-import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
 import { octokitPort } from '../port/octokit-port.ts';
 import type { QueueItemRecord, QueueRunRecord } from '../store/store-set-queue.ts';
-import { landingsOf, landingView } from './queue-landing.ts';
+import { landItem } from './queue-land-item.ts';
 import { type QueueRunResult, resultOfReport } from './queue-result.ts';
 import { speculativeState } from './queue-speculation.ts';
 import { tellQueueStatus } from './queue-status.ts';
@@ -44,6 +40,8 @@ export interface QueueRunnerDeps extends EvaluateSetDeps {
   configs: OrgConfigCache;
   auth: (installationId: number) => Promise<GitHub>;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
+  /** The first wait before an interrupted landing is tried again (doubling; default 5 s). */
+  landingRetryMs?: number;
   /** Runs work the App's `idle()` waits for (errors logged). */
   background: (fn: () => Promise<unknown>) => Promise<void>;
 }
@@ -73,6 +71,8 @@ export class SetQueueRunner {
   private readonly steps = new Map<number, Promise<void>>();
   private readonly running = new Map<string, AbortController>();
   private closing = false;
+  /** Stops the backoff waits of interrupted landings (`close`). */
+  private readonly wakers = new Set<() => void>();
   /** The last status told for each queued item. */
   private readonly told = new Map<string, string>();
 
@@ -118,7 +118,12 @@ export class SetQueueRunner {
       };
       this.perform(item.installationId, action);
     }
-    for (const id of await this.deps.store.setQueue.installations()) void this.step(id);
+    for (const id of await this.deps.store.setQueue.installations()) {
+      // A landing the previous process was doing (or retrying) is done again: landing is idempotent.
+      for (const s of (await this.state(id)).items)
+        if (s.status === 'landing') this.perform(id, { kind: 'land', itemId: s.item.id });
+      void this.step(id);
+    }
     return runs.length;
   }
 
@@ -126,6 +131,7 @@ export class SetQueueRunner {
   close(): void {
     this.closing = true;
     for (const ac of this.running.values()) ac.abort();
+    for (const stop of [...this.wakers]) stop();
   }
 
   private async options(installationId: number): Promise<{ speculation: number; retries: number }> {
@@ -247,43 +253,37 @@ export class SetQueueRunner {
     }
   }
 
-  private async land(installationId: number, itemId: string): Promise<void> {
-    const { store, log } = this.deps;
-    const item = await this.item(itemId);
-    const pass = await store.setQueue.lastPass(itemId);
-    const gh = await this.deps.auth(installationId);
-    await store.setQueue.setStatus(itemId, 'landing');
-    if (!pass) {
-      await this.step(installationId, (s) =>
-        recordLandingRefused(s, itemId, 'no passing evaluation to land'),
-      );
-      return;
-    }
-    let outcome: Awaited<ReturnType<typeof landTestedSet>>;
-    try {
-      outcome = await landTestedSet(gh, landingsOf(item, pass), { itemId });
-    } catch (e) {
-      // GitHub unreachable before anything moved: not the set's fault; the logic decides again.
-      await store.setQueue.setStatus(itemId, 'queued');
-      await this.step(installationId, (s) => recordLandingRefused(s, itemId, publicFailureMessage(e, [])));
-      return;
-    }
-    const view = landingView(outcome);
-    if (outcome.kind === 'landed') {
-      await store.setQueue.setStatus(itemId, 'landed');
-      await tellQueueStatus(gh, store, await this.item(itemId), view, log);
-      await markCommentsMerged(
-        gh,
-        item.members.map((m) => m.pull),
-        item.requestedBy,
-        store.comments,
-      ).catch((e) => log.warn({ err: e }, 'could not mark the verdict comments merged'));
-      await this.step(installationId, (s) => recordLanded(s, itemId));
-      return;
-    }
-    await store.setQueue.setStatus(itemId, 'evicted', outcome.reason);
-    await tellQueueStatus(gh, store, await this.item(itemId), view, log);
-    await this.step(installationId, (s) => recordLandingRefused(s, itemId, outcome.reason));
+  private land(installationId: number, itemId: string): Promise<void> {
+    return landItem(
+      {
+        store: this.deps.store,
+        log: this.deps.log,
+        auth: this.deps.auth,
+        item: (id) => this.item(id),
+        step: (id, change) => this.step(id, change),
+        wait: (ms) => this.wait(ms),
+        landingRetryMs: this.deps.landingRetryMs ?? 5000,
+      },
+      installationId,
+      itemId,
+    );
+  }
+
+  /** Resolves true after `ms`, false at once when the App is stopping (or stops meanwhile). */
+  private wait(ms: number): Promise<boolean> {
+    if (this.closing) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const stop = () => {
+        clearTimeout(timer);
+        this.wakers.delete(stop);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.wakers.delete(stop);
+        resolve(true);
+      }, ms);
+      this.wakers.add(stop);
+    });
   }
 
   private async evict(installationId: number, a: Extract<QueueAction, { kind: 'evict' }>): Promise<void> {

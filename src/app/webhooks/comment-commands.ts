@@ -12,6 +12,7 @@
 import { parseCommands } from '../../core/link-parser.ts';
 import { pairKey } from '../../core/linked-set.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
+import { suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey } from '../../core/pull-ref.ts';
 import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
@@ -88,7 +89,7 @@ export async function handleCommandComment(
         tandem.queue,
         tandem.store,
         queueClient(gh),
-        { ...request, installationId },
+        { ...request, installationId, suiteRepos: (config && suiteFor(config, name)?.repos) || [] },
         tandem.log,
       );
       if (queued === 'refused') await gh.react(name, comment.id, 'confused');

@@ -13,7 +13,9 @@ export const EXAMPLES = `Examples:
   tandem eval case.yml --shard 2/4 --json part2.json
   tandem combine part*.json --markdown report.md  combine the shards' reports
   tandem queue simulate trace.jsonl --json      the merge queue's figures on a trace of
-                                                linked sets, beside a serial baseline`;
+                                                linked sets, beside a serial baseline
+  tandem worker --database-url postgres://… --concurrency 2
+                                                run configurations of \`executor: workers\` evaluations`;
 
 export const EXIT_CODES = `Exit codes:
   0    resolved (validate: valid; plan, --help, --version: success)
@@ -32,7 +34,8 @@ export const ENVIRONMENT = `Environment:
   NO_COLOR              no colours (any non-empty value)
   FORCE_COLOR           colours even into a pipe (0 or false: never)
   GITHUB_TOKEN          eval --pr: reads the PRs and clones their repositories (also GH_TOKEN)
-  GITHUB_API_URL        eval --pr: the GitHub API (default https://api.github.com)`;
+  GITHUB_API_URL        eval --pr: the GitHub API (default https://api.github.com)
+  DATABASE_URL          worker: default for --database-url`;
 
 export const PROGRAM_HELP = `\n${EXAMPLES}\n\n${EXIT_CODES}\n\n${ENVIRONMENT}\n`;
 

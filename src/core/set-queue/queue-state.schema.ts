@@ -18,8 +18,9 @@ export const QueueItemSchema = z.strictObject({
   id: z.string().min(1),
   members: z.array(QueueMemberSchema).min(1),
   /**
-   * Repositories the set's evaluation checks out without changing them (its `wiring` edges):
-   * an item ahead that changes one of them changes what this item is tested on.
+   * Repositories the set's evaluation checks out without changing them (the App: its suite's
+   * other repositories, its context, which its `wiring` edges wire in): an item ahead that
+   * changes one of them changes what this item is tested on.
    */
   wiringRepos: z.array(z.string().min(1)).optional(),
   enqueuedAt: z.number(),

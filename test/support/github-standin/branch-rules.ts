@@ -5,7 +5,7 @@
  * endpoints, the rules endpoint and the merge gate all read them from here; reviews a PR got
  * (`GET …/pulls/{n}/reviews`) too.
  */
-import { type PullRecord, repoKey, type StandInState } from './state.ts';
+import { type PullRecord, perState, repoKey, type StandInState } from './state.ts';
 
 export interface BranchRequirements {
   protection: string[];
@@ -70,16 +70,8 @@ export function requireMergeRules(
   table(state).set(key, entry);
 }
 
-const required = new WeakMap<StandInState, Map<string, BranchRequirements>>();
-
-function table(state: StandInState): Map<string, BranchRequirements> {
-  let t = required.get(state);
-  if (!t) {
-    t = new Map();
-    required.set(state, t);
-  }
-  return t;
-}
+/** Each stand-in's branch requirements, by branch key. */
+const table = perState(() => new Map<string, BranchRequirements>());
 
 /** Requires `contexts` on `branch`, through branch protection or a ruleset. */
 export function requireChecks(

@@ -200,6 +200,28 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     if (!p) throw new Error(`stand-in: no PR ${owner}/${repo}#${n}`);
     return p;
   };
+  /** What a new issue and a new PR share: identity, number (the next unless seeded), text, author. */
+  const issueFields = (seed: {
+    owner: string;
+    repo: string;
+    number?: number;
+    title: string;
+    body?: string | null;
+    user?: string;
+  }) => {
+    const r = state.repo(seed.owner, seed.repo);
+    if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
+    const fields = {
+      id: state.newId(),
+      owner: r.owner,
+      repo: r.name,
+      number: seed.number ?? state.nextNumber(r.owner, r.name),
+      title: seed.title,
+      body: seed.body ?? null,
+      user: seed.user ?? 'octocat',
+    };
+    return { r, fields };
+  };
   const commentsOf = (owner: string, repo: string, n: number) =>
     state.commentList.filter((c) => repoKey(c.owner, c.repo) === repoKey(owner, repo) && c.issueNumber === n);
 
@@ -232,18 +254,12 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       return shape.repository(shapes, r);
     },
     addPullRequest(seed: PullRequestSeed): S['pull-request'] {
-      const r = state.repo(seed.owner, seed.repo);
-      if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
+      const { r, fields } = issueFields(seed);
       const at = now();
       const merged = seed.merged ?? false;
       const mergedAt = merged ? (seed.mergedAt ?? at) : null;
       const rec: PullRecord = {
-        id: state.newId(),
-        owner: r.owner,
-        repo: r.name,
-        number: seed.number ?? state.nextNumber(r.owner, r.name),
-        title: seed.title,
-        body: seed.body ?? null,
+        ...fields,
         state: merged ? 'closed' : (seed.state ?? 'open'),
         draft: seed.draft ?? false,
         merged,
@@ -254,7 +270,6 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
         headRepo: seed.headRepo ?? { owner: r.owner, name: r.name },
         baseRef: seed.baseRef ?? r.defaultBranch,
         baseSha: seed.baseSha,
-        user: seed.user ?? 'octocat',
         createdAt: mergedAt ?? at,
         updatedAt: mergedAt ?? at,
         ...(seed.commits ? { commits: seed.commits } : {}),
@@ -278,18 +293,11 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
       pulls.pullRequest(shapes, requirePull(owner, repo, n)),
     /** A plain issue (numbers shared with the repository's PRs). */
     addIssue(seed: IssueSeed) {
-      const r = state.repo(seed.owner, seed.repo);
-      if (!r) throw new Error(`stand-in: add repository ${seed.owner}/${seed.repo} first`);
+      const { fields } = issueFields(seed);
       const at = now();
       const rec = {
-        id: state.newId(),
-        owner: r.owner,
-        repo: r.name,
-        number: seed.number ?? state.nextNumber(r.owner, r.name),
-        title: seed.title,
-        body: seed.body ?? null,
+        ...fields,
         state: seed.state ?? 'open',
-        user: seed.user ?? 'octocat',
         createdAt: at,
         updatedAt: at,
         closedAt: seed.state === 'closed' ? at : null,

@@ -1,7 +1,7 @@
 /** Pull request shapes: the REST pull request and its issue view (search results). */
 import type { components } from '@octokit/openapi-types';
 import { ruleViolation } from './branch-rules.ts';
-import { repository, type ShapeContext, user } from './shapes.ts';
+import { issueUrls, pullLinks, repository, type ShapeContext, user } from './shapes.ts';
 import type { PullRecord } from './state.ts';
 
 type S = components['schemas'];
@@ -108,16 +108,8 @@ export function pullRequest(ctx: ShapeContext, p: PullRecord): S['pull-request']
 
 /** The issue view of a PR, as `/search/issues` returns it. */
 export function issueSearchItem(ctx: ShapeContext, p: PullRecord): S['issue-search-result-item'] {
-  const repoUrl = `${ctx.api}/repos/${p.owner}/${p.repo}`;
-  const issueUrl = `${repoUrl}/issues/${p.number}`;
-  const html = `${ctx.html}/${p.owner}/${p.repo}/pull/${p.number}`;
   return {
-    url: issueUrl,
-    repository_url: repoUrl,
-    labels_url: `${issueUrl}/labels{/name}`,
-    comments_url: `${issueUrl}/comments`,
-    events_url: `${issueUrl}/events`,
-    html_url: html,
+    ...issueUrls(ctx, p.owner, p.repo, p.number, 'pull'),
     id: p.id,
     node_id: Buffer.from(`011:PullRequest${p.id}`).toString('base64'),
     number: p.number,
@@ -135,13 +127,7 @@ export function issueSearchItem(ctx: ShapeContext, p: PullRecord): S['issue-sear
     created_at: p.createdAt,
     updated_at: p.updatedAt,
     closed_at: p.closedAt,
-    pull_request: {
-      url: `${repoUrl}/pulls/${p.number}`,
-      html_url: html,
-      diff_url: `${html}.diff`,
-      patch_url: `${html}.patch`,
-      merged_at: p.mergedAt,
-    },
+    pull_request: pullLinks(ctx, p.owner, p.repo, p.number, p.mergedAt),
     body: p.body ?? undefined,
     score: 1,
     author_association: 'MEMBER',

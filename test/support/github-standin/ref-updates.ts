@@ -7,7 +7,10 @@
  * branch update (a mid-landing refusal), and GitHub's rule that a PR whose head becomes reachable
  * from its base branch is merged.
  *
- * Seeding (in-process): `refuseRefUpdate(state, {nth, repo?, branch?, status?, message?})`.
+ * Seeding (in-process): `refuseRefUpdate(state, {nth, repo?, branch?, status?, message?})`;
+ * `beforeForcedUpdate(state, fn)` runs `fn` once, when the next forced branch update arrives
+ * (`PATCH …/git/refs` with `force: true`, or GraphQL `updateRefs`), before anything is checked:
+ * a push racing a reset.
  */
 import { git } from '../../../src/engine/git/git.ts';
 import { requirementsOf } from './branch-rules.ts';
@@ -25,6 +28,38 @@ export interface RefRefusalRule {
 }
 
 const hooks = new WeakMap<StandInState, Array<RefRefusalRule & { seen: number }>>();
+
+interface ForcedHook {
+  repo: string;
+  branch: string;
+  fn: () => Promise<void>;
+}
+const forcedHooks = new WeakMap<StandInState, ForcedHook[]>();
+
+/** `repo` is `owner/name`. */
+export function beforeForcedUpdate(
+  state: StandInState,
+  at: { repo: string; branch: string },
+  fn: () => Promise<void>,
+): void {
+  forcedHooks.set(state, [...(forcedHooks.get(state) ?? []), { ...at, fn }]);
+}
+
+/** Runs (once each) the hooks `beforeForcedUpdate` queued for this branch. */
+export async function runForcedUpdateHooks(
+  state: StandInState,
+  owner: string,
+  repo: string,
+  branch: string,
+): Promise<void> {
+  const all = forcedHooks.get(state) ?? [];
+  const due = all.filter((h) => h.repo.toLowerCase() === repoKey(owner, repo) && h.branch === branch);
+  forcedHooks.set(
+    state,
+    all.filter((h) => !due.includes(h)),
+  );
+  for (const h of due) await h.fn();
+}
 
 /** Refuses the nth branch update matching the rule (counted per rule). */
 export function refuseRefUpdate(state: StandInState, rule: RefRefusalRule): void {

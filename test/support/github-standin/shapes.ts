@@ -19,6 +19,44 @@ export interface ShapeContext {
   state: StandInState;
 }
 
+/** The URLs of issue or PR `number` of `owner/repo` in its issue view (`kind`: the page GitHub shows). */
+export function issueUrls(
+  ctx: ShapeContext,
+  owner: string,
+  repo: string,
+  number: number,
+  kind: 'pull' | 'issues',
+) {
+  const repositoryUrl = `${ctx.api}/repos/${owner}/${repo}`;
+  const url = `${repositoryUrl}/issues/${number}`;
+  return {
+    url,
+    repository_url: repositoryUrl,
+    labels_url: `${url}/labels{/name}`,
+    comments_url: `${url}/comments`,
+    events_url: `${url}/events`,
+    html_url: `${ctx.html}/${owner}/${repo}/${kind}/${number}`,
+  };
+}
+
+/** The `pull_request` links of PR `number`'s issue view (its merge time beside them). */
+export function pullLinks(
+  ctx: ShapeContext,
+  owner: string,
+  repo: string,
+  number: number,
+  mergedAt: string | null,
+) {
+  const html = `${ctx.html}/${owner}/${repo}/pull/${number}`;
+  return {
+    url: `${ctx.api}/repos/${owner}/${repo}/pulls/${number}`,
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    merged_at: mergedAt,
+  };
+}
+
 /** Stable numeric id for a login, so the same user keeps the same id across calls. */
 export function userId(login: string): number {
   return createHash('sha256').update(login.toLowerCase()).digest().readUInt32BE(0) % 100_000_000;

@@ -23,27 +23,17 @@ export interface InstallationRecord {
   accountType: 'Organization' | 'User';
 }
 
-export interface PullRecord {
-  id: number;
-  owner: string;
-  repo: string;
-  number: number;
-  title: string;
-  body: string | null;
-  state: 'open' | 'closed';
+/** A PR: an issue (its number shared with the repository's issues) with branches and a merge state. */
+export interface PullRecord extends IssueRecord {
   draft: boolean;
   merged: boolean;
   mergedAt: string | null;
-  closedAt: string | null;
   headRef: string;
   headSha: string;
   /** Repository the head branch lives in (`owner/name`); the base repository unless a fork. */
   headRepo: { owner: string; name: string };
   baseRef: string;
   baseSha: string;
-  user: string;
-  createdAt: string;
-  updatedAt: string;
   /** The PR's commits (`GET …/pulls/{n}/commits`), oldest first; default: its head alone. */
   commits?: PullCommitRecord[];
   /** The commit the merge made on the base branch (GitHub's `merge_commit_sha`). */
@@ -232,6 +222,22 @@ export function markPullMerged(p: PullRecord, sha: string): void {
 }
 
 export const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
+
+/**
+ * State a route module keeps beside a stand-in's state (made on first use, one per stand-in, and
+ * gone with it): `const world = perState(() => ({ entries: [] }))`, then `world(state)`.
+ */
+export function perState<T extends object>(make: () => T): (state: StandInState) => T {
+  const kept = new WeakMap<StandInState, T>();
+  return (state) => {
+    let value = kept.get(state);
+    if (!value) {
+      value = make();
+      kept.set(state, value);
+    }
+    return value;
+  };
+}
 
 export class StandInState {
   readonly repos = new Map<string, RepoRecord>();

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { HttpError, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
-import { injectedRefusal, markReachablePulls, ruleRefusal } from '../ref-updates.ts';
+import { injectedRefusal, markReachablePulls, ruleRefusal, runForcedUpdateHooks } from '../ref-updates.ts';
 import type { RepoRecord } from '../state.ts';
 import { commitShape } from './history.ts';
 import { gitDirOf } from './merges.ts';
@@ -80,6 +80,7 @@ async function updateRef(ctx: RouteContext) {
   const { r, dir } = gitRepo(ctx);
   const ref = `refs/${ctx.params.ref ?? ''}`;
   const body = validate(UpdateRef, ctx.body, 'Reference');
+  if (body.force) await runForcedUpdateHooks(ctx.state, r.owner, r.name, ref.replace(/^refs\/heads\//, ''));
   const tip = await resolve(dir, ref);
   if (!tip) throw new HttpError(422, 'Reference does not exist');
   if (!(await resolve(dir, body.sha))) throw new HttpError(422, 'Object does not exist');

@@ -5,9 +5,9 @@
  */
 import type { components } from '@octokit/openapi-types';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
-import { repository, type ShapeContext, user } from '../shapes.ts';
+import { issueUrls, pullLinks, repository, type ShapeContext, user } from '../shapes.ts';
 import type { IssueRecord, PullRecord } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import { requirePull, requireRepo } from './repos.ts';
 
 type S = components['schemas'];
 
@@ -16,18 +16,10 @@ type AsIssue = Pick<IssueRecord, 'id' | 'owner' | 'repo' | 'number' | 'title' | 
 
 /** An issue, or a PR in its issue view (`pull_request` set), as `GET …/issues/{n}` returns it. */
 export function issueShape(ctx: ShapeContext, i: AsIssue): S['issue'] {
-  const repoUrl = `${ctx.api}/repos/${i.owner}/${i.repo}`;
-  const url = `${repoUrl}/issues/${i.number}`;
-  const html = `${ctx.html}/${i.owner}/${i.repo}/${i.pull ? 'pull' : 'issues'}/${i.number}`;
   return {
     id: i.id,
     node_id: Buffer.from(`05:Issue${i.id}`).toString('base64'),
-    url,
-    repository_url: repoUrl,
-    labels_url: `${url}/labels{/name}`,
-    comments_url: `${url}/comments`,
-    events_url: `${url}/events`,
-    html_url: html,
+    ...issueUrls(ctx, i.owner, i.repo, i.number, i.pull ? 'pull' : 'issues'),
     number: i.number,
     state: i.state,
     state_reason: i.state === 'closed' ? 'completed' : null,
@@ -41,21 +33,11 @@ export function issueShape(ctx: ShapeContext, i: AsIssue): S['issue'] {
     locked: false,
     active_lock_reason: null,
     comments: 0,
-    ...(i.pull
-      ? {
-          pull_request: {
-            url: `${repoUrl}/pulls/${i.number}`,
-            html_url: html,
-            diff_url: `${html}.diff`,
-            patch_url: `${html}.patch`,
-            merged_at: i.pull.mergedAt,
-          },
-        }
-      : {}),
+    ...(i.pull ? { pull_request: pullLinks(ctx, i.owner, i.repo, i.number, i.pull.mergedAt) } : {}),
     closed_at: i.closedAt,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
-    timeline_url: `${url}/timeline`,
+    timeline_url: `${ctx.api}/repos/${i.owner}/${i.repo}/issues/${i.number}/timeline`,
     author_association: 'MEMBER',
   };
 }
@@ -155,9 +137,7 @@ export function historyRoutes(): Route[] {
     }),
 
     route('GET', '/repos/{owner}/{repo}/pulls/{number}/commits', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-      if (!p) throw notFound();
+      const { r, p } = requirePull(ctx);
       const commits = p.commits ?? [{ sha: p.headSha, message: p.title, parents: [p.baseSha] }];
       const { page, headers } = paginate(ctx, commits);
       return { status: 200, body: page.map((c) => commitShape(ctx.shapes, r.owner, r.name, c)), headers };

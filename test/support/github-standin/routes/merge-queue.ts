@@ -9,14 +9,16 @@
  * conflicts, or one a test failed (`failMergeQueue`), leaves the queue unmerged, as a failed merge
  * group does. Enqueueing where the branch has no `merge_queue` rule is a GraphQL error.
  * The answer carries every field above whatever the query selected (a stand-in simplification).
+ * The same endpoint answers the `updateRefs` mutation (update-refs.ts).
  */
 import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf } from '../branch-rules.ts';
 import { HttpError, type Route, type RouteContext, route } from '../http.ts';
 import { markReachablePulls } from '../ref-updates.ts';
-import { type PullRecord, repoKey, type StandInState } from '../state.ts';
+import { type PullRecord, perState, repoKey, type StandInState } from '../state.ts';
 import { gitDirOf } from './merges.ts';
 import { setBranch } from './repos.ts';
+import { updateRefsMutation } from './update-refs.ts';
 
 interface Entry {
   id: string;
@@ -30,15 +32,7 @@ interface QueueWorld {
   failures: Map<string, string[]>;
 }
 
-const worlds = new WeakMap<StandInState, QueueWorld>();
-function world(state: StandInState): QueueWorld {
-  let w = worlds.get(state);
-  if (!w) {
-    w = { entries: [], failures: new Map() };
-    worlds.set(state, w);
-  }
-  return w;
-}
+const world = perState((): QueueWorld => ({ entries: [], failures: new Map() }));
 
 /** The next entry of `owner/repo`'s queue fails (its merge group's checks failed) instead of merging. */
 export function failMergeQueue(
@@ -108,6 +102,7 @@ async function graphql(ctx: RouteContext) {
   if (typeof body.query !== 'string') throw new HttpError(400, 'Problems parsing JSON');
   const vars = body.variables ?? {};
   const w = world(ctx.state);
+  if (/\bupdateRefs\b/.test(body.query)) return updateRefsMutation(ctx, vars);
   if (/\benqueuePullRequest\b/.test(body.query)) {
     const p = pullByNode(ctx.state, vars.pullRequestId);
     if (!p)

@@ -24,8 +24,8 @@ import { git, gitOut } from '../../../../src/engine/git/git.ts';
 import { requirementsOf, reviewsOf, ruleViolation } from '../branch-rules.ts';
 import { HttpError, intParam, notFound, type Route, type RouteContext, route, validate } from '../http.ts';
 import { repository } from '../shapes.ts';
-import { markPullMerged, now, type RepoRecord, repoKey, type StandInState } from '../state.ts';
-import { requireRepo, setBranch } from './repos.ts';
+import { markPullMerged, now, perState, type RepoRecord, repoKey, type StandInState } from '../state.ts';
+import { requirePull, requireRepo, setBranch } from './repos.ts';
 
 export { addReview, requireChecks, requireMergeRules } from '../branch-rules.ts';
 
@@ -43,15 +43,7 @@ interface MergeWorld {
 
 type CommitState = 'error' | 'failure' | 'pending' | 'success';
 
-const worlds = new WeakMap<StandInState, MergeWorld>();
-function world(state: StandInState): MergeWorld {
-  let w = worlds.get(state);
-  if (!w) {
-    w = { gitDirs: new Map(), statuses: [] };
-    worlds.set(state, w);
-  }
-  return w;
-}
+const world = perState((): MergeWorld => ({ gitDirs: new Map(), statuses: [] }));
 
 /** Backs a repository with a bare git repository: merges then happen in it for real. */
 export function setGitDir(state: StandInState, owner: string, repo: string, bareDir: string): void {
@@ -148,9 +140,7 @@ async function mergeInGit(
 }
 
 async function merge(ctx: RouteContext) {
-  const r = requireRepo(ctx);
-  const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-  if (!p) throw notFound();
+  const { r, p } = requirePull(ctx);
   const body = validate(MergeBody, ctx.body, 'PullRequest');
   if (p.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
   if (body.sha !== undefined && body.sha !== p.headSha)

@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { components } from '@octokit/openapi-types';
-import { intParam, notFound, paginate, type Route, route } from '../http.ts';
+import { paginate, type Route, route } from '../http.ts';
 import { type ShapeContext, user } from '../shapes.ts';
 import type { PullFileRecord, ReleaseRecord, TagRecord } from '../state.ts';
-import { requireRepo } from './repos.ts';
+import { requirePull, requireRepo } from './repos.ts';
 
 type S = components['schemas'];
 
@@ -90,9 +90,7 @@ export function releaseRoutes(): Route[] {
     }),
 
     route('GET', '/repos/{owner}/{repo}/pulls/{number}/files', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-      if (!p) throw notFound();
+      const { r, p } = requirePull(ctx);
       const { page, headers } = paginate(ctx, p.files ?? []);
       return {
         status: 200,

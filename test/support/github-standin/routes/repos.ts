@@ -5,7 +5,7 @@ import { requirementsOf } from '../branch-rules.ts';
 import { intParam, notFound, paginate, type Route, type RouteContext, route } from '../http.ts';
 import { pullRequest } from '../pull-shapes.ts';
 import { repository, user } from '../shapes.ts';
-import type { RepoRecord, StandInState } from '../state.ts';
+import type { PullRecord, RepoRecord, StandInState } from '../state.ts';
 import { commitShape } from './history.ts';
 
 /** Branch tips the tests publish (`setBranch`): `owner/repo` lower-cased → branch → SHA. */
@@ -29,6 +29,14 @@ export function requireRepo(ctx: RouteContext): RepoRecord {
   const inst = ctx.caller.installationId;
   if (inst !== undefined && r.installationId !== inst) throw notFound();
   return r;
+}
+
+/** The PR `{number}` of the route's repository (as `requireRepo`), or 404. */
+export function requirePull(ctx: RouteContext): { r: RepoRecord; p: PullRecord } {
+  const r = requireRepo(ctx);
+  const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
+  if (!p) throw notFound();
+  return { r, p };
 }
 
 /** Record `id` of repository `r` in `list`: 404 when missing or when it belongs to another repository. */
@@ -139,9 +147,7 @@ export function repoRoutes(): Route[] {
     }),
 
     route('GET', '/repos/{owner}/{repo}/pulls/{number}', 'token', (ctx) => {
-      const r = requireRepo(ctx);
-      const p = ctx.state.pull(r.owner, r.name, intParam(ctx.params.number));
-      if (!p) throw notFound();
+      const { p } = requirePull(ctx);
       return { status: 200, body: pullRequest(ctx.shapes, p) };
     }),
 

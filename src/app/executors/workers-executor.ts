@@ -1,0 +1,225 @@
+/**
+ * `executor: workers`: the evaluation's configurations run on `tandem worker` processes (hosts the
+ * evaluator owns) that share a PostgreSQL database (`DATABASE_URL`) with the App. The change is
+ * split through the engine's own matrix plan into one job per configuration; the change itself —
+ * clone URLs, suite and hidden files — is stored once as the evaluation's bundle, which only
+ * workers read and which is deleted when the evaluation ends. When a live host already holds the
+ * change's repositories, each job goes to that host's queue first and to the shared queue after
+ * a grace (or at once, when no host does). Results arrive by NOTIFY; they are checked and graded
+ * into the report a local evaluation gives (worker-results.ts). Changes of organizations on
+ * another executor go to `fallback`.
+ */
+import { randomUUID } from 'node:crypto';
+import { InfraError } from '../../core/errors.ts';
+import type { EvaluationEvent } from '../../core/evaluation-event.ts';
+import { type PlannedConfiguration, planMatrix } from '../../core/matrix-plan.ts';
+import type { Report } from '../../core/report.schema.ts';
+import {
+  DEAD_QUEUE,
+  hostQueue,
+  JOBS_CHANNEL,
+  RESULTS_CHANNEL,
+  SHARED_QUEUE,
+  type WorkerJob,
+  workerJobSchema,
+} from '../../core/worker-job.schema.ts';
+import { runProgress } from '../../engine/pipeline/run-progress.ts';
+import type { JobQueue } from '../../engine/workers/job-queue.ts';
+import type { Executor, LinkedChangeSpec } from './executor.ts';
+import { bundleOf, defaultLease } from './worker-bundle.ts';
+import { type CheckedResult, checkResult, gradeWorkerResults, runsOf } from './worker-results.ts';
+
+export interface WorkersExecutorOptions {
+  /** Empty: the App was started without `DATABASE_URL`, and a workers evaluation says so. */
+  databaseUrl: string;
+  /** Runs evaluations of organizations not on `executor: workers`. */
+  fallback: Executor;
+  /**
+   * A job's lease: a worker silent this long is taken for dead and the job retried elsewhere.
+   * Default: the suite's longest possible configuration (its timeout, and its setup and test
+   * timeouts if longer) plus 10 minutes for fetching and preparing.
+   */
+  leaseSeconds?: number;
+  /** How long a job waits for its preferred host before any worker may take it. */
+  graceSeconds?: number;
+  /** Retries of a job whose worker died (its lease expired) before the configuration is an infrastructure error. */
+  retries?: number;
+  /** How often pg-boss looks for expired leases (seconds; its default when unset). */
+  maintenanceSeconds?: number;
+  log: { warn: (o: object, m: string) => void };
+}
+
+interface Waiting {
+  check(): void;
+}
+
+export class WorkersExecutor implements Executor {
+  private queue: Promise<JobQueue> | undefined;
+  private readonly waiting = new Map<string, Waiting>();
+
+  constructor(private readonly opts: WorkersExecutorOptions) {}
+
+  /** The connection, opened on the first evaluation that needs it (pg-boss is loaded then). */
+  private open(): Promise<JobQueue> {
+    this.queue ??= (async () => {
+      const { openJobQueue } = await import('../../engine/workers/job-queue.ts');
+      const q = await openJobQueue({
+        databaseUrl: this.opts.databaseUrl,
+        ...(this.opts.maintenanceSeconds ? { maintenanceSeconds: this.opts.maintenanceSeconds } : {}),
+        onError: (e) => this.opts.log.warn({ err: e.message }, 'worker pool database trouble'),
+      });
+      await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
+      await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
+      // Jobs whose every attempt lost its worker: the configuration is an infrastructure error.
+      await q.boss.work<unknown>(DEAD_QUEUE, async ([job]) => {
+        const data = workerJobSchema.safeParse(job?.data);
+        if (!data.success) return;
+        const { putResult } = await import('../../engine/workers/worker-tables.ts');
+        await putResult(q.db, {
+          evaluation: data.data.evaluation,
+          configuration: data.data.configuration,
+          outcome: {
+            kind: 'infra',
+            hostId: '',
+            error: {
+              kind: 'engine',
+              message: `every worker that took configuration ${data.data.configuration} stopped answering before its lease ended`,
+            },
+          },
+        });
+      });
+      return q;
+    })();
+    this.queue.catch(() => {
+      this.queue = undefined;
+    });
+    return this.queue;
+  }
+
+  async close(): Promise<void> {
+    const q = this.queue;
+    this.queue = undefined;
+    if (q) await (await q.catch(() => undefined))?.close();
+  }
+
+  async run(
+    change: LinkedChangeSpec,
+    signal: AbortSignal,
+    onEvent?: (event: EvaluationEvent) => void,
+  ): Promise<Report> {
+    if (!change.workers) return this.opts.fallback.run(change, signal, onEvent);
+    signal.throwIfAborted();
+    if (!this.opts.databaseUrl)
+      throw new InfraError(
+        'engine',
+        'tandem.yml says `executor: workers`, but the App was started without DATABASE_URL (the PostgreSQL database its workers share)',
+      );
+    const rows = await import('../../engine/workers/worker-tables.ts');
+    const q = await this.open().catch((e: unknown) => {
+      throw new InfraError(
+        'engine',
+        `the worker pool's database could not be reached: ${(e as Error).message}`,
+      );
+    });
+    const plan = planMatrix(
+      change.targets.map((t) => t.repo),
+      change.matrix,
+    );
+    onEvent?.({
+      type: 'plan',
+      configurations: plan.configurations.map((c) => ({ id: c.id, applied: c.applied })),
+      mode: plan.mode,
+    });
+    const evaluation = randomUUID();
+    const bundle = await bundleOf(change);
+    const lease = this.opts.leaseSeconds ?? defaultLease(change);
+    try {
+      await rows.putBundle(q.db, evaluation, JSON.stringify(bundle));
+      const repos = [...change.targets, ...change.context].map((r) => r.repo);
+      const host = await rows.preferredHost(q.db, repos, Math.max(30, lease));
+      const grace = this.opts.graceSeconds ?? 30;
+      // The verdict first: the all-base and full configurations are sent (and so taken) first.
+      const order = [...plan.configurations].sort((a, b) => rank(a.role) - rank(b.role));
+      for (const c of order) {
+        const job = (copy: WorkerJob['copy']): WorkerJob => ({
+          evaluation,
+          configuration: c.id,
+          copy,
+          deferrals: 0,
+        });
+        if (host) await q.boss.send(hostQueue(host), job('host'), { expireInSeconds: lease, retryLimit: 0 });
+        await q.boss.send(SHARED_QUEUE, job('shared'), {
+          expireInSeconds: lease,
+          retryLimit: this.opts.retries ?? 2,
+          deadLetter: DEAD_QUEUE,
+          ...(host ? { startAfter: grace } : {}),
+        });
+      }
+      await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
+      // Each configuration's event as its answer arrives, judged as a local run's (the verdict first).
+      const progress = runProgress({
+        failToPass: change.suite.fail_to_pass,
+        passToPass: change.suite.pass_to_pass,
+        baseId: plan.configurations.find((c) => c.role === 'base')?.id,
+        fullId: plan.configurations.find((c) => c.role === 'full')?.id,
+        emit: (e) => onEvent?.(e),
+      });
+      const results = await this.wait(q, evaluation, plan.configurations, signal, (c, r) => {
+        for (const run of runsOf(c, r)) progress.done(run);
+      });
+      return gradeWorkerResults(plan.configurations, results);
+    } finally {
+      await rows.dropEvaluation(q.db, evaluation).catch(() => {});
+    }
+  }
+
+  /** Resolves when every configuration has a result (checked on each NOTIFY for this evaluation). */
+  private async wait(
+    q: JobQueue,
+    evaluation: string,
+    planned: readonly PlannedConfiguration[],
+    signal: AbortSignal,
+    onAnswer: (c: PlannedConfiguration, r: CheckedResult) => void,
+  ): Promise<Map<string, CheckedResult>> {
+    const answers = new Map<string, CheckedResult>();
+    const { resultsOf } = await import('../../engine/workers/worker-tables.ts');
+    const { MAX_RESULT_BYTES } = await import('../../core/worker-job.schema.ts');
+    return new Promise((resolve, reject) => {
+      let reading = Promise.resolve();
+      const finish = () => {
+        this.waiting.delete(evaluation);
+        signal.removeEventListener('abort', aborted);
+      };
+      const aborted = () => {
+        finish();
+        reject(new InfraError('aborted', 'the evaluation was interrupted'));
+      };
+      const check = () => {
+        reading = reading.then(async () => {
+          if (signal.aborted || !this.waiting.has(evaluation)) return;
+          try {
+            for (const r of await resultsOf(q.db, evaluation, MAX_RESULT_BYTES)) {
+              const c = planned.find((p) => p.id === r.configuration);
+              if (!c || answers.has(c.id)) continue;
+              const checked = checkResult(r);
+              answers.set(c.id, checked);
+              onAnswer(c, checked);
+            }
+            if (answers.size < planned.length) return;
+            finish();
+            resolve(answers);
+          } catch (e) {
+            finish();
+            reject(new InfraError('engine', `the worker results could not be read: ${(e as Error).message}`));
+          }
+        });
+      };
+      this.waiting.set(evaluation, { check });
+      signal.addEventListener('abort', aborted);
+      // Results stored before this listener was registered.
+      check();
+    });
+  }
+}
+
+const rank = (role: string) => (role === 'base' ? 0 : role === 'full' ? 1 : 2);

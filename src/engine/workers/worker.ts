@@ -1,0 +1,226 @@
+/**
+ * `tandem worker`: takes configuration jobs from PostgreSQL and runs each through the engine
+ * (run-job.ts). Each of its `concurrency` slots takes from this host's own queue first (the App
+ * sends a job there when this host already holds the evaluation's repositories) and from the
+ * shared queue after. A job's configuration is claimed for the job's lease: a copy of it that
+ * finds the claim held elsewhere is put back for when that lease ends, so a worker that died
+ * mid-job (its pg-boss lease expired, the job retried here) is replaced, never duplicated.
+ * What a job produced — a partial report or an infrastructure error — is stored with a NOTIFY to
+ * the App; a killed attempt stores nothing, so it never counts as a verdict.
+ */
+import path from 'node:path';
+import type PgBoss from 'pg-boss';
+import { scrubCredentials } from '../../core/credentials.ts';
+import { errorText } from '../../core/error-text.ts';
+import { infraInfo } from '../../core/errors.ts';
+import {
+  DEAD_QUEUE,
+  hostQueue,
+  JOBS_CHANNEL,
+  SHARED_QUEUE,
+  type WorkerBundle,
+  type WorkerJob,
+  workerBundleSchema,
+  workerJobSchema,
+} from '../../core/worker-job.schema.ts';
+import { describeIssues } from '../../core/zod-issues.ts';
+import { ensureQueue, type JobQueue, openJobQueue } from './job-queue.ts';
+import { type ConfigurationRunner, SuiteFolders } from './run-job.ts';
+import * as rows from './worker-tables.ts';
+
+export interface WorkerOptions {
+  databaseUrl: string;
+  hostId: string;
+  concurrency: number;
+  runner: ConfigurationRunner;
+  /** Where suite folders are written (under the engine's cache folder). */
+  scratchDir: string;
+  /** Stops taking jobs and aborts the running ones (their jobs are failed, so they retry at once). */
+  signal: AbortSignal;
+  log: (line: string) => void;
+  /** How often an idle slot looks again without a NOTIFY (delayed copies, retries), ms. */
+  pollMs?: number;
+  maintenanceSeconds?: number;
+}
+
+type Fetched = PgBoss.JobWithMetadata<unknown>;
+
+/** Runs until `signal` aborts; resolves once every slot stopped and the connections closed. */
+export async function runWorker(opts: WorkerOptions): Promise<void> {
+  const queue = await openJobQueue({
+    databaseUrl: opts.databaseUrl,
+    ...(opts.maintenanceSeconds ? { maintenanceSeconds: opts.maintenanceSeconds } : {}),
+    onError: (e) => opts.log(`database trouble: ${scrubCredentials(errorText(e))}`),
+  });
+  const own = hostQueue(opts.hostId);
+  const folders = new SuiteFolders(path.join(opts.scratchDir, `suites-${opts.hostId}`));
+  let wake: Array<() => void> = [];
+  const wakeAll = () => {
+    const w = wake;
+    wake = [];
+    for (const f of w) f();
+  };
+  opts.signal.addEventListener('abort', wakeAll);
+  const beat = setInterval(() => void rows.heartbeat(queue.db, opts.hostId).catch(() => {}), 5_000);
+  try {
+    await ensureQueue(queue.boss, own, { deadLetter: DEAD_QUEUE });
+    await queue.listen(JOBS_CHANNEL, wakeAll);
+    await rows.heartbeat(queue.db, opts.hostId);
+    opts.log(`worker ${opts.hostId}: taking jobs (${opts.concurrency} at once)`);
+    const slot = async () => {
+      while (!opts.signal.aborted) {
+        let job: Awaited<ReturnType<typeof take>>;
+        try {
+          job = await take(queue, own);
+          if (job) {
+            await handle(queue, job, opts, folders);
+            continue;
+          }
+        } catch (e) {
+          // The database failed mid-job: the job's lease brings it back; this slot waits and goes on.
+          opts.log(`worker ${opts.hostId}: database trouble: ${scrubCredentials(errorText(e))}`);
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, opts.pollMs ?? 2_000);
+          wake.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+  } finally {
+    clearInterval(beat);
+    await rows.leave(queue.db, opts.hostId).catch(() => {});
+    await folders.clear().catch(() => {});
+    await queue.close();
+    opts.log(`worker ${opts.hostId}: stopped`);
+  }
+}
+
+async function take(queue: JobQueue, own: string): Promise<{ name: string; job: Fetched } | undefined> {
+  for (const name of [own, SHARED_QUEUE]) {
+    const [job] = await queue.boss.fetch<unknown>(name, { batchSize: 1, includeMetadata: true });
+    if (job) return { name, job };
+  }
+  return undefined;
+}
+
+async function handle(
+  queue: JobQueue,
+  { name, job }: { name: string; job: Fetched },
+  opts: WorkerOptions,
+  folders: SuiteFolders,
+): Promise<void> {
+  const done = (output: object) => queue.boss.complete(name, job.id, output);
+  const parsed = workerJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    const { field, detail } = describeIssues(parsed.error, { schema: workerJobSchema });
+    opts.log(`worker ${opts.hostId}: refused job ${job.id}: ${field}: ${detail}`);
+    return done({ refused: `${field}: ${detail}` });
+  }
+  const data = parsed.data;
+  const what = `configuration ${data.configuration} of evaluation ${data.evaluation}`;
+  if (await rows.hasResult(queue.db, data.evaluation, data.configuration)) return done({ skipped: 'done' });
+  const body = await rows.getBundle(queue.db, data.evaluation);
+  if (body === undefined) return done({ skipped: 'evaluation over' });
+  const claim = await rows.claimConfiguration(queue.db, {
+    evaluation: data.evaluation,
+    configuration: data.configuration,
+    jobId: job.id,
+    hostId: opts.hostId,
+    leaseSeconds: Number(job.expireInSeconds),
+  });
+  if (!claim.claimed) {
+    // A host copy is only a head start: the shared copy stays responsible for the configuration.
+    if (data.copy === 'shared') await putBack(queue, data, job, claim.leaseUntil);
+    return done({ skipped: 'held elsewhere' });
+  }
+  const bundle = parseBundle(body);
+  if (typeof bundle === 'string') {
+    await rows.putResult(queue.db, {
+      evaluation: data.evaluation,
+      configuration: data.configuration,
+      outcome: { kind: 'infra', hostId: opts.hostId, error: { kind: 'engine', message: bundle } },
+    });
+    return done({ refused: bundle });
+  }
+  const started = Date.now();
+  opts.log(`worker ${opts.hostId}: running ${what} (attempt ${job.retryCount + 1})`);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  opts.signal.addEventListener('abort', stop);
+  try {
+    const suiteDir = await folders.get(data.evaluation, bundle.files);
+    const report = await opts.runner({
+      bundle,
+      suiteDir,
+      configuration: data.configuration,
+      signal: controller.signal,
+    });
+    await rows.putResult(queue.db, {
+      evaluation: data.evaluation,
+      configuration: data.configuration,
+      outcome: { kind: 'report', hostId: opts.hostId },
+      report: JSON.stringify(report),
+    });
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    opts.log(`worker ${opts.hostId}: ${what} reported in ${secs}s`);
+  } catch (err) {
+    if (controller.signal.aborted) {
+      // Stopped, not a result: the job goes back at once (not after its lease) for another worker.
+      opts.log(`worker ${opts.hostId}: ${what} interrupted; handed back`);
+      await queue.boss.fail(name, job.id, { interrupted: true }).catch(() => {});
+      return;
+    }
+    const info = infraInfo(err);
+    const secrets = bundle.targets.map((t) => t.url).concat(bundle.context.map((c) => c.url));
+    const error = { ...info, message: scrubCredentials(info.message, secrets) };
+    await rows.putResult(queue.db, {
+      evaluation: data.evaluation,
+      configuration: data.configuration,
+      outcome: { kind: 'infra', hostId: opts.hostId, error },
+    });
+    opts.log(`worker ${opts.hostId}: ${what} could not run: ${error.message}`);
+  } finally {
+    opts.signal.removeEventListener('abort', stop);
+  }
+  await rows
+    .recordHoldings(
+      queue.db,
+      opts.hostId,
+      [...bundle.targets, ...bundle.context].map((r) => r.repo),
+    )
+    .catch(() => {});
+  await done({ ran: true });
+}
+
+/** The bundle, or what is wrong with it (named by field, never quoting its values). */
+function parseBundle(body: string): WorkerBundle | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return 'the evaluation bundle is not JSON';
+  }
+  const parsed = workerBundleSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const { field } = describeIssues(parsed.error, { schema: workerBundleSchema });
+  return `the evaluation bundle is invalid at ${field}`;
+}
+
+/** Another job holds the configuration: this shared copy comes back when that lease ends. */
+async function putBack(queue: JobQueue, data: WorkerJob, job: Fetched, leaseUntil: Date): Promise<void> {
+  const seconds = Math.max(1, Math.ceil((leaseUntil.getTime() - Date.now()) / 1000) + 1);
+  await queue.boss.send(
+    SHARED_QUEUE,
+    { ...data, deferrals: data.deferrals + 1 },
+    {
+      startAfter: seconds,
+      expireInSeconds: Number(job.expireInSeconds),
+      retryLimit: job.retryLimit,
+      deadLetter: DEAD_QUEUE,
+    },
+  );
+}
