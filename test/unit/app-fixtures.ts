@@ -53,7 +53,7 @@ export function useTempStore(prefix = 'tandem-app-', backend: StoreBackend = 'sq
     target,
     async open() {
       const s = await Store.open(await target());
-      cleanup(() => s.close());
+      cleanup(async () => await s.close());
       return s;
     },
   };
