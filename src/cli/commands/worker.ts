@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.ts';
-
-interface WorkerFlags {
-  databaseUrl?: string;
-  hostId?: string;
-  concurrency: string;
-  sandbox: string;
-  cacheDir?: string;
-  jobs?: string;
-}
+// Type-only: the worker's code (pg-boss, pg) loads only when the command runs.
+import type { WorkerFlags } from '../run/worker.ts';
 
 export function registerWorker(program: Command, ctx: CliContext): void {
   program
