@@ -57,10 +57,10 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const { settings } = options;
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const store = await Store.open(join(dataDir, 'tandem.db'));
-    store.deliveries.prune(7 * 24 * 3600 * 1000);
+    const store = await Store.open(settings.databaseUrl ?? join(dataDir, 'tandem.db'));
+    await store.deliveries.prune(7 * 24 * 3600 * 1000);
     // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
-    const interrupted = store.merges.interruptRunning();
+    const interrupted = await store.merges.interruptRunning();
     if (interrupted > 0) app.log.warn({ interrupted }, 'merges interrupted by a restart');
     const local =
       options.executor ??
@@ -112,9 +112,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       concurrency: settings.concurrency,
     });
     registerMergeGroupHandler(app, service, mergeGroups);
-    const resumedGroups = mergeGroups.resume();
+    const resumedGroups = await mergeGroups.resume();
     if (resumedGroups > 0) app.log.info({ resumed: resumedGroups }, 'resumed open merge groups');
-    const resumed = service.resume();
+    const resumed = await service.resume();
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
     let closing: Promise<void> | undefined;
     options.onRuntime?.({
@@ -129,7 +129,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
           await mergeGroups.close();
           await actions.close();
           await workers.close();
-          store.close();
+          await store.close();
         })();
         return closing;
       },

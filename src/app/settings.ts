@@ -23,11 +23,16 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
   TANDEM_PUBLIC_URL: z.string().url().optional(),
-  /** PostgreSQL shared with `tandem worker` processes (`executor: workers`). */
+  /**
+   * A PostgreSQL database (`postgres://user:password@host:5432/tandem`) for the App's state,
+   * which several App processes can share, and the job queue of `tandem worker` processes
+   * (`executor: workers`); unset (or empty): one SQLite file in TANDEM_DATA_DIR.
+   */
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
-    .optional(),
+    .regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type Settings = {
@@ -49,7 +54,10 @@ export type Settings = {
   publicUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
-  /** Unset: organizations on `executor: workers` get an infrastructure error naming it. */
+  /**
+   * Unset: the store is `tandem.db` in `dataDir`, and organizations on `executor: workers` get an
+   * infrastructure error naming it.
+   */
   databaseUrl: string | undefined;
 };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
+import { evaluationStates as storedStates } from '../support/store-probe.ts';
 import { API_OK, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
 const scenario = useScenario();
@@ -22,12 +23,7 @@ const conclusions = (world: Scenario, repo: string, sha?: string) =>
   world.tandemChecks(repo, sha).map((c) => c.conclusion);
 const targetsOf = (run: { spec: { targets: Array<{ repo: string }> } }) =>
   run.spec.targets.map((t) => t.repo).sort();
-const evaluationStates = (world: Scenario) =>
-  (
-    world.app.service.store.db.prepare('SELECT state FROM evaluations ORDER BY id').all() as Array<{
-      state: string;
-    }>
-  ).map((r) => r.state);
+const evaluationStates = (world: Scenario) => storedStates(world.app.service.store);
 
 /** Pushes a new commit to a member's head branch and tells the App (synchronize). */
 async function push(world: Scenario, repo: 'schema' | 'api' | 'web', files: Record<string, string>) {
@@ -298,7 +294,7 @@ describe('App: a linked change over its life', () => {
         .filter(Boolean);
       expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
     }
-    expect(evaluationStates(w).filter((s) => s === 'published')).toHaveLength(2);
+    expect((await evaluationStates(w)).filter((s) => s === 'published')).toHaveLength(2);
   });
 
   it('cancels an evaluation made stale by a newer push', async () => {
@@ -318,7 +314,7 @@ describe('App: a linked change over its life', () => {
     expect(o.executor.runs.map((r) => r.aborted)).toEqual([true, false]);
     expect(o.executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!.head).toBe(newer);
     // The first request was folded into the set's (cancelled), then the held run was aborted.
-    expect(evaluationStates(w).slice(-2)).toEqual(['superseded', 'published']);
+    expect((await evaluationStates(w)).slice(-2)).toEqual(['superseded', 'published']);
     const [stale] = w.tandemChecks('api', api.head.sha);
     expect(stale!.conclusion).toBe('cancelled');
     expect(stale!.output.title).toBe('Tandem: superseded');

@@ -1,6 +1,6 @@
 /**
- * What the App's unit tests share: a store on a fresh SQLite file (closed and removed after
- * each test) and a client of the GitHub stand-in as the App builds one.
+ * What the App's unit tests share: a store on a fresh SQLite file or PostgreSQL database
+ * (closed and removed after each test) and a client of the GitHub stand-in as the App builds one.
  */
 import { join } from 'node:path';
 import { tandemOctokit } from '../../src/app/octokit.ts';
@@ -8,24 +8,52 @@ import { type EvaluationVerdict, Store } from '../../src/app/store/store.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
 import { lazyTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.ts';
+
+/** The store's backends: every store test runs on each (`describe.each(STORE_BACKENDS)`). */
+export const STORE_BACKENDS = ['sqlite', 'postgres'] as const;
+export type StoreBackend = (typeof STORE_BACKENDS)[number];
 
 export interface TempStore {
-  /** Opens the test's database file (creating it); opening again reopens the same file. */
+  /** Opens the test's database (creating it); opening again reopens the same one. */
   open(): Promise<Store>;
-  /** The database file (created with its folder on first use). */
+  /** The database: a SQLite file (created with its folder on first use) or a PostgreSQL URL. */
+  target(): Promise<string>;
+  /** The SQLite file (on the `sqlite` backend only). */
   file(): Promise<string>;
 }
 
-/** Registers the cleanup; call at the top of a test file. */
-export function useTempStore(prefix = 'tandem-app-'): TempStore {
+/**
+ * Registers the cleanup (stores closed, the file or the test's own PostgreSQL database removed
+ * after each test); call at the top of a test file or of a `describe.each(STORE_BACKENDS)` block.
+ */
+export function useTempStore(prefix = 'tandem-app-', backend: StoreBackend = 'sqlite'): TempStore {
   const cleanup = useCleanup();
   const dir = lazyTempDir(cleanup, prefix);
-  const file = async () => join(await dir(), 'tandem.db');
+  let database: Promise<TestDatabase> | undefined;
+  const file = async () => {
+    if (backend !== 'sqlite') throw new Error(`file(): the ${backend} backend has no file`);
+    return join(await dir(), 'tandem.db');
+  };
+  const target = async () => {
+    if (backend === 'sqlite') return file();
+    if (!database) {
+      const created = createTestDatabase();
+      database = created;
+      // Registered first, so dropped last: after the stores opened on it are closed.
+      cleanup(async () => {
+        database = undefined;
+        await (await created).drop();
+      });
+    }
+    return (await database).url;
+  };
   return {
     file,
+    target,
     async open() {
-      const s = await Store.open(await file());
-      cleanup(() => s.close());
+      const s = await Store.open(await target());
+      cleanup(async () => await s.close());
       return s;
     },
   };
@@ -43,20 +71,20 @@ export function standInClient(standIn: StandIn, owner = 'acme'): GitHub {
  * A running evaluation of `members` (PR keys, each at head `headSha`), seeded by the first one:
  * where the App's tests start when they need one in the store.
  */
-export function runningEvaluation(
+export async function runningEvaluation(
   store: Store,
   members: readonly string[] = ['acme/api#1'],
   opts: { installationId?: number; headSha?: string } = {},
-): number {
+): Promise<number> {
   const seed = members[0]!;
-  const id = store.evaluations.create({
+  const id = await store.evaluations.create({
     setKey: seed,
     seed,
     installationId: opts.installationId ?? 1,
     matrix: null,
   });
-  store.evaluations.start(id);
-  store.evaluations.setMembers(
+  await store.evaluations.start(id);
+  await store.evaluations.setMembers(
     id,
     members.map((key) => ({ key, headSha: opts.headSha ?? 'a'.repeat(40) })),
   );
@@ -64,15 +92,15 @@ export function runningEvaluation(
 }
 
 /** `runningEvaluation`, then published with `verdict` recorded (what `/tandem merge` follows). */
-export function publishedEvaluation(
+export async function publishedEvaluation(
   store: Store,
   verdict: EvaluationVerdict,
   members?: readonly string[],
   opts: { installationId?: number } = {},
-): number {
-  const id = runningEvaluation(store, members, opts);
-  store.evaluations.recordVerdict(id, verdict);
-  store.evaluations.publish(id);
+): Promise<number> {
+  const id = await runningEvaluation(store, members, opts);
+  await store.evaluations.recordVerdict(id, verdict);
+  await store.evaluations.publish(id);
   return id;
 }
 

@@ -27,11 +27,11 @@ async function recorder() {
   };
   const target: WebhookTarget = {
     store: s,
-    claimDelivery: () => true,
+    claimDelivery: async () => true,
     onPull: async (pull, installationId) => {
       calls.pulls.push({ pull, installationId });
     },
-    request: (seed, installationId) => {
+    request: async (seed, installationId) => {
       calls.requests.push({ seed, installationId });
     },
     background: () => {
@@ -40,7 +40,7 @@ async function recorder() {
     },
     invalidateConfig: () => {},
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
-    linkedSet: (seed) => [seed],
+    linkedSet: async (seed) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
     // No `/tandem merge` here: the merge queue is the App tests'.
     queue: undefined as never,
@@ -140,19 +140,19 @@ describe('check_run re-run', () => {
   it('re-requests the set of a check run the App knows, by its stored PR', async () => {
     const { target, calls, store: s } = await recorder();
     const payload = checkPayload('rerequested', () => {});
-    s.checkRuns.save({
+    await s.checkRuns.save({
       pullKey: 'acme/api#3',
       headSha: 'a'.repeat(40),
       checkRunId: payload.check_run.id,
       evaluationId: 1,
     });
-    onCheckRunRerun(target, payload);
+    await onCheckRunRerun(target, payload);
     expect(calls.requests).toEqual([{ seed: 'acme/api#3', installationId: 42 }]);
   });
 
   it('falls back to the check’s pull request, spelled as a key', async () => {
     const { target, calls } = await recorder();
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => {
         p.repository.owner.login = 'Acme';
@@ -165,22 +165,22 @@ describe('check_run re-run', () => {
 
   it('ignores other checks, other actions, and checks without a PR', async () => {
     const { target, calls } = await recorder();
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => (p.check_run.name = 'CI')),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('requested_action', (p) => {
         p.requested_action = { identifier: 'something-else' };
         p.check_run.pull_requests = [{ number: 5 }];
       }),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => (p.check_run.pull_requests = [])),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => delete p.check_run.id),
     );

@@ -71,7 +71,7 @@ describe('linked set decisions on the in-memory GitHub', () => {
     await w.opened({ repo: 'acme/api', number: 1 });
     await w.opened({ repo: 'acme/web', number: 5, body: 'Depends-On: acme/api#1', author: 'mallory' });
     // What `/tandem link acme/api#1` on web#5 by alice records (webhooks/comment-commands.ts).
-    w.store.links.addManual('acme/web#5', 'acme/api#1', 'acme/api#1 acme/web#5', 'alice');
+    await w.store.links.addManual('acme/web#5', 'acme/api#1', 'acme/api#1 acme/web#5', 'alice');
     w.gh.grantWrite('acme/api', 'alice');
     const set = await w.resolve('acme/api#1');
     expect(keys(set.members).sort()).toEqual(['acme/api#1', 'acme/web#5']);
@@ -98,7 +98,7 @@ describe('linked set decisions on the in-memory GitHub', () => {
     w.gh.grantWrite('acme/api', 'dev');
     w.onGitHub({ repo: 'acme/web', number: 4, body: 'Depends-On: acme/api#1', author: 'dev' });
     // Recorded without `opened`: the App did not see api#1 from its creation, so it searches.
-    recordPull(w.store, w.gh.addPull({ repo: 'acme/api', number: 1 }), INSTALLATION);
+    await recordPull(w.store, w.gh.addPull({ repo: 'acme/api', number: 1 }), INSTALLATION);
     const first = await w.resolve('acme/api#1');
     expect(keys(first.members).sort()).toEqual(['acme/api#1', 'acme/web#4']);
     const second = await w.resolve('acme/api#1');

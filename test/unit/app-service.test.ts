@@ -105,7 +105,7 @@ async function world() {
       if (closed) return;
       closed = true;
       await service.close();
-      store.close();
+      await store.close();
     };
     toClose.push(stop);
     return { store, executor, service, transitions, stop };
@@ -121,14 +121,14 @@ describe('TandemService', () => {
     const key = 'acme/api#1';
     await a.service.whileMerging([key], async () => {
       // A merged member's webhook asks to re-evaluate the rest: not halfway through the merge.
-      a.service.request(key, w.installationId, 'full');
-      a.service.request(key, w.installationId);
-      expect(a.store.evaluations.latestCovering([key])).toBeUndefined();
+      await a.service.request(key, w.installationId, 'full');
+      await a.service.request(key, w.installationId);
+      expect(await a.store.evaluations.latestCovering([key])).toBeUndefined();
     });
-    const held = a.store.evaluations.latestCovering([key]);
+    const held = await a.store.evaluations.latestCovering([key]);
     expect(held).toMatchObject({ seed: key, state: 'queued', matrix: 'full' });
-    a.service.request(key, w.installationId);
-    expect(a.store.evaluations.latestCovering([key])?.id).toBe(held?.id);
+    await a.service.request(key, w.installationId);
+    expect((await a.store.evaluations.latestCovering([key]))?.id).toBe(held?.id);
   });
 
   it('a newer push supersedes the running evaluation; the newer one is published', async () => {
@@ -144,14 +144,14 @@ describe('TandemService', () => {
 
     w.si.updatePullRequest('acme', 'api', 1, { headSha: '2'.repeat(40) });
     await a.service.onPull(w.pull(), w.installationId);
-    await expect(a.store.evaluations.reached(first)).resolves.toBe('superseded');
+    expect(await a.store.evaluations.reached(first)).toBe('superseded');
     a.service.flush();
     await a.executor.started(2);
     a.executor.runs[1]!.release(resolvedReport());
     await a.service.idle();
 
     const second = a.transitions.filter((t) => t.to === 'running').at(-1)!.id;
-    expect(a.store.evaluations.stateOf(second)).toBe('published');
+    expect(await a.store.evaluations.stateOf(second)).toBe('published');
     expect(a.transitions.filter((t) => t.id === first).map((t) => t.to)).toEqual([
       'queued',
       'running',
@@ -175,12 +175,12 @@ describe('TandemService', () => {
     await a.stop();
 
     const b = await w.start();
-    expect(b.store.evaluations.stateOf(id)).toBe('running');
-    expect(b.service.resume()).toBe(1);
-    expect(b.store.evaluations.stateOf(id)).toBe('queued');
+    expect(await b.store.evaluations.stateOf(id)).toBe('running');
+    expect(await b.service.resume()).toBe(1);
+    expect(await b.store.evaluations.stateOf(id)).toBe('queued');
     await b.executor.started(1); // resumed evaluations start without a debounce
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(b.store.evaluations.reached(id)).resolves.toBe('published');
+    expect(await b.store.evaluations.reached(id)).toBe('published');
     await b.service.idle();
     // The resumed evaluation completed the check run the first process created.
     expect(w.si.checkRuns('acme', 'api').map((c) => [c.status, c.conclusion])).toEqual([
@@ -193,17 +193,17 @@ describe('TandemService', () => {
     const a = await w.start();
     const states = a.store.evaluations;
     const row = { setKey: 'acme/api#1', seed: 'acme/api#1', installationId: w.installationId, matrix: null };
-    const older = states.create(row);
-    states.start(older);
-    const newer = states.create(row);
+    const older = await states.create(row);
+    await states.start(older);
+    const newer = await states.create(row);
     await a.stop();
 
     const b = await w.start();
-    expect(b.service.resume()).toBe(2);
+    expect(await b.service.resume()).toBe(2);
     await b.executor.started(1);
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(b.store.evaluations.reached(newer)).resolves.toBe('published');
-    expect(b.store.evaluations.stateOf(older)).toBe('superseded');
+    expect(await b.store.evaluations.reached(newer)).toBe('published');
+    expect(await b.store.evaluations.stateOf(older)).toBe('superseded');
     await b.service.idle();
     expect(b.executor.runs).toHaveLength(1);
   });
@@ -212,10 +212,10 @@ describe('TandemService', () => {
     const w = await world();
     const a = await w.start({ auth: () => Promise.reject(new Error('installation token refused')) });
     errors.length = 0;
-    a.service.request('acme/api#1', w.installationId);
+    await a.service.request('acme/api#1', w.installationId);
     const id = a.transitions[0]!.id;
     a.service.flush();
-    await expect(a.store.evaluations.reached(id)).resolves.toBe('failed');
+    expect(await a.store.evaluations.reached(id)).toBe('failed');
     await a.service.idle();
     expect(errors).toHaveLength(1);
     expect(a.executor.runs).toHaveLength(0);

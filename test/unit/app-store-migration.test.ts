@@ -1,14 +1,19 @@
 /**
- * The store's schema migrates: a database file written by the schema before versioning (its
- * DDL below, as the App shipped it, with `user_version` 0 and the old state names) opens with
- * its data kept and its evaluations renamed into the state machine's words; a database from a
- * newer Tandem is refused with a message naming the file.
+ * The store's schema migrates: a SQLite file written by the schema before versioning (its DDL
+ * below, as the App shipped it, with `user_version` 0 and the old state names) opens with its
+ * data kept and its evaluations renamed into the state machine's words. On both backends, a
+ * database at the previous version opens migrated with its rows, two stores opening one database
+ * at once migrate it once, and a database from a newer Tandem is refused with a message naming it.
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { openPostgres, shownUrl } from '../../src/app/store/postgres-driver.ts';
+import { openSqlite } from '../../src/app/store/sqlite-driver.ts';
 import { Store } from '../../src/app/store/store.ts';
-import { SCHEMA_VERSION, schemaVersion } from '../../src/app/store/store-schema.ts';
-import { useTempStore } from './app-fixtures.ts';
+import type { Driver } from '../../src/app/store/store-driver.ts';
+import { migrate, SCHEMA_VERSION, schemaVersion } from '../../src/app/store/store-schema.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../src/app/store/store-schema-postgres.ts';
+import { STORE_BACKENDS, type StoreBackend, useTempStore } from './app-fixtures.ts';
 
 /** The unversioned schema each table created for itself before `store-schema.ts`. */
 const PREVIOUS_DDL = `
@@ -58,60 +63,106 @@ function writePreviousDatabase(file: string): void {
   db.close();
 }
 
-describe('store schema', () => {
+describe('SQLite schema from before versioning', () => {
   it('migrates a database from before versioning and keeps its data', async () => {
     const file = await temp.file();
     writePreviousDatabase(file);
 
     store = await temp.open();
-    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
-    expect([1, 2, 3].map((id) => store!.evaluations.stateOf(id))).toEqual([
+    expect(await schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    expect(await Promise.all([1, 2, 3].map((id) => store!.evaluations.stateOf(id)))).toEqual([
       'published',
       'superseded',
       'running',
     ]);
-    expect(store.evaluations.get(2)?.matrix).toBe('full');
-    expect(store.evaluations.unfinished().map((e) => [e.id, e.members])).toEqual([
+    expect((await store.evaluations.get(2))?.matrix).toBe('full');
+    expect((await store.evaluations.unfinished()).map((e) => [e.id, e.members])).toEqual([
       [3, [{ key: 'acme/api#1', headSha: SHA }]],
     ]);
-    expect(store.pulls.get('acme/api#1')).toMatchObject({
+    expect(await store.pulls.get('acme/api#1')).toMatchObject({
       installationId: 7,
       headRef: 'feature',
       links: [{ owner: 'acme', repo: 'schema', number: 2 }],
     });
-    expect(store.checkRuns.byId(555)).toMatchObject({
+    expect(await store.checkRuns.byId(555)).toMatchObject({
       pullKey: 'acme/api#1',
       evaluationId: 3,
       completed: false,
     });
-    expect(store.deliveries.claim('d-1', 'pull_request')).toBe(false);
+    expect(await store.deliveries.claim('d-1', 'pull_request')).toBe(false);
     // The migrated store works under the state machine: the interrupted evaluation resumes.
-    store.evaluations.requeue(3);
-    store.evaluations.start(3);
-    store.evaluations.publish(3);
-    expect(store.evaluations.unfinished()).toEqual([]);
-    store.close();
+    await store.evaluations.requeue(3);
+    await store.evaluations.start(3);
+    await store.evaluations.publish(3);
+    expect(await store.evaluations.unfinished()).toEqual([]);
+    await store.close();
 
     // Opening again is a no-op: every migration ran once.
     store = await temp.open();
-    expect(store.evaluations.stateOf(1)).toBe('published');
-    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    expect(await store.evaluations.stateOf(1)).toBe('published');
+    expect(await schemaVersion(store.db)).toBe(SCHEMA_VERSION);
   });
+});
+
+/** The driver under a store on `backend`, opened on its own (as another process would). */
+function openDriver(backend: StoreBackend, target: string): Promise<Driver> {
+  return backend === 'sqlite' ? openSqlite(target) : openPostgres(target);
+}
+
+describe.each(STORE_BACKENDS)('store schema on %s', (backend) => {
+  const db = useTempStore('tandem-migrate-', backend);
+  const current = backend === 'sqlite' ? SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION;
 
   it('creates a new database at the current version', async () => {
-    store = await temp.open();
-    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
-    const id = store.evaluations.create({ setKey: 'a/b#1', seed: 'a/b#1', installationId: 1, matrix: null });
-    expect(store.evaluations.stateOf(id)).toBe('queued');
+    const s = await db.open();
+    expect(await schemaVersion(s.db)).toBe(current);
+    const id = await s.evaluations.create({
+      setKey: 'a/b#1',
+      seed: 'a/b#1',
+      installationId: 1,
+      matrix: null,
+    });
+    expect(await s.evaluations.stateOf(id)).toBe('queued');
   });
 
-  it('refuses a database a newer Tandem wrote, naming the file', async () => {
-    const file = await temp.file();
-    const db = new Database(file);
-    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-    db.close();
-    await expect(Store.open(file)).rejects.toThrow(
-      `${file} has schema version ${SCHEMA_VERSION + 1}, newer than this Tandem's (${SCHEMA_VERSION})`,
+  it('migrates a database at the previous version and keeps its rows', async () => {
+    const old = await openDriver(backend, await db.target());
+    await migrate(old, current - 1);
+    expect(await schemaVersion(old)).toBe(current - 1);
+    const now = Date.now();
+    await old.run(
+      `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, members, created_at, updated_at)
+       VALUES ('acme/api#1', 'acme/api#1', 7, 'published', NULL, ?, ?, ?)`,
+      [JSON.stringify([{ key: 'acme/api#1', headSha: SHA }]), now, now],
+    );
+    await old.close();
+    const s = await db.open();
+    expect(await schemaVersion(s.db)).toBe(current);
+    expect(await s.evaluations.lastPublished('acme/api#1')).toMatchObject({
+      id: 1,
+      installationId: 7,
+      members: [{ key: 'acme/api#1', headSha: SHA }],
+    });
+  });
+
+  it('two stores opening a new database at once migrate it once', async () => {
+    const [a, b] = await Promise.all([db.open(), db.open()]);
+    expect(await schemaVersion(a.db)).toBe(current);
+    expect(await schemaVersion(b.db)).toBe(current);
+  });
+
+  it('refuses a database a newer Tandem wrote, naming it', async () => {
+    const target = await db.target();
+    const d = await openDriver(backend, target);
+    if (backend === 'sqlite') await d.exec(`PRAGMA user_version = ${current + 1}`);
+    else {
+      await migrate(d);
+      await d.run('UPDATE tandem_schema SET version = ?', [current + 1]);
+    }
+    await d.close();
+    const shown = backend === 'sqlite' ? target : shownUrl(target);
+    await expect(Store.open(target)).rejects.toThrow(
+      `${shown} has schema version ${current + 1}, newer than this Tandem's (${current})`,
     );
   });
 });

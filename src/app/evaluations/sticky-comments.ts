@@ -23,10 +23,10 @@ type Step = (state: CommentState | undefined) => CommentState | undefined;
 
 /** One PR's comment after `step`: stored, then posted whole; nothing is written when nothing changed. */
 async function update(gh: GitHubPort, states: CommentStatesTable, key: string, step: Step): Promise<void> {
-  const before = states.get(key);
+  const before = await states.get(key);
   const after = step(before);
   if (after === undefined || after === before) return;
-  states.put(key, after);
+  await states.put(key, after);
   await gh.upsertComment(parsePullKey(key), renderStickyComment(after));
 }
 

@@ -30,7 +30,7 @@ export interface LandItemContext {
   store: Store;
   log: { warn: (o: object, m: string) => void };
   auth: (installationId: number) => Promise<GitHub>;
-  item: (id: string) => QueueItemRecord;
+  item: (id: string) => Promise<QueueItemRecord>;
   step: (installationId: number, change: (s: QueueState) => QueueState) => Promise<void>;
   /** Resolves true after `ms`, false when the App stops first (the item then stays `landing`). */
   wait: (ms: number) => Promise<boolean>;
@@ -40,9 +40,9 @@ export interface LandItemContext {
 
 export async function landItem(ctx: LandItemContext, installationId: number, itemId: string): Promise<void> {
   const { store, log } = ctx;
-  const item = ctx.item(itemId);
-  const pass = store.setQueue.lastPass(itemId);
-  store.setQueue.setStatus(itemId, 'landing');
+  const item = await ctx.item(itemId);
+  const pass = await store.setQueue.lastPass(itemId);
+  await store.setQueue.setStatus(itemId, 'landing');
   if (!pass) {
     await ctx.step(installationId, (s) => recordLandingRefused(s, itemId, 'no passing evaluation to land'));
     return;
@@ -87,8 +87,8 @@ async function finish(
   const { store, log } = ctx;
   const view = landingView(outcome);
   if (outcome.kind === 'landed') {
-    store.setQueue.setStatus(item.id, 'landed');
-    await tellQueueStatus(gh, store, ctx.item(item.id), view, log);
+    await store.setQueue.setStatus(item.id, 'landed');
+    await tellQueueStatus(gh, store, await ctx.item(item.id), view, log);
     await markCommentsMerged(
       gh,
       item.members.map((m) => m.pull),
@@ -98,7 +98,7 @@ async function finish(
     await ctx.step(installationId, (s) => recordLanded(s, item.id));
     return;
   }
-  store.setQueue.setStatus(item.id, 'evicted', outcome.reason);
-  await tellQueueStatus(gh, store, ctx.item(item.id), view, log);
+  await store.setQueue.setStatus(item.id, 'evicted', outcome.reason);
+  await tellQueueStatus(gh, store, await ctx.item(item.id), view, log);
   await ctx.step(installationId, (s) => recordLandingRefused(s, item.id, outcome.reason));
 }

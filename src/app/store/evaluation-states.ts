@@ -56,72 +56,77 @@ export class EvaluationStates extends EventEmitter<Events> {
     super();
   }
 
-  create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
-    const id = this.table.create(e);
+  async create(e: {
+    setKey: string;
+    seed: string;
+    installationId: number;
+    matrix: string | null;
+  }): Promise<number> {
+    const id = await this.table.create(e);
     this.emit('transition', { id, from: undefined, to: 'queued' });
     return id;
   }
 
-  get(id: number): StoredEvaluation | undefined {
+  get(id: number): Promise<StoredEvaluation | undefined> {
     return this.table.get(id);
   }
 
-  stateOf(id: number): EvaluationState | undefined {
-    return this.table.get(id)?.state;
+  async stateOf(id: number): Promise<EvaluationState | undefined> {
+    return (await this.table.get(id))?.state;
   }
 
   /** Evaluations a previous process left queued or running. */
-  unfinished(): StoredEvaluation[] {
+  unfinished(): Promise<StoredEvaluation[]> {
     return this.table.unfinished();
   }
 
-  start(id: number): void {
-    this.move(id, 'running');
+  start(id: number): Promise<void> {
+    return this.move(id, 'running');
   }
 
-  publish(id: number): void {
-    this.move(id, 'published');
+  publish(id: number): Promise<void> {
+    return this.move(id, 'published');
   }
 
-  fail(id: number): void {
-    this.move(id, 'failed');
+  fail(id: number): Promise<void> {
+    return this.move(id, 'failed');
   }
 
-  supersede(id: number): void {
-    this.move(id, 'superseded');
+  supersede(id: number): Promise<void> {
+    return this.move(id, 'superseded');
   }
 
   /**
    * A restart found it running: it runs again (its check runs are reused). A verdict it had
    * recorded (its comments were still waiting) is dropped: the new run records its own.
    */
-  requeue(id: number): void {
-    this.move(id, 'queued');
-    this.table.clearVerdict(id);
+  async requeue(id: number): Promise<void> {
+    await this.move(id, 'queued');
+    await this.table.clearVerdict(id);
   }
 
   /** The members (PR and head) a running evaluation settled on: the Actions hand-off keys on them. */
-  setMembers(id: number, members: StoredEvaluation['members']): void {
-    const state = this.stateOf(id);
+  async setMembers(id: number, members: StoredEvaluation['members']): Promise<void> {
+    const state = await this.stateOf(id);
     if (state !== 'running') throw new IllegalTransitionError(id, state, 'running');
-    this.table.setMembers(id, members);
+    await this.table.setMembers(id, members);
   }
 
   /** What the report concluded: written while running, once the check conclusions are out. */
-  recordVerdict(id: number, verdict: EvaluationVerdict): void {
-    const state = this.stateOf(id);
+  async recordVerdict(id: number, verdict: EvaluationVerdict): Promise<void> {
+    const state = await this.stateOf(id);
     if (state !== 'running') throw new IllegalTransitionError(id, state, 'published');
-    this.table.setVerdict(id, verdict);
+    await this.table.setVerdict(id, verdict);
   }
 
   /** The executor's report and what it was evaluated with, for a later reuse (`lastPublished`). */
-  keepResult(id: number, result: { fingerprint: string; report: string }): void {
-    this.table.keepResult(id, result);
+  keepResult(id: number, result: { fingerprint: string; report: string }): Promise<void> {
+    return this.table.keepResult(id, result);
   }
 
   /** `id` republished `from`'s result: it carries it on for the next reuse. */
-  carryResult(id: number, from: number): void {
-    this.table.carryResult(id, from);
+  carryResult(id: number, from: number): Promise<void> {
+    return this.table.carryResult(id, from);
   }
 
   /** The last published evaluation of a set, with its kept result if any. */
@@ -129,36 +134,39 @@ export class EvaluationStates extends EventEmitter<Events> {
     return this.table.lastPublished(setKey);
   }
 
-  verdict(id: number): EvaluationVerdict | undefined {
+  verdict(id: number): Promise<EvaluationVerdict | undefined> {
     return this.table.verdict(id);
   }
 
   /** The newest evaluation concerning any of these PRs (`/tandem merge` follows it). */
-  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+  latestCovering(keys: readonly string[]): Promise<StoredEvaluation | undefined> {
     return this.table.latestCovering(keys);
   }
 
   /** Resolves with the state once the evaluation has reached one of `states`. */
-  reached(
+  async reached(
     id: number,
     states: readonly EvaluationState[] = ['published', 'superseded', 'failed'],
   ): Promise<EvaluationState> {
-    const now = this.stateOf(id);
-    if (now && states.includes(now)) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      // One listener for the whole wait: transitions emitted back to back are all seen.
-      const listener = (t: Transition) => {
-        if (t.id !== id || !states.includes(t.to)) return;
-        this.off('transition', listener);
-        resolve(t.to);
+    // Listening before reading: a transition announced while the read is in flight is not missed.
+    let listener: ((t: Transition) => void) | undefined;
+    const announced = new Promise<EvaluationState>((resolve) => {
+      listener = (t: Transition) => {
+        if (t.id === id && states.includes(t.to)) resolve(t.to);
       };
       this.on('transition', listener);
     });
+    try {
+      const now = await this.stateOf(id);
+      return now && states.includes(now) ? now : await announced;
+    } finally {
+      if (listener) this.off('transition', listener);
+    }
   }
 
-  private move(id: number, to: EvaluationState): void {
-    const from = this.stateOf(id);
-    if (!from || !canMove(from, to) || !this.table.compareAndSet(id, from, to))
+  private async move(id: number, to: EvaluationState): Promise<void> {
+    const from = await this.stateOf(id);
+    if (!from || !canMove(from, to) || !(await this.table.compareAndSet(id, from, to)))
       throw new IllegalTransitionError(id, from, to);
     this.emit('transition', { id, from, to });
   }

@@ -5,8 +5,8 @@
  * (`intend`), and saving the id clears it: an intent left over is a check a killed process may
  * have created on GitHub without storing its id.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type { Driver, Queryable } from './store-driver.ts';
 import { flagColumn, rowReader } from './stored-row.ts';
 
 const headSchema = z.object({ pullKey: z.string(), headSha: z.string() });
@@ -18,92 +18,96 @@ const checkRunSchema = headSchema.extend({
 export type StoredCheckRun = z.output<typeof checkRunSchema>;
 
 /** Columns under their `StoredCheckRun` names. */
-const COLUMNS = `pull_key AS pullKey, head_sha AS headSha, check_run_id AS checkRunId,
-  evaluation_id AS evaluationId, completed`;
+const COLUMNS = `pull_key AS "pullKey", head_sha AS "headSha", check_run_id AS "checkRunId",
+  evaluation_id AS "evaluationId", completed`;
 
 const checkRuns = rowReader('check_runs', ['pullKey', 'headSha'], checkRunSchema);
 const intents = rowReader('check_intents', ['pullKey', 'headSha'], headSchema);
 
 export class CheckRunsTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /** Stores the head's check (open unless `completed`) and clears its intent, at once. */
-  save(c: Omit<StoredCheckRun, 'completed'> & { completed?: boolean }): void {
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO check_runs (pull_key, head_sha, check_run_id, evaluation_id, completed) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (pull_key, head_sha) DO UPDATE SET check_run_id = excluded.check_run_id,
-             evaluation_id = excluded.evaluation_id, completed = excluded.completed`,
-        )
-        .run(c.pullKey, c.headSha, c.checkRunId, c.evaluationId, c.completed ? 1 : 0);
-      this.dropIntent(c.pullKey, c.headSha);
-    })();
+  async save(c: Omit<StoredCheckRun, 'completed'> & { completed?: boolean }): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(
+        `INSERT INTO check_runs (pull_key, head_sha, check_run_id, evaluation_id, completed) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (pull_key, head_sha) DO UPDATE SET check_run_id = excluded.check_run_id,
+           evaluation_id = excluded.evaluation_id, completed = excluded.completed`,
+        [c.pullKey, c.headSha, c.checkRunId, c.evaluationId, c.completed ? 1 : 0],
+      );
+      await this.dropIntent(c.pullKey, c.headSha, tx);
+    });
   }
 
   /** Records that a check for this head is about to be created (before the call to GitHub). */
-  intend(pullKey: string, headSha: string): void {
-    this.db
-      .prepare('INSERT OR IGNORE INTO check_intents (pull_key, head_sha, created_at) VALUES (?, ?, ?)')
-      .run(pullKey, headSha, Date.now());
+  async intend(pullKey: string, headSha: string): Promise<void> {
+    await this.db.run(
+      'INSERT INTO check_intents (pull_key, head_sha, created_at) VALUES (?, ?, ?) ON CONFLICT (pull_key, head_sha) DO NOTHING',
+      [pullKey, headSha, Date.now()],
+    );
   }
 
-  hasIntent(pullKey: string, headSha: string): boolean {
-    const row = this.db
-      .prepare('SELECT 1 FROM check_intents WHERE pull_key = ? AND head_sha = ?')
-      .get(pullKey, headSha);
+  async hasIntent(pullKey: string, headSha: string): Promise<boolean> {
+    const row = await this.db.get('SELECT 1 AS one FROM check_intents WHERE pull_key = ? AND head_sha = ?', [
+      pullKey,
+      headSha,
+    ]);
     return row !== undefined;
   }
 
   /** Intents no stored id answered: checks a killed process may have created. */
-  intents(): Array<{ pullKey: string; headSha: string }> {
+  async intents(): Promise<Array<{ pullKey: string; headSha: string }>> {
     return intents.many(
-      this.db.prepare('SELECT pull_key AS pullKey, head_sha AS headSha FROM check_intents').all(),
+      await this.db.all('SELECT pull_key AS "pullKey", head_sha AS "headSha" FROM check_intents'),
     );
   }
 
-  dropIntent(pullKey: string, headSha: string): void {
-    this.db.prepare('DELETE FROM check_intents WHERE pull_key = ? AND head_sha = ?').run(pullKey, headSha);
+  async dropIntent(pullKey: string, headSha: string, q: Queryable = this.db): Promise<void> {
+    await q.run('DELETE FROM check_intents WHERE pull_key = ? AND head_sha = ?', [pullKey, headSha]);
   }
 
   /** A completed check of a head taken up again by a re-evaluation of that head. */
-  reopen(pullKey: string, headSha: string, evaluationId: number | null): void {
-    this.db
-      .prepare(
-        `UPDATE check_runs SET completed = 0, evaluation_id = COALESCE(?, evaluation_id)
-         WHERE pull_key = ? AND head_sha = ?`,
-      )
-      .run(evaluationId, pullKey, headSha);
+  async reopen(pullKey: string, headSha: string, evaluationId: number | null): Promise<void> {
+    await this.db.run(
+      `UPDATE check_runs SET completed = 0, evaluation_id = COALESCE(?, evaluation_id)
+       WHERE pull_key = ? AND head_sha = ?`,
+      [evaluationId, pullKey, headSha],
+    );
   }
 
-  get(pullKey: string, headSha: string): StoredCheckRun | undefined {
+  async get(pullKey: string, headSha: string): Promise<StoredCheckRun | undefined> {
     return checkRuns.one(
-      this.db
-        .prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND head_sha = ?`)
-        .get(pullKey, headSha),
+      await this.db.get(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND head_sha = ?`, [
+        pullKey,
+        headSha,
+      ]),
     );
   }
 
   /** Open check runs of a PR (any head): the stale ones get closed when the head moves on. */
-  open(pullKey: string): StoredCheckRun[] {
+  async open(pullKey: string): Promise<StoredCheckRun[]> {
     return checkRuns.many(
-      this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND completed = 0`).all(pullKey),
+      await this.db.all(`SELECT ${COLUMNS} FROM check_runs WHERE pull_key = ? AND completed = 0`, [pullKey]),
     );
   }
 
-  byId(id: number): StoredCheckRun | undefined {
-    return checkRuns.one(this.db.prepare(`SELECT ${COLUMNS} FROM check_runs WHERE check_run_id = ?`).get(id));
+  async byId(id: number): Promise<StoredCheckRun | undefined> {
+    return checkRuns.one(await this.db.get(`SELECT ${COLUMNS} FROM check_runs WHERE check_run_id = ?`, [id]));
   }
 
-  claim(pullKey: string, headSha: string, evaluationId: number): void {
-    this.db
-      .prepare('UPDATE check_runs SET evaluation_id = ? WHERE pull_key = ? AND head_sha = ?')
-      .run(evaluationId, pullKey, headSha);
+  async claim(pullKey: string, headSha: string, evaluationId: number): Promise<void> {
+    await this.db.run('UPDATE check_runs SET evaluation_id = ? WHERE pull_key = ? AND head_sha = ?', [
+      evaluationId,
+      pullKey,
+      headSha,
+    ]);
   }
 
-  complete(pullKey: string, headSha: string): void {
-    this.db
-      .prepare('UPDATE check_runs SET completed = 1 WHERE pull_key = ? AND head_sha = ?')
-      .run(pullKey, headSha);
+  async complete(pullKey: string, headSha: string): Promise<void> {
+    await this.db.run('UPDATE check_runs SET completed = 1 WHERE pull_key = ? AND head_sha = ?', [
+      pullKey,
+      headSha,
+    ]);
   }
 }

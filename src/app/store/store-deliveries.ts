@@ -1,30 +1,30 @@
 /**
  * Webhook deliveries seen, by GitHub's delivery id and by the payload's own identity
  * (`webhooks/delivery-identity.ts`, kept as a row of its own): a redelivery, or a captured
- * delivery replayed under a fresh id, does nothing twice.
+ * delivery replayed under a fresh id, does nothing twice. The claim is a unique row, so the same
+ * delivery reaching two processes (two App replicas on one PostgreSQL database) is claimed once.
  */
-import type Database from 'better-sqlite3';
+import type { Driver } from './store-driver.ts';
+
+const INSERT = 'INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING';
 
 export class DeliveriesTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /**
    * True the first time a delivery id, and its payload identity when it has one, are seen;
    * false for a redelivery or a replay.
    */
-  claim(id: string, event: string, identity?: string): boolean {
-    const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO deliveries (id, event, received_at) VALUES (?, ?, ?)',
-    );
-    return this.db.transaction(() => {
+  claim(id: string, event: string, identity?: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
       const now = Date.now();
-      const fresh = insert.run(id, event, now).changes === 1;
-      const unseen = identity === undefined || insert.run(identity, event, now).changes === 1;
+      const fresh = (await tx.run(INSERT, [id, event, now])).changes === 1;
+      const unseen = identity === undefined || (await tx.run(INSERT, [identity, event, now])).changes === 1;
       return fresh && unseen;
-    })();
+    });
   }
 
-  prune(olderThanMs: number): void {
-    this.db.prepare('DELETE FROM deliveries WHERE received_at < ?').run(Date.now() - olderThanMs);
+  async prune(olderThanMs: number): Promise<void> {
+    await this.db.run('DELETE FROM deliveries WHERE received_at < ?', [Date.now() - olderThanMs]);
   }
 }

@@ -3,8 +3,9 @@
  * re-queues what a previous process left queued or running. Only `EvaluationStates` writes the
  * state, through `compareAndSet`.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { jsonField, jsonObjects, jsonStrings } from './sql-dialect.ts';
+import type { Driver } from './store-driver.ts';
 import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** The state names live with the table that stores them; `evaluation-states.ts` owns the moves. */
@@ -33,8 +34,8 @@ export interface EvaluationVerdict {
   mergeOrder: string[];
 }
 
-/** Columns under their `StoredEvaluation` names. */
-const COLUMNS = `id, set_key AS setKey, seed, installation_id AS installationId, state, matrix, members`;
+/** Columns under their `StoredEvaluation` names (quoted: PostgreSQL folds bare names to lower case). */
+const COLUMNS = `id, set_key AS "setKey", seed, installation_id AS "installationId", state, matrix, members`;
 
 const evaluations = rowReader('evaluations', ['id'], evaluationSchema);
 const verdicts = rowReader(
@@ -55,51 +56,61 @@ const publishedSchema = evaluationSchema.extend({
 const published = rowReader('evaluations', ['id'], publishedSchema);
 
 export class EvaluationsTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
-  create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): number {
+  async create(e: {
+    setKey: string;
+    seed: string;
+    installationId: number;
+    matrix: string | null;
+  }): Promise<number> {
     const now = Date.now();
-    const r = this.db
-      .prepare(
-        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
-         VALUES (?, ?, ?, 'queued', ?, ?, ?)`,
-      )
-      .run(e.setKey, e.seed, e.installationId, e.matrix, now, now);
-    return Number(r.lastInsertRowid);
+    const row = await this.db.get(
+      `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
+       VALUES (?, ?, ?, 'queued', ?, ?, ?) RETURNING id`,
+      [e.setKey, e.seed, e.installationId, e.matrix, now, now],
+    );
+    return z.object({ id: z.number().int() }).parse(row).id;
   }
 
   /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
-  compareAndSet(id: number, from: EvaluationState, to: EvaluationState): boolean {
-    const r = this.db
-      .prepare('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?')
-      .run(to, Date.now(), id, from);
+  async compareAndSet(id: number, from: EvaluationState, to: EvaluationState): Promise<boolean> {
+    const r = await this.db.run(
+      'UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?',
+      [to, Date.now(), id, from],
+    );
     return r.changes === 1;
   }
 
-  setMembers(id: number, members: StoredEvaluation['members']): void {
-    this.db
-      .prepare('UPDATE evaluations SET members = ?, updated_at = ? WHERE id = ?')
-      .run(JSON.stringify(members), Date.now(), id);
+  async setMembers(id: number, members: StoredEvaluation['members']): Promise<void> {
+    await this.db.run('UPDATE evaluations SET members = ?, updated_at = ? WHERE id = ?', [
+      JSON.stringify(members),
+      Date.now(),
+      id,
+    ]);
   }
 
-  get(id: number): StoredEvaluation | undefined {
-    return evaluations.one(this.db.prepare(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`).get(id));
+  async get(id: number): Promise<StoredEvaluation | undefined> {
+    return evaluations.one(await this.db.get(`SELECT ${COLUMNS} FROM evaluations WHERE id = ?`, [id]));
   }
 
   /** What a report concluded, and the merge order the suite gave (for `/tandem merge`). */
-  setVerdict(id: number, verdict: EvaluationVerdict): void {
-    this.db
-      .prepare('UPDATE evaluations SET outcome = ?, merge_order = ?, updated_at = ? WHERE id = ?')
-      .run(verdict.outcome, JSON.stringify(verdict.mergeOrder), Date.now(), id);
+  async setVerdict(id: number, verdict: EvaluationVerdict): Promise<void> {
+    await this.db.run('UPDATE evaluations SET outcome = ?, merge_order = ?, updated_at = ? WHERE id = ?', [
+      verdict.outcome,
+      JSON.stringify(verdict.mergeOrder),
+      Date.now(),
+      id,
+    ]);
   }
 
-  clearVerdict(id: number): void {
-    this.db.prepare('UPDATE evaluations SET outcome = NULL, updated_at = ? WHERE id = ?').run(Date.now(), id);
+  async clearVerdict(id: number): Promise<void> {
+    await this.db.run('UPDATE evaluations SET outcome = NULL, updated_at = ? WHERE id = ?', [Date.now(), id]);
   }
 
-  verdict(id: number): EvaluationVerdict | undefined {
+  async verdict(id: number): Promise<EvaluationVerdict | undefined> {
     const row = verdicts.one(
-      this.db.prepare('SELECT id, outcome, merge_order FROM evaluations WHERE id = ?').get(id),
+      await this.db.get('SELECT id, outcome, merge_order FROM evaluations WHERE id = ?', [id]),
     );
     if (!row?.outcome) return undefined;
     return { outcome: row.outcome, mergeOrder: row.merge_order };
@@ -110,62 +121,60 @@ export class EvaluationsTable {
    * settled yet) as its seed or set name. Superseded ones do not count: a newer one took over,
    * or the set was gone (every member closed) before it ran. A scan, but only `/tandem merge` asks.
    */
-  latestCovering(keys: readonly string[]): StoredEvaluation | undefined {
+  async latestCovering(keys: readonly string[]): Promise<StoredEvaluation | undefined> {
     if (keys.length === 0) return undefined;
     const list = JSON.stringify(keys);
-    const row = this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM evaluations e
-         WHERE e.state != 'superseded' AND (
-           e.seed IN (SELECT value FROM json_each(@list)) OR e.set_key IN (SELECT value FROM json_each(@list))
-           OR EXISTS (SELECT 1 FROM json_each(e.members) m
-                      WHERE json_extract(m.value, '$.key') IN (SELECT value FROM json_each(@list))))
-         ORDER BY e.id DESC LIMIT 1`,
-      )
-      .get({ list });
+    const d = this.db.dialect;
+    const listed = `(SELECT k.value FROM ${jsonStrings(d, '?', 'k')})`;
+    const row = await this.db.get(
+      `SELECT ${COLUMNS} FROM evaluations e
+       WHERE e.state != 'superseded' AND (
+         e.seed IN ${listed} OR e.set_key IN ${listed}
+         OR EXISTS (SELECT 1 FROM ${jsonObjects(d, 'e.members', 'm')}
+                    WHERE ${jsonField(d, 'm', 'key')} IN ${listed}))
+       ORDER BY e.id DESC LIMIT 1`,
+      [list, list, list],
+    );
     return evaluations.one(row);
   }
 
   /** The report an executor produced for `id`, and what it was evaluated with (`fingerprint`). */
-  keepResult(id: number, result: { fingerprint: string; report: string }): void {
+  async keepResult(id: number, result: { fingerprint: string; report: string }): Promise<void> {
     const now = Date.now();
-    this.db
-      .prepare(
-        'UPDATE evaluations SET fingerprint = ?, report = ?, evaluated_at = ?, updated_at = ? WHERE id = ?',
-      )
-      .run(result.fingerprint, result.report, now, now, id);
+    await this.db.run(
+      'UPDATE evaluations SET fingerprint = ?, report = ?, evaluated_at = ?, updated_at = ? WHERE id = ?',
+      [result.fingerprint, result.report, now, now, id],
+    );
   }
 
   /** Marks `id` as carrying `from`'s result (a reuse): the next reuse finds it as the last one. */
-  carryResult(id: number, from: number): void {
-    this.db
-      .prepare(
-        `UPDATE evaluations SET (fingerprint, report, evaluated_at) =
-           (SELECT fingerprint, report, evaluated_at FROM evaluations WHERE id = @from), updated_at = @now
-         WHERE id = @id`,
-      )
-      .run({ id, from, now: Date.now() });
+  async carryResult(id: number, from: number): Promise<void> {
+    await this.db.run(
+      `UPDATE evaluations SET (fingerprint, report, evaluated_at) =
+         (SELECT fingerprint, report, evaluated_at FROM evaluations WHERE id = ?), updated_at = ?
+       WHERE id = ?`,
+      [from, Date.now(), id],
+    );
   }
 
   /**
    * The last published evaluation of `setKey` (the newest one, with or without a kept result): only
    * it may be reused, an older one's verdict was already replaced on GitHub.
    */
-  lastPublished(setKey: string): z.output<typeof publishedSchema> | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT ${COLUMNS}, fingerprint, report, evaluated_at AS evaluatedAt FROM evaluations
-         WHERE set_key = ? AND state = 'published' ORDER BY id DESC LIMIT 1`,
-      )
-      .get(setKey);
+  async lastPublished(setKey: string): Promise<z.output<typeof publishedSchema> | undefined> {
+    const row = await this.db.get(
+      `SELECT ${COLUMNS}, fingerprint, report, evaluated_at AS "evaluatedAt" FROM evaluations
+       WHERE set_key = ? AND state = 'published' ORDER BY id DESC LIMIT 1`,
+      [setKey],
+    );
     return published.one(row);
   }
 
   /** Evaluations a previous process left queued or running. */
-  unfinished(): StoredEvaluation[] {
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`)
-      .all();
+  async unfinished(): Promise<StoredEvaluation[]> {
+    const rows = await this.db.all(
+      `SELECT ${COLUMNS} FROM evaluations WHERE state IN ('queued', 'running') ORDER BY id`,
+    );
     return evaluations.many(rows);
   }
 }

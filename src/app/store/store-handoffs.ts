@@ -3,9 +3,9 @@
  * which heads, when, and the workflow run once one is seen (`Store.handoffs`). Keyed by
  * evaluation id: a restart finds the dispatch and waits for that run instead of dispatching again.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { WorkflowRunInfo } from '../../github/actions.ts';
+import type { Driver } from './store-driver.ts';
 import { jsonColumn, rowReader } from './stored-row.ts';
 
 export interface Handoff {
@@ -36,14 +36,16 @@ const handoffs = rowReader(
 );
 
 export class HandoffStore {
-  constructor(private readonly db: Database.Database) {
-    // Finished hand-offs are kept a while (a late event finds its evaluation done), then dropped.
-    db.prepare('DELETE FROM actions_handoffs WHERE dispatched_at < ?').run(Date.now() - 30 * 86400_000);
+  constructor(private readonly db: Driver) {}
+
+  /** Finished hand-offs are kept a while (a late event finds its evaluation done), then dropped. */
+  async prune(): Promise<void> {
+    await this.db.run('DELETE FROM actions_handoffs WHERE dispatched_at < ?', [Date.now() - 30 * 86400_000]);
   }
 
-  get(evaluationId: number): Handoff | undefined {
+  async get(evaluationId: number): Promise<Handoff | undefined> {
     const row = handoffs.one(
-      this.db.prepare('SELECT * FROM actions_handoffs WHERE evaluation_id = ?').get(evaluationId),
+      await this.db.get('SELECT * FROM actions_handoffs WHERE evaluation_id = ?', [evaluationId]),
     );
     if (!row) return undefined;
     return {
@@ -65,27 +67,27 @@ export class HandoffStore {
     };
   }
 
-  /** A new dispatch for the evaluation (replacing an older one). */
-  save(h: Omit<Handoff, 'run'>): Handoff {
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO actions_handoffs (evaluation_id, evaluator, workflow, heads, dispatched_at)
-         VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(h.evaluationId, h.evaluator, h.workflow, JSON.stringify(h.heads), h.dispatchedAt);
+  /** A new dispatch for the evaluation (replacing an older one, and the run it had). */
+  async save(h: Omit<Handoff, 'run'>): Promise<Handoff> {
+    await this.db.run(
+      `INSERT INTO actions_handoffs (evaluation_id, evaluator, workflow, heads, dispatched_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (evaluation_id) DO UPDATE SET evaluator = excluded.evaluator, workflow = excluded.workflow,
+         heads = excluded.heads, dispatched_at = excluded.dispatched_at, run_id = NULL, run_url = NULL,
+         run_status = NULL, run_conclusion = NULL`,
+      [h.evaluationId, h.evaluator, h.workflow, JSON.stringify(h.heads), h.dispatchedAt],
+    );
     return { ...h };
   }
 
-  recordRun(evaluationId: number, run: WorkflowRunInfo): void {
-    this.db
-      .prepare(
-        `UPDATE actions_handoffs SET run_id = ?, run_url = ?, run_status = ?, run_conclusion = ?
-         WHERE evaluation_id = ?`,
-      )
-      .run(run.id, run.url, run.status, run.conclusion, evaluationId);
+  async recordRun(evaluationId: number, run: WorkflowRunInfo): Promise<void> {
+    await this.db.run(
+      `UPDATE actions_handoffs SET run_id = ?, run_url = ?, run_status = ?, run_conclusion = ?
+       WHERE evaluation_id = ?`,
+      [run.id, run.url, run.status, run.conclusion, evaluationId],
+    );
   }
 
-  delete(evaluationId: number): void {
-    this.db.prepare('DELETE FROM actions_handoffs WHERE evaluation_id = ?').run(evaluationId);
+  async delete(evaluationId: number): Promise<void> {
+    await this.db.run('DELETE FROM actions_handoffs WHERE evaluation_id = ?', [evaluationId]);
   }
 }

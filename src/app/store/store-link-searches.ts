@@ -5,8 +5,8 @@
  * the App's installation, so search only has to find what was written before, or while the App
  * was down: one answer per PR per `LINK_SEARCH_TTL_MS` is enough (`linking/resolve-set.ts`).
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type { Driver } from './store-driver.ts';
 import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** How long a search answer stands in for a new search (bounds what missed webhooks can hide). */
@@ -19,35 +19,34 @@ const answers = rowReader(
 );
 
 export class LinkSearchesTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /** The PR keys the last search found linking to `key`, if it ran after `since` (ms). */
-  answer(key: string, since: number): string[] | undefined {
-    const row = this.db
-      .prepare('SELECT pull_key, answer FROM link_searches WHERE pull_key = ? AND searched_at >= ?')
-      .get(key, since);
+  async answer(key: string, since: number): Promise<string[] | undefined> {
+    const row = await this.db.get(
+      'SELECT pull_key, answer FROM link_searches WHERE pull_key = ? AND searched_at >= ?',
+      [key, since],
+    );
     return answers.one(row)?.answer;
   }
 
-  record(key: string, found: readonly string[], at = Date.now()): void {
-    this.db
-      .prepare(
-        `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, ?, ?)
-         ON CONFLICT (pull_key) DO UPDATE SET answer = excluded.answer, searched_at = excluded.searched_at`,
-      )
-      .run(key, JSON.stringify(found), at);
+  async record(key: string, found: readonly string[], at = Date.now()): Promise<void> {
+    await this.db.run(
+      `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, ?, ?)
+       ON CONFLICT (pull_key) DO UPDATE SET answer = excluded.answer, searched_at = excluded.searched_at`,
+      [key, JSON.stringify(found), at],
+    );
   }
 
   /**
    * The App saw the PR opened: nothing could link to it before it existed, and every link written
    * since reaches the index by webhook, so that counts as an empty answer (an earlier one stays).
    */
-  openedSeen(key: string, at = Date.now()): void {
-    this.db
-      .prepare(
-        `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, '[]', ?)
-         ON CONFLICT (pull_key) DO NOTHING`,
-      )
-      .run(key, at);
+  async openedSeen(key: string, at = Date.now()): Promise<void> {
+    await this.db.run(
+      `INSERT INTO link_searches (pull_key, answer, searched_at) VALUES (?, '[]', ?)
+       ON CONFLICT (pull_key) DO NOTHING`,
+      [key, at],
+    );
   }
 }

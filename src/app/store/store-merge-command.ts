@@ -1,12 +1,13 @@
 /**
  * `/tandem merge` attempts, one row each: the evaluation they follow, who asked, and each
- * member's step (merged with its commit, refused with the reason, not attempted). SQLite keeps at
+ * member's step (merged with its commit, refused with the reason, not attempted). The database keeps at
  * most one `running` attempt per evaluation (a partial unique index), which is what refuses a
  * second `/tandem merge` while one runs — from any member, in any process.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { type MergeStep, mergeOutcomeSchema, mergeStepSchema } from '../../core/merge-command-plan.ts';
+import { jsonField, jsonObjects } from './sql-dialect.ts';
+import type { Driver } from './store-driver.ts';
 import { jsonColumn, rowReader } from './stored-row.ts';
 
 /** `interrupted`: the App stopped while merging; the next attempt reads GitHub afresh. */
@@ -35,40 +36,42 @@ const attempts = rowReader(
 export type MergeAttempt = NonNullable<ReturnType<typeof attempts.one>>;
 
 export class MergesTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /** A new running attempt, or undefined when one already runs for this evaluation. */
-  start(evaluationId: number, requestedBy: string): number | undefined {
+  async start(evaluationId: number, requestedBy: string): Promise<number | undefined> {
     const now = Date.now();
-    const r = this.db
-      .prepare(
-        `INSERT OR IGNORE INTO merges (evaluation_id, requested_by, state, created_at, updated_at)
-         VALUES (?, ?, 'running', ?, ?)`,
-      )
-      .run(evaluationId, requestedBy, now, now);
-    return r.changes === 1 ? Number(r.lastInsertRowid) : undefined;
+    const row = await this.db.get(
+      `INSERT INTO merges (evaluation_id, requested_by, state, created_at, updated_at)
+       VALUES (?, ?, 'running', ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+      [evaluationId, requestedBy, now, now],
+    );
+    return row === undefined ? undefined : z.object({ id: z.number().int() }).parse(row).id;
   }
 
   /** Records what the attempt did so far (each step as it happens) or how it ended. */
-  update(id: number, state: MergeAttemptState, steps: readonly MergeStep[]): void {
-    this.db
-      .prepare('UPDATE merges SET state = ?, steps = ?, updated_at = ? WHERE id = ?')
-      .run(state, JSON.stringify(steps), Date.now(), id);
+  async update(id: number, state: MergeAttemptState, steps: readonly MergeStep[]): Promise<void> {
+    await this.db.run('UPDATE merges SET state = ?, steps = ?, updated_at = ? WHERE id = ?', [
+      state,
+      JSON.stringify(steps),
+      Date.now(),
+      id,
+    ]);
   }
 
   /** The newest attempt for an evaluation. */
-  latest(evaluationId: number): MergeAttempt | undefined {
+  async latest(evaluationId: number): Promise<MergeAttempt | undefined> {
     return attempts.one(
-      this.db
-        .prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1')
-        .get(evaluationId),
+      await this.db.get('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1', [
+        evaluationId,
+      ]),
     );
   }
 
   /** Members this evaluation's attempts merged, with their merge commits. */
-  mergedBefore(evaluationId: number): Map<string, string> {
+  async mergedBefore(evaluationId: number): Promise<Map<string, string>> {
     const rows = attempts.many(
-      this.db.prepare('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id').all(evaluationId),
+      await this.db.all('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id', [evaluationId]),
     );
     const out = new Map<string, string>();
     for (const s of rows.flatMap((r) => r.steps))
@@ -80,14 +83,14 @@ export class MergesTable {
    * The newest step that merged this PR, in any attempt: a member merged before its set was
    * evaluated again without it still belongs in the set's merge comment.
    */
-  mergedStep(key: string): MergeStep | undefined {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM merges m WHERE EXISTS (SELECT 1 FROM json_each(m.steps) s
-           WHERE json_extract(s.value, '$.key') = ? AND json_extract(s.value, '$.result') = 'merged')
-         ORDER BY id DESC LIMIT 1`,
-      )
-      .all(key);
+  async mergedStep(key: string): Promise<MergeStep | undefined> {
+    const d = this.db.dialect;
+    const rows = await this.db.all(
+      `SELECT * FROM merges m WHERE EXISTS (SELECT 1 FROM ${jsonObjects(d, 'm.steps', 's')}
+         WHERE ${jsonField(d, 's', 'key')} = ? AND ${jsonField(d, 's', 'result')} = 'merged')
+       ORDER BY id DESC LIMIT 1`,
+      [key],
+    );
     return attempts
       .many(rows)
       .flatMap((r) => r.steps)
@@ -95,9 +98,11 @@ export class MergesTable {
   }
 
   /** At start: attempts a previous process left running did not finish. */
-  interruptRunning(): number {
-    return this.db
-      .prepare(`UPDATE merges SET state = 'interrupted', updated_at = ? WHERE state = 'running'`)
-      .run(Date.now()).changes;
+  async interruptRunning(): Promise<number> {
+    const r = await this.db.run(
+      `UPDATE merges SET state = 'interrupted', updated_at = ? WHERE state = 'running'`,
+      [Date.now()],
+    );
+    return r.changes;
   }
 }

@@ -3,9 +3,9 @@
  * check run once created. A row lives from `checks_requested` until the check is completed, so
  * a restart resumes every group GitHub is still waiting on instead of leaving its check open.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { MergeGroup } from '../../core/merge-group.schema.ts';
+import type { Driver } from './store-driver.ts';
 import { rowReader } from './stored-row.ts';
 
 /** The stored group, validated on read (a row from another version must not crash a restart). */
@@ -33,32 +33,31 @@ export interface OpenMergeGroup {
 }
 
 export class MergeGroupsTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /** Records a group being gated; a second request for the same group keeps the first. */
-  open(key: string, group: MergeGroup): void {
-    this.db
-      .prepare(
-        'INSERT INTO merge_groups (key, payload, check_run_id, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT (key) DO NOTHING',
-      )
-      .run(key, JSON.stringify(group), Date.now());
+  async open(key: string, group: MergeGroup): Promise<void> {
+    await this.db.run(
+      'INSERT INTO merge_groups (key, payload, check_run_id, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT (key) DO NOTHING',
+      [key, JSON.stringify(group), Date.now()],
+    );
   }
 
-  setCheckRun(key: string, checkRunId: number): void {
-    this.db.prepare('UPDATE merge_groups SET check_run_id = ? WHERE key = ?').run(checkRunId, key);
+  async setCheckRun(key: string, checkRunId: number): Promise<void> {
+    await this.db.run('UPDATE merge_groups SET check_run_id = ? WHERE key = ?', [checkRunId, key]);
   }
 
   /** The group's check was completed: nothing left to resume. */
-  close(key: string): void {
-    this.db.prepare('DELETE FROM merge_groups WHERE key = ?').run(key);
+  async close(key: string): Promise<void> {
+    await this.db.run('DELETE FROM merge_groups WHERE key = ?', [key]);
   }
 
   /** Open groups, oldest first; rows that no longer parse are dropped (and returned as `dropped`). */
-  all(): { open: OpenMergeGroup[]; dropped: string[] } {
+  async all(): Promise<{ open: OpenMergeGroup[]; dropped: string[] }> {
     const rows = groupRows.many(
-      this.db
-        .prepare('SELECT key, payload, check_run_id AS checkRunId FROM merge_groups ORDER BY created_at')
-        .all(),
+      await this.db.all(
+        'SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups ORDER BY created_at',
+      ),
     );
     const open: OpenMergeGroup[] = [];
     const dropped: string[] = [];
@@ -74,7 +73,7 @@ export class MergeGroupsTable {
         open.push({ key: r.key, group: { ...g, pullNumber }, checkRunId: r.checkRunId });
       } else {
         dropped.push(r.key);
-        this.close(r.key);
+        await this.close(r.key);
       }
     }
     return { open, dropped };

@@ -2,10 +2,10 @@
  * Pull requests the App has seen (webhooks and API reads): state, heads and branches, with the
  * links their title and body make kept in the link index in the same transaction.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { type PullRef, pullKey } from '../../core/pull-ref.ts';
 import { type RepoVisibility, repoVisibilitySchema } from '../../core/repo-visibility.ts';
+import type { Driver } from './store-driver.ts';
 import type { LinksTable } from './store-links.ts';
 import { rowReader } from './stored-row.ts';
 
@@ -52,59 +52,66 @@ const factRows = rowReader('pulls', ['key'], factsSchema);
 
 export class PullsTable {
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: Driver,
     private readonly links: LinksTable,
   ) {}
 
-  /** Records a PR and replaces the links its title and body make. */
-  upsert(pull: Omit<StoredPull, 'key'>): StoredPull {
+  /** Records a PR and replaces the links its title and body make, in one transaction. */
+  async upsert(pull: Omit<StoredPull, 'key'>): Promise<StoredPull> {
     const key = pullKey(pull);
-    const tx = this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, head_repo, base_ref, updated_at, author, visibility)
-           VALUES (@key, @owner, @repo, @number, @installationId, @state, @headSha, @headRef, @headRepo, @baseRef, @now, @author, @visibility)
-           ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, state = excluded.state,
-             head_sha = excluded.head_sha, head_ref = excluded.head_ref, head_repo = excluded.head_repo, base_ref = excluded.base_ref,
-             updated_at = excluded.updated_at, author = COALESCE(excluded.author, author),
-             visibility = COALESCE(excluded.visibility, visibility)`,
-        )
-        .run({
-          ...pull,
+    await this.db.transaction(async (tx) => {
+      // Qualified `pulls.` names are the stored row (PostgreSQL finds bare ones ambiguous).
+      await tx.run(
+        `INSERT INTO pulls (key, owner, repo, number, installation_id, state, head_sha, head_ref, head_repo, base_ref, updated_at, author, visibility)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, state = excluded.state,
+           head_sha = excluded.head_sha, head_ref = excluded.head_ref, head_repo = excluded.head_repo, base_ref = excluded.base_ref,
+           updated_at = excluded.updated_at, author = COALESCE(excluded.author, pulls.author),
+           visibility = COALESCE(excluded.visibility, pulls.visibility)`,
+        [
           key,
-          now: Date.now(),
-          headRepo: pull.headRepo ?? null,
-          author: pull.author ?? null,
-          visibility: pull.visibility ?? null,
-        });
-      this.links.replaceBodyLinks(key, pull.links);
+          pull.owner,
+          pull.repo,
+          pull.number,
+          pull.installationId,
+          pull.state,
+          pull.headSha,
+          pull.headRef,
+          pull.headRepo ?? null,
+          pull.baseRef,
+          Date.now(),
+          pull.author ?? null,
+          pull.visibility ?? null,
+        ],
+      );
+      await this.links.replaceBodyLinks(key, pull.links, tx);
     });
-    tx();
     return { ...pull, key };
   }
 
-  get(key: string): StoredPull | undefined {
-    const row = pullRows.one(this.db.prepare('SELECT * FROM pulls WHERE key = ?').get(key));
+  async get(key: string): Promise<StoredPull | undefined> {
+    const row = pullRows.one(await this.db.get('SELECT * FROM pulls WHERE key = ?', [key]));
     return row ? this.toPull(row) : undefined;
   }
 
   /** Who opened a PR and how visible its repository is, without reading its links. */
-  facts(key: string): { author?: string; visibility?: RepoVisibility } | undefined {
+  async facts(key: string): Promise<{ author?: string; visibility?: RepoVisibility } | undefined> {
     const row = factRows.one(
-      this.db.prepare('SELECT key, author, visibility FROM pulls WHERE key = ?').get(key),
+      await this.db.get('SELECT key, author, visibility FROM pulls WHERE key = ?', [key]),
     );
     return row ? factsOf(row) : undefined;
   }
 
   /** Open PRs of an installation with this head branch name (opt-in grouping). */
-  withHeadRef(installationId: number, headRef: string): StoredPull[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM pulls WHERE installation_id = ? AND head_ref = ? AND state = 'open'`)
-      .all(installationId, headRef);
-    return pullRows.many(rows).map((r) => this.toPull(r));
+  async withHeadRef(installationId: number, headRef: string): Promise<StoredPull[]> {
+    const rows = await this.db.all(
+      `SELECT * FROM pulls WHERE installation_id = ? AND head_ref = ? AND state = 'open'`,
+      [installationId, headRef],
+    );
+    return Promise.all(pullRows.many(rows).map((r) => this.toPull(r)));
   }
 
-  private toPull(row: PullRow): StoredPull {
+  private async toPull(row: PullRow): Promise<StoredPull> {
     return {
       key: row.key,
       owner: row.owner,
@@ -116,7 +123,7 @@ export class PullsTable {
       headRef: row.head_ref,
       ...(row.head_repo ? { headRepo: row.head_repo } : {}),
       baseRef: row.base_ref,
-      links: this.links.from(row.key),
+      links: await this.links.from(row.key),
       ...factsOf(row),
     };
   }

@@ -1,5 +1,5 @@
 /**
- * The linked-set merge queue in the App's SQLite file (issue 28), so a restart mid-queue resumes:
+ * The linked-set merge queue in the App's database (issue 28), so a restart mid-queue resumes:
  * - `set_queue`: the queue logic's state (`core/set-queue`, pure and JSON-serialisable), one row
  *   per installation, written after every step the runner takes;
  * - `queue_items`: what the App knows of each item beyond the logic: who asked, each member's
@@ -12,8 +12,9 @@
  *   item ahead is tested (and lands) as.
  * Rows are validated on read: a row another version wrote must not crash a restart.
  */
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { insertionOrder } from './sql-dialect.ts';
+import type { Driver } from './store-driver.ts';
 
 export const queueMemberRecordSchema = z.object({
   pull: z.string().min(1),
@@ -113,164 +114,157 @@ function toRun(row: unknown): QueueRunRecord | undefined {
 }
 
 export class SetQueueTable {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Driver) {}
 
   /** The installation's queue state as the logic last left it (JSON), or undefined. */
-  state(installationId: number): unknown {
-    const row = this.db
-      .prepare('SELECT state FROM set_queue WHERE installation_id = ?')
-      .get(installationId) as { state: string } | undefined;
+  async state(installationId: number): Promise<unknown> {
+    const row = (await this.db.get('SELECT state FROM set_queue WHERE installation_id = ?', [
+      installationId,
+    ])) as { state: string } | undefined;
     return row ? JSON.parse(row.state) : undefined;
   }
 
-  saveState(installationId: number, state: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (installation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-      )
-      .run(installationId, JSON.stringify(state), Date.now());
+  async saveState(installationId: number, state: unknown): Promise<void> {
+    await this.db.run(
+      `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (installation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      [installationId, JSON.stringify(state), Date.now()],
+    );
   }
 
   /** Installations with a queue row (the restart resumes each). */
-  installations(): number[] {
-    return (
-      this.db.prepare('SELECT installation_id AS id FROM set_queue').all() as Array<{ id: number }>
-    ).map((r) => r.id);
+  async installations(): Promise<number[]> {
+    const rows = (await this.db.all('SELECT installation_id AS id FROM set_queue')) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
   }
 
-  addItem(item: Omit<QueueItemRecord, 'status' | 'checkRuns' | 'reason'>): void {
+  async addItem(item: Omit<QueueItemRecord, 'status' | 'checkRuns' | 'reason'>): Promise<void> {
     const now = Date.now();
-    this.db
-      .prepare(
-        `INSERT INTO queue_items (id, installation_id, seed, requested_by, members, status, check_runs, reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'queued', '{}', NULL, ?, ?)`,
-      )
-      .run(item.id, item.installationId, item.seed, item.requestedBy, JSON.stringify(item.members), now, now);
+    await this.db.run(
+      `INSERT INTO queue_items (id, installation_id, seed, requested_by, members, status, check_runs, reason, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'queued', '{}', NULL, ?, ?)`,
+      [item.id, item.installationId, item.seed, item.requestedBy, JSON.stringify(item.members), now, now],
+    );
   }
 
-  item(id: string): QueueItemRecord | undefined {
-    return toItem(this.db.prepare('SELECT * FROM queue_items WHERE id = ?').get(id));
+  async item(id: string): Promise<QueueItemRecord | undefined> {
+    return toItem(await this.db.get('SELECT * FROM queue_items WHERE id = ?', [id]));
   }
 
   /** The item still in the queue (queued or landing) that holds `pull`, if any. */
-  activeItemOf(pull: string): QueueItemRecord | undefined {
-    const rows = this.db
-      .prepare(`SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at`)
-      .all();
+  async activeItemOf(pull: string): Promise<QueueItemRecord | undefined> {
+    const rows = await this.db.all(
+      `SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at`,
+    );
     return rows.map(toItem).find((i) => i?.members.some((m) => m.pull === pull));
   }
 
   /** Items of the installation still in the queue, oldest first. */
-  activeItems(installationId: number): QueueItemRecord[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM queue_items WHERE installation_id = ? AND status IN ('queued', 'landing') ORDER BY created_at`,
-      )
-      .all(installationId)
-      .map(toItem)
-      .filter((i): i is QueueItemRecord => i !== undefined);
+  async activeItems(installationId: number): Promise<QueueItemRecord[]> {
+    const rows = await this.db.all(
+      `SELECT * FROM queue_items WHERE installation_id = ? AND status IN ('queued', 'landing') ORDER BY created_at`,
+      [installationId],
+    );
+    return rows.map(toItem).filter((i): i is QueueItemRecord => i !== undefined);
   }
 
   /** How many items were ever queued (the next item's number). */
-  count(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM queue_items').get() as { n: number }).n;
+  async count(): Promise<number> {
+    return ((await this.db.get('SELECT COUNT(*) AS n FROM queue_items')) as { n: number }).n;
   }
 
-  setStatus(id: string, status: QueueItemStatus, reason: string | null = null): void {
-    this.db
-      .prepare('UPDATE queue_items SET status = ?, reason = ?, updated_at = ? WHERE id = ?')
-      .run(status, reason, Date.now(), id);
+  async setStatus(id: string, status: QueueItemStatus, reason: string | null = null): Promise<void> {
+    await this.db.run('UPDATE queue_items SET status = ?, reason = ?, updated_at = ? WHERE id = ?', [
+      status,
+      reason,
+      Date.now(),
+      id,
+    ]);
   }
 
-  setCheckRun(id: string, pull: string, checkRunId: number): void {
-    const item = this.item(id);
-    if (!item) return;
-    const runs = { ...item.checkRuns, [pull]: checkRunId };
-    this.db.prepare('UPDATE queue_items SET check_runs = ? WHERE id = ?').run(JSON.stringify(runs), id);
+  async setCheckRun(id: string, pull: string, checkRunId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const item = toItem(await tx.get('SELECT * FROM queue_items WHERE id = ?', [id]));
+      if (!item) return;
+      const runs = { ...item.checkRuns, [pull]: checkRunId };
+      await tx.run('UPDATE queue_items SET check_runs = ? WHERE id = ?', [JSON.stringify(runs), id]);
+    });
   }
 
   /** A speculative evaluation starting with these tested commits (a retry of the same one replaces it). */
-  startRun(run: Omit<QueueRunRecord, 'state'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO queue_runs (item_id, ahead, attempt, diagnostic, tested, state, result, created_at)
-         VALUES (?, ?, ?, ?, ?, 'running', NULL, ?)
-         ON CONFLICT (item_id, ahead, attempt, diagnostic) DO UPDATE SET tested = excluded.tested, state = 'running'`,
-      )
-      .run(
+  async startRun(run: Omit<QueueRunRecord, 'state'>): Promise<void> {
+    await this.db.run(
+      `INSERT INTO queue_runs (item_id, ahead, attempt, diagnostic, tested, state, result, created_at)
+       VALUES (?, ?, ?, ?, ?, 'running', NULL, ?)
+       ON CONFLICT (item_id, ahead, attempt, diagnostic) DO UPDATE SET tested = excluded.tested, state = 'running'`,
+      [
         run.itemId,
         run.ahead.join(' '),
         run.attempt,
         run.diagnostic ?? '',
         JSON.stringify(run.tested),
         Date.now(),
-      );
+      ],
+    );
   }
 
-  finishRun(
+  async finishRun(
     run: Pick<QueueRunRecord, 'itemId' | 'ahead' | 'attempt' | 'diagnostic'>,
     state: 'done' | 'cancelled',
     result?: unknown,
-  ): void {
-    this.db
-      .prepare(
-        'UPDATE queue_runs SET state = ?, result = ? WHERE item_id = ? AND ahead = ? AND attempt = ? AND diagnostic = ?',
-      )
-      .run(
+  ): Promise<void> {
+    await this.db.run(
+      'UPDATE queue_runs SET state = ?, result = ? WHERE item_id = ? AND ahead = ? AND attempt = ? AND diagnostic = ?',
+      [
         state,
         result === undefined ? null : JSON.stringify(result),
         run.itemId,
         run.ahead.join(' '),
         run.attempt,
         run.diagnostic ?? '',
-      );
+      ],
+    );
   }
 
   /** Evaluations a previous process left running (the restart runs them again). */
-  runningRuns(): QueueRunRecord[] {
-    return this.db
-      .prepare(`SELECT * FROM queue_runs WHERE state = 'running' ORDER BY created_at`)
-      .all()
-      .map(toRun)
-      .filter((r): r is QueueRunRecord => r !== undefined);
+  async runningRuns(): Promise<QueueRunRecord[]> {
+    const rows = await this.db.all(`SELECT * FROM queue_runs WHERE state = 'running' ORDER BY created_at`);
+    return rows.map(toRun).filter((r): r is QueueRunRecord => r !== undefined);
   }
 
   /** The item's newest passing evaluation (not a diagnostic one): the commits it lands as. */
-  lastPass(itemId: string): QueueRunRecord | undefined {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM queue_runs WHERE item_id = ? AND diagnostic = '' AND state = 'done'
-         ORDER BY created_at DESC, rowid DESC`,
-      )
-      .all(itemId) as Array<{ result: string | null }>;
+  async lastPass(itemId: string): Promise<QueueRunRecord | undefined> {
+    const rows = (await this.db.all(
+      `SELECT * FROM queue_runs WHERE item_id = ? AND diagnostic = '' AND state = 'done'
+       ORDER BY created_at DESC, ${insertionOrder(this.db.dialect)} DESC`,
+      [itemId],
+    )) as Array<{ result: string | null }>;
     const pass = rows.find((r) => r.result !== null && JSON.parse(r.result)?.outcome === 'pass');
     return pass ? toRun(pass) : undefined;
   }
 
   /** A tested commit built before for these inputs (`key`: repository, branch, onto, heads). */
-  builtCommit(key: string): string | undefined {
-    const row = this.db.prepare('SELECT sha FROM queue_commits WHERE key = ?').get(key) as
+  async builtCommit(key: string): Promise<string | undefined> {
+    const row = (await this.db.get('SELECT sha FROM queue_commits WHERE key = ?', [key])) as
       | { sha: string }
       | undefined;
     return row?.sha;
   }
 
-  keepCommit(key: string, sha: string): void {
-    this.db
-      .prepare(
-        'INSERT INTO queue_commits (key, sha, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
-      )
-      .run(key, sha, Date.now());
+  async keepCommit(key: string, sha: string): Promise<void> {
+    await this.db.run(
+      'INSERT INTO queue_commits (key, sha, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+      [key, sha, Date.now()],
+    );
   }
 
   /** The note the item's newest finished evaluation left (why it failed, in the App's words), if any. */
-  lastNote(itemId: string): string | undefined {
-    const rows = this.db
-      .prepare(
-        `SELECT result FROM queue_runs WHERE item_id = ? AND state = 'done' ORDER BY created_at DESC, rowid DESC`,
-      )
-      .all(itemId) as Array<{ result: string | null }>;
+  async lastNote(itemId: string): Promise<string | undefined> {
+    const rows = (await this.db.all(
+      `SELECT result FROM queue_runs WHERE item_id = ? AND state = 'done'
+       ORDER BY created_at DESC, ${insertionOrder(this.db.dialect)} DESC`,
+      [itemId],
+    )) as Array<{ result: string | null }>;
     const note = rows
       .map((r) => (r.result ? JSON.parse(r.result)?.note : undefined))
       .find((n) => typeof n === 'string');

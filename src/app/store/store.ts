@@ -1,18 +1,19 @@
 /**
- * The App's memory in one SQLite file, one small repository per table: deliveries seen
- * (redelivery does nothing twice), pull requests and their links (the reverse-lookup index,
- * manual link commands), evaluations (so a restart re-queues what was queued or running), their
- * check runs, and hand-offs to GitHub Actions. The schema is versioned and migrated on open
- * (`store-schema.ts`).
- *
- * `better-sqlite3` is a native module only the App needs: it is an optional dependency, loaded
- * here on first open, so installing the CLI or the Action never compiles it.
+ * The App's memory, one small repository per table: deliveries seen (redelivery does nothing
+ * twice), pull requests and their links (the reverse-lookup index, manual link commands),
+ * evaluations (so a restart re-queues what was queued or running), their check runs, and
+ * hand-offs to GitHub Actions. Two backends behind one async interface (`store-driver.ts`):
+ * one SQLite file by default (no server to install), or a PostgreSQL database named by a
+ * `postgres://` URL (`DATABASE_URL`), which several App processes can share. The schema is
+ * versioned and migrated on open (`store-schema.ts`, `store-schema-postgres.ts`).
  */
-import type Database from 'better-sqlite3';
 import { EvaluationStates } from './evaluation-states.ts';
+import { openPostgres } from './postgres-driver.ts';
+import { openSqlite } from './sqlite-driver.ts';
 import { CheckRunsTable } from './store-check-runs.ts';
 import { CommentStatesTable } from './store-comment-states.ts';
 import { DeliveriesTable } from './store-deliveries.ts';
+import type { Driver } from './store-driver.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { HandoffStore } from './store-handoffs.ts';
 import { LinkSearchesTable } from './store-link-searches.ts';
@@ -28,19 +29,6 @@ export type { StoredCheckRun } from './store-check-runs.ts';
 export type { EvaluationVerdict, StoredEvaluation } from './store-evaluations.ts';
 export type { MergeAttempt } from './store-merge-command.ts';
 export type { StoredPull } from './store-pulls.ts';
-
-type DatabaseConstructor = typeof Database;
-
-/** The driver, or an error that says how to get it (it is optional in package.json). */
-async function loadSqlite(): Promise<DatabaseConstructor> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (e) {
-    throw new Error(
-      `the Tandem GitHub App keeps its state in SQLite and needs the optional dependency better-sqlite3, which is not installed or did not build (${(e as Error).message}). Install it with \`npm install better-sqlite3\` (it needs a C++ toolchain when no prebuilt binary fits this platform).`,
-    );
-  }
-}
 
 export class Store {
   readonly deliveries: DeliveriesTable;
@@ -60,40 +48,58 @@ export class Store {
   /** The linked-set merge queue (issue 28). */
   readonly setQueue: SetQueueTable;
 
-  /** Opens (creating or migrating) the database file. */
-  static async open(file: string): Promise<Store> {
-    const Sqlite = await loadSqlite();
-    return new Store(new Sqlite(file), file);
+  /** True for a target `Store.open` reads as a PostgreSQL URL rather than a file path. */
+  static isPostgresUrl(target: string): boolean {
+    return /^postgres(ql)?:\/\//i.test(target);
   }
 
-  private constructor(
-    readonly db: Database.Database,
-    file: string,
-  ) {
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
-    // WAL + NORMAL: durable across an App crash (what restarts need), one fsync per checkpoint.
-    this.db.pragma('synchronous = NORMAL');
+  /**
+   * Opens (creating or migrating) the database: a SQLite file path, or a `postgres://` URL
+   * (the database must exist; its tables are created on first open).
+   */
+  static async open(target: string): Promise<Store> {
+    const driver = Store.isPostgresUrl(target) ? await openPostgres(target) : await openSqlite(target);
+    return Store.on(driver);
+  }
+
+  /** A store over a driver already open (migrated here); the benchmark passes its own. */
+  static async on(driver: Driver): Promise<Store> {
     try {
-      migrate(this.db, file);
+      await migrate(driver);
+      const store = new Store(driver);
+      await store.handoffs.prune();
+      return store;
     } catch (e) {
-      this.db.close();
+      await driver.close();
       throw e;
     }
-    this.deliveries = new DeliveriesTable(this.db);
-    this.links = new LinksTable(this.db);
-    this.linkSearches = new LinkSearchesTable(this.db);
-    this.pulls = new PullsTable(this.db, this.links);
-    this.evaluations = new EvaluationStates(new EvaluationsTable(this.db));
-    this.checkRuns = new CheckRunsTable(this.db);
-    this.handoffs = new HandoffStore(this.db);
-    this.mergeGroups = new MergeGroupsTable(this.db);
-    this.merges = new MergesTable(this.db);
-    this.comments = new CommentStatesTable(this.db);
-    this.setQueue = new SetQueueTable(this.db);
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  private constructor(readonly db: Driver) {
+    this.deliveries = new DeliveriesTable(db);
+    this.links = new LinksTable(db);
+    this.linkSearches = new LinkSearchesTable(db);
+    this.pulls = new PullsTable(db, this.links);
+    this.evaluations = new EvaluationStates(new EvaluationsTable(db));
+    this.checkRuns = new CheckRunsTable(db);
+    this.handoffs = new HandoffStore(db);
+    this.mergeGroups = new MergeGroupsTable(db);
+    this.merges = new MergesTable(db);
+    this.comments = new CommentStatesTable(db);
+    this.setQueue = new SetQueueTable(db);
   }
+
+  /** Answers when the database answers a query (the readiness probe); throws when it cannot. */
+  async ping(): Promise<void> {
+    await this.db.get('SELECT 1 AS one');
+  }
+
+  /** Closes the file or the connection pool (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.close();
+  }
+
+  private closed = false;
 }
