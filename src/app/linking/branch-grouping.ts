@@ -25,9 +25,9 @@ function branchInBase(pull: BranchCandidate): boolean {
 }
 
 /** The rule on the stored answers: a fork PR whose author was never asked about does not group. */
-export function groupsByBranch(store: Store, pull: BranchCandidate): boolean {
+export async function groupsByBranch(store: Store, pull: BranchCandidate): Promise<boolean> {
   if (branchInBase(pull)) return true;
-  return pull.author !== undefined && store.links.isWriter(repoOfPullKey(pull.key), pull.author) === true;
+  return pull.author !== undefined && (await store.links.isWriter(repoOfPullKey(pull.key), pull.author)) === true;
 }
 
 /** Asks GitHub whether a fork PR's author writes to the base repository, and records the answer. */
@@ -38,7 +38,7 @@ export async function refreshBranchConsent(
 ): Promise<void> {
   if (branchInBase(pull) || pull.author === undefined) return;
   const repo = repoOfPullKey(pull.key);
-  store.links.recordWriter(repo, pull.author, await gh.canWrite(repo, pull.author));
+  await store.links.recordWriter(repo, pull.author, await gh.canWrite(repo, pull.author));
 }
 
 export const branchCandidate = (p: PullInfo): BranchCandidate => ({
@@ -60,7 +60,7 @@ export class BranchGrouping {
   async groups(pull: BranchCandidate): Promise<boolean> {
     if (!this.answers.has(pull.key)) {
       await refreshBranchConsent(this.gh, this.store, pull);
-      this.answers.set(pull.key, groupsByBranch(this.store, pull));
+      this.answers.set(pull.key, await groupsByBranch(this.store, pull));
     }
     return this.answers.get(pull.key)!;
   }
@@ -78,8 +78,8 @@ export class BranchGrouping {
         if (await this.groups(branchCandidate(p))) out.add(pullKey(p.ref));
     // The index's fork PRs are judged by the answers recorded when their webhooks came, never
     // asked again here: a hundred forks on a branch named like a member's cost the set nothing.
-    for (const p of this.store.pulls.withHeadRef(this.installationId, pull.headRef))
-      if (groupsByBranch(this.store, p)) out.add(p.key);
+    for (const p of await this.store.pulls.withHeadRef(this.installationId, pull.headRef))
+      if (await groupsByBranch(this.store, p)) out.add(p.key);
     out.delete(self.key);
     return [...out];
   }

@@ -17,7 +17,7 @@ import { RepoSet } from '../../core/repo-name.ts';
 import { privacyRank } from '../../core/repo-visibility.ts';
 import type { Store } from '../store/store.ts';
 import { groupsByBranch } from './branch-grouping.ts';
-import { storedConsent } from './link-consent.ts';
+import { StoredFacts } from './stored-facts.ts';
 
 /** Far above any configured cap: only a runaway index stops the walk. */
 const INDEX_WALK_LIMIT = 64;
@@ -27,7 +27,9 @@ const INDEX_WALK_LIMIT = 64;
  * open: a webhook for them can still arrive and must land on the same name). Closed and merged
  * PRs left; PRs only needed (they did not join) are not part of the name.
  */
-export function indexedSet(store: Store, seed: string, config: OrgConfig | undefined): string[] {
+export async function indexedSet(store: Store, seed: string, config: OrgConfig | undefined): Promise<string[]> {
+  // Nothing writes to the store during the walk (it only reads), so facts read once stay true.
+  const facts = new StoredFacts(store);
   const covered = config ? new RepoSet(config.suites.flatMap((s) => s.repos)) : undefined;
   const shares = config ? (suiteFor(config, repoOfPullKey(seed))?.share_private ?? false) : false;
   const policy: SetPolicy = {
@@ -35,35 +37,42 @@ export function indexedSet(store: Store, seed: string, config: OrgConfig | undef
     covers: (repo) => covered?.has(repo) ?? true,
     maxMembers: INDEX_WALK_LIMIT,
     maxRepos: INDEX_WALK_LIMIT,
-    unlinked: store.links.unlinkedPairs(),
-    confirmed: storedConsent(store),
-    ...(shares ? {} : { privacy: (key: string) => privacyRank(store.pulls.facts(key)?.visibility) }),
+    unlinked: await store.links.unlinkedPairs(),
+    confirmed: facts.confirmed,
+    ...(shares ? {} : { privacy: (key: string) => privacyRank(facts.visibility(key)) }),
   };
   const nodes = new Map<string, LinkNode>();
   const unknown = new Set<string>();
-  const load = (key: string) => {
-    const pull = store.pulls.get(key);
+  const load = async (key: string) => {
+    const pull = await store.pulls.get(key);
     if (!pull) {
       unknown.add(key);
       return;
     }
     const links = [...pull.links];
     // Only PRs whose branch is the org's own group by its name (`branch-grouping.ts`).
-    if (pull.state === 'open' && config?.group_by_branch && groupsByBranch(store, pull))
-      for (const p of store.pulls.withHeadRef(pull.installationId, pull.headRef))
-        if (p.key !== key && groupsByBranch(store, p)) links.push(parsePullKey(p.key));
+    if (pull.state === 'open' && config?.group_by_branch && (await groupsByBranch(store, pull)))
+      for (const p of await store.pulls.withHeadRef(pull.installationId, pull.headRef))
+        if (p.key !== key && (await groupsByBranch(store, p))) links.push(parsePullKey(p.key));
     nodes.set(key, { ref: parsePullKey(key), state: pull.state, links });
   };
-  load(seed);
+  await load(seed);
   if (unknown.has(seed)) return [seed];
   for (;;) {
+    await facts.readNodes(nodes);
+    await facts.readPulls([seed]);
     const set = expandLinkedSet(seed, nodes, policy);
     // PRs linking to a member must be known for the walk to weigh their links, but only those
     // whose link counts (consent): a stranger's link cannot take it in, so it is not even loaded
     // (500 strangers linking to a PR cost each naming of its set nothing).
-    const linkers = set.members.flatMap((m) => store.links.to(m).filter((k) => policy.confirmed!(k, m)));
+    const linkers: string[] = [];
+    for (const m of set.members)
+      for (const k of await store.links.to(m)) {
+        await facts.readLinks([[k, m]]);
+        if (facts.confirmed(k, m)) linkers.push(k);
+      }
     const todo = [...set.missing, ...linkers].filter((k) => !unknown.has(k) && !nodes.has(k));
     if (todo.length === 0) return [...set.joined, ...set.missing];
-    for (const k of new Set(todo)) load(k);
+    for (const k of new Set(todo)) await load(k);
   }
 }

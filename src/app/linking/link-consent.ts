@@ -3,7 +3,7 @@
  * write access to B's repository wrote it (A's author) or confirmed it (`/tandem link` by such a
  * writer). The answers come from GitHub (`canWrite`) and are kept in the store, so the link index
  * (`indexed-set.ts`) decides a set's name the same way the evaluation (`resolve-set.ts`) decides
- * its members.
+ * its members; walks read them ahead through `stored-facts.ts`.
  */
 import { parsePullKey, pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { loginKey, RepoSet, repoKey, sameRepo } from '../../core/repo-name.ts';
@@ -12,22 +12,6 @@ import type { Store } from '../store/store.ts';
 
 /** Past this many repositories one PR links to, its links are not worth asking GitHub about. */
 const MAX_REPOS_ASKED = 32;
-
-/** Consent as the store knows it: a writer of `to`'s repository wrote or commanded `from → to`. */
-export function storedConsent(store: Store): (from: string, to: string) => boolean {
-  // One walk asks about every link of every PR: authors are read once each.
-  const authors = new Map<string, string | undefined>();
-  const authorOf = (key: string) => {
-    if (!authors.has(key)) authors.set(key, store.pulls.facts(key)?.author);
-    return authors.get(key);
-  };
-  return (from, to) => {
-    const repo = repoOfPullKey(to);
-    return store.links
-      .writersOf(from, to, authorOf(from))
-      .some((login) => store.links.isWriter(repo, login) === true);
-  };
-}
 
 /**
  * Asks GitHub whether the writers of `from`'s links (its author, its `/tandem link` commanders)
@@ -43,18 +27,18 @@ export async function refreshConsent(
   only: (to: string) => boolean = () => true,
 ): Promise<void> {
   const org = parsePullKey(from).owner;
-  const targets = store.links.from(from).map(pullKey);
+  const targets = (await store.links.from(from)).map(pullKey);
   const repos = new RepoSet();
   for (const to of targets.filter(only)) {
     const repo = repoOfPullKey(to);
     if (!sameRepo(parsePullKey(to).owner, org)) continue;
     if (!repos.has(repo) && repos.size >= MAX_REPOS_ASKED) continue;
     repos.add(repo);
-    for (const login of store.links.writersOf(from, to, author)) {
+    for (const login of await store.links.writersOf(from, to, author)) {
       const q = `${repoKey(repo)} ${loginKey(login)}`;
       if (asked.has(q)) continue;
       asked.add(q);
-      store.links.recordWriter(repo, login, await gh.canWrite(repo, login));
+      await store.links.recordWriter(repo, login, await gh.canWrite(repo, login));
     }
   }
 }

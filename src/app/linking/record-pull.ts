@@ -12,8 +12,8 @@ import { branchCandidate, refreshBranchConsent } from './branch-grouping.ts';
 import { refreshConsent } from './link-consent.ts';
 
 /** Records a PR (from a webhook or the API) in the link index. */
-export function recordPull(store: Store, pull: PullInfo, installationId: number): void {
-  store.pulls.upsert({
+export async function recordPull(store: Store, pull: PullInfo, installationId: number): Promise<void> {
+  await store.pulls.upsert({
     ...pull.ref,
     installationId,
     state: pull.state,
@@ -41,8 +41,8 @@ export async function recordOpenPull(
   opened: boolean,
   log: { warn: (o: object, m: string) => void },
 ): Promise<void> {
-  recordPull(store, pull, installationId);
-  if (opened) store.linkSearches.openedSeen(pullKey(pull.ref));
+  await recordPull(store, pull, installationId);
+  if (opened) await store.linkSearches.openedSeen(pullKey(pull.ref));
   try {
     await refreshConsent(gh, store, pullKey(pull.ref), pull.author);
     await refreshBranchConsent(gh, store, branchCandidate(pull));

@@ -16,9 +16,10 @@ import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 import { LINK_SEARCH_TTL_MS } from '../store/store-link-searches.ts';
 import { BranchGrouping } from './branch-grouping.ts';
-import { refreshConsent, storedConsent } from './link-consent.ts';
+import { refreshConsent } from './link-consent.ts';
 import { recordPull } from './record-pull.ts';
 import { SetPrivacy } from './set-privacy.ts';
+import { StoredFacts } from './stored-facts.ts';
 import { StrangerLinks } from './stranger-links.ts';
 
 /** Rounds of reading before the walk stops (a PR still known from the index alone is then left out). */
@@ -42,6 +43,10 @@ export class SetWalk {
   readonly indexOnly = new Set<string>();
   readonly privacy: SetPrivacy;
   readonly policy: SetPolicy;
+  /** `/tandem unlink` pairs, read from the store when `run` starts. */
+  private readonly unlinked = new Set<string>();
+  /** What the walk's callbacks read of the store, read ahead of each walk. */
+  private readonly facts: StoredFacts;
   private readonly org: string;
   private readonly nodes = new Map<string, LinkNode>();
   /** Members whose reverse links were looked for. */
@@ -62,9 +67,10 @@ export class SetWalk {
   ) {
     const { store, config, suite } = scope;
     this.org = parsePullKey(scope.seedKey).owner;
+    this.facts = new StoredFacts(store);
     this.privacy = new SetPrivacy(
       repoRanks,
-      (k) => this.infos.get(k)?.visibility ?? store.pulls.facts(k)?.visibility,
+      (k) => this.infos.get(k)?.visibility ?? this.facts.visibility(k),
       (k) => this.infos.has(k),
     );
     const covered = new RepoSet(suite.repos);
@@ -73,31 +79,36 @@ export class SetWalk {
       covers: (repo: string) => covered.has(repo),
       maxMembers: config.limits.members,
       maxRepos: config.limits.repos,
-      unlinked: store.links.unlinkedPairs(),
-      confirmed: storedConsent(store),
+      unlinked: this.unlinked,
+      confirmed: this.facts.confirmed,
       ...(suite.share_private ? {} : { privacy: this.privacy.rankOf }),
     };
     this.branches = new BranchGrouping(scope.gh, store, scope.installationId);
-    this.strangers = new StrangerLinks(store, this.policy.confirmed!, config.limits.members);
+    this.strangers = new StrangerLinks(store, this.facts, config.limits.members);
   }
 
   /** Reads the seed, then round after round what the set still misses, until nothing is left to read. */
   async run(): Promise<LinkedSet> {
+    for (const pair of await this.scope.store.links.unlinkedPairs()) this.unlinked.add(pair);
     await this.load(this.scope.seedKey);
     await this.consent();
-    let set = this.expand();
+    let set = await this.expand();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const indexed = this.indexOnly.size;
       const toLoad = await this.nextReads(set);
       if (toLoad.size === 0) {
         // PRs this round took from the index alone still count: their unconfirmed links are named
         // whichever member the walk started from.
-        return this.indexOnly.size > indexed ? this.expand() : set;
+        if (this.indexOnly.size > indexed) return await this.expand();
+        // The pages rank the set's PRs after the walk (`SetPrivacy`): the facts stay read.
+        await this.readAhead();
+        return set;
       }
       await Promise.all([...toLoad].map((k) => this.load(k)));
       await this.consent();
-      set = this.expand();
+      set = await this.expand();
     }
+    await this.readAhead();
     return set;
   }
 
@@ -108,9 +119,12 @@ export class SetWalk {
     for (const m of set.members) {
       if (this.reversed.has(m)) continue;
       this.reversed.add(m);
-      for (const k of await this.reverseCandidates(m)) {
+      const candidates = await this.reverseCandidates(m);
+      // Asking about same-branch peers may have recorded new answers.
+      this.facts.forget();
+      for (const k of candidates) {
         if (this.nodes.has(k)) continue;
-        const fromIndex = this.isBranchPeer(m, k) ? undefined : this.strangers.indexNode(k, m);
+        const fromIndex = this.isBranchPeer(m, k) ? undefined : await this.strangers.indexNode(k, m);
         if (fromIndex) {
           this.nodes.set(k, fromIndex);
           this.indexOnly.add(k);
@@ -122,7 +136,7 @@ export class SetWalk {
 
   /** PRs that point at a member: the index first, search for what it has not seen, same-branch peers. */
   async reverseCandidates(key: string): Promise<string[]> {
-    const out = new Set(this.scope.store.links.to(key));
+    const out = new Set(await this.scope.store.links.to(key));
     for (const k of await this.searchedLinkers(key)) out.add(k);
     const info = this.infos.get(key);
     if (this.scope.config.group_by_branch && info) {
@@ -143,12 +157,12 @@ export class SetWalk {
    */
   async searchedLinkers(key: string): Promise<string[]> {
     const { store, gh } = this.scope;
-    const known = store.linkSearches.answer(key, Date.now() - LINK_SEARCH_TTL_MS);
+    const known = await store.linkSearches.answer(key, Date.now() - LINK_SEARCH_TTL_MS);
     if (known) return known;
     const found = await gh.searchLinkingPulls(this.org, parsePullKey(key));
     if (!found) return [];
     const keys = found.map(pullKey);
-    store.linkSearches.record(key, keys);
+    await store.linkSearches.record(key, keys);
     return keys;
   }
 
@@ -161,12 +175,12 @@ export class SetWalk {
       this.nodes.set(key, { ref: parsePullKey(key), state: 'closed', links: [] });
       return;
     }
-    recordPull(this.scope.store, pull, this.scope.installationId);
+    await recordPull(this.scope.store, pull, this.scope.installationId);
     this.infos.set(key, pull);
     this.nodes.set(key, {
       ref: pull.ref,
       state: pull.state,
-      links: [...this.scope.store.links.from(key), ...(this.branchLinks.get(key) ?? [])],
+      links: [...(await this.scope.store.links.from(key)), ...(this.branchLinks.get(key) ?? [])],
     });
   }
 
@@ -178,8 +192,17 @@ export class SetWalk {
       );
   }
 
-  private expand(): LinkedSet {
+  /** Core's walk over the nodes so far, on the store's facts as they are now. */
+  private async expand(): Promise<LinkedSet> {
+    await this.readAhead();
     return expandLinkedSet(this.scope.seedKey, this.nodes, this.policy);
+  }
+
+  /** Reads afresh what a walk over the nodes so far asks of the store (`stored-facts.ts`). */
+  private async readAhead(): Promise<void> {
+    this.facts.forget();
+    await this.facts.readNodes(this.nodes);
+    await this.facts.readPulls([this.scope.seedKey]);
   }
 
   private linkByBranch(a: PullRef, b: PullRef): void {

@@ -9,15 +9,16 @@
  */
 
 import type { LinkNode } from '../../core/linked-set.ts';
-import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import { parsePullKey } from '../../core/pull-ref.ts';
 import type { Store } from '../store/store.ts';
+import type { StoredFacts } from './stored-facts.ts';
 
 export class StrangerLinks {
   private unknownBudget: number;
 
   constructor(
     private readonly store: Store,
-    private readonly confirmed: (from: string, to: string) => boolean,
+    private readonly facts: StoredFacts,
     unknownBudget: number,
   ) {
     this.unknownBudget = unknownBudget;
@@ -27,21 +28,15 @@ export class StrangerLinks {
    * The index's node for `from` (which links to `member`) when its link is a stranger's and it
    * need not be read; undefined when the resolution must read it from GitHub.
    */
-  indexNode(from: string, member: string): LinkNode | undefined {
-    const stored = this.store.pulls.get(from);
-    if (!stored || this.confirmed(from, member)) return undefined;
-    if (!this.consentKnown(from, member) && this.unknownBudget > 0) {
+  async indexNode(from: string, member: string): Promise<LinkNode | undefined> {
+    const stored = await this.store.pulls.get(from);
+    if (!stored) return undefined;
+    await this.facts.readLinks([[from, member]]);
+    if (this.facts.confirmed(from, member)) return undefined;
+    if (!this.facts.consentKnown(from, member) && this.unknownBudget > 0) {
       this.unknownBudget--;
       return undefined;
     }
     return { ref: parsePullKey(from), state: stored.state, links: stored.links };
-  }
-
-  /** Whether GitHub was asked about every writer of the link `from → member`. */
-  private consentKnown(from: string, member: string): boolean {
-    const repo = repoOfPullKey(member);
-    const author = this.store.pulls.facts(from)?.author;
-    const writers = this.store.links.writersOf(from, member, author);
-    return writers.every((login) => this.store.links.isWriter(repo, login) !== undefined);
   }
 }
