@@ -16,6 +16,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProbotOctokit } from 'probot';
+import type { SharedPacing } from './replicas/shared-pacing.ts';
 
 type ThrottleCallback = (
   retryAfter: number,
@@ -217,7 +218,14 @@ export const publishing = new AsyncLocalStorage<AbortSignal>();
  * only the request that got it), and `x-ratelimit-remaining: 0` holds everything until
  * `x-ratelimit-reset`.
  */
-export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOctokit {
+export function tandemOctokit(opts: {
+  writeSpacingMs: number;
+  /**
+   * Replicas on one database: the installation-wide windows every replica counts in
+   * (`replicas/shared-pacing.ts`), asked at request time (the store opens after the class).
+   */
+  sharedPacing?: () => SharedPacing | undefined;
+}): typeof ProbotOctokit {
   const spacing = opts.writeSpacingMs;
   const gates = {
     global: new GateGroup(10),
@@ -239,11 +247,16 @@ export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOc
     gates.global.pauseFor(retryAfter * 1000);
     return true;
   };
-  const Paced = ProbotOctokit.plugin((octokit) => {
-    octokit.hook.before('request', (options) => {
+  const Paced = ProbotOctokit.plugin((octokit, clientOptions) => {
+    const installation = installationOf(clientOptions);
+    octokit.hook.before('request', async (options) => {
       const signal = publishing.getStore();
-      if (signal && options.method !== 'GET' && CONTENT_PATH.test(options.url))
-        options.request = { ...options.request, signal };
+      const content = options.method !== 'GET' && CONTENT_PATH.test(options.url);
+      if (signal && content) options.request = { ...options.request, signal };
+      const shared = opts.sharedPacing?.();
+      const search = options.method === 'GET' && options.url.includes('/search/');
+      if (shared && (content || search))
+        await shared.take(installation, content ? 'content' : 'search', signal);
     });
     octokit.hook.after('request', (response) => {
       const h = response.headers;
@@ -265,4 +278,11 @@ export function tandemOctokit(opts: { writeSpacingMs: number }): typeof ProbotOc
       onSecondaryRateLimit,
     },
   })) as typeof ProbotOctokit;
+}
+
+/** The installation a client acts for (its pacing bucket); token clients share one bucket. */
+function installationOf(clientOptions: unknown): string {
+  const auth = (clientOptions as { auth?: { installationId?: unknown } } | undefined)?.auth;
+  const id = auth?.installationId;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : 'token';
 }

@@ -7,9 +7,9 @@
  * shipped; PostgreSQL has its own list (store-schema-postgres.ts), changed in step with this one.
  */
 import { z } from 'zod';
-import { migratePostgres, postgresSchemaVersion } from './store-schema-postgres.ts';
-import type { Driver, Queryable } from './store-driver.ts';
 import { newerSchema } from './newer-schema.ts';
+import type { Driver, Queryable } from './store-driver.ts';
+import { migratePostgres, postgresSchemaVersion } from './store-schema-postgres.ts';
 
 const V1_TABLES = `
 CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
@@ -116,6 +116,14 @@ const MIGRATIONS: readonly string[] = [
     `,
   // The last published evaluation of a set (a reuse's lookup, store-evaluations.ts) by index.
   'CREATE INDEX evaluations_set_state ON evaluations (set_key, state);',
+  // Replicas on one database (store-leases.ts, store-pacing.ts): who holds a set's evaluation or a
+  // member's merge, and GitHub's secondary-limit windows counted per installation.
+  `
+      CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at INTEGER NOT NULL);
+      CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at INTEGER NOT NULL);
+      CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);
+    `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
