@@ -42,6 +42,11 @@ export class SharedPacing {
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((ok, fail) => {
+    // Aborted while the database answered: no abort event will come.
+    if (signal?.aborted) {
+      fail(signal.reason);
+      return;
+    }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       ok();
