@@ -4,7 +4,8 @@
  * scenario when perf/app-bench.ts is present, benchmark mode, and the real npm case (generated
  * repositories with a toolchain's npm dependencies; perf/real-case.ts, BENCH_REAL=0 skips it), and the
  * grading-fidelity table (perf/grading-fidelity.ts) and the linked-set queue on its trace
- * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that). Prints a table and one line per target (pass/fail is reported,
+ * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that), and the App's store on its backends
+ * (perf/store-bench.ts; BENCH_ONLY=store runs only that). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,6 +27,7 @@ import { median, printFigures, sec, type VariantFigures } from './print-figures.
 import { type PushFigures, printPushFigures, runPushRerun } from './push-rerun.ts';
 import { printQueueBench, runQueueBench } from './queue-bench.ts';
 import { serveBenchCase } from './serve-case.ts';
+import { printStoreBench, runStoreBench } from './store-bench.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
@@ -151,6 +153,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${printQueueBench(queue)}\n`);
     return;
   }
+  // The App's store on SQLite, PGlite and a PostgreSQL server (perf/store-bench.ts), each in a
+  // child process. BENCH_ONLY=store: only that (no Docker).
+  const store = engineOnly ? undefined : await runStoreBench(log);
+  if (store && process.env.BENCH_ONLY === 'store') {
+    process.stdout.write(`${printStoreBench(store)}\n`);
+    return;
+  }
   const variants = (process.env.BENCH_VARIANTS ?? 'no-deps,deps')
     .split(',')
     .filter((v): v is Variant => v === 'no-deps' || v === 'deps');
@@ -187,6 +196,7 @@ async function main(): Promise<void> {
   if (cliStart) process.stdout.write(`\n${printCliStart(cliStart)}\n`);
   if (fidelity) process.stdout.write(`\n${printGradingFidelity(fidelity)}\n`);
   if (queue) process.stdout.write(`\n${printQueueBench(queue)}\n`);
+  if (store) process.stdout.write(`\n${printStoreBench(store)}\n`);
   const busy = Math.max(load.before[0]!, load.after[0]!, during.mean) > load.cores;
   process.stdout.write(
     `\nLoad average (1 min) ${load.before[0]!.toFixed(1)} before, ${load.after[0]!.toFixed(1)} after, ` +
@@ -200,7 +210,7 @@ async function main(): Promise<void> {
   const save = (app?: unknown) =>
     writeFile(
       file,
-      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, fidelity, queue, engine: figs, push: pushFigures, app }, null, 2)}\n`,
+      `${JSON.stringify({ createdAt: new Date().toISOString(), load, cliStart, fidelity, queue, store, engine: figs, push: pushFigures, app }, null, 2)}\n`,
     );
   await save();
   if (engineOnly) {

@@ -12,7 +12,7 @@ import {
   withVerdictFirst,
 } from '../../src/core/comment-state.ts';
 import { linkedReport, linkedView } from '../helpers/comment-cases.ts';
-import { useTempStore } from './app-fixtures.ts';
+import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
 const published: CommentState = withResult({
   kind: 'report',
@@ -52,18 +52,19 @@ describe('comment state steps', () => {
   });
 });
 
-describe('the comment states table', () => {
-  const temp = useTempStore('tandem-comment-state-');
+describe.each(STORE_BACKENDS)('the comment states table on %s', (backend) => {
+  const temp = useTempStore('tandem-comment-state-', backend);
 
   it('keeps a state per PR and reads it back parsed; a row it cannot parse reads as none', async () => {
     const store = await temp.open();
     const state = withMerged(published, 'alice')!;
-    store.comments.put('acme/api#10', state);
-    expect(store.comments.get('acme/api#10')).toEqual(state);
-    expect(store.comments.get('acme/web#11')).toBeUndefined();
-    store.db
-      .prepare('UPDATE comment_states SET state = \'{"result":{"kind":"report"}}\' WHERE pull_key = ?')
-      .run('acme/api#10');
-    expect(store.comments.get('acme/api#10')).toBeUndefined();
+    await store.comments.put('acme/api#10', state);
+    expect(await store.comments.get('acme/api#10')).toEqual(state);
+    expect(await store.comments.get('acme/web#11')).toBeUndefined();
+    await store.db.run(
+      'UPDATE comment_states SET state = \'{"result":{"kind":"report"}}\' WHERE pull_key = ?',
+      ['acme/api#10'],
+    );
+    expect(await store.comments.get('acme/api#10')).toBeUndefined();
   });
 });
