@@ -53,9 +53,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
     const store = await Store.open(join(dataDir, 'tandem.db'));
-    store.deliveries.prune(7 * 24 * 3600 * 1000);
+    await store.deliveries.prune(7 * 24 * 3600 * 1000);
     // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
-    const interrupted = store.merges.interruptRunning();
+    const interrupted = await store.merges.interruptRunning();
     if (interrupted > 0) app.log.warn({ interrupted }, 'merges interrupted by a restart');
     const local =
       options.executor ??
@@ -96,9 +96,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       concurrency: settings.concurrency,
     });
     registerMergeGroupHandler(app, service, mergeGroups);
-    const resumedGroups = mergeGroups.resume();
+    const resumedGroups = await mergeGroups.resume();
     if (resumedGroups > 0) app.log.info({ resumed: resumedGroups }, 'resumed open merge groups');
-    const resumed = service.resume();
+    const resumed = await service.resume();
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
     let closing: Promise<void> | undefined;
     options.onRuntime?.({
@@ -112,7 +112,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
           await service.close();
           await mergeGroups.close();
           await actions.close();
-          store.close();
+          await store.close();
         })();
         return closing;
       },

@@ -47,6 +47,8 @@ export class TandemService {
   readonly queue: SetQueueRunner;
   private readonly life: TaskLifecycle<EvalItem>;
   private readonly runningMembers = new Map<number, Set<string>>();
+  /** The last request's turn (`request`): requests are taken one at a time. */
+  private requests: Promise<void> = Promise.resolve();
   /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
   private readonly merging = new Set<string>();
   private readonly heldRequests = new Map<
@@ -81,22 +83,27 @@ export class TandemService {
         }),
         run: async (item, signal, releaseSlot) => {
           const id = item.evaluationId;
-          this.runningMembers.set(id, new Set(this.componentOf(item.seed)));
+          // The seed at once, the whole set once the index has named it: a change to any of them aborts the run.
+          this.runningMembers.set(id, new Set([item.seed]));
+          this.runningMembers.set(id, new Set([item.seed, ...(await this.componentOf(item.seed))]));
           try {
             await runEvaluation(deps, item, signal, releaseSlot);
           } catch (e) {
             // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
-            if (!signal.aborted && states.stateOf(id) === 'running') states.fail(id);
+            if (!signal.aborted && await states.stateOf(id) === 'running') await states.fail(id);
             throw e;
           } finally {
             this.runningMembers.delete(id);
             // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-            if (signal.aborted && !this.life.closing && states.stateOf(id) === 'running')
-              states.supersede(id);
+            if (signal.aborted && !this.life.closing && await states.stateOf(id) === 'running')
+              await states.supersede(id);
           }
         },
         onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
-        onDrop: (item) => states.supersede(item.evaluationId),
+        onDrop: (item) =>
+          void this.background(async () => {
+            await states.supersede(item.evaluationId);
+          }),
       },
       (e) => opts.log.error({ err: e }, 'background task failed'),
     );
@@ -125,7 +132,8 @@ export class TandemService {
       for (const k of held) {
         const r = this.heldRequests.get(k);
         this.heldRequests.delete(k);
-        if (r && !this.life.closing) this.request(k, r.installationId, r.matrix, { fresh: r.fresh === true });
+        if (r && !this.life.closing)
+          await this.request(k, r.installationId, r.matrix, { fresh: r.fresh === true });
       }
     }
   }
@@ -137,13 +145,13 @@ export class TandemService {
   }
 
   /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
-  linkedSet(seed: string): string[] {
+  linkedSet(seed: string): Promise<string[]> {
     return this.componentOf(seed);
   }
 
   /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
-  claimDelivery(id: string, event: string, identity?: string): boolean {
-    return this.opts.store.deliveries.claim(id, event, identity);
+  async claimDelivery(id: string, event: string, identity?: string): Promise<boolean> {
+    return await this.opts.store.deliveries.claim(id, event, identity);
   }
 
   /**
@@ -153,11 +161,11 @@ export class TandemService {
    * re-queues the evaluation, which ensures the check), and the check registry records its
    * intent before each create call, so a kill mid-create orphans nothing either.
    */
-  onPull(pull: PullInfo, installationId: number): Promise<void> {
-    recordPull(this.opts.store, pull, installationId);
+  async onPull(pull: PullInfo, installationId: number): Promise<void> {
+    await recordPull(this.opts.store, pull, installationId);
     const key = pullKey(pull.ref);
     // A queued set whose member moved or closed leaves the merge queue (`queue-command.ts`).
-    if (this.opts.store.setQueue.activeItemOf(key))
+    if (await this.opts.store.setQueue.activeItemOf(key))
       void this.background(async () =>
         dequeueChanged(
           this.queue,
@@ -170,9 +178,9 @@ export class TandemService {
     if (pull.state !== 'open') {
       // The set goes on without it: re-evaluate from each open neighbour.
       this.abortContaining(key);
-      const neighbours = [...this.opts.store.links.from(key).map(pullKey), ...this.opts.store.links.to(key)];
+      const neighbours = [...(await this.opts.store.links.from(key)).map(pullKey), ...await this.opts.store.links.to(key)];
       for (const n of new Set(neighbours)) {
-        if (this.opts.store.pulls.get(n)?.state === 'open') this.request(n, installationId);
+        if ((await this.opts.store.pulls.get(n))?.state === 'open') await this.request(n, installationId);
       }
       void this.background(async () => {
         const gh = await this.opts.github(installationId);
@@ -180,16 +188,16 @@ export class TandemService {
         // `/tandem merge` writes its own final state on the members it merges.
         if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull, this.opts.store.comments);
       });
-      return Promise.resolve();
+      return;
     }
-    const schedule = () => {
+    const schedule = async () => {
       // The check run request leaves first; scheduling the evaluation is local bookkeeping.
       void this.background(() => this.markQueued(key, installationId));
-      this.request(key, installationId);
+      await this.request(key, installationId);
     };
     if (this.opts.configs.config(installationId) !== undefined) {
-      schedule();
-      return Promise.resolve();
+      await schedule();
+      return;
     }
     // Naming the set needs the org config (`group_by_branch`): the first webhooks after a start
     // wait for its one load (shared, bounded), so same-branch PRs are not scheduled as two sets.
@@ -197,7 +205,8 @@ export class TandemService {
       const gh = await this.opts.github(installationId);
       await this.opts.configs.recent(gh, installationId, pull.ref.owner);
     });
-    return this.within(loaded, CONFIG_WAIT_MS).then(schedule);
+    await this.within(loaded, CONFIG_WAIT_MS);
+    await schedule();
   }
 
   /** `task`, or nothing after `ms` (a rate limit being waited out must not hold a webhook). */
@@ -209,8 +218,24 @@ export class TandemService {
     return Promise.race([task, bound]).finally(() => clearTimeout(timer));
   }
 
-  /** Schedules an evaluation of the set around `seed` (held while the set is being merged). */
-  request(seed: string, installationId: number, matrix?: MatrixMode, opts: { fresh?: boolean } = {}): void {
+  /**
+   * Schedules an evaluation of the set around `seed` (held while the set is being merged), and
+   * resolves once it is queued and its evaluation row stored; never rejects (a failure is logged).
+   * Requests are taken one at a time: naming the set (the index) and queueing it with its row is
+   * one step no other request may interleave with, or two requests of one set could make two rows.
+   */
+  request(seed: string, installationId: number, matrix?: MatrixMode, opts: { fresh?: boolean } = {}): Promise<void> {
+    const turn = this.requests.then(() => this.requestNow(seed, installationId, matrix, opts));
+    this.requests = turn.catch(() => {});
+    return this.background(() => turn);
+  }
+
+  private async requestNow(
+    seed: string,
+    installationId: number,
+    matrix: MatrixMode | undefined,
+    opts: { fresh?: boolean },
+  ): Promise<void> {
     if (this.merging.has(seed)) {
       const earlier = this.heldRequests.get(seed);
       const m = matrix ?? earlier?.matrix;
@@ -223,44 +248,44 @@ export class TandemService {
       return;
     }
     this.abortContaining(seed);
-    const component = this.componentOf(seed);
+    const component = await this.componentOf(seed);
     const key = setKey(component);
+    // A request waiting for this set keeps its row; otherwise the row is stored before the item
+    // is queued, so no run ever starts without one.
+    const waiting = this.life.queue.waiting(key)?.evaluationId;
+    const evaluationId =
+      waiting ??
+      (await this.opts.store.evaluations.create({ setKey: key, seed, installationId, matrix: matrix ?? null }));
     const item = this.life.queue.push(
       key,
-      { evaluationId: 0, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
+      { evaluationId, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
       { absorb: component },
     );
-    if (item.evaluationId === 0) {
-      item.evaluationId = this.opts.store.evaluations.create({
-        setKey: key,
-        seed,
-        installationId,
-        matrix: matrix ?? null,
-      });
-    }
+    // Only `resume` queues besides requests: a row it made redundant while this one was stored goes.
+    if (item.evaluationId !== evaluationId) await this.opts.store.evaluations.supersede(evaluationId);
   }
 
   /**
    * Re-queues what a previous process left queued or running, and adopts in the background the
    * checks it created but did not live to store (`CheckRunRegistry.reconcile`).
    */
-  resume(): number {
+  async resume(): Promise<number> {
     void this.background(async () => {
       const adopted = await this.checks.reconcile(this.opts.github);
       if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
     });
-    const resumedQueue = this.queue.resume();
+    const resumedQueue = await this.queue.resume();
     if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
     const states = this.opts.store.evaluations;
-    const unfinished = states.unfinished();
+    const unfinished = await states.unfinished();
     // A kill can leave two of one set (the running one a newer request was about to supersede,
     // and that request): the queue keeps one per set, so the older is superseded here, not lost.
     const newest = new Map<string, number>();
     for (const e of unfinished) newest.set(e.setKey, Math.max(e.id, newest.get(e.setKey) ?? 0));
     for (const e of unfinished) {
-      if (e.state === 'running') states.requeue(e.id);
+      if (e.state === 'running') await states.requeue(e.id);
       if (newest.get(e.setKey) !== e.id) {
-        states.supersede(e.id);
+        await states.supersede(e.id);
         continue;
       }
       this.life.queue.push(
@@ -314,7 +339,7 @@ export class TandemService {
 
   /** The `queued` check run right away, for PRs a suite covers or that link elsewhere. */
   private async markQueued(key: string, installationId: number): Promise<void> {
-    const pull = this.opts.store.pulls.get(key);
+    const pull = await this.opts.store.pulls.get(key);
     if (pull?.state !== 'open') return;
     const gh = await this.opts.github(installationId);
     const cfg = await this.opts.configs.recent(gh, installationId, pull.owner);
@@ -325,10 +350,10 @@ export class TandemService {
   }
 
   /** The set around `seed` as the link index knows it (`indexed-set.ts`): enough to name it. */
-  private componentOf(seed: string): string[] {
-    const installationId = this.opts.store.pulls.get(seed)?.installationId;
+  private async componentOf(seed: string): Promise<string[]> {
+    const installationId = (await this.opts.store.pulls.get(seed))?.installationId;
     const config = installationId === undefined ? undefined : this.opts.configs.config(installationId);
-    return indexedSet(this.opts.store, seed, config);
+    return await indexedSet(this.opts.store, seed, config);
   }
 
   private abortContaining(key: string): void {

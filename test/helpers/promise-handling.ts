@@ -11,7 +11,8 @@
  *   used outside the store.
  * - `floatingPromises`: a promise-valued expression statement that is neither awaited nor marked
  *   `void`, and a promise-returning function given where a `void` callback is expected (an event
- *   handler, `setTimeout`, `forEach`): its rejection would be lost.
+ *   handler, `setTimeout`, `forEach`): its rejection would be lost. And a promise tested for truth
+ *   (`if (!claim(...))`): it is always true.
  */
 import path from 'node:path';
 import ts from 'typescript';
@@ -112,6 +113,11 @@ function isThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
   return checker.getTypeOfSymbol(then).getCallSignatures().length > 0;
 }
 
+/** A promise whatever it holds (`Promise<T> | undefined` may be tested for being there). */
+function alwaysThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
+  return type.isUnion() ? type.types.every((t) => isThenable(checker, t)) : isThenable(checker, type);
+}
+
 /** True when every call signature of the contextual type returns `void`. */
 function expectsVoid(checker: ts.TypeChecker, fn: ts.Expression): boolean {
   const ctx = checker.getContextualType(fn);
@@ -138,6 +144,20 @@ function handlesRejection(e: ts.Expression): boolean {
   return name === 'catch' || (name === 'then' && e.arguments.length === 2);
 }
 
+/** The expression a node tests for truth (a promise there is always true), if any. */
+function conditionOf(n: ts.Node): ts.Expression | undefined {
+  if (ts.isIfStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) return n.expression;
+  if (ts.isConditionalExpression(n)) return n.condition;
+  if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.ExclamationToken) return n.operand;
+  if (
+    ts.isBinaryExpression(n) &&
+    (n.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ||
+      n.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+  )
+    return n.left;
+  return undefined;
+}
+
 export function floatingPromises(root: string, program: ts.Program, files: ReadonlySet<string>): Finding[] {
   const checker = program.getTypeChecker();
   const out: Finding[] = [];
@@ -149,6 +169,8 @@ export function floatingPromises(root: string, program: ts.Program, files: Reado
         if (ts.isVoidExpression(e) || ts.isAwaitExpression(e) || isAssignment(e) || handlesRejection(e)) return;
         if (isThenable(checker, checker.getTypeAtLocation(e))) out.push(finding(root, n));
       }
+      const tested = conditionOf(n);
+      if (tested && alwaysThenable(checker, checker.getTypeAtLocation(tested))) out.push(finding(root, tested));
       if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && expectsVoid(checker, n)) {
         const sig = checker.getSignatureFromDeclaration(n);
         if (sig && isThenable(checker, checker.getReturnTypeOfSignature(sig))) out.push(finding(root, n));

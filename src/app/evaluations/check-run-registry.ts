@@ -29,14 +29,14 @@ export class CheckRunRegistry {
    * The check run for this PR head: the open one, the completed one moved back to queued, the one
    * a killed process created (adopted), or a new one created `queued`.
    */
-  ensure(gh: GitHubPort, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
+  async ensure(gh: GitHubPort, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
     const id = `${pullKey}@${headSha}`;
     const adopting = this.reconciling.get(id);
     if (adopting) return adopting.then(() => this.ensure(gh, pullKey, headSha, evaluationId));
     const pending = this.inFlight.get(id);
     if (pending)
       return pending.then((checkRunId) => this.claimed(pullKey, headSha, evaluationId, checkRunId));
-    const existing = this.store.checkRuns.get(pullKey, headSha);
+    const existing = await this.store.checkRuns.get(pullKey, headSha);
     if (existing && !existing.completed)
       return Promise.resolve(this.claimed(pullKey, headSha, evaluationId, existing.checkRunId));
     const work = existing
@@ -54,16 +54,16 @@ export class CheckRunRegistry {
    */
   async reconcile(auth: (installationId: number) => Promise<GitHubPort>): Promise<number> {
     let settled = 0;
-    for (const { pullKey, headSha } of this.store.checkRuns.intents()) {
-      const pull = this.store.pulls.get(pullKey);
+    for (const { pullKey, headSha } of await this.store.checkRuns.intents()) {
+      const pull = await this.store.pulls.get(pullKey);
       if (!pull) {
-        this.store.checkRuns.dropIntent(pullKey, headSha);
+        await this.store.checkRuns.dropIntent(pullKey, headSha);
         continue;
       }
       const gh = await auth(pull.installationId);
       const key = `${pullKey}@${headSha}`;
       // Settled meanwhile by an `ensure` of this head (which adopts on its own), or being created now.
-      if (!this.store.checkRuns.hasIntent(pullKey, headSha) || this.inFlight.has(key)) continue;
+      if (!await this.store.checkRuns.hasIntent(pullKey, headSha) || this.inFlight.has(key)) continue;
       // An `ensure` of this head meanwhile waits for the adoption, then goes on as usual.
       const adopted = this.adopt(gh, pullKey, headSha, null);
       const done = adopted.then(
@@ -96,18 +96,18 @@ export class CheckRunRegistry {
     currentSha: string | undefined,
     reason: string,
   ): Promise<void> {
-    for (const c of this.store.checkRuns.open(pullKey)) {
+    for (const c of await this.store.checkRuns.open(pullKey)) {
       if (c.headSha === currentSha) continue;
       await gh.completeCheck(repoOfPullKey(pullKey), c.checkRunId, 'cancelled', {
         title: 'Tandem: superseded',
         summary: reason,
       });
-      this.store.checkRuns.complete(pullKey, c.headSha);
+      await this.store.checkRuns.complete(pullKey, c.headSha);
     }
   }
 
-  private claimed(pullKey: string, headSha: string, evaluationId: number | null, checkRunId: number): number {
-    if (evaluationId !== null) this.store.checkRuns.claim(pullKey, headSha, evaluationId);
+  private async claimed(pullKey: string, headSha: string, evaluationId: number | null, checkRunId: number): Promise<number> {
+    if (evaluationId !== null) await this.store.checkRuns.claim(pullKey, headSha, evaluationId);
     return checkRunId;
   }
 
@@ -119,7 +119,7 @@ export class CheckRunRegistry {
     evaluationId: number | null,
   ): Promise<number> {
     await gh.reopenCheck(repoOfPullKey(pullKey), checkRunId, WAITING);
-    this.store.checkRuns.reopen(pullKey, headSha, evaluationId);
+    await this.store.checkRuns.reopen(pullKey, headSha, evaluationId);
     return checkRunId;
   }
 
@@ -130,18 +130,18 @@ export class CheckRunRegistry {
     evaluationId: number | null,
   ): Promise<number> {
     // An intent no process holds now: a killed one may have created the check.
-    if (this.store.checkRuns.hasIntent(pullKey, headSha)) {
+    if (await this.store.checkRuns.hasIntent(pullKey, headSha)) {
       const adopted = await this.adopt(gh, pullKey, headSha, evaluationId);
       if (adopted !== undefined) {
-        const row = this.store.checkRuns.get(pullKey, headSha);
+        const row = await this.store.checkRuns.get(pullKey, headSha);
         if (row?.completed) return this.reopen(gh, pullKey, headSha, adopted, evaluationId);
         return adopted;
       }
     }
-    this.store.checkRuns.intend(pullKey, headSha);
+    await this.store.checkRuns.intend(pullKey, headSha);
     const checkRunId = await gh.createQueuedCheck(repoOfPullKey(pullKey), headSha, pullKey, WAITING);
     this.afterCreate?.(pullKey, checkRunId);
-    this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
+    await this.store.checkRuns.save({ pullKey, headSha, checkRunId, evaluationId });
     return checkRunId;
   }
 
@@ -158,7 +158,7 @@ export class CheckRunRegistry {
     const repo = repoOfPullKey(pullKey);
     const [newest, ...older] = await gh.tandemChecksOn(repo, headSha, pullKey);
     if (!newest) {
-      this.store.checkRuns.dropIntent(pullKey, headSha);
+      await this.store.checkRuns.dropIntent(pullKey, headSha);
       return undefined;
     }
     for (const dup of older.filter((c) => !c.completed))
@@ -166,7 +166,7 @@ export class CheckRunRegistry {
         title: 'Tandem: superseded',
         summary: 'A duplicate of this head’s Tandem check.',
       });
-    this.store.checkRuns.save({
+    await this.store.checkRuns.save({
       pullKey,
       headSha,
       checkRunId: newest.id,

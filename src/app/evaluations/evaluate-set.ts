@@ -51,7 +51,7 @@ export interface EvaluateSetRequest {
   matrix: MatrixMode | undefined;
   pinned?: readonly PinnedRepo[];
   /** Where the linked-set walk starts, or why this path does not evaluate at all. */
-  seedFor: (config: OrgConfig, suite: OrgSuite) => string | SetSkip;
+  seedFor: (config: OrgConfig, suite: OrgSuite) => string | SetSkip | Promise<string | SetSkip>;
   /** Once the set is known, before anything is fetched: the path's GitHub side (checks), or a stop. */
   onSet?: (set: ResolvedSet, config: OrgConfig, suite: OrgSuite) => Promise<SetSkip | undefined>;
   /** The spec's name, from the default one (the merge queue says it is a merge group). */
@@ -59,7 +59,7 @@ export interface EvaluateSetRequest {
   /** The engine's events while it runs (the running check's progress). */
   onEvent?: (event: EvaluationEvent) => void;
   /** A published result of this set on these heads with this fingerprint, to republish instead of running. */
-  reuse?: (set: ResolvedSet, fingerprint: string) => ReusedResult | undefined;
+  reuse?: (set: ResolvedSet, fingerprint: string) => Promise<ReusedResult | undefined>;
 }
 
 export interface ReusedResult {
@@ -102,7 +102,7 @@ export async function evaluateSet(
   const config = load.config;
   const suiteEntry = suiteFor(config, req.repo);
   if (!suiteEntry) return { kind: 'no-suite', config };
-  const seed = req.seedFor(config, suiteEntry);
+  const seed = await req.seedFor(config, suiteEntry);
   if (typeof seed !== 'string') return { kind: 'skipped', skip: seed, config };
 
   const set = await resolveLinkedSet(gh, deps.store, req.installationId, seed, config, suiteEntry);
@@ -145,7 +145,7 @@ export async function evaluateSet(
       needed: set.needed.map((m) => `${pullKey(m.ref)}@${m.headSha}`),
       bases: basesOf(set, spec.targets),
     });
-    const reused = req.reuse?.(set, fingerprint);
+    const reused = await req.reuse?.(set, fingerprint);
     if (reused)
       return { kind: 'done', report: reused.report, mergeOrder, scrub, fingerprint, reused, ...evaluated };
     const report = await deps.executor.run(spec, signal, req.onEvent);

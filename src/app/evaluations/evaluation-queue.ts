@@ -65,6 +65,11 @@ export class EvaluationQueue<T> {
     return merged;
   }
 
+  /** The item waiting under `key` (debouncing or ready), which a `push` for it would fold into. */
+  waiting(key: string): T | undefined {
+    return this.debouncing.get(key)?.item ?? this.ready.find((r) => r.key === key)?.item;
+  }
+
   /** Ends every debounce window now: what was waiting for it becomes ready to run. */
   flush(): void {
     for (const [key, { item, timer }] of this.debouncing) {

@@ -55,7 +55,7 @@ export async function failAll(
     await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, 'failure', output, {
       rerunAction: rerun,
     });
-    store.checkRuns.complete(m.key, m.headSha);
+    await store.checkRuns.complete(m.key, m.headSha);
   }
 }
 
@@ -121,7 +121,7 @@ export async function publishReport(
   view: LinkedChangeView,
   report: Report,
   reveal: Reveal,
-  afterChecks?: () => void,
+  afterChecks?: () => Promise<void> | void,
 ): Promise<void> {
   const { conclusion, rerun } = conclusionOf(report);
   const check = renderLinkedChangeCheck(view, report, reveal);
@@ -136,9 +136,9 @@ export async function publishReport(
     await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, conclusion, check, {
       rerunAction: rerun,
     });
-    store.checkRuns.complete(m.key, m.headSha);
+    await store.checkRuns.complete(m.key, m.headSha);
   }
-  afterChecks?.();
+  await afterChecks?.();
   const shown = { ...view, ...(checkRunUrl ? { checkRunUrl } : {}) };
   await commentResultOnAll(gh, store.comments, shown, { kind: 'report', view: shown, report, reveal });
 }
@@ -178,7 +178,7 @@ export async function closeRefused(
     // PR that would not have joined this set (one its links merely point at, or another PR's
     // links reach) is named in this set's comment only: its own check is never failed here.
     if (!r.member || !covered.has(repoOfPullKey(r.to))) continue;
-    const open = store.checkRuns.open(r.to);
+    const open = await store.checkRuns.open(r.to);
     if (open.length === 0) continue;
     // The refused PR may be less private than the set (a public PR linking back to a private
     // seed): its page shows only what it may see, never the set's private members.
@@ -186,7 +186,7 @@ export async function closeRefused(
     const out = renderRefused(view, r.reason);
     for (const c of open) {
       await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);
-      store.checkRuns.complete(r.to, c.headSha);
+      await store.checkRuns.complete(r.to, c.headSha);
     }
     await commentResult(gh, store.comments, r.to, { kind: 'refused', view, reason: r.reason });
   }

@@ -10,13 +10,13 @@ import type { Store } from '../store/store.ts';
 import type { ReusedResult } from './evaluate-set.ts';
 
 /** The set's last published result, when it was evaluated on exactly these members, heads and fingerprint. */
-export function reusable(
+export async function reusable(
   store: Store,
   setKey: string,
   set: ResolvedSet,
   fingerprint: string,
-): ReusedResult | undefined {
-  const last = store.evaluations.lastPublished(setKey);
+): Promise<ReusedResult | undefined> {
+  const last = await store.evaluations.lastPublished(setKey);
   if (!last?.report || last.evaluatedAt === null || last.fingerprint !== fingerprint) return undefined;
   const heads = (ms: ReadonlyArray<{ key: string; headSha: string }>) =>
     ms

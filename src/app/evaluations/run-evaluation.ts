@@ -84,7 +84,7 @@ export async function runEvaluation(
   releaseSlot: () => void,
 ): Promise<void> {
   const { store } = deps;
-  store.evaluations.start(item.evaluationId);
+  await store.evaluations.start(item.evaluationId);
   const gh = await deps.auth(item.installationId);
   const run: Run = {
     deps,
@@ -147,8 +147,8 @@ export async function runEvaluation(
  * The same set whichever member changed: caps cut a breadth-first walk, so start it from the
  * set's stable name (its smallest member) when that is an open PR of the same suite.
  */
-function stableSeed(store: Store, item: EvalItem, config: OrgConfig, suiteEntry: OrgSuite): string {
-  const stable = store.pulls.get(item.setKey);
+async function stableSeed(store: Store, item: EvalItem, config: OrgConfig, suiteEntry: OrgSuite): Promise<string> {
+  const stable = await store.pulls.get(item.setKey);
   return stable?.state === 'open' && suiteFor(config, repoOfPullKey(item.setKey)) === suiteEntry
     ? item.setKey
     : item.seed;
@@ -164,7 +164,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
   const { store, checks } = run.deps;
   if (set.members.length === 0) {
     await checks.closeStale(run.port, item.seed, undefined, 'The pull request was closed.');
-    store.evaluations.supersede(item.evaluationId);
+    await store.evaluations.supersede(item.evaluationId);
     return { title: 'closed', reason: 'The pull request was closed.' };
   }
   await closeRefused(gh, store, set, suiteEntry);
@@ -177,7 +177,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
       checkRunId: await checks.ensure(run.port, key, m.headSha, item.evaluationId),
     });
   }
-  store.evaluations.setMembers(
+  await store.evaluations.setMembers(
     item.evaluationId,
     // The base branch too: `/tandem merge` refuses a member retargeted since.
     set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
@@ -194,13 +194,13 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
 async function configFailed(run: Run, load: Extract<SetOutcome, { kind: 'config' }>['load']): Promise<void> {
   const { gh, item } = run;
   const { store, checks } = run.deps;
-  const seedPull = store.pulls.get(item.seed);
+  const seedPull = await store.pulls.get(item.seed);
   if (seedPull && seedPull.state === 'open' && load.kind === 'invalid') {
     const id = await checks.ensure(run.port, item.seed, seedPull.headSha, item.evaluationId);
     const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
     await failAll(gh, store, early, renderInvalidConfig(run.org, load.field, load.message), false);
   }
-  store.evaluations.fail(item.evaluationId);
+  await store.evaluations.fail(item.evaluationId);
 }
 
 /** No suite covers the seed's repository: that is the App's answer there, said on its check. */
@@ -213,7 +213,7 @@ async function noSuite(run: Run): Promise<void> {
     undefined,
     `No suite in \`tandem.yml\` covers ${repoOfPullKey(seed)}.`,
   );
-  run.deps.store.evaluations.publish(run.item.evaluationId);
+  await run.deps.store.evaluations.publish(run.item.evaluationId);
 }
 
 /**
@@ -238,19 +238,19 @@ async function publishDone(
     // order this suite gave, once published) and the next evaluation may run while these
     // comments wait.
     await publishing.run(signal, () =>
-      publishReport(gh, deps.store, members, view, report, config.reveal, () => {
-        states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
+      publishReport(gh, deps.store, members, view, report, config.reveal, async () => {
+        await states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
         releaseSlot();
       }),
     );
     // Kept before `published`: the next re-run of these heads finds it on the last published row.
-    if (reused) states.carryResult(item.evaluationId, reused.fromEvaluation);
+    if (reused) await states.carryResult(item.evaluationId, reused.fromEvaluation);
     else
-      states.keepResult(item.evaluationId, {
+      await states.keepResult(item.evaluationId, {
         fingerprint: outcome.fingerprint,
         report: JSON.stringify(report),
       });
-    states.publish(item.evaluationId);
+    await states.publish(item.evaluationId);
     deps.log.info(
       { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
       'evaluation done',
@@ -267,5 +267,5 @@ async function publishDone(
 async function failed(run: Run, view: LinkedChangeView, error: unknown, message: string): Promise<void> {
   run.deps.log.warn({ evaluation: run.item.evaluationId, err: message }, 'evaluation failed');
   await publishFailure(run.gh, run.deps.store, run.members, view, error, message);
-  run.deps.store.evaluations.fail(run.item.evaluationId);
+  await run.deps.store.evaluations.fail(run.item.evaluationId);
 }

@@ -24,10 +24,10 @@ type Step = (state: CommentState | undefined) => CommentState | undefined;
 
 /** One PR's comment after `step`: stored, then posted whole; nothing is written when nothing changed. */
 async function update(gh: GitHub, states: CommentStatesTable, key: string, step: Step): Promise<void> {
-  const before = states.get(key);
+  const before = await states.get(key);
   const after = step(before);
   if (after === undefined || after === before) return;
-  states.put(key, after);
+  await states.put(key, after);
   const ref = parsePullKey(key);
   await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, renderStickyComment(after));
 }

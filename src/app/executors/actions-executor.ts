@@ -77,7 +77,7 @@ export class ActionsExecutor implements Executor {
   ): Promise<Report> {
     // The local engine's events reach the running check; a workflow run reports only at its end.
     if (!change.actions) return this.opts.fallback.run(change, signal, onEvent);
-    const evaluation = this.opts.store.evaluations.get(change.evaluationId);
+    const evaluation = await this.opts.store.evaluations.get(change.evaluationId);
     // Never the fallback here: the organization asked that PR code not run on the App host.
     if (!evaluation) throw new Error(`evaluation ${change.evaluationId} is not recorded`);
     const gh = await this.opts.github(evaluation.installationId);
@@ -92,16 +92,16 @@ export class ActionsExecutor implements Executor {
   async observeRun(repo: string, run: WorkflowRunInfo): Promise<boolean> {
     if (this.closed) return false;
     const id = evaluationIdOf(run.title);
-    const h = id === undefined ? undefined : this.handoffs.get(id);
+    const h = id === undefined ? undefined : await this.handoffs.get(id);
     if (!h || !sameRepo(h.evaluator, repo)) return false;
     if (run.path && run.path.split('/').pop() !== h.workflow) return false;
     if (Date.parse(run.createdAt) < h.dispatchedAt - SKEW_MS) return false;
-    const evaluation = this.opts.store.evaluations.get(h.evaluationId);
+    const evaluation = await this.opts.store.evaluations.get(h.evaluationId);
     if (evaluation?.state !== 'running') return false;
     // The first run seen is the evaluation's; a completed run does not go back to in progress.
     if (h.run && (h.run.id !== run.id || (h.run.status === 'completed' && run.status !== 'completed')))
       return false;
-    this.handoffs.recordRun(h.evaluationId, run);
+    await this.handoffs.recordRun(h.evaluationId, run);
     if (!h.run) await this.progress.show(evaluation);
     this.waiters.get(h.evaluationId)?.();
     return true;
@@ -117,7 +117,7 @@ export class ActionsExecutor implements Executor {
     signal.throwIfAborted();
     const { evaluator, workflow } = placement;
     const heads = evaluation.members.map((m) => `${m.key}@${m.headSha}`).sort();
-    let h = this.handoffs.get(evaluation.id);
+    let h = await this.handoffs.get(evaluation.id);
     const resumed =
       h !== undefined &&
       h.evaluator === placement.evaluator &&
@@ -132,7 +132,7 @@ export class ActionsExecutor implements Executor {
       });
       const ref = placement.ref ?? (await gh.repo(evaluator)).defaultBranch;
       // Stored before dispatching: the run's first webhook can beat the dispatch's answer.
-      h = this.handoffs.save({
+      h = await this.handoffs.save({
         evaluationId: evaluation.id,
         evaluator,
         workflow,
@@ -150,7 +150,7 @@ export class ActionsExecutor implements Executor {
           'evaluation-id': String(evaluation.id),
         });
       } catch (e) {
-        this.handoffs.delete(evaluation.id);
+        await this.handoffs.delete(evaluation.id);
         throw new Error(
           `could not start the \`${workflow}\` workflow of ${placement.evaluator}: ${(e as Error).message}`,
         );
@@ -183,10 +183,17 @@ export class ActionsExecutor implements Executor {
         signal.removeEventListener('abort', onAbort);
         settle();
       };
-      const check = () => {
+      // Called by events (a webhook, a poll's answer): never rejects; the store failing ends the wait.
+      const check = (): void => {
         if (finished) return;
-        const run = this.handoffs.get(id)?.run;
-        if (run?.status === 'completed') finish(() => resolve(run));
+        void (async () => {
+          try {
+            const run = (await this.handoffs.get(id))?.run;
+            if (run?.status === 'completed' && !finished) finish(() => resolve(run));
+          } catch (e) {
+            if (!finished) finish(() => reject(e));
+          }
+        })();
       };
       const onAbort = () => finish(() => reject(signal.reason ?? new Error('aborted')));
       const minutes = Math.round((deadline - h.dispatchedAt) / 60_000);
@@ -224,7 +231,7 @@ export class ActionsExecutor implements Executor {
 
   /** Asks GitHub about the evaluation's run: by id once known, else among the workflow's recent runs. */
   private async reconcile(gh: GitHubPort, h: Handoff): Promise<void> {
-    const known = this.handoffs.get(h.evaluationId)?.run;
+    const known = (await this.handoffs.get(h.evaluationId))?.run;
     if (known) {
       const run = await gh.workflowRun(h.evaluator, known.id);
       if (run) await this.observeRun(h.evaluator, run);

@@ -42,7 +42,7 @@ export class HandoffProgress {
   }
 
   private async write(evaluation: StoredEvaluation): Promise<void> {
-    const h = this.opts.store.handoffs.get(evaluation.id);
+    const h = await this.opts.store.handoffs.get(evaluation.id);
     if (!h) return;
     const gh = await this.opts.github(evaluation.installationId);
     const link = renderHandoffProgress({
@@ -52,7 +52,7 @@ export class HandoffProgress {
       ...(h.run ? { runUrl: h.run.url } : {}),
     });
     for (const m of evaluation.members) {
-      const c = this.opts.store.checkRuns.get(m.key, m.headSha);
+      const c = await this.opts.store.checkRuns.get(m.key, m.headSha);
       if (!c || c.completed || c.evaluationId !== evaluation.id) continue;
       await gh.linkCheck(repoOfPullKey(m.key), c.checkRunId, {
         ...link,

@@ -91,7 +91,7 @@ export async function mergeInOrder(
   basis: MergeBasis,
   steps: MergeStep[],
   baseRefs: readonly string[],
-  recorded: () => void,
+  recorded: () => Promise<void> | void,
 ): Promise<void> {
   for (const [i, m] of basis.sequence.entries()) {
     if (steps[i]!.result === 'merged') continue;
@@ -103,7 +103,7 @@ export async function mergeInOrder(
       return;
     }
     // Each merge is on record at once: a crash after it still leaves the truth in the store.
-    recorded();
+    await recorded();
   }
 }
 

@@ -27,6 +27,7 @@ import {
 } from '../../core/merge-command-plan.ts';
 import { itemRank, leastPrivate, pageRank, pageSees, statusForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey } from '../../core/pull-ref.ts';
+import type { RepoVisibility } from '../../core/repo-visibility.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
@@ -56,12 +57,11 @@ async function tell(
   named: readonly string[] = keys,
 ): Promise<void> {
   const all = [...new Set([...keys, ...named, ...status.steps.map((s) => s.key)])];
+  const visibility = await visibilities(store, all);
   for (const key of keys) {
     const ref = parsePullKey(key);
     // Each page its own text: nothing of a PR more private than it (core/page-privacy.ts).
-    const sees = pageSees(pageRank(store.pulls.facts(key)?.visibility), (k) =>
-      itemRank(store.pulls.facts(k)?.visibility),
-    );
+    const sees = pageSees(pageRank(visibility.get(key)), (k) => itemRank(visibility.get(k)));
     const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
       await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
@@ -77,30 +77,38 @@ async function tell(
     );
 }
 
+/** Each PR's visibility as the index recorded it, read ahead for the pure page rules. */
+async function visibilities(store: Store, keys: Iterable<string>): Promise<Map<string, RepoVisibility | undefined>> {
+  const out = new Map<string, RepoVisibility | undefined>();
+  for (const k of keys) if (!out.has(k)) out.set(k, (await store.pulls.facts(k))?.visibility);
+  return out;
+}
+
 const notAttempted = (m: EvaluatedMember): MergeStep => ({ ...m, result: 'not-attempted' });
 
 /** Phase 1: the evaluation the merge follows, and the merge order; undefined when there is none. */
-export function mergeBasis(store: Store, req: MergeRequest): MergeBasis | undefined {
+export async function mergeBasis(store: Store, req: MergeRequest): Promise<MergeBasis | undefined> {
   // The seed too: once merged it has left its own set as the index knows it.
-  const evaluation = store.evaluations.latestCovering([req.seed, ...req.linked]);
+  const evaluation = await store.evaluations.latestCovering([req.seed, ...req.linked]);
   if (!evaluation) return undefined;
-  const verdict = store.evaluations.verdict(evaluation.id);
-  const evaluated =
-    evaluation.members.length > 0
-      ? evaluation.members
-      : [...new Set([req.seed, ...req.linked])].map((key) => ({
-          key,
-          headSha: store.pulls.get(key)?.headSha ?? '',
-        }));
-  const kept = keptMerges(store, evaluation.id, evaluated);
+  const verdict = await store.evaluations.verdict(evaluation.id);
+  const evaluated: EvaluatedMember[] = [];
+  if (evaluation.members.length > 0) evaluated.push(...evaluation.members);
+  else
+    for (const key of new Set([req.seed, ...req.linked]))
+      evaluated.push({ key, headSha: (await store.pulls.get(key))?.headSha ?? '' });
+  const kept = await keptMerges(store, evaluation.id, evaluated);
   // Merged neighbours carried into the comment are named on every member's page: only those
   // every member may see (a private PR merged by its own set never shows on a public one).
-  const page = leastPrivate(evaluated.map((m) => pageRank(store.pulls.facts(m.key)?.visibility)));
-  const sees = pageSees(page, (key) => itemRank(store.pulls.facts(key)?.visibility));
+  const visibility = await visibilities(store, [...evaluated.map((m) => m.key), ...kept.keys()]);
+  const page = leastPrivate(evaluated.map((m) => pageRank(visibility.get(m.key))));
+  const sees = pageSees(page, (key) => itemRank(visibility.get(key)));
   const carried = [...kept.values()].filter((s) => !evaluated.some((m) => m.key === s.key) && sees(s.key));
   const mergeOrder = verdict?.mergeOrder ?? [];
   // Dependencies first, by the links each member makes; `merge_order` ranks repositories first.
-  const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => store.links.from(key).map(pullKey));
+  const links = new Map<string, string[]>();
+  for (const m of [...evaluated, ...carried]) links.set(m.key, (await store.links.from(m.key)).map(pullKey));
+  const plan = mergePlan([...evaluated, ...carried], mergeOrder, (key) => links.get(key) ?? []);
   return {
     evaluationId: evaluation.id,
     evaluated,
@@ -134,7 +142,7 @@ export async function mergeLinkedSet(
   req: MergeRequest,
   log: Log,
 ): Promise<MergeCommandResult> {
-  const basis = mergeBasis(store, req);
+  const basis = await mergeBasis(store, req);
   // Every PR the texts may name: each page's comment leaves out those more private than it.
   const say = (keys: readonly string[], st: Omit<MergeStatus, 'requestedBy'>) =>
     tell(
@@ -150,18 +158,18 @@ export async function mergeLinkedSet(
     return 'done';
   }
   const everyone = basis.sequence.map((m) => m.key);
-  const last = store.merges.latest(basis.evaluationId);
+  const last = await store.merges.latest(basis.evaluationId);
   if (last?.state === 'merged') {
     await say(everyone, { outcome: 'merged', steps: last.steps, alreadyMerged: true });
     return 'done';
   }
-  const attempt = store.merges.start(basis.evaluationId, req.requestedBy);
+  const attempt = await store.merges.start(basis.evaluationId, req.requestedBy);
   if (attempt === undefined) return 'busy';
   // What earlier attempts merged stays merged, whatever this attempt does.
   const steps: MergeStep[] = basis.sequence.map((m) => basis.kept.get(m.key) ?? notAttempted(m));
   const finish = async (reasons: string[] = []) => {
     const outcome = mergeOutcome(steps);
-    store.merges.update(attempt, outcome, steps);
+    await store.merges.update(attempt, outcome, steps);
     await say(everyone, { outcome, steps, reasons });
     return 'done' as const;
   };
@@ -175,12 +183,12 @@ export async function mergeLinkedSet(
     if (!baseRefs) return await finish();
     const pending = steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' as const }));
     await say(everyone, { outcome: 'running', steps: pending });
-    await mergeInOrder(gh, basis, steps, baseRefs, () => store.merges.update(attempt, 'running', steps));
+    await mergeInOrder(gh, basis, steps, baseRefs, async () => store.merges.update(attempt, 'running', steps));
     return await finish();
   } catch (e) {
     // GitHub unreachable while reading the members, or the store failing: never leave the
     // attempt running, and say on every member how far it got.
-    store.merges.update(attempt, 'interrupted', steps);
+    await store.merges.update(attempt, 'interrupted', steps);
     const reasons = [`the merge stopped: ${scrubCredentials((e as Error).message)}`];
     await say(everyone, { outcome: mergeOutcome(steps), steps, reasons });
     throw e;
@@ -192,18 +200,18 @@ export async function mergeLinkedSet(
  * linked PRs merged by an attempt on an earlier evaluation (after a half-merge, the rest of the
  * set is evaluated again without them: they still belong in its merge comment).
  */
-function keptMerges(store: Store, evaluationId: number, evaluated: readonly EvaluatedMember[]) {
+async function keptMerges(store: Store, evaluationId: number, evaluated: readonly EvaluatedMember[]) {
   const kept = new Map<string, MergeStep>();
-  for (const [key, mergeSha] of store.merges.mergedBefore(evaluationId)) {
+  for (const [key, mergeSha] of await store.merges.mergedBefore(evaluationId)) {
     const m = evaluated.find((e) => e.key === key);
     if (m) kept.set(key, { ...m, result: 'merged', mergeSha });
   }
   for (const m of evaluated) {
-    const neighbours = [...store.links.from(m.key).map(pullKey), ...store.links.to(m.key)];
+    const neighbours = [...(await store.links.from(m.key)).map(pullKey), ...await store.links.to(m.key)];
     for (const key of neighbours) {
       if (kept.has(key) || evaluated.some((e) => e.key === key)) continue;
-      if (store.pulls.get(key)?.state !== 'merged') continue;
-      const step = store.merges.mergedStep(key);
+      if ((await store.pulls.get(key))?.state !== 'merged') continue;
+      const step = await store.merges.mergedStep(key);
       if (step) kept.set(key, step);
     }
   }

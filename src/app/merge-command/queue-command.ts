@@ -21,7 +21,7 @@ import { repoId } from '../../github/octokit.ts';
 import { canWrite } from '../../github/permissions.ts';
 import { precheckQueueItem } from '../../github/queue-precheck.ts';
 import { publicFailureMessage } from '../evaluations/failure-message.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoredPull } from '../store/store.ts';
 import type { QueueMemberRecord } from '../store/store-set-queue.ts';
 import type { SetQueueRunner } from './queue-runner.ts';
 import { tellQueueStatus } from './queue-status.ts';
@@ -46,12 +46,13 @@ export async function enqueueLinkedSet(
   log: Log,
 ): Promise<EnqueueResult> {
   const keys = [...new Set([req.seed, ...req.linked])];
-  const already = keys.map((k) => store.setQueue.activeItemOf(k)).find((i) => i !== undefined);
+  let already = false;
+  for (const k of keys) already ||= (await store.setQueue.activeItemOf(k)) !== undefined;
   if (already) {
     await runner.step(req.installationId);
     return 'already-queued';
   }
-  const members = membersInMergeOrder(store, keys);
+  const members = await membersInMergeOrder(store, keys);
   const reasons = await refusals(gh, store, members, keys, req.requestedBy);
   const precheck = reasons.length > 0 ? [] : await branchRulesOf(gh, members, reasons);
   for (const p of precheck) if (!p.ok) reasons.push(`${p.pull}: ${p.reason}`);
@@ -62,8 +63,9 @@ export async function enqueueLinkedSet(
   }
   const viaQueue = new Set(precheck.filter((p) => p.ok && p.viaMergeQueue).map((p) => p.pull));
   const recorded = members.map((m) => ({ ...m, viaMergeQueue: viaQueue.has(m.pull) }));
-  const id = `q${store.setQueue.count() + 1}`;
-  store.setQueue.addItem({
+  // Read-then-write: two enqueues at once would take one id (a store transaction makes it one step).
+  const id = `q${(await store.setQueue.count()) + 1}`;
+  await store.setQueue.addItem({
     id,
     installationId: req.installationId,
     seed: req.seed,
@@ -89,9 +91,9 @@ export async function dequeueLinkedSet(
   log: Log,
   why?: string,
 ): Promise<boolean> {
-  const item = store.setQueue.activeItemOf(pull);
+  const item = await store.setQueue.activeItemOf(pull);
   if (item?.status !== 'queued') return false;
-  store.setQueue.setStatus(item.id, 'dequeued', why ?? `dequeued by ${by}`);
+  await store.setQueue.setStatus(item.id, 'dequeued', why ?? `dequeued by ${by}`);
   await runner.step(item.installationId, (s) => dequeue(s, item.id));
   await tellQueueStatus(gh, store, item, { kind: 'dequeued', by, ...(why ? { why } : {}) }, log);
   return true;
@@ -109,7 +111,7 @@ export async function dequeueChanged(
   pull: { key: string; headSha: string; state: string },
   log: Log,
 ): Promise<boolean> {
-  const item = store.setQueue.activeItemOf(pull.key);
+  const item = await store.setQueue.activeItemOf(pull.key);
   const member = item?.members.find((m) => m.pull === pull.key);
   if (!item || !member || pull.state === 'merged') return false;
   const why =
@@ -136,21 +138,24 @@ async function branchRulesOf(gh: GitHub, members: readonly QueueMemberRecord[], 
 }
 
 /** The members as the store knows them, producers first. */
-function membersInMergeOrder(store: Store, keys: readonly string[]): QueueMemberRecord[] {
-  const evaluation = store.evaluations.latestCovering(keys);
-  const mergeOrder = evaluation ? (store.evaluations.verdict(evaluation.id)?.mergeOrder ?? []) : [];
-  const known: EvaluatedMember[] = keys.map((key) => ({ key, headSha: store.pulls.get(key)?.headSha ?? '' }));
-  const plan = mergePlan(known, mergeOrder, (key) => store.links.from(key).map(pullKey));
-  return plan.sequence.map((m) => {
-    const pull = store.pulls.get(m.key);
-    return {
-      pull: m.key,
-      repo: repoOfPullKey(m.key),
-      baseBranch: pull?.baseRef ?? '',
-      headSha: m.headSha,
-      viaMergeQueue: false,
-    };
-  });
+async function membersInMergeOrder(store: Store, keys: readonly string[]): Promise<QueueMemberRecord[]> {
+  const evaluation = await store.evaluations.latestCovering(keys);
+  const mergeOrder = evaluation ? ((await store.evaluations.verdict(evaluation.id))?.mergeOrder ?? []) : [];
+  const pulls = new Map<string, StoredPull | undefined>();
+  const links = new Map<string, string[]>();
+  for (const key of keys) {
+    pulls.set(key, await store.pulls.get(key));
+    links.set(key, (await store.links.from(key)).map(pullKey));
+  }
+  const known: EvaluatedMember[] = keys.map((key) => ({ key, headSha: pulls.get(key)?.headSha ?? '' }));
+  const plan = mergePlan(known, mergeOrder, (key) => links.get(key) ?? []);
+  return plan.sequence.map((m) => ({
+    pull: m.key,
+    repo: repoOfPullKey(m.key),
+    baseBranch: pulls.get(m.key)?.baseRef ?? '',
+    headSha: m.headSha,
+    viaMergeQueue: false,
+  }));
 }
 
 /** What keeps the set out of the queue before GitHub's branch rules are read. */
@@ -163,7 +168,7 @@ async function refusals(
 ): Promise<string[]> {
   const reasons: string[] = [];
   for (const k of keys)
-    if (store.pulls.get(k)?.state !== 'open') reasons.push(`${k} is not an open pull request`);
+    if ((await store.pulls.get(k))?.state !== 'open') reasons.push(`${k} is not an open pull request`);
   const repos = [...new Set(members.map((m) => m.repo))];
   const allowed = await Promise.all(repos.map((r) => canWrite(gh, repoId(r), requestedBy)));
   const denied = repos.filter((_, i) => !allowed[i]);

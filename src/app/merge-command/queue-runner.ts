@@ -58,6 +58,17 @@ type EvaluateAction = Extract<QueueAction, { kind: 'evaluate' }>;
 type RunKey = Pick<QueueRunRecord, 'itemId' | 'ahead' | 'attempt' | 'diagnostic'>;
 const runId = (r: RunKey) => `${r.itemId}|${r.ahead.join(' ')}|${r.attempt}|${r.diagnostic ?? ''}`;
 
+/** `text` with each queue item id (`q3`) replaced by its seed PR as a `{{key}}` placeholder. */
+async function seedsFor(store: QueueRunnerDeps['store'], text: string): Promise<string> {
+  const seeds = new Map<string, string | undefined>();
+  for (const [id] of text.matchAll(/\bq\d+\b/g))
+    if (!seeds.has(id)) seeds.set(id, (await store.setQueue.item(id))?.seed);
+  return text.replace(/\bq\d+\b/g, (id) => {
+    const seed = seeds.get(id);
+    return seed ? `{{${seed}}}` : id;
+  });
+}
+
 export class SetQueueRunner {
   private readonly steps = new Map<number, Promise<void>>();
   private readonly running = new Map<string, AbortController>();
@@ -68,8 +79,8 @@ export class SetQueueRunner {
   constructor(private readonly deps: QueueRunnerDeps) {}
 
   /** The installation's queue state (empty when none was stored or it no longer parses). */
-  state(installationId: number): QueueState {
-    const parsed = QueueStateSchema.safeParse(this.deps.store.setQueue.state(installationId));
+  async state(installationId: number): Promise<QueueState> {
+    const parsed = QueueStateSchema.safeParse(await this.deps.store.setQueue.state(installationId));
     return parsed.success ? parsed.data : emptyQueue();
   }
 
@@ -81,8 +92,8 @@ export class SetQueueRunner {
     const previous = this.steps.get(installationId) ?? Promise.resolve();
     const next = previous.then(async () => {
       const opts = await this.options(installationId);
-      const { state, actions } = nextActions(change(this.state(installationId)), opts);
-      this.deps.store.setQueue.saveState(installationId, state);
+      const { state, actions } = nextActions(change(await this.state(installationId)), opts);
+      await this.deps.store.setQueue.saveState(installationId, state);
       for (const a of actions) this.perform(installationId, a);
       await this.tellPositions(installationId, state);
     });
@@ -93,10 +104,10 @@ export class SetQueueRunner {
   }
 
   /** After a restart: evaluations the previous process left running are run again. */
-  resume(): number {
-    const runs = this.deps.store.setQueue.runningRuns();
+  async resume(): Promise<number> {
+    const runs = await this.deps.store.setQueue.runningRuns();
     for (const r of runs) {
-      const item = this.deps.store.setQueue.item(r.itemId);
+      const item = await this.deps.store.setQueue.item(r.itemId);
       if (!item) continue;
       const action: EvaluateAction = {
         kind: 'evaluate',
@@ -107,7 +118,7 @@ export class SetQueueRunner {
       };
       this.perform(item.installationId, action);
     }
-    for (const id of this.deps.store.setQueue.installations()) void this.step(id);
+    for (const id of await this.deps.store.setQueue.installations()) void this.step(id);
     return runs.length;
   }
 
@@ -139,8 +150,8 @@ export class SetQueueRunner {
     void this.deps.background(task);
   }
 
-  private item(id: string): QueueItemRecord {
-    const item = this.deps.store.setQueue.item(id);
+  private async item(id: string): Promise<QueueItemRecord> {
+    const item = await this.deps.store.setQueue.item(id);
     if (!item) throw new Error(`merge queue item ${id} is not in the store`);
     return item;
   }
@@ -165,10 +176,10 @@ export class SetQueueRunner {
     }
     if (ac.signal.aborted) {
       // Cancelled by the logic, or the App stopping (then it stays running for the restart).
-      if (!this.closing) this.deps.store.setQueue.finishRun(run, 'cancelled');
+      if (!this.closing) await this.deps.store.setQueue.finishRun(run, 'cancelled');
       return;
     }
-    this.deps.store.setQueue.finishRun(run, 'done', {
+    await this.deps.store.setQueue.finishRun(run, 'done', {
       ...out.result,
       ...(out.note ? { note: out.note } : {}),
     });
@@ -185,19 +196,20 @@ export class SetQueueRunner {
     signal: AbortSignal,
   ): Promise<QueueRunResult> {
     const { store } = this.deps;
-    const item = this.item(run.itemId);
-    const ahead = run.ahead.map((id) => this.item(id));
+    const item = await this.item(run.itemId);
+    const ahead: QueueItemRecord[] = [];
+    for (const id of run.ahead) ahead.push(await this.item(id));
     const gh = await this.deps.auth(installationId);
     const state = await speculativeState(gh, store, item, ahead);
     if ('conflict' in state) {
-      store.setQueue.startRun({ ...run, tested: [] });
+      await store.setQueue.startRun({ ...run, tested: [] });
       const fail: EvaluationResult = { outcome: 'fail', failedConfigurations: [] };
       return {
         result: run.diagnostic ? { ...fail, passesAlone: false } : fail,
         note: `does not merge: ${state.conflict}`,
       };
     }
-    store.setQueue.startRun({ ...run, tested: state.tested });
+    await store.setQueue.startRun({ ...run, tested: state.tested });
     const keys = item.members.map((m) => m.pull).sort();
     const outcome = await evaluateSet(
       this.deps,
@@ -237,10 +249,10 @@ export class SetQueueRunner {
 
   private async land(installationId: number, itemId: string): Promise<void> {
     const { store, log } = this.deps;
-    const item = this.item(itemId);
-    const pass = store.setQueue.lastPass(itemId);
+    const item = await this.item(itemId);
+    const pass = await store.setQueue.lastPass(itemId);
     const gh = await this.deps.auth(installationId);
-    store.setQueue.setStatus(itemId, 'landing');
+    await store.setQueue.setStatus(itemId, 'landing');
     if (!pass) {
       await this.step(installationId, (s) =>
         recordLandingRefused(s, itemId, 'no passing evaluation to land'),
@@ -252,14 +264,14 @@ export class SetQueueRunner {
       outcome = await landTestedSet(gh, landingsOf(item, pass), { itemId });
     } catch (e) {
       // GitHub unreachable before anything moved: not the set's fault; the logic decides again.
-      store.setQueue.setStatus(itemId, 'queued');
+      await store.setQueue.setStatus(itemId, 'queued');
       await this.step(installationId, (s) => recordLandingRefused(s, itemId, publicFailureMessage(e, [])));
       return;
     }
     const view = landingView(outcome);
     if (outcome.kind === 'landed') {
-      store.setQueue.setStatus(itemId, 'landed');
-      await tellQueueStatus(gh, store, this.item(itemId), view, log);
+      await store.setQueue.setStatus(itemId, 'landed');
+      await tellQueueStatus(gh, store, await this.item(itemId), view, log);
       await markCommentsMerged(
         gh,
         item.members.map((m) => m.pull),
@@ -269,21 +281,21 @@ export class SetQueueRunner {
       await this.step(installationId, (s) => recordLanded(s, itemId));
       return;
     }
-    store.setQueue.setStatus(itemId, 'evicted', outcome.reason);
-    await tellQueueStatus(gh, store, this.item(itemId), view, log);
+    await store.setQueue.setStatus(itemId, 'evicted', outcome.reason);
+    await tellQueueStatus(gh, store, await this.item(itemId), view, log);
     await this.step(installationId, (s) => recordLandingRefused(s, itemId, outcome.reason));
   }
 
   private async evict(installationId: number, a: Extract<QueueAction, { kind: 'evict' }>): Promise<void> {
     const { store, log } = this.deps;
-    const item = this.item(a.itemId);
+    const item = await this.item(a.itemId);
     // A refused landing already said what landed and what was undone: that status stays.
     if (item.status === 'evicted') return;
-    store.setQueue.setStatus(a.itemId, 'evicted', a.reason);
+    await store.setQueue.setStatus(a.itemId, 'evicted', a.reason);
     const gh = await this.deps.auth(installationId);
-    const blame = a.blame ? this.deps.store.setQueue.item(a.blame.itemId)?.seed : undefined;
+    const blame = a.blame ? (await this.deps.store.setQueue.item(a.blame.itemId))?.seed : undefined;
     // The App's own words when it has them (a conflict, the set that changed), else the logic's.
-    const note = store.setQueue.lastNote(a.itemId);
+    const note = await store.setQueue.lastNote(a.itemId);
     await tellQueueStatus(
       gh,
       store,
@@ -303,19 +315,16 @@ export class SetQueueRunner {
     const { store, log } = this.deps;
     const gh = await this.deps.auth(installationId);
     for (const s of state.items) {
-      const item = store.setQueue.item(s.item.id);
+      const item = await store.setQueue.item(s.item.id);
       if (item?.status !== 'queued') continue;
       const p = describePosition(state, s.item.id);
-      const blocker = p.blockedBy ? store.setQueue.item(p.blockedBy.itemId)?.seed : undefined;
+      const blocker = p.blockedBy ? (await store.setQueue.item(p.blockedBy.itemId))?.seed : undefined;
       const view: QueueStatusView = {
         kind: 'queued',
         position: p.position,
         of: state.items.length,
         // Items by their seed PR, which each page names only when it may (`{{key}}`).
-        waitingFor: p.waitingFor.replace(/\bq\d+\b/g, (id) => {
-          const seed = store.setQueue.item(id)?.seed;
-          return seed ? `{{${seed}}}` : id;
-        }),
+        waitingFor: await seedsFor(store, p.waitingFor),
         ...(blocker && p.blockedBy ? { blockedBy: { set: blocker, why: p.blockedBy.why } } : {}),
       };
       // Said again only when it changed: each step re-reads every position.

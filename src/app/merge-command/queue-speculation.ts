@@ -76,10 +76,10 @@ async function testedCommit(
   const mine = before
     .catch(() => {})
     .then(async () => {
-      const kept = store.setQueue.builtCommit(key);
+      const kept = await store.setQueue.builtCommit(key);
       if (kept) return { sha: kept };
       const built = await buildTestedCommit(gh, a);
-      if ('sha' in built) store.setQueue.keepCommit(key, built.sha);
+      if ('sha' in built) await store.setQueue.keepCommit(key, built.sha);
       return built;
     });
   building.set(lock, mine);

@@ -6,6 +6,7 @@
  */
 import { itemRank, pageRank, pageSees } from '../../core/page-privacy.ts';
 import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
+import type { RepoVisibility } from '../../core/repo-visibility.ts';
 import type { GitHub } from '../../github/octokit.ts';
 import { repoId } from '../../github/octokit.ts';
 import { writeQueueCheck } from '../../github/queue-check.ts';
@@ -24,10 +25,17 @@ export async function tellQueueStatus(
   log: Log,
   opts: { check?: boolean } = {},
 ): Promise<void> {
+  // The keys the status names, found by rendering once, so their visibility is read ahead of the
+  // pure page rules (the store answers asynchronously).
+  const named = new Set<string>(item.members.map((m) => m.pull));
+  renderQueueStatus(view, (key) => {
+    named.add(key);
+    return key;
+  });
+  const visibility = new Map<string, RepoVisibility | undefined>();
+  for (const k of named) visibility.set(k, (await store.pulls.facts(k))?.visibility);
   for (const m of item.members) {
-    const sees = pageSees(pageRank(store.pulls.facts(m.pull)?.visibility), (k) =>
-      itemRank(store.pulls.facts(k)?.visibility),
-    );
+    const sees = pageSees(pageRank(visibility.get(m.pull)), (k) => itemRank(visibility.get(k)));
     const text = renderQueueStatus(view, (key) => (sees(key) ? key : 'another linked set'));
     try {
       const ref = parsePullKey(m.pull);
@@ -47,7 +55,7 @@ export async function tellQueueStatus(
         { title: text.title, summary: text.summary },
         text.conclusion,
       );
-      if (item.checkRuns[m.pull] !== id) store.setQueue.setCheckRun(item.id, m.pull, id);
+      if (item.checkRuns[m.pull] !== id) await store.setQueue.setCheckRun(item.id, m.pull, id);
     } catch (e) {
       log.warn({ err: e, pull: m.pull }, 'could not write the merge queue status');
     }

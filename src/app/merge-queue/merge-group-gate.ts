@@ -59,19 +59,20 @@ export class MergeGroupGate {
   }
 
   /** `checks_requested`: a queued check on the head SHA now, the evaluation in the queue. */
-  request(group: MergeGroup): void {
+  async request(group: MergeGroup): Promise<void> {
     const key = mergeGroupKey(group);
     // A second request for a group already being gated (GitHub re-requesting) changes nothing.
     if (this.jobs.has(key)) return;
-    this.opts.store.mergeGroups.open(key, group);
-    // Stopping: the restart resumes it from the store.
-    if (this.life.closing) return;
+    await this.opts.store.mergeGroups.open(key, group);
+    // Stopping: the restart resumes it from the store. A request arriving while the row was
+    // written found no job yet: the first to get here gates the group.
+    if (this.life.closing || this.jobs.has(key)) return;
     this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
   }
 
   /** Re-queues the groups a previous process left open (their check runs are reused). */
-  resume(): number {
-    const { open, dropped } = this.opts.store.mergeGroups.all();
+  async resume(): Promise<number> {
+    const { open, dropped } = await this.opts.store.mergeGroups.all();
     if (dropped.length > 0) this.opts.log.warn({ dropped }, 'unreadable merge groups dropped');
     for (const { key, group, checkRunId } of open) {
       if (this.jobs.has(key)) continue;
@@ -120,8 +121,8 @@ export class MergeGroupGate {
           'Waiting for the merge group to be evaluated.',
         ),
       )
-      .then((id) => {
-        this.opts.store.mergeGroups.setCheckRun(key, id);
+      .then(async (id) => {
+        await this.opts.store.mergeGroups.setCheckRun(key, id);
         return id;
       })
       .catch((e: unknown) => {
@@ -138,7 +139,7 @@ export class MergeGroupGate {
     const id =
       (await job.checkRun) ?? (signal.aborted ? undefined : await this.createCheck(job.key, job.group));
     if (id === undefined) {
-      if (!this.life.closing) this.forget(job);
+      if (!this.life.closing) await this.forget(job);
       return;
     }
     job.checkRun = Promise.resolve(id);
@@ -171,9 +172,9 @@ export class MergeGroupGate {
   }
 
   /** Drops a group from memory and the store. */
-  private forget(job: Job): void {
+  private async forget(job: Job): Promise<void> {
     if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
-    this.opts.store.mergeGroups.close(job.key);
+    await this.opts.store.mergeGroups.close(job.key);
   }
 
   /** Completes the group's check run once: with `outcome`, or cancelled with the job's reason. */
@@ -189,7 +190,7 @@ export class MergeGroupGate {
       const gh = await this.opts.github(job.group.installationId);
       await gh.completeCheck(labelOf(job.group).repo, id, result.conclusion, result.output);
     }
-    this.opts.store.mergeGroups.close(job.key);
+    await this.opts.store.mergeGroups.close(job.key);
     this.opts.log.info(
       { mergeGroup: job.key, check: CHECK_NAME, conclusion: result.conclusion },
       'merge group checked',

@@ -37,7 +37,7 @@ export async function handleCommandComment(
     await gh.react(name, comment.id, 'confused');
     return;
   }
-  tandem.store.links.recordWriter(name, comment.author, true);
+  await tandem.store.links.recordWriter(name, comment.author, true);
   const self = pullKey({ ...repo, number });
   let matrix: MatrixMode | undefined;
   let evaluate = false;
@@ -49,19 +49,19 @@ export async function handleCommandComment(
     // Who linked decides where the link counts backwards: the target's set takes this PR in only
     // when they may write to the target's repository (`linking/link-consent.ts`).
     if (c.kind === 'link')
-      tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)), comment.author);
+      await tandem.store.links.addManual(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)), comment.author);
     else if (c.kind === 'unlink') {
-      tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
+      await tandem.store.links.remove(self, pullKey(c.ref), pairKey(self, pullKey(c.ref)));
       detached.push(pullKey(c.ref));
     } else if (c.kind === 'matrix') matrix = c.mode;
     else if (c.kind === 'run' && c.fresh) fresh = true;
   }
   await gh.react(name, comment.id, '+1');
   if (evaluate) {
-    tandem.request(self, installationId, matrix, { fresh });
+    await tandem.request(self, installationId, matrix, { fresh });
     // The PR unlinked from this one now forms its own set, which needs its own verdict.
     for (const other of detached)
-      if (tandem.store.pulls.get(other)?.state === 'open') tandem.request(other, installationId);
+      if ((await tandem.store.pulls.get(other))?.state === 'open') await tandem.request(other, installationId);
   }
   if (commands.some((c) => c.kind === 'dequeue')) {
     const removed = await dequeueLinkedSet(
@@ -75,7 +75,7 @@ export async function handleCommandComment(
     if (!removed) await gh.react(name, comment.id, 'confused');
   }
   if (commands.some((c) => c.kind === 'merge')) {
-    const linked = tandem.linkedSet(self);
+    const linked = await tandem.linkedSet(self);
     const request = { seed: self, linked, requestedBy: comment.author };
     // The queue evaluates on the App host; an organization evaluating in its evaluator's workflow
     // (`executor: actions`), or one that asks for it (`queue.sequential`), merges its evaluated set

@@ -11,28 +11,28 @@ import { deliveryIdentity } from './delivery-identity.ts';
 
 export type MergeGroupTarget = Pick<MergeGroupGate, 'request' | 'destroy'>;
 
-export function onMergeGroup(
+export async function onMergeGroup(
   gate: MergeGroupTarget,
   payload: unknown,
   log: { warn: (o: object, m: string) => void },
-): void {
+): Promise<void> {
   const event = parseMergeGroupEvent(payload);
   if (!event.ok) {
     log.warn({ err: event.error }, 'merge_group payload ignored');
     return;
   }
-  if (event.action === 'checks_requested') gate.request(event.group);
+  if (event.action === 'checks_requested') await gate.request(event.group);
   else gate.destroy(event.group, event.reason);
 }
 
 export function registerMergeGroupHandler(
   app: Probot,
-  deliveries: { claimDelivery(id: string, event: string, identity?: string): boolean },
+  deliveries: { claimDelivery(id: string, event: string, identity?: string): Promise<boolean> },
   gate: MergeGroupTarget,
 ): void {
   app.on(['merge_group.checks_requested', 'merge_group.destroyed'], async (context) => {
-    if (!deliveries.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+    if (!(await deliveries.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
       return;
-    onMergeGroup(gate, context.payload, context.log);
+    await onMergeGroup(gate, context.payload, context.log);
   });
 }

@@ -109,7 +109,7 @@ export function onIssueComment(
   const p = parsed.data;
   if (!p.issue.pull_request || p.comment.user?.type === 'Bot') return;
   const repo = { owner: p.repository.owner.login, repo: p.repository.name };
-  tandem.background(() =>
+  void tandem.background(() =>
     handleCommandComment(tandem, gh, p.installation.id, repo, p.issue.number, {
       id: p.comment.id,
       body: p.comment.body,
@@ -119,19 +119,19 @@ export function onIssueComment(
 }
 
 /** "Re-run" on a `Tandem` check (GitHub's button, or the one the infrastructure-error check offers). */
-export function onCheckRunRerun(
+export async function onCheckRunRerun(
   tandem: WebhookTarget,
   payload: Payload<'check_run.rerequested' | 'check_run.requested_action'>,
-): void {
+): Promise<void> {
   const parsed = rerunSchema.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
   if (p.check_run.name !== CHECK_NAME) return;
   if (p.action === 'requested_action' && p.requested_action?.identifier !== 'rerun') return;
-  const known = tandem.store.checkRuns.byId(p.check_run.id);
+  const known = await tandem.store.checkRuns.byId(p.check_run.id);
   const pr = p.check_run.pull_requests[0];
   const seed = known?.pullKey ?? (pr ? pullKeyIn(p.repository, pr.number) : undefined);
-  if (seed) tandem.request(seed, p.installation.id);
+  if (seed) await tandem.request(seed, p.installation.id);
 }
 
 /** The check-suite fields a "Re-run all checks" needs: the PRs whose head the suite is on. */
@@ -146,39 +146,39 @@ const suiteRerunSchema = z.object({
  * A PR from a fork is not listed in `pull_requests`: its re-run goes through the check's own
  * Re-run or `/tandem run`.
  */
-export function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown): void {
+export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown): Promise<void> {
   const parsed = suiteRerunSchema.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
   for (const pr of p.check_suite.pull_requests)
-    tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
+    await tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
 }
 
 export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+    if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
       return;
     await onPullRequest(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });
 
   app.on('issue_comment.created', async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+    if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
       return;
     onIssueComment(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });
 
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name)) return;
-    onCheckRunRerun(tandem, context.payload);
+    if (!(await tandem.claimDelivery(context.id, context.name))) return;
+    await onCheckRunRerun(tandem, context.payload);
   });
 
   app.on('check_suite.rerequested', async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name)) return;
-    onCheckSuiteRerequested(tandem, context.payload);
+    if (!(await tandem.claimDelivery(context.id, context.name))) return;
+    await onCheckSuiteRerequested(tandem, context.payload);
   });
 
   app.on(['installation', 'installation_repositories'], async (context) => {
-    if (!tandem.claimDelivery(context.id, context.name)) return;
+    if (!(await tandem.claimDelivery(context.id, context.name))) return;
     const id = context.payload.installation.id;
     tandem.invalidateConfig(id);
     context.log.info({ installation: id, action: context.payload.action }, 'installation changed');

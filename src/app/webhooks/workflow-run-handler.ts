@@ -17,12 +17,12 @@ export function registerWorkflowRunHandler(
   app.on(
     ['workflow_run.requested', 'workflow_run.in_progress', 'workflow_run.completed'],
     async (context) => {
-      if (!tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+      if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
         return;
       const { payload } = context;
       const run = workflowRunInfo(payload.workflow_run);
       const repo = payload.repository.full_name;
-      tandem.background(async () => {
+      void tandem.background(async () => {
         const ours = await actions.observeRun(repo, run);
         if (ours) context.log.info({ run: run.id, status: run.status }, 'evaluator workflow run');
       });
