@@ -31,11 +31,17 @@ export interface StartOptions {
 
 export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   const settings = settingsFromEnv(opts.env);
+  let runtime: TandemRuntime | undefined;
   const probot = createProbot({
     env: opts.env,
-    overrides: { Octokit: tandemOctokit({ writeSpacingMs: settings.writeSpacingMs }) },
+    overrides: {
+      Octokit: tandemOctokit({
+        writeSpacingMs: settings.writeSpacingMs,
+        // Replicas (DATABASE_URL): GitHub's per-installation limits counted in the database.
+        sharedPacing: () => runtime?.replicas?.pacing,
+      }),
+    },
   });
-  let runtime: TandemRuntime | undefined;
   const middleware = await createNodeMiddleware(
     createTandemApp({
       settings,

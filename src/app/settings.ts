@@ -22,6 +22,11 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
   TANDEM_PUBLIC_URL: z.string().url().optional(),
+  /** PostgreSQL shared with `tandem worker` processes (`executor: workers`). */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
 });
 
 export type Settings = {
@@ -41,6 +46,8 @@ export type Settings = {
   publicUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
+  /** Unset: organizations on `executor: workers` get an infrastructure error naming it. */
+  databaseUrl: string | undefined;
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
@@ -70,5 +77,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     host: e.HOST,
     publicUrl: e.TANDEM_PUBLIC_URL,
     engineHost: hostDefaults(env),
+    databaseUrl: e.DATABASE_URL,
   };
 }

@@ -75,6 +75,12 @@ export class LeaseKeeper {
     }
   }
 
+  /** This replica's lease on `name`, while it holds it. */
+  heldLease(name: string): HeldLease | undefined {
+    for (const l of this.held) if (l.name === name) return l;
+    return undefined;
+  }
+
   /** Gives every held lease up (a clean shutdown: others need not wait for the expiry). */
   async releaseAll(): Promise<void> {
     await Promise.all([...this.held].map((l) => l.release()));

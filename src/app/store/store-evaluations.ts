@@ -58,7 +58,12 @@ const published = rowReader('evaluations', ['id'], publishedSchema);
 export class EvaluationsTable {
   constructor(private readonly db: Driver) {}
 
-  async create(e: { setKey: string; seed: string; installationId: number; matrix: string | null }): Promise<number> {
+  async create(e: {
+    setKey: string;
+    seed: string;
+    installationId: number;
+    matrix: string | null;
+  }): Promise<number> {
     const now = Date.now();
     const row = await this.db.get(
       `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
@@ -70,12 +75,10 @@ export class EvaluationsTable {
 
   /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
   async compareAndSet(id: number, from: EvaluationState, to: EvaluationState): Promise<boolean> {
-    const r = await this.db.run('UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?', [
-      to,
-      Date.now(),
-      id,
-      from,
-    ]);
+    const r = await this.db.run(
+      'UPDATE evaluations SET state = ?, updated_at = ? WHERE id = ? AND state = ?',
+      [to, Date.now(), id, from],
+    );
     return r.changes === 1;
   }
 
@@ -165,6 +168,15 @@ export class EvaluationsTable {
       [setKey],
     );
     return published.one(row);
+  }
+
+  /** True when a later evaluation of `setKey` than `id` waits or runs (replicas: `id` is stale). */
+  async newerUnfinished(setKey: string, id: number): Promise<boolean> {
+    const row = await this.db.get(
+      `SELECT id FROM evaluations WHERE set_key = ? AND id > ? AND state IN ('queued', 'running') LIMIT 1`,
+      [setKey, id],
+    );
+    return row !== undefined;
   }
 
   /** Evaluations a previous process left queued or running. */
