@@ -22,11 +22,15 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where GitHub users reach this App (`https://tandem.example.com`): JSON report links need it. */
   TANDEM_PUBLIC_URL: z.string().url().optional(),
-  /** PostgreSQL shared with `tandem worker` processes (`executor: workers`). */
+  /**
+   * A PostgreSQL database (`postgres://user:password@host:5432/tandem`) for the App's state,
+   * which several App processes can share; unset (or empty): one SQLite file in TANDEM_DATA_DIR.
+   */
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
-    .optional(),
+    .regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export type Settings = {
@@ -44,10 +48,10 @@ export type Settings = {
   host: string;
   /** Unset: comments link no JSON report (the App cannot know its own address). */
   publicUrl: string | undefined;
+  /** Unset: the store is `tandem.db` in `dataDir`. */
+  databaseUrl: string | undefined;
   /** The engine's host defaults (CA bundle), from the same environment. */
   engineHost: HostDefaults;
-  /** Unset: organizations on `executor: workers` get an infrastructure error naming it. */
-  databaseUrl: string | undefined;
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
@@ -76,7 +80,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.TANDEM_PUBLIC_URL,
-    engineHost: hostDefaults(env),
     databaseUrl: e.DATABASE_URL,
+    engineHost: hostDefaults(env),
   };
 }

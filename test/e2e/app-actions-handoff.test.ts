@@ -207,7 +207,7 @@ describe('App: hand-off to GitHub Actions', () => {
     }
     expect(world.stickyComments('schema', 1)[0]!.body).toBe(world.stickyComments('api', 1)[0]!.body);
     expect(world.standIn.dispatches).toHaveLength(1);
-    const state = world.app.service.store.evaluations.get(id)?.state;
+    const state = (await world.app.service.store.evaluations.get(id))?.state;
     expect(state).toBe('published');
   });
 
@@ -230,7 +230,7 @@ describe('App: hand-off to GitHub Actions', () => {
       expect(comment.body).toMatch(/^⚠️ \*\*Infrastructure error\*\* — not a verdict on the code: /m);
       expect(comment.body).not.toContain('not resolved');
     }
-    expect(world.app.service.store.evaluations.get(id)?.state).toBe('failed');
+    expect((await world.app.service.store.evaluations.get(id))?.state).toBe('failed');
   });
 
   it('after a restart waits for the dispatched run instead of dispatching again, and rejects an unreadable report', async () => {
@@ -239,7 +239,7 @@ describe('App: hand-off to GitHub Actions', () => {
       () => world.tandemChecks('api')[0]?.output.title === 'Tandem: dispatched to GitHub Actions',
       'the dispatch to be shown',
     );
-    expect(world.app.service.store.evaluations.get(id)?.state).toBe('running');
+    expect((await world.app.service.store.evaluations.get(id))?.state).toBe('running');
     // The run completes while the App is down: its webhook is lost; the artifact is no report.
     const run = addRun(world, id, { status: 'completed', conclusion: 'success' });
     world.standIn.addArtifact({

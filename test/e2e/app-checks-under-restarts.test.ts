@@ -80,7 +80,7 @@ describe('App: checks under re-evaluations and kills', () => {
     await w.settle();
     const checks = w.tandemChecks('schema', schema.head.sha);
     expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);
-    expect(w.app.service.store.checkRuns.get('acme/schema#1', schema.head.sha)?.checkRunId).toBe(
+    expect((await w.app.service.store.checkRuns.get('acme/schema#1', schema.head.sha))?.checkRunId).toBe(
       checks[0]!.id,
     );
   });

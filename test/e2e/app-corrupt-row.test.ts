@@ -16,7 +16,7 @@ describe('App: a corrupt database row', () => {
     const pr = w.standIn.pullRequest('acme', 'schema', 1);
     expect(w.tandemChecks('schema')[0]?.output?.title).not.toContain('infrastructure');
 
-    w.app.service.store.db.exec(`UPDATE evaluations SET members = '{oops' WHERE id = 1`);
+    await w.app.service.store.db.exec(`UPDATE evaluations SET members = '{oops' WHERE id = 1`);
     w.standIn.updatePullRequest('acme', 'schema', pr.number, { body: 'Adds total, again.' });
     const edited = await w.sendPull('edited', 'schema', pr.number, {
       changes: { body: { from: 'Adds total.' } },

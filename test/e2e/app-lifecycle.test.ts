@@ -22,9 +22,9 @@ const conclusions = (world: Scenario, repo: string, sha?: string) =>
   world.tandemChecks(repo, sha).map((c) => c.conclusion);
 const targetsOf = (run: { spec: { targets: Array<{ repo: string }> } }) =>
   run.spec.targets.map((t) => t.repo).sort();
-const evaluationStates = (world: Scenario) =>
+const evaluationStates = async (world: Scenario) =>
   (
-    world.app.service.store.db.prepare('SELECT state FROM evaluations ORDER BY id').all() as Array<{
+    (await world.app.service.store.db.all('SELECT state FROM evaluations ORDER BY id')) as Array<{
       state: string;
     }>
   ).map((r) => r.state);
@@ -298,7 +298,7 @@ describe('App: a linked change over its life', () => {
         .filter(Boolean);
       expect(statuses).toEqual(['queued', 'in_progress', 'completed']);
     }
-    expect(evaluationStates(w).filter((s) => s === 'published')).toHaveLength(2);
+    expect((await evaluationStates(w)).filter((s) => s === 'published')).toHaveLength(2);
   });
 
   it('cancels an evaluation made stale by a newer push', async () => {
@@ -318,7 +318,7 @@ describe('App: a linked change over its life', () => {
     expect(o.executor.runs.map((r) => r.aborted)).toEqual([true, false]);
     expect(o.executor.runs[1]!.spec.targets.find((t) => t.repo === 'acme/api')!.head).toBe(newer);
     // The first request was folded into the set's (cancelled), then the held run was aborted.
-    expect(evaluationStates(w).slice(-2)).toEqual(['superseded', 'published']);
+    expect((await evaluationStates(w)).slice(-2)).toEqual(['superseded', 'published']);
     const [stale] = w.tandemChecks('api', api.head.sha);
     expect(stale!.conclusion).toBe('cancelled');
     expect(stale!.output.title).toBe('Tandem: superseded');

@@ -24,7 +24,7 @@ describe('App reliability', () => {
     expect(again.status).toBe(200);
     await w.settle();
     expect(w.tandemChecks('schema', schema.head.sha)).toHaveLength(1);
-    expect(w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get()).toEqual({ n: 1 });
+    expect(await w.app.service.store.db.get('SELECT COUNT(*) AS n FROM evaluations')).toEqual({ n: 1 });
   });
 
   it('re-queues an evaluation interrupted by a restart and completes its check runs', async () => {
@@ -50,7 +50,7 @@ describe('App reliability', () => {
       expect(checks[0]!.status).toBe('completed');
       expect(checks[0]!.conclusion).toBe('success');
     }
-    const states = w.app.service.store.db.prepare('SELECT state FROM evaluations').all() as Array<{
+    const states = (await w.app.service.store.db.all('SELECT state FROM evaluations')) as Array<{
       state: string;
     }>;
     expect(states.every((s) => s.state === 'published' || s.state === 'superseded')).toBe(true);

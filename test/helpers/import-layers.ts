@@ -20,11 +20,11 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   cli: ['core', 'engine', 'report', 'github', 'bench', 'mine'],
 };
 
-/** Packages core may not use: it is pure (no file system, processes, network, Docker, SQLite). */
+/** Packages core may not use: it is pure (no file system, processes, network, Docker, SQLite, PostgreSQL). */
 export const CORE_FORBIDDEN_PACKAGES = [
   /^node:(fs|child_process|net|http|https|dgram|worker_threads|cluster)(\/|$)/,
   /^(fs|child_process|net|http|https)$/,
-  /^(dockerode|better-sqlite3|probot|@octokit\/|@actions\/)/,
+  /^(dockerode|better-sqlite3|pg|@electric-sql\/|probot|@octokit\/|@actions\/)/,
 ];
 
 /**

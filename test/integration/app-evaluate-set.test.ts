@@ -156,7 +156,7 @@ describe('evaluateSet', () => {
       w.run(new StubExecutor(), {
         repo: 'acme/schema',
         seedFor: () => `acme/schema#${outsider.number}`,
-        reuse: (set, fingerprint) => {
+        reuse: async (set, fingerprint) => {
           seen.push({ needed: set.needed.map((m) => `${m.ref.repo}#${m.ref.number}`), fingerprint });
           return undefined;
         },

@@ -125,8 +125,8 @@ describe('attack: oversized webhook bodies', () => {
 });
 
 describe('attack: a signed delivery replayed under a fresh delivery id', () => {
-  const evaluations = (w: Scenario) =>
-    (w.app.service.store.db.prepare('SELECT COUNT(*) AS n FROM evaluations').get() as { n: number }).n;
+  const evaluations = async (w: Scenario) =>
+    ((await w.app.service.store.db.get('SELECT COUNT(*) AS n FROM evaluations')) as { n: number }).n;
   const reactions = (w: Scenario, id: number) => w.standIn.reactions(id).length;
 
   it('a PR event replayed three times is handled once', async () => {
@@ -135,7 +135,7 @@ describe('attack: a signed delivery replayed under a fresh delivery id', () => {
     const first = await w.sendPull('opened', 'web', 1);
     expect(first.status).toBe(200);
     await w.settle();
-    expect(evaluations(w)).toBe(1);
+    expect(await evaluations(w)).toBe(1);
     for (let i = 0; i < 3; i++) {
       // The same bytes, the same signature, a fresh delivery id each time.
       const again = await w.sendPull('opened', 'web', 1);
@@ -143,12 +143,12 @@ describe('attack: a signed delivery replayed under a fresh delivery id', () => {
       expect(again.deliveryId).not.toBe(first.deliveryId);
       await w.settle();
     }
-    expect(evaluations(w)).toBe(1);
+    expect(await evaluations(w)).toBe(1);
     // A real new event (the body edited) is still handled.
     w.standIn.updatePullRequest('acme', 'web', 1, { body: 'Edited.' });
     await w.sendPull('edited', 'web', 1, { changes: { body: { from: '' } } });
     await w.settle();
-    expect(evaluations(w)).toBe(2);
+    expect(await evaluations(w)).toBe(2);
   });
 
   it('a /tandem command replayed is acknowledged and acted on once', async () => {
@@ -163,6 +163,6 @@ describe('attack: a signed delivery replayed under a fresh delivery id', () => {
     }
     // One 👍 (GitHub keeps one reaction per user anyway) and one evaluation asked for.
     expect(reactions(w, Number(comment.id))).toBe(1);
-    expect(evaluations(w)).toBe(1);
+    expect(await evaluations(w)).toBe(1);
   });
 });

@@ -44,11 +44,11 @@ async function world(opts: { evaluator?: 'public' | 'private'; member?: string }
     .addRepo(member, { visibility: opts.member ? 'private' : 'public' })
     .addRepo('acme/suites', { visibility: opts.evaluator ?? 'private', defaultBranch: 'trunk' });
   const key = `${member.toLowerCase()}#1`;
-  const id = store.evaluations.create({ setKey: key, seed: key, installationId: 7, matrix: null });
-  store.evaluations.start(id);
-  store.evaluations.setMembers(id, [{ key, headSha: SHA }]);
+  const id = await store.evaluations.create({ setKey: key, seed: key, installationId: 7, matrix: null });
+  await store.evaluations.start(id);
+  await store.evaluations.setMembers(id, [{ key, headSha: SHA }]);
   const checkRunId = await gh.createQueuedCheck(member, SHA, key, 'queued');
-  store.checkRuns.save({ pullKey: key, headSha: SHA, checkRunId, evaluationId: id });
+  await store.checkRuns.save({ pullKey: key, headSha: SHA, checkRunId, evaluationId: id });
   const fallback: string[] = [];
   const executor = new ActionsExecutor({
     store,
@@ -123,13 +123,13 @@ describe('the Actions hand-off on the in-memory GitHub', () => {
     expect((err as Error).message).toContain('the evaluator repository acme/suites is more public');
     expect((err as Error).message).not.toContain('acme/secret');
     expect(w.gh.actions.dispatches).toEqual([]);
-    expect(w.store.handoffs.get(w.id)).toBeUndefined();
+    expect(await w.store.handoffs.get(w.id)).toBeUndefined();
   });
 
   it('a restart waits for the run it dispatched (found among the recent runs) instead of dispatching again', async () => {
     const w = await world();
     w.gh.actions.addWorkflow('acme/suites', 'tandem.yml');
-    w.store.handoffs.save({
+    await w.store.handoffs.save({
       evaluationId: w.id,
       evaluator: 'acme/suites',
       workflow: 'tandem.yml',
@@ -176,7 +176,7 @@ describe('the Actions hand-off on the in-memory GitHub', () => {
     await expect(w.executor.run(w.change, new AbortController().signal)).rejects.toThrow(
       'could not start the `tandem.yml` workflow of acme/suites',
     );
-    expect(w.store.handoffs.get(w.id)).toBeUndefined();
+    expect(await w.store.handoffs.get(w.id)).toBeUndefined();
   });
 
   it("runs of another workflow, or naming another evaluation, are not the evaluation's", async () => {
@@ -207,7 +207,7 @@ describe('the Actions hand-off on the in-memory GitHub', () => {
     abort.abort(new Error('stop'));
     await expect(running).rejects.toThrow('stop');
     await w.executor.close();
-    expect(w.store.handoffs.get(w.id)?.run).toBeUndefined();
+    expect((await w.store.handoffs.get(w.id))?.run).toBeUndefined();
   });
 
   it('a change without a placement (executor: local) goes to the fallback and asks GitHub nothing', async () => {

@@ -30,7 +30,7 @@ describe('ActionsExecutor shutdown', () => {
     );
     const dir = await use.dir();
     const store = await Store.open(join(dir, 'tandem.db'));
-    const id = runningEvaluation(store);
+    const id = await runningEvaluation(store);
 
     const gh = standInClient(standIn);
     let inFlight = 0;
@@ -70,7 +70,7 @@ describe('ActionsExecutor shutdown', () => {
     await expect(run).rejects.toThrow('shutting down');
     await executor.close();
     expect(inFlight).toBe(0);
-    store.close();
+    await store.close();
     // After close the executor ignores late events instead of touching the closed store.
     await expect(
       executor.observeRun('acme/suites', {

@@ -18,7 +18,7 @@ let dir: string | undefined;
 let standIn: StandIn | undefined;
 let store: Store | undefined;
 afterEach(async () => {
-  store?.close();
+  await store?.close();
   await standIn?.close();
   if (dir) await removeTempDir(dir);
   store = undefined;
@@ -39,7 +39,7 @@ async function world() {
     ['api', 1],
     ['schema', 2],
   ] as const)
-    s.pulls.upsert({
+    await s.pulls.upsert({
       owner: 'acme',
       repo,
       number,
@@ -53,11 +53,11 @@ async function world() {
   const requests: Array<{ seed: string; installationId: number; matrix: MatrixMode | undefined }> = [];
   const tandem = {
     store: s,
-    request: (seed: string, installationId: number, matrix?: MatrixMode) => {
+    request: async (seed: string, installationId: number, matrix?: MatrixMode) => {
       requests.push({ seed, installationId, matrix });
     },
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
-    linkedSet: (seed: string) => [seed],
+    linkedSet: async (seed: string) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
     // An organization on `executor: actions`: `/tandem merge` merges member by member (the
     // merge queue, for the others, is the App tests').
@@ -81,13 +81,13 @@ describe('/tandem commands', () => {
     const link = w.comment('writer', 'Please evaluate together.\n/tandem link acme/schema#2');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, link);
     expect(w.reactions(link)).toEqual(['+1']);
-    expect(w.s.links.from('acme/api#1')).toEqual([{ owner: 'acme', repo: 'schema', number: 2 }]);
+    expect(await w.s.links.from('acme/api#1')).toEqual([{ owner: 'acme', repo: 'schema', number: 2 }]);
     expect(w.requests).toEqual([{ seed: 'acme/api#1', installationId: 7, matrix: undefined }]);
 
     const unlink = w.comment('writer', '/tandem unlink acme/schema#2');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, unlink);
-    expect(w.s.links.from('acme/api#1')).toEqual([]);
-    expect(w.s.links.unlinkedPairs()).toEqual(new Set(['acme/api#1 acme/schema#2']));
+    expect(await w.s.links.from('acme/api#1')).toEqual([]);
+    expect(await w.s.links.unlinkedPairs()).toEqual(new Set(['acme/api#1 acme/schema#2']));
     expect(w.requests.slice(1).map((r) => r.seed)).toEqual(['acme/api#1', 'acme/schema#2']);
   });
 
@@ -102,33 +102,33 @@ describe('/tandem commands', () => {
     const c = w.comment('reader', '/tandem link acme/schema#2');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
     expect(w.reactions(c)).toEqual(['confused']);
-    expect(w.s.links.from('acme/api#1')).toEqual([]);
+    expect(await w.s.links.from('acme/api#1')).toEqual([]);
     expect(w.requests).toEqual([]);
   });
 
   it('a second `/tandem merge` while one runs gets 😕, requests no evaluation and asks GitHub for no merge', async () => {
     const w = await world();
-    const id = publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
+    const id = await publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
       installationId: 7,
     });
-    expect(w.s.merges.start(id, 'someone')).toBeTypeOf('number');
+    expect(await w.s.merges.start(id, 'someone')).toBeTypeOf('number');
     const c = w.comment('writer', '/tandem merge');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
     expect(w.reactions(c)).toEqual(['+1', 'confused']);
     expect(w.requests).toEqual([]);
     expect(standIn!.requests.filter((r) => r.method === 'PUT')).toEqual([]);
-    expect(w.s.merges.latest(id)).toMatchObject({ requestedBy: 'someone', state: 'running' });
+    expect(await w.s.merges.latest(id)).toMatchObject({ requestedBy: 'someone', state: 'running' });
   });
 
   it('GitHub failing halfway: nothing merged, the attempt is over and the comment says where it stopped', async () => {
     const w = await world();
-    const id = publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
+    const id = await publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
       installationId: 7,
     });
     standIn!.failNext({ status: 502, count: 10, method: 'GET', path: /\/pulls\/1$/, message: 'Bad Gateway' });
     const c = w.comment('writer', '/tandem merge');
     await expect(handleCommandComment(w.tandem, w.gh, 7, api, 1, c)).rejects.toMatchObject({ status: 502 });
-    expect(w.s.merges.latest(id)?.state).toBe('interrupted');
+    expect((await w.s.merges.latest(id))?.state).toBe('interrupted');
     expect(standIn!.requests.filter((r) => r.method === 'PUT')).toEqual([]);
     const said = standIn!.comments('acme', 'api', 1).filter((x) => x.body?.includes('<!-- tandem:merge -->'));
     expect(said).toHaveLength(1);

@@ -27,11 +27,11 @@ async function recorder() {
   };
   const target: WebhookTarget = {
     store: s,
-    claimDelivery: () => true,
+    claimDelivery: async () => true,
     onPull: async (pull, installationId) => {
       calls.pulls.push({ pull, installationId });
     },
-    request: (seed, installationId) => {
+    request: async (seed, installationId) => {
       calls.requests.push({ seed, installationId });
     },
     background: () => {
@@ -40,7 +40,7 @@ async function recorder() {
     },
     invalidateConfig: () => {},
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
-    linkedSet: (seed) => [seed],
+    linkedSet: async (seed) => [seed],
     log: { info: () => {}, warn: () => {}, error: () => {} },
     // No `/tandem merge` here: the merge queue is the App tests'.
     queue: undefined as never,
@@ -140,7 +140,7 @@ describe('check_run re-run', () => {
   it('re-requests the set of a check run the App knows, by its stored PR', async () => {
     const { target, calls, store: s } = await recorder();
     const payload = checkPayload('rerequested', () => {});
-    s.checkRuns.save({
+    await s.checkRuns.save({
       pullKey: 'acme/api#3',
       headSha: 'a'.repeat(40),
       checkRunId: payload.check_run.id,

@@ -71,7 +71,7 @@ describe('linked set decisions on the in-memory GitHub', () => {
     await w.opened({ repo: 'acme/api', number: 1 });
     await w.opened({ repo: 'acme/web', number: 5, body: 'Depends-On: acme/api#1', author: 'mallory' });
     // What `/tandem link acme/api#1` on web#5 by alice records (webhooks/comment-commands.ts).
-    w.store.links.addManual('acme/web#5', 'acme/api#1', 'acme/api#1 acme/web#5', 'alice');
+    await w.store.links.addManual('acme/web#5', 'acme/api#1', 'acme/api#1 acme/web#5', 'alice');
     w.gh.grantWrite('acme/api', 'alice');
     const set = await w.resolve('acme/api#1');
     expect(keys(set.members).sort()).toEqual(['acme/api#1', 'acme/web#5']);

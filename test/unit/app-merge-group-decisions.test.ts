@@ -69,7 +69,7 @@ describe('the merge-queue gate on the in-memory GitHub', () => {
       ],
     ]);
     // The group is over: nothing is left stored for a restart to resume.
-    expect(w.store.mergeGroups.all().open).toEqual([]);
+    expect((await w.store.mergeGroups.all()).open).toEqual([]);
     expect(w.gh.calls).not.toContain(`pull acme/api#5`);
   });
 
@@ -112,7 +112,7 @@ describe('the merge-queue gate on the in-memory GitHub', () => {
     const [check] = w.gh.checks;
     expect([check?.status, check?.conclusion]).toEqual(['completed', 'cancelled']);
     expect(w.gh.calls).not.toContain('orgConfig acme');
-    expect(w.store.mergeGroups.all().open).toEqual([]);
+    expect((await w.store.mergeGroups.all()).open).toEqual([]);
   });
 
   it('a second request for a group being gated adds no second check', async () => {

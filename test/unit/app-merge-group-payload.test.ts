@@ -104,28 +104,32 @@ describe('onMergeGroup', () => {
     const calls: string[] = [];
     const warnings: object[] = [];
     const gate = {
-      request: (g: MergeGroup) => calls.push(`request ${g.headSha}`),
-      destroy: (g: MergeGroup, reason: string) => calls.push(`destroy ${g.headSha} ${reason}`),
+      request: async (g: MergeGroup) => {
+        calls.push(`request ${g.headSha}`);
+      },
+      destroy: (g: MergeGroup, reason: string) => {
+        calls.push(`destroy ${g.headSha} ${reason}`);
+      },
     };
     const log = { warn: (o: object) => warnings.push(o) };
     return { calls, warnings, gate, log };
   }
 
-  it('asks the gate for a check, and withdraws it when the group is destroyed', () => {
+  it('asks the gate for a check, and withdraws it when the group is destroyed', async () => {
     const r = recorder();
-    onMergeGroup(r.gate, payload(), r.log);
-    onMergeGroup(r.gate, payload({ action: 'destroyed', reason: 'dequeued' }), r.log);
+    await onMergeGroup(r.gate, payload(), r.log);
+    await onMergeGroup(r.gate, payload({ action: 'destroyed', reason: 'dequeued' }), r.log);
     const sha = '2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d';
     expect(r.calls).toEqual([`request ${sha}`, `destroy ${sha} dequeued`]);
     expect(r.warnings).toEqual([]);
   });
 
-  it('logs and ignores a payload without the fields it needs, without throwing', () => {
+  it('logs and ignores a payload without the fields it needs, without throwing', async () => {
     const r = recorder();
     const bad = payload();
     delete (bad.merge_group as Record<string, unknown>).base_sha;
-    expect(() => onMergeGroup(r.gate, bad, r.log)).not.toThrow();
-    expect(() => onMergeGroup(r.gate, 'not json', r.log)).not.toThrow();
+    await expect(onMergeGroup(r.gate, bad, r.log)).resolves.toBeUndefined();
+    await expect(onMergeGroup(r.gate, 'not json', r.log)).resolves.toBeUndefined();
     expect(r.calls).toEqual([]);
     expect(r.warnings).toEqual([
       { err: expect.stringContaining('merge_group.base_sha') },

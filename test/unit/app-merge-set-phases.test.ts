@@ -18,7 +18,7 @@ let dir: string | undefined;
 let standIn: StandIn | undefined;
 let store: Store | undefined;
 afterEach(async () => {
-  store?.close();
+  await store?.close();
   await standIn?.close();
   if (dir) await removeTempDir(dir);
   store = undefined;
@@ -47,7 +47,7 @@ async function world() {
       baseRef: 'main',
       baseSha: 'b'.repeat(40),
     });
-    s.pulls.upsert({
+    await s.pulls.upsert({
       owner: 'acme',
       repo,
       number: 1,
@@ -59,19 +59,19 @@ async function world() {
       links: repo === 'api' ? [{ owner: 'acme', repo: 'schema', number: 1 }] : [],
     });
   }
-  const id = s.evaluations.create({
+  const id = await s.evaluations.create({
     setKey: 'acme/api#1',
     seed: 'acme/api#1',
     installationId: 7,
     matrix: null,
   });
-  s.evaluations.start(id);
-  s.evaluations.setMembers(id, [
+  await s.evaluations.start(id);
+  await s.evaluations.setMembers(id, [
     { key: 'acme/api#1', headSha: HEAD },
     { key: 'acme/schema#1', headSha: HEAD },
   ]);
-  s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: ['acme/schema', 'acme/api'] });
-  s.evaluations.publish(id);
+  await s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: ['acme/schema', 'acme/api'] });
+  await s.evaluations.publish(id);
   const req = { seed: 'acme/api#1', linked: ['acme/api#1', 'acme/schema#1'], requestedBy: 'writer' };
   return { s, gh: standInClient(standIn), req };
 }
@@ -82,16 +82,16 @@ const fresh = (basis: { sequence: Array<{ key: string; headSha: string }> }): Me
 describe('member-by-member /tandem merge, phase by phase', () => {
   it('the basis orders producers first; the set refuses a grown set', async () => {
     const { s, req } = await world();
-    const basis = mergeBasis(s, req)!;
+    const basis = (await mergeBasis(s, req))!;
     expect(basis.sequence.map((m) => m.key)).toEqual(['acme/schema#1', 'acme/api#1']);
     expect(setRefusals(basis, req.linked)).toEqual([]);
     expect(setRefusals(basis, [...req.linked, 'acme/web#3'])[0]).toContain('acme/web#3');
-    expect(mergeBasis(s, { ...req, seed: 'acme/web#9', linked: [] })).toBeUndefined();
+    expect(await mergeBasis(s, { ...req, seed: 'acme/web#9', linked: [] })).toBeUndefined();
   });
 
   it('rights: a repository the requester may not write refuses its members', async () => {
     const { s, gh, req } = await world();
-    const basis = mergeBasis(s, req)!;
+    const basis = (await mergeBasis(s, req))!;
     const steps = fresh(basis);
     expect(await rightsRefusal(gh, basis, steps, 'writer')).toBeUndefined();
     standIn!.setPermission('acme', 'schema', 'writer', 'read');
@@ -106,7 +106,7 @@ describe('member-by-member /tandem merge, phase by phase', () => {
 
   it('preflight: a moved head refuses before anything merges; then the merges go in order', async () => {
     const { s, gh, req } = await world();
-    const basis = mergeBasis(s, req)!;
+    const basis = (await mergeBasis(s, req))!;
     standIn!.updatePullRequest('acme', 'api', 1, { headSha: 'c'.repeat(40) });
     const steps = fresh(basis);
     expect(await preflight(gh, basis, steps)).toBeUndefined();

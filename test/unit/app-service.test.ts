@@ -103,7 +103,7 @@ async function world() {
       if (closed) return;
       closed = true;
       await service.close();
-      store.close();
+      await store.close();
     };
     toClose.push(stop);
     return { store, executor, service, transitions, stop };
@@ -121,12 +121,12 @@ describe('TandemService', () => {
       // A merged member's webhook asks to re-evaluate the rest: not halfway through the merge.
       a.service.request(key, w.installationId, 'full');
       a.service.request(key, w.installationId);
-      expect(a.store.evaluations.latestCovering([key])).toBeUndefined();
+      expect(await a.store.evaluations.latestCovering([key])).toBeUndefined();
     });
-    const held = a.store.evaluations.latestCovering([key]);
+    const held = await a.store.evaluations.latestCovering([key]);
     expect(held).toMatchObject({ seed: key, state: 'queued', matrix: 'full' });
     a.service.request(key, w.installationId);
-    expect(a.store.evaluations.latestCovering([key])?.id).toBe(held?.id);
+    expect((await a.store.evaluations.latestCovering([key]))?.id).toBe(held?.id);
   });
 
   it('a newer push supersedes the running evaluation; the newer one is published', async () => {
@@ -142,14 +142,14 @@ describe('TandemService', () => {
 
     w.si.updatePullRequest('acme', 'api', 1, { headSha: '2'.repeat(40) });
     await a.service.onPull(w.pull(), w.installationId);
-    await expect(a.store.evaluations.reached(first)).resolves.toBe('superseded');
+    await expect(await a.store.evaluations.reached(first)).resolves.toBe('superseded');
     a.service.flush();
     await a.executor.started(2);
     a.executor.runs[1]!.release(resolvedReport());
     await a.service.idle();
 
     const second = a.transitions.filter((t) => t.to === 'running').at(-1)!.id;
-    expect(a.store.evaluations.stateOf(second)).toBe('published');
+    expect(await a.store.evaluations.stateOf(second)).toBe('published');
     expect(a.transitions.filter((t) => t.id === first).map((t) => t.to)).toEqual([
       'queued',
       'running',
@@ -173,12 +173,12 @@ describe('TandemService', () => {
     await a.stop();
 
     const b = await w.start();
-    expect(b.store.evaluations.stateOf(id)).toBe('running');
+    expect(await b.store.evaluations.stateOf(id)).toBe('running');
     expect(b.service.resume()).toBe(1);
-    expect(b.store.evaluations.stateOf(id)).toBe('queued');
+    expect(await b.store.evaluations.stateOf(id)).toBe('queued');
     await b.executor.started(1); // resumed evaluations start without a debounce
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(b.store.evaluations.reached(id)).resolves.toBe('published');
+    await expect(await b.store.evaluations.reached(id)).resolves.toBe('published');
     await b.service.idle();
     // The resumed evaluation completed the check run the first process created.
     expect(w.si.checkRuns('acme', 'api').map((c) => [c.status, c.conclusion])).toEqual([
@@ -191,17 +191,17 @@ describe('TandemService', () => {
     const a = await w.start();
     const states = a.store.evaluations;
     const row = { setKey: 'acme/api#1', seed: 'acme/api#1', installationId: w.installationId, matrix: null };
-    const older = states.create(row);
-    states.start(older);
-    const newer = states.create(row);
+    const older = await states.create(row);
+    await states.start(older);
+    const newer = await states.create(row);
     await a.stop();
 
     const b = await w.start();
     expect(b.service.resume()).toBe(2);
     await b.executor.started(1);
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(b.store.evaluations.reached(newer)).resolves.toBe('published');
-    expect(b.store.evaluations.stateOf(older)).toBe('superseded');
+    await expect(await b.store.evaluations.reached(newer)).resolves.toBe('published');
+    expect(await b.store.evaluations.stateOf(older)).toBe('superseded');
     await b.service.idle();
     expect(b.executor.runs).toHaveLength(1);
   });
@@ -213,7 +213,7 @@ describe('TandemService', () => {
     a.service.request('acme/api#1', w.installationId);
     const id = a.transitions[0]!.id;
     a.service.flush();
-    await expect(a.store.evaluations.reached(id)).resolves.toBe('failed');
+    await expect(await a.store.evaluations.reached(id)).resolves.toBe('failed');
     await a.service.idle();
     expect(errors).toHaveLength(1);
     expect(a.executor.runs).toHaveLength(0);

@@ -93,7 +93,7 @@ describe('SetWalk', () => {
     await w.opened({ repo: 'acme/api', number: 1, body: 'Depends-On: acme/schema#1' });
     await w.opened({ repo: 'acme/web', number: 5, body: 'Depends-On: acme/api#1', author: 'mallory' });
     w.onGitHub({ repo: 'acme/web', number: 6, body: 'Depends-On: acme/api#1' });
-    w.store.linkSearches.record('acme/api#1', ['acme/web#6']);
+    await w.store.linkSearches.record('acme/api#1', ['acme/web#6']);
     const first: LinkedSet = {
       members: ['acme/api#1'],
       joined: ['acme/api#1'],
@@ -110,7 +110,7 @@ describe('SetWalk', () => {
 
   it('reverse candidates keep to the organization and the covered repositories', async () => {
     const w = await scope();
-    w.store.linkSearches.record('acme/api#1', ['acme/web#1', 'acme/docs#1', 'evil/web#1']);
+    await w.store.linkSearches.record('acme/api#1', ['acme/web#1', 'acme/docs#1', 'evil/web#1']);
     expect(await w.walk.reverseCandidates('acme/api#1')).toEqual(['acme/web#1']);
   });
 });

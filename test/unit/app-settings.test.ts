@@ -42,10 +42,18 @@ describe('settingsFromEnv', () => {
     expect(settingsFromEnv({}).sandbox).toBe('docker');
   });
 
+  it('keeps the state in tandem.db unless DATABASE_URL names a PostgreSQL database', () => {
+    expect(settingsFromEnv({}).databaseUrl).toBeUndefined();
+    expect(settingsFromEnv({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+    const url = 'postgres://tandem:secret@db.internal:5432/tandem';
+    expect(settingsFromEnv({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
   it.each([
     ['TANDEM_CONCURRENCY', '0'],
     ['TANDEM_JOBS', 'many'],
     ['TANDEM_SANDBOX', 'vm'],
+    ['DATABASE_URL', 'mysql://db/tandem'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => settingsFromEnv({ [name]: value })).toThrow(`environment variable ${name}:`);
   });

@@ -65,7 +65,7 @@ describe('the check registry on the in-memory GitHub', () => {
     const key = pullKey(pr.ref);
     const id = await checks.ensure(w.gh, key, pr.headSha, null);
     await w.gh.completeCheck('acme/api', id, 'success', { title: 'done', summary: '' });
-    w.store.checkRuns.complete(key, pr.headSha);
+    await w.store.checkRuns.complete(key, pr.headSha);
     expect(await checks.ensure(w.gh, key, pr.headSha, null)).toBe(id);
     expect(w.gh.checks.map((c) => [c.id, c.status])).toEqual([[id, 'queued']]);
   });
@@ -75,12 +75,12 @@ describe('the check registry on the in-memory GitHub', () => {
     const pr = await w.opened({ repo: 'acme/api', number: 1 });
     const key = pullKey(pr.ref);
     // The killed process: its intent stored, two creates reached GitHub, no id stored.
-    w.store.checkRuns.intend(key, pr.headSha);
+    await w.store.checkRuns.intend(key, pr.headSha);
     const older = await w.gh.createQueuedCheck('acme/api', pr.headSha, key, '');
     const newer = await w.gh.createQueuedCheck('acme/api', pr.headSha, key, '');
     const checks = new CheckRunRegistry(w.store);
     expect(await checks.reconcile(async () => w.gh)).toBe(1);
-    expect(w.store.checkRuns.get(key, pr.headSha)?.checkRunId).toBe(newer);
+    expect((await w.store.checkRuns.get(key, pr.headSha))?.checkRunId).toBe(newer);
     expect(w.gh.checks.map((c) => [c.id, c.status, c.conclusion])).toEqual([
       [older, 'completed', 'cancelled'],
       [newer, 'queued', undefined],
@@ -97,11 +97,11 @@ describe('/tandem commands on the in-memory GitHub', () => {
     const requests: Array<{ seed: string; matrix: MatrixMode | undefined }> = [];
     const tandem = {
       store: w.store,
-      request: (seed: string, _installationId: number, matrix?: MatrixMode) => {
+      request: async (seed: string, _installationId: number, matrix?: MatrixMode) => {
         requests.push({ seed, matrix });
       },
       whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
-      linkedSet: (seed: string) => [seed],
+      linkedSet: async (seed: string) => [seed],
       log,
       // No merge command is said here: the queue and the org's executor are never asked.
       queue: undefined as never,
@@ -120,7 +120,7 @@ describe('/tandem commands on the in-memory GitHub', () => {
     const w = await commands();
     await w.say(11, 'mallory', '/tandem link acme/web#5\n/tandem run');
     expect(w.gh.reactions).toEqual([{ repo: 'acme/api', commentId: 11, content: 'confused' }]);
-    expect(w.store.links.from('acme/api#1')).toEqual([]);
+    expect(await w.store.links.from('acme/api#1')).toEqual([]);
     expect(w.requests).toEqual([]);
   });
 
@@ -128,9 +128,9 @@ describe('/tandem commands on the in-memory GitHub', () => {
     const w = await commands();
     await w.say(12, 'Alice', '/tandem link acme/web#5\n/tandem matrix full');
     expect(w.gh.reactions).toEqual([{ repo: 'acme/api', commentId: 12, content: '+1' }]);
-    expect(w.store.links.from('acme/api#1').map(pullKey)).toEqual(['acme/web#5']);
-    expect(w.store.links.writersOf('acme/api#1', 'acme/web#5', undefined)).toEqual(['Alice']);
-    expect(w.store.links.isWriter('ACME/API', 'alice')).toBe(true);
+    expect((await w.store.links.from('acme/api#1')).map(pullKey)).toEqual(['acme/web#5']);
+    expect(await w.store.links.writersOf('acme/api#1', 'acme/web#5', undefined)).toEqual(['Alice']);
+    expect(await w.store.links.isWriter('ACME/API', 'alice')).toBe(true);
     expect(w.requests).toEqual([{ seed: 'acme/api#1', matrix: 'full' }]);
   });
 });

@@ -52,7 +52,7 @@ function queryable(client: Pool | PoolClient): Queryable {
 }
 
 export async function openPostgres(url: string): Promise<PostgresDriver> {
-  let pg: (typeof import('pg'))['default'];
+  let pg: typeof import('pg')['default'];
   try {
     pg = (await import('pg')).default;
   } catch (e) {
@@ -75,7 +75,9 @@ export async function openPostgres(url: string): Promise<PostgresDriver> {
     await driver.get('SELECT 1');
   } catch (e) {
     await pool.end();
-    throw new Error(`cannot reach the App's PostgreSQL database at ${driver.target}: ${(e as Error).message}`);
+    throw new Error(
+      `cannot reach the App's PostgreSQL database at ${driver.target}: ${(e as Error).message}`,
+    );
   }
   return driver;
 }

@@ -62,7 +62,9 @@ export class MergesTable {
   /** The newest attempt for an evaluation. */
   async latest(evaluationId: number): Promise<MergeAttempt | undefined> {
     return attempts.one(
-      await this.db.get('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1', [evaluationId]),
+      await this.db.get('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1', [
+        evaluationId,
+      ]),
     );
   }
 
@@ -97,9 +99,10 @@ export class MergesTable {
 
   /** At start: attempts a previous process left running did not finish. */
   async interruptRunning(): Promise<number> {
-    const r = await this.db.run(`UPDATE merges SET state = 'interrupted', updated_at = ? WHERE state = 'running'`, [
-      Date.now(),
-    ]);
+    const r = await this.db.run(
+      `UPDATE merges SET state = 'interrupted', updated_at = ? WHERE state = 'running'`,
+      [Date.now()],
+    );
     return r.changes;
   }
 }

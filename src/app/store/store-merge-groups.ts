@@ -55,7 +55,9 @@ export class MergeGroupsTable {
   /** Open groups, oldest first; rows that no longer parse are dropped (and returned as `dropped`). */
   async all(): Promise<{ open: OpenMergeGroup[]; dropped: string[] }> {
     const rows = groupRows.many(
-      await this.db.all('SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups ORDER BY created_at'),
+      await this.db.all(
+        'SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups ORDER BY created_at',
+      ),
     );
     const open: OpenMergeGroup[] = [];
     const dropped: string[] = [];

@@ -96,7 +96,9 @@ export class PullsTable {
 
   /** Who opened a PR and how visible its repository is, without reading its links. */
   async facts(key: string): Promise<{ author?: string; visibility?: RepoVisibility } | undefined> {
-    const row = factRows.one(await this.db.get('SELECT key, author, visibility FROM pulls WHERE key = ?', [key]));
+    const row = factRows.one(
+      await this.db.get('SELECT key, author, visibility FROM pulls WHERE key = ?', [key]),
+    );
     return row ? factsOf(row) : undefined;
   }
 

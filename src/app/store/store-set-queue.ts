@@ -118,9 +118,9 @@ export class SetQueueTable {
 
   /** The installation's queue state as the logic last left it (JSON), or undefined. */
   async state(installationId: number): Promise<unknown> {
-    const row = (await this.db.get('SELECT state FROM set_queue WHERE installation_id = ?', [installationId])) as
-      | { state: string }
-      | undefined;
+    const row = (await this.db.get('SELECT state FROM set_queue WHERE installation_id = ?', [
+      installationId,
+    ])) as { state: string } | undefined;
     return row ? JSON.parse(row.state) : undefined;
   }
 
@@ -197,7 +197,14 @@ export class SetQueueTable {
       `INSERT INTO queue_runs (item_id, ahead, attempt, diagnostic, tested, state, result, created_at)
        VALUES (?, ?, ?, ?, ?, 'running', NULL, ?)
        ON CONFLICT (item_id, ahead, attempt, diagnostic) DO UPDATE SET tested = excluded.tested, state = 'running'`,
-      [run.itemId, run.ahead.join(' '), run.attempt, run.diagnostic ?? '', JSON.stringify(run.tested), Date.now()],
+      [
+        run.itemId,
+        run.ahead.join(' '),
+        run.attempt,
+        run.diagnostic ?? '',
+        JSON.stringify(run.tested),
+        Date.now(),
+      ],
     );
   }
 
