@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useScenario } from '../helpers/app-scenario.ts';
+import { damageEvaluationMembers } from '../support/store-probe.ts';
 import { SCHEMA_OK } from './app-harness.ts';
 
 const scenario = useScenario();
@@ -16,7 +17,7 @@ describe('App: a corrupt database row', () => {
     const pr = w.standIn.pullRequest('acme', 'schema', 1);
     expect(w.tandemChecks('schema')[0]?.output?.title).not.toContain('infrastructure');
 
-    await w.app.service.store.db.exec(`UPDATE evaluations SET members = '{oops' WHERE id = 1`);
+    await damageEvaluationMembers(w.app.service.store, 1, '{oops');
     w.standIn.updatePullRequest('acme', 'schema', pr.number, { body: 'Adds total, again.' });
     const edited = await w.sendPull('edited', 'schema', pr.number, {
       changes: { body: { from: 'Adds total.' } },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INFRA_TITLE } from '../../src/github/check-runs.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
+import { evaluationStates as storedStates } from '../support/store-probe.ts';
 import { API_OK, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
 const scenario = useScenario();
@@ -22,12 +23,7 @@ const conclusions = (world: Scenario, repo: string, sha?: string) =>
   world.tandemChecks(repo, sha).map((c) => c.conclusion);
 const targetsOf = (run: { spec: { targets: Array<{ repo: string }> } }) =>
   run.spec.targets.map((t) => t.repo).sort();
-const evaluationStates = async (world: Scenario) =>
-  (
-    (await world.app.service.store.db.all('SELECT state FROM evaluations ORDER BY id')) as Array<{
-      state: string;
-    }>
-  ).map((r) => r.state);
+const evaluationStates = (world: Scenario) => storedStates(world.app.service.store);
 
 /** Pushes a new commit to a member's head branch and tells the App (synchronize). */
 async function push(world: Scenario, repo: 'schema' | 'api' | 'web', files: Record<string, string>) {

@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useScenario } from '../helpers/app-scenario.ts';
+import { evaluationCount, evaluationStates } from '../support/store-probe.ts';
 import { API_OK, SCHEMA_OK } from './app-harness.ts';
 
 const scenario = useScenario();
@@ -24,7 +25,7 @@ describe('App reliability', () => {
     expect(again.status).toBe(200);
     await w.settle();
     expect(w.tandemChecks('schema', schema.head.sha)).toHaveLength(1);
-    expect(await w.app.service.store.db.get('SELECT COUNT(*) AS n FROM evaluations')).toEqual({ n: 1 });
+    expect(await evaluationCount(w.app.service.store)).toBe(1);
   });
 
   it('re-queues an evaluation interrupted by a restart and completes its check runs', async () => {
@@ -50,9 +51,7 @@ describe('App reliability', () => {
       expect(checks[0]!.status).toBe('completed');
       expect(checks[0]!.conclusion).toBe('success');
     }
-    const states = (await w.app.service.store.db.all('SELECT state FROM evaluations')) as Array<{
-      state: string;
-    }>;
-    expect(states.every((s) => s.state === 'published' || s.state === 'superseded')).toBe(true);
+    const states = await evaluationStates(w.app.service.store);
+    expect(states.every((s) => s === 'published' || s === 'superseded')).toBe(true);
   });
 });

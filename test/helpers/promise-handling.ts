@@ -32,7 +32,11 @@ export function projectProgram(root: string, files: readonly string[]): ts.Progr
 }
 
 /** The project's `.ts` files under `dirs` (relative to root), minus those `skip` matches. */
-export function projectFiles(root: string, dirs: readonly string[], skip: (rel: string) => boolean): string[] {
+export function projectFiles(
+  root: string,
+  dirs: readonly string[],
+  skip: (rel: string) => boolean,
+): string[] {
   const found = dirs.flatMap((d) => ts.sys.readDirectory(path.join(root, d), ['.ts'], ['**/node_modules']));
   return found.filter((f) => !f.endsWith('.d.ts') && !skip(path.relative(root, f)));
 }
@@ -41,7 +45,10 @@ function finding(root: string, node: ts.Node): Finding {
   const sf = node.getSourceFile();
   const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
   const text = node.getText(sf).replace(/\s+/g, ' ');
-  return { where: `${path.relative(root, sf.fileName)}:${line}`, text: text.length > 90 ? `${text.slice(0, 87)}...` : text };
+  return {
+    where: `${path.relative(root, sf.fileName)}:${line}`,
+    text: text.length > 90 ? `${text.slice(0, 87)}...` : text,
+  };
 }
 
 function walk(node: ts.Node, visit: (n: ts.Node) => void): void {
@@ -83,15 +90,24 @@ export function unawaitedStoreCalls(root: string, program: ts.Program): Finding[
   const storeDir = path.join(root, 'src/app/store');
   const out: Finding[] = [];
   for (const sf of program.getSourceFiles()) {
-    if (sf.isDeclarationFile || !path.resolve(sf.fileName).startsWith(root) || isUnderStore(storeDir, sf.fileName))
+    if (
+      sf.isDeclarationFile ||
+      !path.resolve(sf.fileName).startsWith(root) ||
+      isUnderStore(storeDir, sf.fileName)
+    )
       continue;
     if (sf.fileName.includes('node_modules')) continue;
     walk(sf, (n) => {
-      if (ts.isPropertyAccessExpression(n) && n.name.text === 'db' && isStoreClass(checker, storeDir, n.expression))
+      if (
+        ts.isPropertyAccessExpression(n) &&
+        n.name.text === 'db' &&
+        isStoreClass(checker, storeDir, n.expression)
+      )
         out.push(finding(root, n));
       if (!ts.isCallExpression(n)) return;
       const decl = checker.getResolvedSignature(n)?.declaration;
-      if (!decl || !ts.isMethodDeclaration(decl) || !isUnderStore(storeDir, decl.getSourceFile().fileName)) return;
+      if (!decl || !ts.isMethodDeclaration(decl) || !isUnderStore(storeDir, decl.getSourceFile().fileName))
+        return;
       const p = outer(n);
       if (ts.isAwaitExpression(p) || isPromiseAll(n) || returnedFromAsync(p)) return;
       out.push(finding(root, n));
@@ -124,7 +140,8 @@ function expectsVoid(checker: ts.TypeChecker, fn: ts.Expression): boolean {
   if (!ctx) return false;
   const sigs = ctx.getNonNullableType().getCallSignatures();
   return (
-    sigs.length > 0 && sigs.every((s) => (checker.getReturnTypeOfSignature(s).flags & ts.TypeFlags.Void) !== 0)
+    sigs.length > 0 &&
+    sigs.every((s) => (checker.getReturnTypeOfSignature(s).flags & ts.TypeFlags.Void) !== 0)
   );
 }
 
@@ -166,11 +183,13 @@ export function floatingPromises(root: string, program: ts.Program, files: Reado
     walk(sf, (n) => {
       if (ts.isExpressionStatement(n)) {
         const e = n.expression;
-        if (ts.isVoidExpression(e) || ts.isAwaitExpression(e) || isAssignment(e) || handlesRejection(e)) return;
+        if (ts.isVoidExpression(e) || ts.isAwaitExpression(e) || isAssignment(e) || handlesRejection(e))
+          return;
         if (isThenable(checker, checker.getTypeAtLocation(e))) out.push(finding(root, n));
       }
       const tested = conditionOf(n);
-      if (tested && alwaysThenable(checker, checker.getTypeAtLocation(tested))) out.push(finding(root, tested));
+      if (tested && alwaysThenable(checker, checker.getTypeAtLocation(tested)))
+        out.push(finding(root, tested));
       if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && expectsVoid(checker, n)) {
         const sig = checker.getSignatureFromDeclaration(n);
         if (sig && isThenable(checker, checker.getReturnTypeOfSignature(sig))) out.push(finding(root, n));

@@ -68,7 +68,7 @@ async function world(opts: { config?: string | null; suite?: boolean } = {}) {
   }
   const store = await temp.open();
   const installationId = si.installationId('acme');
-  const open = (repo: string, body: string, digit: string) => {
+  const open = async (repo: string, body: string, digit: string) => {
     const pr = si.addPullRequest({
       owner: 'acme',
       repo,
@@ -79,10 +79,10 @@ async function world(opts: { config?: string | null; suite?: boolean } = {}) {
       baseRef: 'main',
       baseSha: '0'.repeat(40),
     });
-    recordPull(store, pullInfoOf(pr), installationId);
+    await recordPull(store, pullInfoOf(pr), installationId);
   };
-  open('schema', 'Depends-On: acme/api#1', '1');
-  open('api', 'Depends-On: acme/schema#1', '2');
+  await open('schema', 'Depends-On: acme/api#1', '1');
+  await open('api', 'Depends-On: acme/schema#1', '2');
   const gh = octokitPort(standInClient(si));
   const run = (
     executor: Executor,
@@ -150,7 +150,7 @@ describe('evaluateSet', () => {
       baseSha: '0'.repeat(40),
       user: 'mallory',
     });
-    recordPull(w.store, pullInfoOf(outsider), w.si.installationId('acme'));
+    await recordPull(w.store, pullInfoOf(outsider), w.si.installationId('acme'));
     const seen: Array<{ needed: string[]; fingerprint: string }> = [];
     const evaluate = () =>
       w.run(new StubExecutor(), {

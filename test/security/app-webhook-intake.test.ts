@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SECRET } from '../e2e/app-harness.ts';
 import { SCHEMA_ONLY_CONFIG, type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { evaluationCount } from '../support/store-probe.ts';
 import { signPayload } from '../support/webhook-sender.ts';
 
 const scenario = useScenario();
@@ -125,8 +126,7 @@ describe('attack: oversized webhook bodies', () => {
 });
 
 describe('attack: a signed delivery replayed under a fresh delivery id', () => {
-  const evaluations = async (w: Scenario) =>
-    ((await w.app.service.store.db.get('SELECT COUNT(*) AS n FROM evaluations')) as { n: number }).n;
+  const evaluations = (w: Scenario) => evaluationCount(w.app.service.store);
   const reactions = (w: Scenario, id: number) => w.standIn.reactions(id).length;
 
   it('a PR event replayed three times is handled once', async () => {

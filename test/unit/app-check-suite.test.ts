@@ -17,25 +17,25 @@ function recorder() {
 type Json = Record<string, unknown>;
 
 describe('check_suite.rerequested', () => {
-  it("requests an evaluation of each PR the suite is for, in the suite's repository", () => {
+  it("requests an evaluation of each PR the suite is for, in the suite's repository", async () => {
     const { target, requests } = recorder();
     const p = examplePayload('check_suite', 'rerequested') as Json;
     p.installation = { id: 7, node_id: 'x' };
     p.repository = { ...(p.repository as Json), name: 'API', owner: { login: 'Acme' } };
     (p.check_suite as Json).pull_requests = [{ number: 3 }, { number: 5 }];
-    onCheckSuiteRerequested(target, p);
+    await onCheckSuiteRerequested(target, p);
     expect(requests).toEqual([
       { seed: 'acme/api#3', installationId: 7 },
       { seed: 'acme/api#5', installationId: 7 },
     ]);
   });
 
-  it('ignores a payload without an installation', () => {
+  it('ignores a payload without an installation', async () => {
     const { target, requests } = recorder();
     const p = examplePayload('check_suite', 'rerequested') as Json;
     delete p.installation;
     (p.check_suite as Json).pull_requests = [{ number: 3 }];
-    onCheckSuiteRerequested(target, p);
+    await onCheckSuiteRerequested(target, p);
     expect(requests).toEqual([]);
   });
 });

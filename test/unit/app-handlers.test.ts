@@ -146,13 +146,13 @@ describe('check_run re-run', () => {
       checkRunId: payload.check_run.id,
       evaluationId: 1,
     });
-    onCheckRunRerun(target, payload);
+    await onCheckRunRerun(target, payload);
     expect(calls.requests).toEqual([{ seed: 'acme/api#3', installationId: 42 }]);
   });
 
   it('falls back to the check’s pull request, spelled as a key', async () => {
     const { target, calls } = await recorder();
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => {
         p.repository.owner.login = 'Acme';
@@ -165,22 +165,22 @@ describe('check_run re-run', () => {
 
   it('ignores other checks, other actions, and checks without a PR', async () => {
     const { target, calls } = await recorder();
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => (p.check_run.name = 'CI')),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('requested_action', (p) => {
         p.requested_action = { identifier: 'something-else' };
         p.check_run.pull_requests = [{ number: 5 }];
       }),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => (p.check_run.pull_requests = [])),
     );
-    onCheckRunRerun(
+    await onCheckRunRerun(
       target,
       checkPayload('rerequested', (p) => delete p.check_run.id),
     );

@@ -57,7 +57,9 @@ describe('indexedSet', () => {
     await pull(s, 'schema', 1);
     await pull(s, 'api', 1, [ref('schema', 1)]);
     await pull(s, 'web', 1, [ref('api', 1)]);
-    const sets = await Promise.all(['acme/schema#1', 'acme/api#1', 'acme/web#1'].map((k) => indexedSet(s, k, config())));
+    const sets = await Promise.all(
+      ['acme/schema#1', 'acme/api#1', 'acme/web#1'].map((k) => indexedSet(s, k, config())),
+    );
     for (const set of sets) expect([...set].sort()).toEqual(['acme/api#1', 'acme/schema#1', 'acme/web#1']);
     expect(new Set(sets.map(setKey))).toEqual(new Set(['acme/api#1']));
   });
@@ -68,8 +70,8 @@ describe('indexedSet', () => {
     await pull(s, 'web', 1, [ref('api', 1)], { author: 'mallory' });
     await s.links.recordWriter('acme/api', 'mallory', false);
     // Mallory's PR needs api#1 (and is named by it), but api#1's set is api#1 alone.
-    expect((await indexedSet(s, 'acme/api#1', config()))).toEqual(['acme/api#1']);
-    expect((await indexedSet(s, 'acme/web#1', config()))).toEqual(['acme/web#1']);
+    expect(await indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
+    expect(await indexedSet(s, 'acme/web#1', config())).toEqual(['acme/web#1']);
     // A writer of acme/api confirms with /tandem link: now it counts both ways.
     await s.links.addManual('acme/web#1', 'acme/api#1', 'acme/api#1 acme/web#1', 'alice');
     await s.links.recordWriter('acme/api', 'alice', true);
@@ -82,7 +84,7 @@ describe('indexedSet', () => {
     await pull(s, 'web', 1, [], { state: 'merged' });
     expect((await indexedSet(s, 'acme/api#1', config())).sort()).toEqual(['acme/api#1', 'acme/schema#7']);
     // A seed the index has never seen is a set of its own.
-    expect((await indexedSet(s, 'acme/api#9', config()))).toEqual(['acme/api#9']);
+    expect(await indexedSet(s, 'acme/api#9', config())).toEqual(['acme/api#9']);
   });
 
   it('cuts unlinked pairs, other organizations and repositories no suite covers', async () => {
@@ -90,7 +92,7 @@ describe('indexedSet', () => {
     await pull(s, 'api', 1, [ref('schema', 1), ref('lib', 1, 'other'), ref('docs', 1)]);
     await pull(s, 'schema', 1);
     await s.links.remove('acme/api#1', 'acme/schema#1', 'acme/api#1 acme/schema#1');
-    expect((await indexedSet(s, 'acme/api#1', config()))).toEqual(['acme/api#1']);
+    expect(await indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
     // Before the config is known nothing is cut for coverage (the evaluation refuses later).
     expect((await indexedSet(s, 'acme/api#1', undefined)).sort()).toEqual(['acme/api#1', 'acme/docs#1']);
   });
@@ -100,7 +102,7 @@ describe('indexedSet', () => {
     await pull(s, 'api', 1, [], { headRef: 'feature/total' });
     await pull(s, 'schema', 2, [], { headRef: 'feature/total' });
     await pull(s, 'web', 3, [], { headRef: 'feature/total', state: 'closed' });
-    expect((await indexedSet(s, 'acme/api#1', config()))).toEqual(['acme/api#1']);
+    expect(await indexedSet(s, 'acme/api#1', config())).toEqual(['acme/api#1']);
     expect((await indexedSet(s, 'acme/api#1', config({ group_by_branch: true }))).sort()).toEqual([
       'acme/api#1',
       'acme/schema#2',
@@ -115,10 +117,14 @@ describe('indexedSet', () => {
     // A fork's PR on a branch of the same name, by someone who writes nowhere.
     await pull(s, 'web', 3, [], { headRef: 'feature', author: 'mallory', headRepo: 'mallory/web' });
     expect((await indexedSet(s, 'acme/api#1', on)).sort()).toEqual(['acme/api#1', 'acme/schema#2']);
-    expect((await indexedSet(s, 'acme/web#3', on))).toEqual(['acme/web#3']);
+    expect(await indexedSet(s, 'acme/web#3', on)).toEqual(['acme/web#3']);
     // The same fork PR by a writer of acme/web groups.
     await s.links.recordWriter('acme/web', 'mallory', true);
-    expect((await indexedSet(s, 'acme/api#1', on)).sort()).toEqual(['acme/api#1', 'acme/schema#2', 'acme/web#3']);
+    expect((await indexedSet(s, 'acme/api#1', on)).sort()).toEqual([
+      'acme/api#1',
+      'acme/schema#2',
+      'acme/web#3',
+    ]);
   });
 
   it('ignores the member caps: a capped walk would name one set differently from each member', async () => {
@@ -127,7 +133,9 @@ describe('indexedSet', () => {
     await pull(s, 'api', 1, [ref('schema', 1)]);
     await pull(s, 'web', 1, [ref('schema', 1)]);
     const capped = config({ limits: { members: 2 } });
-    expect((await indexedSet(s, 'acme/web#1', capped))).toHaveLength(3);
-    expect(setKey((await indexedSet(s, 'acme/web#1', capped)))).toBe(setKey((await indexedSet(s, 'acme/api#1', capped))));
+    expect(await indexedSet(s, 'acme/web#1', capped)).toHaveLength(3);
+    expect(setKey(await indexedSet(s, 'acme/web#1', capped))).toBe(
+      setKey(await indexedSet(s, 'acme/api#1', capped)),
+    );
   });
 });

@@ -98,7 +98,7 @@ describe('linked set decisions on the in-memory GitHub', () => {
     w.gh.grantWrite('acme/api', 'dev');
     w.onGitHub({ repo: 'acme/web', number: 4, body: 'Depends-On: acme/api#1', author: 'dev' });
     // Recorded without `opened`: the App did not see api#1 from its creation, so it searches.
-    recordPull(w.store, w.gh.addPull({ repo: 'acme/api', number: 1 }), INSTALLATION);
+    await recordPull(w.store, w.gh.addPull({ repo: 'acme/api', number: 1 }), INSTALLATION);
     const first = await w.resolve('acme/api#1');
     expect(keys(first.members).sort()).toEqual(['acme/api#1', 'acme/web#4']);
     const second = await w.resolve('acme/api#1');

@@ -48,7 +48,7 @@ async function gate(config: string | undefined) {
   });
   /** Asks the gate about `g` and waits until its check is completed; returns the check. */
   const decide = async (g0: MergeGroup) => {
-    g.request(g0);
+    await g.request(g0);
     await g.idle();
     return w.gh.checks.filter((c) => c.headSha === g0.headSha);
   };
@@ -106,7 +106,7 @@ describe('the merge-queue gate on the in-memory GitHub', () => {
 
   it('a group destroyed before its evaluation began is cancelled, the reason on its check', async () => {
     const w = await gate(CONFIG());
-    w.gate.request(group());
+    await w.gate.request(group());
     w.gate.destroy(group(), 'dequeued');
     await w.gate.idle();
     const [check] = w.gh.checks;
@@ -117,8 +117,8 @@ describe('the merge-queue gate on the in-memory GitHub', () => {
 
   it('a second request for a group being gated adds no second check', async () => {
     const w = await gate(undefined);
-    w.gate.request(group());
-    w.gate.request(group());
+    // Both at once: the second arrives while the first is still storing the group.
+    await Promise.all([w.gate.request(group()), w.gate.request(group())]);
     await w.gate.idle();
     expect(w.gh.checks).toHaveLength(1);
   });

@@ -119,13 +119,13 @@ describe('TandemService', () => {
     const key = 'acme/api#1';
     await a.service.whileMerging([key], async () => {
       // A merged member's webhook asks to re-evaluate the rest: not halfway through the merge.
-      a.service.request(key, w.installationId, 'full');
-      a.service.request(key, w.installationId);
+      await a.service.request(key, w.installationId, 'full');
+      await a.service.request(key, w.installationId);
       expect(await a.store.evaluations.latestCovering([key])).toBeUndefined();
     });
     const held = await a.store.evaluations.latestCovering([key]);
     expect(held).toMatchObject({ seed: key, state: 'queued', matrix: 'full' });
-    a.service.request(key, w.installationId);
+    await a.service.request(key, w.installationId);
     expect((await a.store.evaluations.latestCovering([key]))?.id).toBe(held?.id);
   });
 
@@ -142,7 +142,7 @@ describe('TandemService', () => {
 
     w.si.updatePullRequest('acme', 'api', 1, { headSha: '2'.repeat(40) });
     await a.service.onPull(w.pull(), w.installationId);
-    await expect(await a.store.evaluations.reached(first)).resolves.toBe('superseded');
+    expect(await a.store.evaluations.reached(first)).toBe('superseded');
     a.service.flush();
     await a.executor.started(2);
     a.executor.runs[1]!.release(resolvedReport());
@@ -178,7 +178,7 @@ describe('TandemService', () => {
     expect(await b.store.evaluations.stateOf(id)).toBe('queued');
     await b.executor.started(1); // resumed evaluations start without a debounce
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(await b.store.evaluations.reached(id)).resolves.toBe('published');
+    expect(await b.store.evaluations.reached(id)).toBe('published');
     await b.service.idle();
     // The resumed evaluation completed the check run the first process created.
     expect(w.si.checkRuns('acme', 'api').map((c) => [c.status, c.conclusion])).toEqual([
@@ -200,7 +200,7 @@ describe('TandemService', () => {
     expect(b.service.resume()).toBe(2);
     await b.executor.started(1);
     b.executor.runs[0]!.release(resolvedReport());
-    await expect(await b.store.evaluations.reached(newer)).resolves.toBe('published');
+    expect(await b.store.evaluations.reached(newer)).toBe('published');
     expect(await b.store.evaluations.stateOf(older)).toBe('superseded');
     await b.service.idle();
     expect(b.executor.runs).toHaveLength(1);
@@ -210,10 +210,10 @@ describe('TandemService', () => {
     const w = await world();
     const a = await w.start({ auth: () => Promise.reject(new Error('installation token refused')) });
     errors.length = 0;
-    a.service.request('acme/api#1', w.installationId);
+    await a.service.request('acme/api#1', w.installationId);
     const id = a.transitions[0]!.id;
     a.service.flush();
-    await expect(await a.store.evaluations.reached(id)).resolves.toBe('failed');
+    expect(await a.store.evaluations.reached(id)).toBe('failed');
     await a.service.idle();
     expect(errors).toHaveLength(1);
     expect(a.executor.runs).toHaveLength(0);

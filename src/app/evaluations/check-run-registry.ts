@@ -29,7 +29,12 @@ export class CheckRunRegistry {
    * The check run for this PR head: the open one, the completed one moved back to queued, the one
    * a killed process created (adopted), or a new one created `queued`.
    */
-  async ensure(gh: GitHubPort, pullKey: string, headSha: string, evaluationId: number | null): Promise<number> {
+  async ensure(
+    gh: GitHubPort,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number> {
     const id = `${pullKey}@${headSha}`;
     const adopting = this.reconciling.get(id);
     if (adopting) return adopting.then(() => this.ensure(gh, pullKey, headSha, evaluationId));
@@ -63,7 +68,7 @@ export class CheckRunRegistry {
       const gh = await auth(pull.installationId);
       const key = `${pullKey}@${headSha}`;
       // Settled meanwhile by an `ensure` of this head (which adopts on its own), or being created now.
-      if (!await this.store.checkRuns.hasIntent(pullKey, headSha) || this.inFlight.has(key)) continue;
+      if (!(await this.store.checkRuns.hasIntent(pullKey, headSha)) || this.inFlight.has(key)) continue;
       // An `ensure` of this head meanwhile waits for the adoption, then goes on as usual.
       const adopted = this.adopt(gh, pullKey, headSha, null);
       const done = adopted.then(
@@ -106,7 +111,12 @@ export class CheckRunRegistry {
     }
   }
 
-  private async claimed(pullKey: string, headSha: string, evaluationId: number | null, checkRunId: number): Promise<number> {
+  private async claimed(
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+    checkRunId: number,
+  ): Promise<number> {
     if (evaluationId !== null) await this.store.checkRuns.claim(pullKey, headSha, evaluationId);
     return checkRunId;
   }

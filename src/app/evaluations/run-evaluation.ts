@@ -147,7 +147,12 @@ export async function runEvaluation(
  * The same set whichever member changed: caps cut a breadth-first walk, so start it from the
  * set's stable name (its smallest member) when that is an open PR of the same suite.
  */
-async function stableSeed(store: Store, item: EvalItem, config: OrgConfig, suiteEntry: OrgSuite): Promise<string> {
+async function stableSeed(
+  store: Store,
+  item: EvalItem,
+  config: OrgConfig,
+  suiteEntry: OrgSuite,
+): Promise<string> {
   const stable = await store.pulls.get(item.setKey);
   return stable?.state === 'open' && suiteFor(config, repoOfPullKey(item.setKey)) === suiteEntry
     ? item.setKey
@@ -239,7 +244,10 @@ async function publishDone(
     // comments wait.
     await publishing.run(signal, () =>
       publishReport(gh, deps.store, members, view, report, config.reveal, async () => {
-        await states.recordVerdict(item.evaluationId, { outcome: report.outcome, mergeOrder: outcome.mergeOrder });
+        await states.recordVerdict(item.evaluationId, {
+          outcome: report.outcome,
+          mergeOrder: outcome.mergeOrder,
+        });
         releaseSlot();
       }),
     );

@@ -27,7 +27,9 @@ function branchInBase(pull: BranchCandidate): boolean {
 /** The rule on the stored answers: a fork PR whose author was never asked about does not group. */
 export async function groupsByBranch(store: Store, pull: BranchCandidate): Promise<boolean> {
   if (branchInBase(pull)) return true;
-  return pull.author !== undefined && (await store.links.isWriter(repoOfPullKey(pull.key), pull.author)) === true;
+  return (
+    pull.author !== undefined && (await store.links.isWriter(repoOfPullKey(pull.key), pull.author)) === true
+  );
 }
 
 /** Asks GitHub whether a fork PR's author writes to the base repository, and records the answer. */

@@ -27,7 +27,11 @@ const INDEX_WALK_LIMIT = 64;
  * open: a webhook for them can still arrive and must land on the same name). Closed and merged
  * PRs left; PRs only needed (they did not join) are not part of the name.
  */
-export async function indexedSet(store: Store, seed: string, config: OrgConfig | undefined): Promise<string[]> {
+export async function indexedSet(
+  store: Store,
+  seed: string,
+  config: OrgConfig | undefined,
+): Promise<string[]> {
   // Nothing writes to the store during the walk (it only reads), so facts read once stay true.
   const facts = new StoredFacts(store);
   const covered = config ? new RepoSet(config.suites.flatMap((s) => s.repos)) : undefined;

@@ -67,7 +67,9 @@ export class StoredFacts {
 
   /** Whether GitHub was asked about every writer of the link `from → to`. */
   consentKnown(from: string, to: string): boolean {
-    return this.linkWriters(from, to).every((l) => this.answers.get(answerKey(repoOfPullKey(to), l)) !== undefined);
+    return this.linkWriters(from, to).every(
+      (l) => this.answers.get(answerKey(repoOfPullKey(to), l)) !== undefined,
+    );
   }
 
   /** A PR's visibility as the index recorded it, if known. */
@@ -78,13 +80,15 @@ export class StoredFacts {
   }
 
   private facts(key: string): PullFacts | undefined {
-    if (!this.pulls.has(key)) throw new Error(`the stored facts of ${key} were not read before the walk asked`);
+    if (!this.pulls.has(key))
+      throw new Error(`the stored facts of ${key} were not read before the walk asked`);
     return this.pulls.get(key);
   }
 
   private linkWriters(from: string, to: string): readonly string[] {
     const logins = this.writers.get(linkKey(from, to));
-    if (!logins) throw new Error(`the writers of the link ${from} -> ${to} were not read before the walk asked`);
+    if (!logins)
+      throw new Error(`the writers of the link ${from} -> ${to} were not read before the walk asked`);
     return logins;
   }
 }

@@ -78,7 +78,10 @@ async function tell(
 }
 
 /** Each PR's visibility as the index recorded it, read ahead for the pure page rules. */
-async function visibilities(store: Store, keys: Iterable<string>): Promise<Map<string, RepoVisibility | undefined>> {
+async function visibilities(
+  store: Store,
+  keys: Iterable<string>,
+): Promise<Map<string, RepoVisibility | undefined>> {
   const out = new Map<string, RepoVisibility | undefined>();
   for (const k of keys) if (!out.has(k)) out.set(k, (await store.pulls.facts(k))?.visibility);
   return out;
@@ -183,7 +186,9 @@ export async function mergeLinkedSet(
     if (!baseRefs) return await finish();
     const pending = steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' as const }));
     await say(everyone, { outcome: 'running', steps: pending });
-    await mergeInOrder(gh, basis, steps, baseRefs, async () => store.merges.update(attempt, 'running', steps));
+    await mergeInOrder(gh, basis, steps, baseRefs, async () =>
+      store.merges.update(attempt, 'running', steps),
+    );
     return await finish();
   } catch (e) {
     // GitHub unreachable while reading the members, or the store failing: never leave the
@@ -207,7 +212,7 @@ async function keptMerges(store: Store, evaluationId: number, evaluated: readonl
     if (m) kept.set(key, { ...m, result: 'merged', mergeSha });
   }
   for (const m of evaluated) {
-    const neighbours = [...(await store.links.from(m.key)).map(pullKey), ...await store.links.to(m.key)];
+    const neighbours = [...(await store.links.from(m.key)).map(pullKey), ...(await store.links.to(m.key))];
     for (const key of neighbours) {
       if (kept.has(key) || evaluated.some((e) => e.key === key)) continue;
       if ((await store.pulls.get(key))?.state !== 'merged') continue;

@@ -61,7 +61,8 @@ export async function handleCommandComment(
     await tandem.request(self, installationId, matrix, { fresh });
     // The PR unlinked from this one now forms its own set, which needs its own verdict.
     for (const other of detached)
-      if ((await tandem.store.pulls.get(other))?.state === 'open') await tandem.request(other, installationId);
+      if ((await tandem.store.pulls.get(other))?.state === 'open')
+        await tandem.request(other, installationId);
   }
   if (commands.some((c) => c.kind === 'dequeue')) {
     const removed = await dequeueLinkedSet(

@@ -31,7 +31,13 @@ export function registerMergeGroupHandler(
   gate: MergeGroupTarget,
 ): void {
   app.on(['merge_group.checks_requested', 'merge_group.destroyed'], async (context) => {
-    if (!(await deliveries.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
+    if (
+      !(await deliveries.claimDelivery(
+        context.id,
+        context.name,
+        deliveryIdentity(context.name, context.payload),
+      ))
+    )
       return;
     await onMergeGroup(gate, context.payload, context.log);
   });

@@ -156,13 +156,17 @@ export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: un
 
 export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
   app.on([...PR_EVENTS], async (context) => {
-    if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
+    if (
+      !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+    )
       return;
     await onPullRequest(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });
 
   app.on('issue_comment.created', async (context) => {
-    if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
+    if (
+      !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
+    )
       return;
     onIssueComment(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
   });

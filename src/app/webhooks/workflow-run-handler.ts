@@ -17,7 +17,13 @@ export function registerWorkflowRunHandler(
   app.on(
     ['workflow_run.requested', 'workflow_run.in_progress', 'workflow_run.completed'],
     async (context) => {
-      if (!(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload))))
+      if (
+        !(await tandem.claimDelivery(
+          context.id,
+          context.name,
+          deliveryIdentity(context.name, context.payload),
+        ))
+      )
         return;
       const { payload } = context;
       const run = workflowRunInfo(payload.workflow_run);
