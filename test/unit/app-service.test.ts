@@ -174,7 +174,7 @@ describe('TandemService', () => {
 
     const b = await w.start();
     expect(await b.store.evaluations.stateOf(id)).toBe('running');
-    expect(b.service.resume()).toBe(1);
+    expect(await b.service.resume()).toBe(1);
     expect(await b.store.evaluations.stateOf(id)).toBe('queued');
     await b.executor.started(1); // resumed evaluations start without a debounce
     b.executor.runs[0]!.release(resolvedReport());
@@ -197,7 +197,7 @@ describe('TandemService', () => {
     await a.stop();
 
     const b = await w.start();
-    expect(b.service.resume()).toBe(2);
+    expect(await b.service.resume()).toBe(2);
     await b.executor.started(1);
     b.executor.runs[0]!.release(resolvedReport());
     expect(await b.store.evaluations.reached(newer)).toBe('published');
