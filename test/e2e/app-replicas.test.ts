@@ -5,7 +5,11 @@
  * reaching different replicas evaluate the set one run at a time. Either way each member gets one
  * `Tandem` check and one sticky comment.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
@@ -56,6 +60,7 @@ class CountingExecutor implements Executor {
 }
 
 const startWorld = useWorld();
+const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
 let database: TestDatabase | undefined;
 let replicaB: AppServer | undefined;
 afterEach(async () => {
@@ -153,5 +158,43 @@ describe('App replicas on one PostgreSQL database', () => {
     );
     expect(executor.maxRunning).toBe(1);
     expectOneCheckAndComment(w, { schema: schema.head.sha, api: api.head.sha });
+  });
+
+  it("takes over a killed replica's evaluation once its lease expires", async () => {
+    const executor = new CountingExecutor();
+    database = await createTestDatabase();
+    const lease = { TANDEM_LEASE_MS: '600' };
+    const w = await startWorld({ executor, env: { DATABASE_URL: database.url, ...lease } });
+    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+    // Replica A, a process of its own, dies (exit 137, as after SIGKILL) right after its first
+    // check-run creation: it has stored and owns the evaluation, which never ran there.
+    const child = spawn(process.execPath, ['--import', 'tsx', APP_PROCESS], {
+      env: {
+        ...w.env,
+        PATH: process.env.PATH,
+        TANDEM_DATA_DIR: join(w.root, 'data-a'),
+        TANDEM_TEST_EXIT_AFTER_CHECK_CREATE: '1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    const exited = once(child, 'exit');
+    const toA = createWebhookSender({
+      url: `${(JSON.parse(line) as { url: string }).url}/api/github/webhooks`,
+      secret: SECRET,
+    });
+    await toA.pullRequest('opened', pullPayload(w, 'schema')).catch(() => undefined);
+    expect(((await exited) as [number | null])[0]).toBe(137);
+    const store = w.app.service.store;
+    expect((await store.evaluations.unfinished()).map((e) => e.state)).toEqual(['queued']);
+    // Replica B (the world's App, same database) adopts it at its sweep after A's lease expired.
+    await until(
+      w,
+      () => tandemChecks(w, 'schema', schema.head.sha).some((c) => c.status === 'completed'),
+      'adopted and run',
+    );
+    await w.app.service.idle();
+    expect(executor.started).toBe(1);
+    expect(await store.evaluations.unfinished()).toEqual([]);
   });
 });
