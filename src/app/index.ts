@@ -57,7 +57,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     mkdirSync(dataDir, { recursive: true });
     // DATABASE_URL: a PostgreSQL database any number of App replicas share; else one SQLite file.
     const store = await Store.open(settings.databaseUrl ?? join(dataDir, 'tandem.db'));
-    const replicas = settings.databaseUrl ? new ReplicaCoordination(store, { log: app.log, ttlMs: settings.leaseMs }) : undefined;
+    const replicas = settings.databaseUrl
+      ? new ReplicaCoordination(store, { log: app.log, ttlMs: settings.leaseMs })
+      : undefined;
     await store.deliveries.prune(7 * 24 * 3600 * 1000);
     // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
     const interrupted = await store.merges.interruptRunning();
