@@ -14,6 +14,8 @@ import { ActionsExecutor } from './executors/actions-executor.ts';
 import { type Executor, LocalExecutor } from './executors/executor.ts';
 import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
+import type { AppMetrics } from './ops/app-metrics.ts';
+import { octokitPort } from './port/octokit-port.ts';
 import { ReplicaCoordination } from './replicas/replica-coordination.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
@@ -46,6 +48,8 @@ export interface TandemAppOptions {
   settings: Settings;
   /** Defaults to the engine on this host (Docker). */
   executor?: Executor;
+  /** This App instance's metrics (the server serves them on `/metrics`). */
+  metrics?: AppMetrics;
   /** Receives the runtime once loaded (the server closes it; tests observe the service). */
   onRuntime?: (runtime: TandemRuntime) => void;
 }
@@ -72,7 +76,9 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
         sandbox: settings.sandbox,
         jobs: settings.jobs,
       });
-    const clients = new InstallationClients(async (id) => (await app.auth(id)) as unknown as GitHub);
+    const clients = new InstallationClients(async (id) =>
+      octokitPort((await app.auth(id)) as unknown as GitHub),
+    );
     const configs = new OrgConfigCache({ ttlMs: settings.configTtlMs });
     // Organizations on `executor: actions` evaluate in their evaluator's workflow; the rest locally.
     const actions = new ActionsExecutor({
@@ -92,8 +98,10 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
       ...(replicas ? { replicas } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
-    registerHandlers(app, service);
+    options.metrics?.watchQueue(() => service.queueDepth());
+    registerHandlers(app, service, (id) => clients.get(id));
     registerWorkflowRunHandler(app, service, actions);
     const mergeGroups = new MergeGroupGate({
       store,

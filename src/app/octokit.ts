@@ -14,8 +14,10 @@
  *   200th PR in a burst by minutes. GitHub's secondary limits are still honoured reactively: a
  *   403/429 with retry-after is waited out and retried.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProbotOctokit } from 'probot';
+import type { AppMetrics, LimitWaitKind } from './ops/app-metrics.ts';
+import { countingFetch } from './ops/github-route-class.ts';
+import { publishing } from './publishing-signal.ts';
 import type { SharedPacing } from './replicas/shared-pacing.ts';
 
 type ThrottleCallback = (
@@ -39,6 +41,15 @@ export interface GateOptions {
   windows?: readonly StartWindow[];
   /** Newest waiting job first: the latest comment is the one worth posting first. */
   newestFirst?: boolean;
+  /** A job whose start a window or a pause held (not `minTime` spacing): how long it waited. */
+  onLimitWait?: (waitedMs: number) => void;
+}
+
+interface Waiting {
+  start: () => void;
+  since: number;
+  /** A window or a pause held it at some point (a limit wait, for the metrics). */
+  held: boolean;
 }
 
 /**
@@ -52,7 +63,7 @@ export class Gate {
   private pausedUntil = 0;
   /** Start times within the longest window, oldest first. */
   private readonly starts: number[] = [];
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly longest: number;
 
@@ -75,7 +86,7 @@ export class Gate {
       return Promise.resolve().then(() => fn(...args));
     }
     return new Promise<void>((start) => {
-      this.waiting.push(start);
+      this.waiting.push({ start, since: Date.now(), held: false });
       this.pump();
     }).then(() =>
       Promise.resolve()
@@ -97,22 +108,24 @@ export class Gate {
     this.pump();
   }
 
-  /** Milliseconds until the next start is allowed (0: now). */
-  private delay(now: number): number {
+  /** Milliseconds until the next start is allowed (0: now), and whether a limit (not spacing) holds it. */
+  private delay(now: number): { wait: number; limited: boolean } {
     while (this.starts.length > 0 && this.starts[0]! <= now - this.longest) this.starts.shift();
-    let wait = Math.max(this.pausedUntil - now, this.minTime > 0 ? this.lastStart + this.minTime - now : 0);
+    let limit = this.pausedUntil - now;
     for (const w of this.opts.windows ?? []) {
       const inWindow = this.starts.filter((t) => t > now - w.ms);
-      if (inWindow.length >= w.max) wait = Math.max(wait, inWindow[inWindow.length - w.max]! + w.ms - now);
+      if (inWindow.length >= w.max) limit = Math.max(limit, inWindow[inWindow.length - w.max]! + w.ms - now);
     }
-    return wait;
+    const spacing = this.minTime > 0 ? this.lastStart + this.minTime - now : 0;
+    return { wait: Math.max(limit, spacing, 0), limited: limit > 0 };
   }
 
   private pump(): void {
     if (this.timer) return;
     while (this.running < this.maxConcurrent && this.waiting.length > 0) {
       const now = Date.now();
-      const wait = this.delay(now);
+      const { wait, limited } = this.delay(now);
+      if (limited) for (const w of this.waiting) w.held = true;
       if (wait > 0) {
         this.timer = setTimeout(() => {
           this.timer = undefined;
@@ -124,8 +137,9 @@ export class Gate {
       this.running += 1;
       this.lastStart = now;
       if (this.longest > 0) this.starts.push(now);
-      const next = this.opts.newestFirst ? this.waiting.pop() : this.waiting.shift();
-      next!();
+      const next = (this.opts.newestFirst ? this.waiting.pop() : this.waiting.shift())!;
+      if (next.held) this.opts.onLimitWait?.(now - next.since);
+      next.start();
     }
   }
 }
@@ -198,12 +212,8 @@ export const GITHUB_LIMITS = {
 /** A request that creates content GitHub notifies about (the plugin's class): comments, merges, issues. */
 const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requested_reviewers))?$|\/comments$/;
 
-/**
- * The abort signal of the evaluation publishing now: a content-creating request made inside
- * `publishing.run(signal, …)` is sent with it, so a comment still waiting for the content budget
- * when a newer evaluation supersedes this one is never posted.
- */
-export const publishing = new AsyncLocalStorage<AbortSignal>();
+// Where the client reads the publishing evaluation's abort signal (`publishing-signal.ts`).
+export { publishing };
 
 /**
  * The App's Octokit class. Its gates are shared by every client the class builds (one class per
@@ -225,26 +235,37 @@ export function tandemOctokit(opts: {
    * (`replicas/shared-pacing.ts`), asked at request time (the store opens after the class).
    */
   sharedPacing?: () => SharedPacing | undefined;
+  /** The App instance's metrics: GitHub requests and limit waits. */
+  metrics?: Pick<AppMetrics, 'githubRequest' | 'limitWait'>;
 }): typeof ProbotOctokit {
   const spacing = opts.writeSpacingMs;
+  const { metrics } = opts;
+  const waits = (kind: LimitWaitKind): GateOptions =>
+    metrics ? { onLimitWait: (ms) => metrics.limitWait(kind, ms) } : {};
   const gates = {
-    global: new GateGroup(10),
+    global: new GateGroup(10, 0, waits('core')),
     auth: new GateGroup(1),
-    search: new GateGroup(10, 0, { windows: GITHUB_LIMITS.search }),
-    notifications: new GateGroup(10, 0, { windows: GITHUB_LIMITS.content, newestFirst: true }),
-    write: new GateGroup(spacing > 0 ? 1 : 8, Math.max(spacing, 0)),
+    search: new GateGroup(10, 0, { windows: GITHUB_LIMITS.search, ...waits('search') }),
+    notifications: new GateGroup(10, 0, {
+      windows: GITHUB_LIMITS.content,
+      newestFirst: true,
+      ...waits('content'),
+    }),
+    write: new GateGroup(spacing > 0 ? 1 : 8, Math.max(spacing, 0), waits('write')),
   };
-  const holdFor = (seconds: number, options: { method: string; url: string }) => {
-    const ms = seconds * 1000;
-    if (options.method === 'GET') gates[options.url.includes('/search/') ? 'search' : 'global'].pauseFor(ms);
-    else gates[CONTENT_PATH.test(options.url) ? 'notifications' : 'write'].pauseFor(ms);
+  const KIND = { global: 'core', search: 'search', notifications: 'content', write: 'write' } as const;
+  /** The refused request waits `seconds` (counted here); its kind's gate holds the others as long. */
+  const holdFor = (seconds: number, gate: keyof typeof KIND) => {
+    metrics?.limitWait(KIND[gate], seconds * 1000);
+    gates[gate].pauseFor(seconds * 1000);
   };
   const onSecondaryRateLimit: ThrottleCallback = (retryAfter, options) => {
-    holdFor(retryAfter, options);
+    if (options.method === 'GET') holdFor(retryAfter, options.url.includes('/search/') ? 'search' : 'global');
+    else holdFor(retryAfter, CONTENT_PATH.test(options.url) ? 'notifications' : 'write');
     return true;
   };
   const onRateLimit: ThrottleCallback = (retryAfter) => {
-    gates.global.pauseFor(retryAfter * 1000);
+    holdFor(retryAfter, 'global');
     return true;
   };
   const Paced = ProbotOctokit.plugin((octokit, clientOptions) => {
@@ -269,6 +290,17 @@ export function tandemOctokit(opts: {
   });
   return Paced.defaults((options: Record<string, unknown>) => ({
     ...options,
+    ...(metrics
+      ? {
+          request: {
+            ...(options.request as object),
+            fetch: countingFetch(
+              (method, route, status) => metrics.githubRequest(method, route, status),
+              (options.request as { fetch?: typeof fetch } | undefined)?.fetch,
+            ),
+          },
+        }
+      : {}),
     throttle: {
       ...(options.throttle as object),
       ...gates,

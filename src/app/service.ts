@@ -9,7 +9,6 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
-import type { GitHub } from '../github/octokit.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -21,7 +20,9 @@ import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/record-pull.ts';
 import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
+import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
+import { queueClient } from './port/queue-client.ts';
 import type { ReplicaCoordination } from './replicas/replica-coordination.ts';
 import type { Store } from './store/store.ts';
 
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   reports?: PublishedReports;
   /** Replicas on one PostgreSQL database: evaluations owned and sets run one at a time across them. */
   replicas?: ReplicaCoordination;
+  /** The App instance's metrics (deliveries here, evaluations in their trail). */
+  metrics?: Pick<AppMetrics, 'delivery' | 'evaluationEnded'>;
 }
 
 /** How long a webhook answer may wait for the org config's first load (GitHub allows 10 s). */
@@ -65,13 +68,18 @@ export class TandemService {
       store: opts.store,
       checks: this.checks,
       executor: opts.executor,
-      // Publishing is not on the port yet: it takes the client underneath.
-      auth: async (id) => (await opts.github(id)).octokit,
+      github: opts.github,
       configs: opts.configs,
       log: opts.log,
       ...(opts.reports ? { reports: opts.reports } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
     };
-    this.queue = new SetQueueRunner({ ...deps, background: (fn) => this.background(fn) });
+    this.queue = new SetQueueRunner({
+      ...deps,
+      // The merge queue is not on the port yet: it takes the client underneath.
+      auth: async (id) => queueClient(await opts.github(id)),
+      background: (fn) => this.background(fn),
+    });
     const states = opts.store.evaluations;
     this.life = new TaskLifecycle<EvalItem>(
       {
@@ -156,7 +164,14 @@ export class TandemService {
 
   /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
   async claimDelivery(id: string, event: string, identity?: string): Promise<boolean> {
-    return await this.opts.store.deliveries.claim(id, event, identity);
+    const first = await this.opts.store.deliveries.claim(id, event, identity);
+    this.opts.metrics?.delivery(first ? 'accepted' : 'duplicate');
+    return first;
+  }
+
+  /** Evaluations this process holds, waiting and running (the metrics' queue depth). */
+  queueDepth(): QueueDepth {
+    return this.life.queue.depth();
   }
 
   /**
@@ -175,7 +190,7 @@ export class TandemService {
         dequeueChanged(
           this.queue,
           this.opts.store,
-          (await this.opts.github(installationId)).octokit,
+          queueClient(await this.opts.github(installationId)),
           { ...pull, key },
           this.opts.log,
         ),
@@ -194,7 +209,7 @@ export class TandemService {
         const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh.octokit, pull, this.opts.store.comments);
+        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull, this.opts.store.comments);
       });
       return;
     }

@@ -153,7 +153,7 @@ export async function checksOn(
 
 export type MergeAnswer =
   | { merged: true; sha: string }
-  | { merged: false; status: number | undefined; reason: string };
+  | { merged: false; status?: number | undefined; reason: string };
 
 const mergedSchema = z.object({ sha: z.string(), merged: z.boolean(), message: z.string().optional() });
 
@@ -163,7 +163,7 @@ function messageOf(e: unknown): string {
 }
 
 /** Why GitHub refused, in the words a member's comment shows. */
-function refusalReason(status: number | undefined, message: string): string {
+export function refusalReason(status: number | undefined, message: string): string {
   switch (status) {
     case 405:
       return `GitHub refused the merge: ${message}`;

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from 'probot';
 import { afterEach } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
@@ -108,6 +109,8 @@ export interface WorldOptions {
   privateRepos?: string[];
   /** More of the App's environment (`TANDEM_SANDBOX`, …). */
   env?: Record<string, string>;
+  /** The App's logger (a test reads its lines); default Probot's at LOG_LEVEL `fatal`. */
+  log?: Logger;
 }
 
 export async function createWorld(opts: WorldOptions = {}): Promise<World> {
@@ -156,7 +159,11 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     ...(opts.publicUrl ? { TANDEM_PUBLIC_URL: opts.publicUrl } : {}),
     ...opts.env,
   };
-  const app = await startAppServer({ env, ...(opts.executor ? { executor: opts.executor } : {}) });
+  const app = await startAppServer({
+    env,
+    ...(opts.executor ? { executor: opts.executor } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });
   return {
     root,

@@ -35,13 +35,14 @@ export const CORE_FORBIDDEN_PACKAGES = [
 export const APP_ROOM_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   store: [],
   port: [],
+  ops: [],
   linking: ['store', 'port'],
   executors: ['store', 'port', '.'],
-  evaluations: ['store', 'port', 'linking', 'executors', '.'],
+  evaluations: ['store', 'port', 'linking', 'executors', 'ops', '.'],
   'merge-queue': ['evaluations', 'store', 'port', 'linking', 'executors', '.'],
   'merge-command': ['store', 'port', 'linking', 'evaluations', '.'],
   webhooks: ['evaluations', 'merge-queue', 'merge-command', 'executors', 'linking', 'port', '.'],
-  '.': ['store', 'port', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
+  '.': ['store', 'port', 'ops', 'linking', 'executors', 'evaluations', 'merge-queue', 'merge-command', 'webhooks'],
 };
 
 /** Root files that compose the App: no room imports them (they import the rooms). */

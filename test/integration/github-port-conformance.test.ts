@@ -11,7 +11,9 @@ import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { pullKey } from '../../src/core/pull-ref.ts';
 import type { PullInfo } from '../../src/core/pull-request.schema.ts';
 import type { WorkflowRunInfo } from '../../src/github/actions.ts';
+import { MERGE_MARKER } from '../../src/github/sticky-comment.ts';
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
+import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
 import { MemoryGitHub } from '../support/memory-github.ts';
 import { standInClient } from '../unit/app-fixtures.ts';
 
@@ -27,6 +29,9 @@ const PULLS = [
     author: 'mallory',
     fork: true,
   },
+  // Merged by the tests of `/tandem merge`'s reads (one merges, one is held by a failing check).
+  { repo: 'api', number: 4, body: 'Ready.', headRef: 'ready', author: 'alice' },
+  { repo: 'api', number: 5, body: 'Red.', headRef: 'red', author: 'alice' },
 ] as const;
 
 let standIn: StandIn;
@@ -70,6 +75,16 @@ beforeAll(async () => {
       author: p.author,
       ...(fork ? { headRepo: 'mallory/api' } : {}),
     });
+  }
+  // `main` of acme/api requires `ci` (by a ruleset); #4's head passes it, #5's fails it.
+  requireChecks(standIn.state, 'acme', 'api', 'main', ['ci'], 'rules');
+  memory.merges.requireChecks('acme/api', 'main', ['ci']);
+  for (const [n, state] of [
+    [4, 'success'],
+    [5, 'failure'],
+  ] as const) {
+    setCommitStatus(standIn.state, 'acme', 'api', SHA(n), 'ci', state);
+    memory.merges.addStatus('acme/api', SHA(n), 'ci', state);
   }
   standIn.setPermission('acme', 'api', 'alice', 'write');
   memory.grantWrite('acme/api', 'alice');
@@ -170,6 +185,7 @@ describe.each(['octokit', 'memory'] as const)('the GitHub port (%s)', (which) =>
     expect(peers.map((p) => pullKey(p.ref))).toEqual(['acme/api#1']);
     const linking = await gh().searchLinkingPulls('acme', { owner: 'acme', repo: 'secret', number: 2 });
     expect(linking?.map(pullKey).sort()).toEqual(['acme/api#1', 'acme/api#3']);
+    // Merged by the tests below or not: neither #4 nor #5 names acme/secret#2.
   });
 
   it('creates, finds, completes and reopens its Tandem check on a head', async () => {
@@ -242,5 +258,79 @@ describe.each(['octokit', 'memory'] as const)('the GitHub port (%s)', (which) =>
   it("downloads a run's artifact by name, and says when the run left none", async () => {
     expect(await gh().runArtifact('acme/suites', RUNS.done, 'tandem-report')).toEqual(ZIP);
     expect(await gh().runArtifact('acme/suites', RUNS.running, 'tandem-report')).toBeUndefined();
+  });
+
+  it('writes its sticky comment once, then edits it, and leaves it when nothing changed; another marker is another comment', async () => {
+    const pr = { owner: 'acme', repo: 'secret', number: 2 };
+    const first = await gh().upsertComment(pr, 'Tandem: resolved');
+    expect(first.action).toBe('created');
+    expect(await gh().upsertComment(pr, 'Tandem: resolved')).toEqual({ id: first.id, action: 'unchanged' });
+    expect(await gh().upsertComment(pr, 'Tandem: unresolved')).toEqual({ id: first.id, action: 'updated' });
+    const merge = await gh().upsertComment(pr, 'Merged.', MERGE_MARKER);
+    expect(merge.action).toBe('created');
+    expect(merge.id).not.toBe(first.id);
+  });
+
+  it("updates a running check's text and leaves it open", async () => {
+    const id = await gh().createQueuedCheck('acme/api', SHA(3), 'acme/api#3', 'waiting');
+    await gh().markInProgress('acme/api', id, 'evaluating');
+    await gh().updateCheckOutput('acme/api', id, { title: 'Tandem: 2 of 4', summary: 'running' });
+    expect(await gh().tandemChecksOn('acme/api', SHA(3), 'acme/api#3')).toEqual([{ id, completed: false }]);
+  });
+
+  it("reads what `/tandem merge` checks: a live PR, its branch's rules and required checks, its head's checks", async () => {
+    const ref = { owner: 'acme', repo: 'api', number: 4 };
+    expect(await gh().livePull(ref)).toEqual({
+      state: 'open',
+      headSha: SHA(4),
+      draft: false,
+      mergeable: true,
+      mergeableState: 'clean',
+      baseRef: 'main',
+      mergeCommitSha: null,
+    });
+    expect(await gh().livePull({ ...ref, number: 99 })).toBeUndefined();
+    expect(await gh().requiredChecks('acme/api', 'main')).toEqual(['ci']);
+    expect(await gh().requiredChecks('acme/secret', 'main')).toEqual([]);
+    expect(await gh().checksOn('acme/api', SHA(5))).toEqual({
+      runs: [],
+      statuses: [{ context: 'ci', state: 'failure' }],
+    });
+    const rules = await gh().mergeRules('acme/api', 'main');
+    expect(rules).toEqual({ approvals: 0, codeOwners: false, signatures: false, mergeQueue: false });
+    expect(await gh().memberFacts(ref, 'main', rules)).toEqual({
+      approvers: [],
+      ownersByFile: [],
+      unsignedCommits: [],
+    });
+  });
+
+  it("merges at the evaluated head only, with GitHub's refusals as values: a moved head, a failing required check, a merged PR", async () => {
+    const ref = { owner: 'acme', repo: 'api', number: 4 };
+    expect(await gh().mergePull(ref, SHA(8))).toEqual({
+      merged: false,
+      status: 409,
+      reason:
+        'its head moved after the evaluation (GitHub: Head branch was modified. Review and try the merge again.)',
+    });
+    expect(await gh().mergePull({ ...ref, number: 5 }, SHA(5))).toEqual({
+      merged: false,
+      status: 405,
+      reason: 'GitHub refused the merge: Required status check "ci" is failing.',
+    });
+    const merged = await gh().mergePull(ref, SHA(4));
+    expect(merged).toEqual({ merged: true, sha: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    const live = await gh().livePull(ref);
+    expect(live).toMatchObject({
+      state: 'merged',
+      mergeable: null,
+      mergeCommitSha: merged.merged && merged.sha,
+    });
+    expect((await gh().pull(ref))?.state).toBe('merged');
+    expect(await gh().mergePull(ref, SHA(4))).toEqual({
+      merged: false,
+      status: 405,
+      reason: 'GitHub refused the merge: Pull Request is not mergeable',
+    });
   });
 });

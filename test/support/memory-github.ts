@@ -8,31 +8,39 @@
  *
  * GitHub Actions (dispatches, runs, artifacts) live in `actions` (memory-actions.ts).
  *
- * Not served: publishing and `/tandem merge` (they take `octokit`, which throws here), and suites
- * (`fetchSuite`): tests of those go through the HTTP stand-in (test/support/github-standin).
+ * Sticky comments are kept in `comments` (one per PR and marker, as GitHub shows them); what
+ * `/tandem merge` reads and does is in `merges` (memory-merges.ts). Not served: suites
+ * (`fetchSuite`) and the linked-set merge queue (it takes an Octokit client): tests of those go
+ * through the HTTP stand-in (test/support/github-standin).
  */
 
 import {
   type CheckLink,
+  type CommentWrite,
   type FoundCheckRun,
   type GitHubPort,
+  type HeadChecks,
+  type LiveMember,
   type Reaction,
   type RepoInfo,
   repoInfoSchema,
 } from '../../src/app/port/github-port.ts';
 import type { CheckRunOutput } from '../../src/core/check-run-output.ts';
+import type { MemberFacts, MergeRules } from '../../src/core/merge-rules.ts';
 import { type PullRef, pullKey } from '../../src/core/pull-ref.ts';
 import { type PullInfo, pullInfoOf } from '../../src/core/pull-request.schema.ts';
 import { loginKey, RepoMap, repoKey, splitRepo } from '../../src/core/repo-name.ts';
 import type { RepoVisibility } from '../../src/core/repo-visibility.ts';
 import type { WorkflowRunInfo } from '../../src/github/actions.ts';
 import type { CheckConclusion } from '../../src/github/check-runs.ts';
-import type { GitHub } from '../../src/github/octokit.ts';
+import type { MergeAnswer } from '../../src/github/merge-pulls.ts';
 import { type OrgConfigLoad, parseOrgConfig } from '../../src/github/org-config.ts';
+import { COMMENT_MARKER, stickyBody } from '../../src/github/sticky-comment.ts';
 import type { FetchedSuite } from '../../src/github/suite-fetch.ts';
 import { MemoryActions } from './memory-actions.ts';
+import { MemoryMerges, type MergeablePull } from './memory-merges.ts';
 
-export interface MemoryPull {
+export interface MemoryPull extends MergeablePull {
   /** `owner/name` of the base repository (added with `addRepo` first). */
   repo: string;
   number: number;
@@ -42,8 +50,16 @@ export interface MemoryPull {
   headRef?: string;
   /** Where the head branch lives (a fork's `owner/name`); the base repository when unset. */
   headRepo?: string;
-  headSha?: string;
-  state?: 'open' | 'closed' | 'merged';
+  /** The branch it targets; the repository's default branch when unset. */
+  baseRef?: string;
+}
+
+/** This App's comment on a PR, as GitHub shows it (the body carries its marker). */
+export interface MemoryComment {
+  id: number;
+  pull: string;
+  marker: string;
+  body: string;
 }
 
 export interface MemoryCheck {
@@ -56,6 +72,9 @@ export interface MemoryCheck {
   title: string;
   /** Where the check's "Details" lead (the workflow run, once linked). */
   detailsUrl?: string;
+  /** The completed check's summary, and whether it offers GitHub's Re-run button. */
+  summary?: string;
+  rerunOffered?: boolean;
 }
 
 /** An error shaped like Octokit's: the rooms tell "not there" from trouble by `status`. */
@@ -67,6 +86,8 @@ export class MemoryHttpError extends Error {
     super(message);
   }
 }
+
+type StoredPull = MemoryPull & { headSha: string; baseRef: string };
 
 interface StoredRepo {
   name: string;
@@ -80,17 +101,21 @@ export class MemoryGitHub implements GitHubPort {
   readonly checks: MemoryCheck[] = [];
   readonly reactions: Array<{ repo: string; commentId: number; content: Reaction }> = [];
   readonly actions = new MemoryActions();
+  readonly comments: MemoryComment[] = [];
+  readonly merges = new MemoryMerges(
+    (ref) => this.pulls.get(this.keyOf(`${ref.owner}/${ref.repo}`, ref.number)) as StoredPull | undefined,
+    (repo, sha) =>
+      this.checks
+        .filter((c) => repoKey(c.repo) === repoKey(repo) && c.headSha === sha)
+        .map((c) => ({ id: c.id, name: 'Tandem', status: c.status, conclusion: c.conclusion ?? null })),
+  );
   private readonly repos = new RepoMap<StoredRepo>();
-  private readonly pulls = new Map<string, MemoryPull>();
+  private readonly pulls = new Map<string, StoredPull>();
   private readonly writers = new Set<string>();
   private readonly configs = new Map<string, string>();
   private nextCheckId = 1;
   /** Search answers 422 (the App then has no answer to remember). */
   searchRefused = false;
-
-  get octokit(): GitHub {
-    throw new Error('the in-memory GitHub has no Octokit: test publishing and merges over the HTTP stand-in');
-  }
 
   addRepo(name: string, opts: { visibility?: RepoVisibility; defaultBranch?: string } = {}): this {
     this.repos.set(name, {
@@ -103,9 +128,15 @@ export class MemoryGitHub implements GitHubPort {
 
   /** Adds (or replaces) a PR; returns it as the App reads it. */
   addPull(p: MemoryPull): PullInfo {
-    if (!this.repos.has(p.repo)) throw new Error(`addRepo(${p.repo}) first`);
-    this.pulls.set(this.keyOf(p.repo, p.number), p);
-    return this.info(p);
+    const base = this.repos.get(p.repo);
+    if (!base) throw new Error(`addRepo(${p.repo}) first`);
+    const stored: StoredPull = {
+      ...p,
+      headSha: p.headSha ?? `${String(p.number).padStart(8, '0')}${'a'.repeat(32)}`,
+      baseRef: p.baseRef ?? base.defaultBranch,
+    };
+    this.pulls.set(this.keyOf(p.repo, p.number), stored);
+    return this.info(stored);
   }
 
   /** Gives `login` write access to `repo`. */
@@ -208,9 +239,21 @@ export class MemoryGitHub implements GitHubPort {
     c.title = 'Tandem: queued';
   }
 
-  async completeCheck(repo: string, checkRunId: number, conclusion: CheckConclusion, out: CheckRunOutput) {
+  async completeCheck(
+    repo: string,
+    checkRunId: number,
+    conclusion: CheckConclusion,
+    out: CheckRunOutput,
+    opts: { rerunAction?: boolean } = {},
+  ) {
     this.calls.push(`completeCheck ${repo} ${checkRunId} ${conclusion}`);
-    Object.assign(this.check(checkRunId), { status: 'completed', conclusion, title: out.title });
+    Object.assign(this.check(checkRunId), {
+      status: 'completed',
+      conclusion,
+      title: out.title,
+      summary: out.summary,
+      rerunOffered: opts.rerunAction === true,
+    });
   }
 
   async tandemChecksOn(repo: string, headSha: string, externalId: string): Promise<FoundCheckRun[]> {
@@ -254,6 +297,51 @@ export class MemoryGitHub implements GitHubPort {
     return this.actions.artifact(repo, runId, name);
   }
 
+  async updateCheckOutput(repo: string, checkRunId: number, out: { title: string }): Promise<void> {
+    this.calls.push(`updateCheckOutput ${repo} ${checkRunId}`);
+    this.check(checkRunId).title = out.title;
+  }
+
+  async upsertComment(pull: PullRef, content: string, marker = COMMENT_MARKER): Promise<CommentWrite> {
+    const key = pullKey(pull);
+    if (!this.pulls.has(this.keyOf(`${pull.owner}/${pull.repo}`, pull.number)))
+      throw new MemoryHttpError(404, `no pull request ${key}`);
+    const body = stickyBody(content, marker);
+    const found = this.comments.find((c) => c.pull === key && c.marker === marker);
+    const action = !found ? 'created' : found.body === body ? 'unchanged' : 'updated';
+    this.calls.push(`upsertComment ${key} ${action}`);
+    if (found) found.body = body;
+    else this.comments.push({ id: this.comments.length + 1, pull: key, marker, body });
+    return { id: found?.id ?? this.comments.length, action };
+  }
+
+  async livePull(ref: PullRef): Promise<LiveMember | undefined> {
+    this.calls.push(`livePull ${pullKey(ref)}`);
+    return this.merges.livePull(ref);
+  }
+
+  async mergeRules(repo: string, branch: string): Promise<MergeRules> {
+    return this.merges.mergeRules(repo, branch);
+  }
+
+  async memberFacts(ref: PullRef): Promise<MemberFacts> {
+    return this.merges.memberFacts(ref);
+  }
+
+  async requiredChecks(repo: string, branch: string): Promise<string[]> {
+    return this.merges.requiredChecks(repo, branch);
+  }
+
+  async checksOn(repo: string, sha: string): Promise<HeadChecks> {
+    return this.merges.checksOn(repo, sha);
+  }
+
+  async mergePull(ref: PullRef, sha: string): Promise<MergeAnswer> {
+    const answer = this.merges.merge(ref, sha);
+    this.calls.push(`mergePull ${pullKey(ref)} ${answer.merged ? 'merged' : 'refused'}`);
+    return answer;
+  }
+
   private check(id: number): MemoryCheck {
     const c = this.checks.find((x) => x.id === id);
     if (!c) throw new MemoryHttpError(404, `no check run ${id}`);
@@ -265,7 +353,7 @@ export class MemoryGitHub implements GitHubPort {
   }
 
   /** The PR as GitHub's REST API sends it, through the App's parser. */
-  private info(p: MemoryPull): PullInfo {
+  private info(p: StoredPull): PullInfo {
     const base = this.repos.get(p.repo)!;
     const [owner, name] = base.name.split('/') as [string, string];
     const state = p.state ?? 'open';
@@ -278,13 +366,13 @@ export class MemoryGitHub implements GitHubPort {
       html_url: `https://github.test/${base.name}/pull/${p.number}`,
       user: { login: p.author ?? 'maintainer' },
       head: {
-        sha: p.headSha ?? `${String(p.number).padStart(8, '0')}${'a'.repeat(32)}`,
+        sha: p.headSha,
         ref: p.headRef ?? `branch-${p.number}`,
         repo: { full_name: p.headRepo ?? base.name },
       },
       base: {
         sha: 'c'.repeat(40),
-        ref: base.defaultBranch,
+        ref: p.baseRef,
         repo: {
           name,
           full_name: base.name,

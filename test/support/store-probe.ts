@@ -1,8 +1,8 @@
 /**
  * What the App's end-to-end tests read of the store, or do to it, below its interface: every
  * evaluation's state in order, how many evaluations there are, a row damaged on purpose. The one
- * place tests touch the database itself, so a second backend (PostgreSQL, issue 27) re-implements
- * these three and nothing else.
+ * place tests touch the database itself, through the store's driver (the same SQL on SQLite and
+ * PostgreSQL).
  */
 import type { Store } from '../../src/app/store/store.ts';
 
@@ -14,7 +14,7 @@ export async function evaluationStates(store: Store): Promise<string[]> {
 
 /** How many evaluations the store holds, whatever their state. */
 export async function evaluationCount(store: Store): Promise<number> {
-  return Number(((await store.db.get('SELECT COUNT(*) AS n FROM evaluations')) as { n: number | string }).n);
+  return ((await store.db.get('SELECT COUNT(*) AS n FROM evaluations')) as { n: number }).n;
 }
 
 /** Overwrites evaluation `id`'s recorded members with `text` (not JSON: a damaged row). */

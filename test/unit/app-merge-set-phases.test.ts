@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeBasis, setRefusals } from '../../src/app/merge-command/merge-set.ts';
 import { mergeInOrder, preflight, rightsRefusal } from '../../src/app/merge-command/merge-set-phases.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { Store } from '../../src/app/store/store.ts';
 import type { MergeStep } from '../../src/core/merge-command-plan.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
@@ -73,7 +74,7 @@ async function world() {
   await s.evaluations.recordVerdict(id, { outcome: 'resolved', mergeOrder: ['acme/schema', 'acme/api'] });
   await s.evaluations.publish(id);
   const req = { seed: 'acme/api#1', linked: ['acme/api#1', 'acme/schema#1'], requestedBy: 'writer' };
-  return { s, gh: standInClient(standIn), req };
+  return { s, gh: octokitPort(standInClient(standIn)), req };
 }
 
 const fresh = (basis: { sequence: Array<{ key: string; headSha: string }> }): MergeStep[] =>

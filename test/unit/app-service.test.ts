@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { InstallationClients } from '../../src/app/installation-clients.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { TandemService } from '../../src/app/service.ts';
 import type { Transition } from '../../src/app/store/evaluation-states.ts';
 import { Store } from '../../src/app/store/store.ts';
@@ -90,7 +91,8 @@ async function world() {
       store,
       executor,
       github: (() => {
-        const clients = new InstallationClients(opts.auth ?? (async () => gh));
+        const auth = opts.auth ?? (async () => gh);
+        const clients = new InstallationClients(async () => octokitPort(await auth()));
         return (id: number) => clients.get(id);
       })(),
       configs: new OrgConfigCache({ ttlMs: 60_000 }),

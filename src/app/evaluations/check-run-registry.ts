@@ -41,15 +41,25 @@ export class CheckRunRegistry {
     const pending = this.inFlight.get(id);
     if (pending)
       return pending.then((checkRunId) => this.claimed(pullKey, headSha, evaluationId, checkRunId));
-    const existing = await this.store.checkRuns.get(pullKey, headSha);
-    if (existing && !existing.completed)
-      return Promise.resolve(this.claimed(pullKey, headSha, evaluationId, existing.checkRunId));
-    const work = existing
-      ? this.reopen(gh, pullKey, headSha, existing.checkRunId, evaluationId)
-      : this.adoptOrCreate(gh, pullKey, headSha, evaluationId);
-    const p = work.finally(() => this.inFlight.delete(id));
+    // In flight before the store is read: an `ensure` of the same head meanwhile waits for this
+    // one instead of reading the same "no check yet" and creating a second.
+    const p = this.ensureNow(gh, pullKey, headSha, evaluationId).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, p);
     return p;
+  }
+
+  private async ensureNow(
+    gh: GitHubPort,
+    pullKey: string,
+    headSha: string,
+    evaluationId: number | null,
+  ): Promise<number> {
+    const existing = await this.store.checkRuns.get(pullKey, headSha);
+    if (existing && !existing.completed)
+      return this.claimed(pullKey, headSha, evaluationId, existing.checkRunId);
+    return existing
+      ? this.reopen(gh, pullKey, headSha, existing.checkRunId, evaluationId)
+      : this.adoptOrCreate(gh, pullKey, headSha, evaluationId);
   }
 
   /**

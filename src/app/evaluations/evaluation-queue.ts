@@ -116,6 +116,11 @@ export class EvaluationQueue<T> {
     return this.debouncing.size + this.ready.length + this.running.size;
   }
 
+  /** Waiting (debouncing or for a slot) and running, apart (the metrics' queue depth). */
+  depth(): { queued: number; running: number } {
+    return { queued: this.debouncing.size + this.ready.length, running: this.running.size };
+  }
+
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void> {
     if (this.size === 0) return Promise.resolve();

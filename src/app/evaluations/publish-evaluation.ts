@@ -12,9 +12,7 @@ import { pageSees, setForPage } from '../../core/page-privacy.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { RepoSet } from '../../core/repo-name.ts';
 import type { Report } from '../../core/report.schema.ts';
-import { type CheckConclusion, completeCheckRun, updateCheckOutput } from '../../github/check-runs.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
+import type { CheckConclusion } from '../../github/check-runs.ts';
 import {
   type EvaluationProgress,
   type LinkedChangeView,
@@ -25,11 +23,24 @@ import {
 } from '../../report/linked-change.ts';
 import type { Reveal } from '../../report/report-view.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
+import type { GitHubPort } from '../port/github-port.ts';
+import { portOver, type QueueClient } from '../port/queue-client.ts';
 import type { Store } from '../store/store.ts';
-import { commentResult, commentResultOnAll } from './sticky-comments.ts';
+import type { CommentStatesTable } from '../store/store-comment-states.ts';
+import { commentResult, commentResultOnAll, markCommentsMerged as markMerged } from './sticky-comments.ts';
 
-// Where `/tandem merge` and the service import them from.
-export { markCommentFinalOn, markCommentsMerged } from './sticky-comments.ts';
+// Where the service imports it from.
+export { markCommentFinalOn } from './sticky-comments.ts';
+
+/** The merge queue (`queue-runner.ts`, not on the port yet) marks comments merged with its client. */
+export function markCommentsMerged(
+  gh: QueueClient,
+  keys: readonly string[],
+  requestedBy: string,
+  states: CommentStatesTable,
+): Promise<void> {
+  return markMerged(portOver(gh), keys, requestedBy, states);
+}
 
 /** The members' check runs this evaluation completes. */
 export type Members = Array<{ key: string; headSha: string; checkRunId: number }>;
@@ -45,16 +56,14 @@ function conclusionOf(report: Report): { conclusion: CheckConclusion; rerun: boo
 }
 
 export async function failAll(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   members: Members,
   output: CheckRunOutput,
   rerun: boolean,
 ): Promise<void> {
   for (const m of members) {
-    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, 'failure', output, {
-      rerunAction: rerun,
-    });
+    await gh.completeCheck(repoOfPullKey(m.key), m.checkRunId, 'failure', output, { rerunAction: rerun });
     await store.checkRuns.complete(m.key, m.headSha);
   }
 }
@@ -67,7 +76,7 @@ export async function failAll(
  * member per evaluation, not one per configuration); `settled` waits for it too.
  */
 export function publishProgress(
-  gh: GitHub,
+  gh: GitHubPort,
   members: () => Members,
   log: { warn: (o: object, m: string) => void },
   signal: AbortSignal,
@@ -83,9 +92,9 @@ export function publishProgress(
     for (const m of members()) {
       // Superseded or stopped: the check runs belong to a newer evaluation now.
       if (signal.aborted) return;
-      await updateCheckOutput(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, out).catch((err) =>
-        log.warn({ err, pull: m.key }, 'could not update the running check'),
-      );
+      await gh
+        .updateCheckOutput(repoOfPullKey(m.key), m.checkRunId, out)
+        .catch((err) => log.warn({ err, pull: m.key }, 'could not update the running check'));
     }
     if (!onVerdict || verdictSaid || (progress.full !== 'pass' && progress.full !== 'fail')) return;
     verdictSaid = true;
@@ -115,7 +124,7 @@ export function publishProgress(
  * may wait for it, so `afterChecks` lets the caller stop holding what the checks needed.
  */
 export async function publishReport(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   members: Members,
   view: LinkedChangeView,
@@ -133,9 +142,7 @@ export async function publishReport(
       ? `${new URL(first.htmlUrl).origin}/${first.ref.owner}/${first.ref.repo}/runs/${run.checkRunId}`
       : undefined;
   for (const m of members) {
-    await completeCheckRun(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, conclusion, check, {
-      rerunAction: rerun,
-    });
+    await gh.completeCheck(repoOfPullKey(m.key), m.checkRunId, conclusion, check, { rerunAction: rerun });
     await store.checkRuns.complete(m.key, m.headSha);
   }
   await afterChecks?.();
@@ -148,7 +155,7 @@ export async function publishReport(
  * (with Re-run). `message` is already cleaned of secrets and hidden paths.
  */
 export async function publishFailure(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   members: Members,
   view: LinkedChangeView,
@@ -166,7 +173,7 @@ export async function publishFailure(
  * are not evaluated, so say why on the check and in their comment instead of leaving it open.
  */
 export async function closeRefused(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   set: ResolvedSet,
   suite: OrgSuite,
@@ -185,7 +192,7 @@ export async function closeRefused(
     const view = setForPage(whole, pageSees(set.rankOf(r.to), set.rankOf, set.sharePrivate));
     const out = renderRefused(view, r.reason);
     for (const c of open) {
-      await completeCheckRun(gh, repoId(repoOfPullKey(r.to)), c.checkRunId, 'failure', out.check);
+      await gh.completeCheck(repoOfPullKey(r.to), c.checkRunId, 'failure', out.check);
       await store.checkRuns.complete(r.to, c.headSha);
     }
     await commentResult(gh, store.comments, r.to, { kind: 'refused', view, reason: r.reason });

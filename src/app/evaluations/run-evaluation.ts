@@ -8,18 +8,16 @@
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import { type OrgConfig, type OrgSuite, suiteFor } from '../../core/org-config.schema.ts';
 import { pullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { markInProgress } from '../../github/check-runs.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
 import { type LinkedChangeView, renderInvalidConfig } from '../../report/linked-change.ts';
 import type { Executor } from '../executors/executor.ts';
 import type { ResolvedSet } from '../linking/resolve-set.ts';
-import { publishing } from '../octokit.ts';
-import type { GitHubPort } from '../port/github-port.ts';
-import { octokitPort } from '../port/octokit-port.ts';
+import type { AppMetrics } from '../ops/app-metrics.ts';
+import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
+import { publishing } from '../publishing-signal.ts';
 import type { Store } from '../store/store.ts';
 import type { CheckRunRegistry } from './check-run-registry.ts';
 import { evaluateSet, type SetOutcome, type SetSkip } from './evaluate-set.ts';
+import { EvaluationTrail } from './evaluation-trail.ts';
 import { publicFailureMessage } from './failure-message.ts';
 import type { OrgConfigCache } from './org-config-cache.ts';
 import {
@@ -48,26 +46,30 @@ export interface EvalDeps {
   store: Store;
   checks: CheckRunRegistry;
   executor: Executor;
-  auth: (installationId: number) => Promise<GitHub>;
+  /** The GitHub port of each installation. */
+  github: GitHubPorts;
   configs: OrgConfigCache;
   /** Keeps each published report for the footer's JSON link (absent: no link). */
   reports?: Pick<PublishedReports, 'save'>;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
+  /** The evaluation latency histogram (`evaluation-trail.ts`). */
+  metrics?: Pick<AppMetrics, 'evaluationEnded'>;
 }
 
 /** What every phase of one evaluation shares. */
 interface Run {
   deps: EvalDeps;
   item: EvalItem;
-  gh: GitHub;
-  /** The same installation as the GitHub port, for the rooms that take it (publishing takes \`gh\`). */
-  port: GitHubPort;
+  /** The installation's GitHub port. */
+  gh: GitHubPort;
   org: string;
   signal: AbortSignal;
   /** The members' check runs, filled in once the set is known. */
   members: Members;
   /** The set as evaluated, for the comments (set with the members). */
   evaluated?: LinkedChangeView;
+  /** Its log lines and latency. */
+  trail: EvaluationTrail;
 }
 
 /**
@@ -85,15 +87,34 @@ export async function runEvaluation(
 ): Promise<void> {
   const { store } = deps;
   await store.evaluations.start(item.evaluationId);
-  const gh = await deps.auth(item.installationId);
+  const trail = new EvaluationTrail(deps.log, item, deps.metrics);
+  try {
+    await evaluate(deps, item, signal, releaseSlot, trail);
+  } catch (e) {
+    trail.end('crashed', { err: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+  // An abort (superseded, or a shutdown the restart resumes) returns without an answer.
+  trail.end('aborted');
+}
+
+async function evaluate(
+  deps: EvalDeps,
+  item: EvalItem,
+  signal: AbortSignal,
+  releaseSlot: () => void,
+  trail: EvaluationTrail,
+): Promise<void> {
+  const { store } = deps;
+  const gh = await deps.github(item.installationId);
   const run: Run = {
     deps,
     item,
     gh,
-    port: octokitPort(gh),
     org: item.seed.slice(0, item.seed.indexOf('/')),
     signal,
     members: [],
+    trail,
   };
   // The running checks follow the engine: configurations done of planned, the verdict first;
   // the comments say the verdict too, once, as soon as the full configuration is in.
@@ -110,7 +131,7 @@ export async function runEvaluation(
   );
   const outcome = await evaluateSet(
     deps,
-    run.port,
+    gh,
     {
       installationId: item.installationId,
       org: run.org,
@@ -130,10 +151,13 @@ export async function runEvaluation(
   await live.settled();
   switch (outcome.kind) {
     case 'config':
-      return configFailed(run, outcome.load);
+      await configFailed(run, outcome.load);
+      return trail.end(outcome.load.kind === 'invalid' ? 'invalid-config' : 'no-config');
     case 'no-suite':
-      return noSuite(run);
+      await noSuite(run);
+      return trail.end('no-suite');
     case 'skipped':
+      return trail.end('closed', { reason: outcome.skip.reason });
     case 'aborted':
       return;
     case 'failed':
@@ -168,27 +192,28 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
   const { gh, item, members } = run;
   const { store, checks } = run.deps;
   if (set.members.length === 0) {
-    await checks.closeStale(run.port, item.seed, undefined, 'The pull request was closed.');
+    await checks.closeStale(gh, item.seed, undefined, 'The pull request was closed.');
     await store.evaluations.supersede(item.evaluationId);
     return { title: 'closed', reason: 'The pull request was closed.' };
   }
   await closeRefused(gh, store, set, suiteEntry);
   for (const m of set.members) {
     const key = pullKey(m.ref);
-    await checks.closeStale(run.port, key, m.headSha, 'Superseded: the pull request has a newer head.');
+    await checks.closeStale(gh, key, m.headSha, 'Superseded: the pull request has a newer head.');
     members.push({
       key,
       headSha: m.headSha,
-      checkRunId: await checks.ensure(run.port, key, m.headSha, item.evaluationId),
+      checkRunId: await checks.ensure(gh, key, m.headSha, item.evaluationId),
     });
   }
+  run.trail.members(members);
   await store.evaluations.setMembers(
     item.evaluationId,
     // The base branch too: `/tandem merge` refuses a member retargeted since.
     set.members.map((m) => ({ key: pullKey(m.ref), headSha: m.headSha, baseRef: m.baseRef })),
   );
   const progress = `Evaluating ${members.length} linked pull request(s): ${members.map((m) => m.key).join(', ')}.`;
-  for (const m of members) await markInProgress(gh, repoId(repoOfPullKey(m.key)), m.checkRunId, progress);
+  for (const m of members) await gh.markInProgress(repoOfPullKey(m.key), m.checkRunId, progress);
   run.evaluated = { members: set.members, left: set.left, refused: set.refused };
   // An earlier verdict on the members stays in sight, marked as the one for the old heads.
   await markCommentsStale(gh, store.comments, run.evaluated);
@@ -201,7 +226,7 @@ async function configFailed(run: Run, load: Extract<SetOutcome, { kind: 'config'
   const { store, checks } = run.deps;
   const seedPull = await store.pulls.get(item.seed);
   if (seedPull && seedPull.state === 'open' && load.kind === 'invalid') {
-    const id = await checks.ensure(run.port, item.seed, seedPull.headSha, item.evaluationId);
+    const id = await checks.ensure(gh, item.seed, seedPull.headSha, item.evaluationId);
     const early: Members = [{ key: item.seed, headSha: seedPull.headSha, checkRunId: id }];
     await failAll(gh, store, early, renderInvalidConfig(run.org, load.field, load.message), false);
   }
@@ -213,7 +238,7 @@ async function noSuite(run: Run): Promise<void> {
   const { seed } = run.item;
   // A check left from an earlier configuration would otherwise stay queued forever.
   await run.deps.checks.closeStale(
-    run.port,
+    run.gh,
     seed,
     undefined,
     `No suite in \`tandem.yml\` covers ${repoOfPullKey(seed)}.`,
@@ -259,10 +284,7 @@ async function publishDone(
         report: JSON.stringify(report),
       });
     await states.publish(item.evaluationId);
-    deps.log.info(
-      { evaluation: item.evaluationId, outcome: report.outcome, reused: reused !== undefined },
-      'evaluation done',
-    );
+    run.trail.end(report.outcome, { reused: reused !== undefined });
   } catch (e) {
     // Superseded while publishing: the newer evaluation owns the checks and the comment.
     if (signal.aborted) return;
@@ -273,7 +295,7 @@ async function publishDone(
 
 /** No report: the failure on every member's check and comment. */
 async function failed(run: Run, view: LinkedChangeView, error: unknown, message: string): Promise<void> {
-  run.deps.log.warn({ evaluation: run.item.evaluationId, err: message }, 'evaluation failed');
   await publishFailure(run.gh, run.deps.store, run.members, view, error, message);
   await run.deps.store.evaluations.fail(run.item.evaluationId);
+  run.trail.end('infrastructure-error', { err: message });
 }

@@ -14,27 +14,25 @@ import {
 } from '../../core/comment-state.ts';
 import { parsePullKey, pullKey } from '../../core/pull-ref.ts';
 import type { PullInfo } from '../../core/pull-request.schema.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { upsertStickyComment } from '../../github/sticky-comment.ts';
 import type { EvaluationProgress } from '../../report/linked-change.ts';
 import { renderStickyComment } from '../../report/sticky-comment-state.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { CommentStatesTable } from '../store/store-comment-states.ts';
 
 type Step = (state: CommentState | undefined) => CommentState | undefined;
 
 /** One PR's comment after `step`: stored, then posted whole; nothing is written when nothing changed. */
-async function update(gh: GitHub, states: CommentStatesTable, key: string, step: Step): Promise<void> {
+async function update(gh: GitHubPort, states: CommentStatesTable, key: string, step: Step): Promise<void> {
   const before = await states.get(key);
   const after = step(before);
   if (after === undefined || after === before) return;
   await states.put(key, after);
-  const ref = parsePullKey(key);
-  await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, renderStickyComment(after));
+  await gh.upsertComment(parsePullKey(key), renderStickyComment(after));
 }
 
 /** A result on every member of `view` (the same comment on each): it replaces what was there. */
 export async function commentResultOnAll(
-  gh: GitHub,
+  gh: GitHubPort,
   states: CommentStatesTable,
   view: CommentView,
   result: CommentResult,
@@ -44,7 +42,7 @@ export async function commentResultOnAll(
 
 /** A result on one PR's comment. */
 export function commentResult(
-  gh: GitHub,
+  gh: GitHubPort,
   states: CommentStatesTable,
   key: string,
   result: CommentResult,
@@ -57,7 +55,7 @@ export function commentResult(
  * under a line naming the heads now evaluated, so nobody reads an old verdict as current.
  */
 export async function markCommentsStale(
-  gh: GitHub,
+  gh: GitHubPort,
   states: CommentStatesTable,
   view: CommentView,
 ): Promise<void> {
@@ -70,7 +68,7 @@ export async function markCommentsStale(
  * for GitHub's content budget, it is never posted.
  */
 export async function commentVerdictFirst(
-  gh: GitHub,
+  gh: GitHubPort,
   states: CommentStatesTable,
   view: CommentView,
   progress: EvaluationProgress,
@@ -84,7 +82,7 @@ export async function commentVerdictFirst(
 
 /** `/tandem merge` merged the set: each member's verdict comment says so and offers no re-run. */
 export async function markCommentsMerged(
-  gh: GitHub,
+  gh: GitHubPort,
   keys: readonly string[],
   requestedBy: string,
   states: CommentStatesTable,
@@ -94,7 +92,7 @@ export async function markCommentsMerged(
 
 /** A PR merged or closed on GitHub: its comment, if it has one, reaches its final state. */
 export async function markCommentFinalOn(
-  gh: GitHub,
+  gh: GitHubPort,
   pull: PullInfo,
   states: CommentStatesTable,
 ): Promise<void> {

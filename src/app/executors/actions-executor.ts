@@ -70,6 +70,11 @@ export class ActionsExecutor implements Executor {
     await this.progress.settled();
   }
 
+  /** Readiness is the fallback's: merge groups and `executor: local` organizations run there. */
+  ready(): Promise<string> {
+    return this.opts.fallback.ready?.() ?? Promise.resolve('no dependency');
+  }
+
   async run(
     change: LinkedChangeSpec,
     signal: AbortSignal,

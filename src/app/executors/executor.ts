@@ -39,7 +39,15 @@ export interface Executor {
     signal: AbortSignal,
     onEvent?: (event: EvaluationEvent) => void,
   ): Promise<Report>;
+  /**
+   * Readiness (`GET /readyz`): resolves naming what it depends on once that answers, rejects
+   * saying what does not. Absent: nothing to check.
+   */
+  ready?(): Promise<string>;
 }
+
+/** How long a readiness ping may take before the dependency counts as not answering. */
+const READY_PING_MS = 2_000;
 
 export interface LocalExecutorOptions {
   /** Where the engine keeps mirrors, states and results (the App's data directory). */
@@ -66,6 +74,25 @@ export class LocalExecutor implements Executor {
   private network: Promise<string> | undefined;
 
   constructor(private readonly opts: LocalExecutorOptions) {}
+
+  /** The Docker engine answers a ping (the process sandbox needs none). */
+  async ready(): Promise<string> {
+    if (this.opts.sandbox === 'process') return 'process sandbox (no engine)';
+    const { createDockerClient } = await import('../../engine/docker/docker-client.ts');
+    const docker = createDockerClient();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error(`no answer in ${READY_PING_MS} ms`)), READY_PING_MS);
+    });
+    try {
+      await Promise.race([docker.ping(), late]);
+    } catch (e) {
+      throw new Error(`Docker is not reachable: ${(e as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    return 'Docker';
+  }
 
   private detectNetwork(): Promise<string> {
     if (!this.network) {

@@ -7,19 +7,17 @@
 import type { EvaluatedMember } from '../../core/merge-command-plan.ts';
 import { judgeMergeRules } from '../../core/merge-rules.ts';
 import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
-import { readMemberFacts, readMergeRules } from '../../github/merge-rules-reads.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 
 /** Why `m`'s branch rules keep it from an API merge into `baseRef`, or undefined when they allow it. */
 export async function rulesRefusal(
-  gh: GitHub,
+  gh: GitHubPort,
   m: EvaluatedMember,
   baseRef: string,
 ): Promise<string | undefined> {
   try {
-    const rules = await readMergeRules(gh, repoId(repoOfPullKey(m.key)), baseRef);
-    const facts = await readMemberFacts(gh, parsePullKey(m.key), baseRef, rules);
+    const rules = await gh.mergeRules(repoOfPullKey(m.key), baseRef);
+    const facts = await gh.memberFacts(parsePullKey(m.key), baseRef, rules);
     return judgeMergeRules(m.key, rules, facts)?.reason;
   } catch (e) {
     // Rules that cannot be read are not rules met: refuse rather than bypass them.

@@ -8,10 +8,7 @@ import type { EvaluatedMember, EvaluationFacts, MergeStep } from '../../core/mer
 import { memberRefusal } from '../../core/merge-command-plan.ts';
 import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
 import { describeBlockingCheck, judgeRequiredChecks } from '../../core/required-checks.ts';
-import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { repoId } from '../../github/octokit.ts';
-import { canWrite } from '../../github/permissions.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import { rulesRefusal } from './branch-rules-gate.ts';
 
 /** What the merge follows: the set's latest evaluation, its members in merge order, what stays merged. */
@@ -34,7 +31,7 @@ export interface MergeBasis {
  * not write access everywhere). Marks the members refused in `steps`; the reason, or undefined.
  */
 export async function rightsRefusal(
-  gh: GitHub,
+  gh: GitHubPort,
   basis: MergeBasis,
   steps: MergeStep[],
   user: string,
@@ -56,11 +53,11 @@ export async function rightsRefusal(
  * returns the members' live base branches, or undefined when one was refused.
  */
 export async function preflight(
-  gh: GitHub,
+  gh: GitHubPort,
   basis: MergeBasis,
   steps: MergeStep[],
 ): Promise<string[] | undefined> {
-  const live = await Promise.all(basis.sequence.map((m) => livePull(gh, parsePullKey(m.key))));
+  const live = await Promise.all(basis.sequence.map((m) => gh.livePull(parsePullKey(m.key))));
   let refusedAny = false;
   for (const [i, m] of basis.sequence.entries()) {
     const now = live[i];
@@ -87,7 +84,7 @@ export async function preflight(
 
 /** Phase 5: merges member by member, recording each merge at once; stops at the first refusal. */
 export async function mergeInOrder(
-  gh: GitHub,
+  gh: GitHubPort,
   basis: MergeBasis,
   steps: MergeStep[],
   baseRefs: readonly string[],
@@ -109,23 +106,27 @@ export async function mergeInOrder(
 
 /** Repositories of members still to merge where `user` has no write access. */
 async function reposDenied(
-  gh: GitHub,
+  gh: GitHubPort,
   sequence: readonly EvaluatedMember[],
   kept: ReadonlyMap<string, MergeStep>,
   user: string,
 ): Promise<Set<string>> {
   const repos = [...new Set(sequence.filter((m) => !kept.has(m.key)).map((m) => repoOfPullKey(m.key)))];
-  const allowed = await Promise.all(repos.map((r) => canWrite(gh, repoId(r), user)));
+  const allowed = await Promise.all(repos.map((r) => gh.canWrite(r, user)));
   return new Set(repos.filter((_, i) => !allowed[i]));
 }
 
 /** Why a member's required checks (as GitHub reports them on its head) keep it from merging. */
-async function checksRefusal(gh: GitHub, m: EvaluatedMember, baseRef: string): Promise<string | undefined> {
-  const repo = repoId(repoOfPullKey(m.key));
+async function checksRefusal(
+  gh: GitHubPort,
+  m: EvaluatedMember,
+  baseRef: string,
+): Promise<string | undefined> {
+  const repo = repoOfPullKey(m.key);
   try {
-    const required = await requiredChecks(gh, repo, baseRef);
+    const required = await gh.requiredChecks(repo, baseRef);
     if (required.length === 0) return undefined;
-    const { runs, statuses } = await checksOn(gh, repo, m.headSha);
+    const { runs, statuses } = await gh.checksOn(repo, m.headSha);
     const judged = judgeRequiredChecks(required, runs, statuses);
     return judged.pass ? undefined : describeBlockingCheck(judged.checks);
   } catch (e) {
@@ -135,14 +136,14 @@ async function checksRefusal(gh: GitHub, m: EvaluatedMember, baseRef: string): P
 
 /** Checks again (they may change after the preflight), then merges one member; the refusal reason, or undefined once merged. */
 async function mergeOne(
-  gh: GitHub,
+  gh: GitHubPort,
   m: EvaluatedMember,
   baseRef: string,
   merged: (sha: string) => void,
 ): Promise<string | undefined> {
   const blocked = await checksRefusal(gh, m, baseRef);
   if (blocked) return blocked;
-  const answer = await mergePull(gh, parsePullKey(m.key), m.headSha);
+  const answer = await gh.mergePull(parsePullKey(m.key), m.headSha);
   if (!answer.merged) return answer.reason;
   merged(answer.sha);
   return undefined;

@@ -28,10 +28,10 @@ import {
 import { itemRank, leastPrivate, pageRank, pageSees, statusForPage } from '../../core/page-privacy.ts';
 import { parsePullKey, pullKey } from '../../core/pull-ref.ts';
 import type { RepoVisibility } from '../../core/repo-visibility.ts';
-import type { GitHub } from '../../github/octokit.ts';
-import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
+import { MERGE_MARKER } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
-import { markCommentsMerged } from '../evaluations/publish-evaluation.ts';
+import { markCommentsMerged } from '../evaluations/sticky-comments.ts';
+import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
 import { type MergeBasis, mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
 
@@ -49,7 +49,7 @@ export type MergeCommandResult = 'done' | 'busy';
 type Log = { warn: (o: object, m: string) => void };
 
 async function tell(
-  gh: GitHub,
+  gh: GitHubPort,
   store: Store,
   keys: readonly string[],
   status: MergeStatus,
@@ -64,7 +64,7 @@ async function tell(
     const sees = pageSees(pageRank(visibility.get(key)), (k) => itemRank(visibility.get(k)));
     const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
-      await upsertStickyComment(gh, { owner: ref.owner, repo: ref.repo }, ref.number, body, MERGE_MARKER);
+      await gh.upsertComment(ref, body, MERGE_MARKER);
     } catch (e) {
       // One member's comment failing must not keep the others from hearing about the merge.
       log.warn({ err: e, pull: key }, 'could not write the merge comment');
@@ -141,7 +141,7 @@ export function setRefusals(basis: MergeBasis, linked: readonly string[]): strin
 
 export async function mergeLinkedSet(
   store: Store,
-  gh: GitHub,
+  gh: GitHubPort,
   req: MergeRequest,
   log: Log,
 ): Promise<MergeCommandResult> {
@@ -186,8 +186,12 @@ export async function mergeLinkedSet(
     if (!baseRefs) return await finish();
     const pending = steps.map((s) => (s.result === 'merged' ? s : { ...s, result: 'pending' as const }));
     await say(everyone, { outcome: 'running', steps: pending });
-    await mergeInOrder(gh, basis, steps, baseRefs, async () =>
-      store.merges.update(attempt, 'running', steps),
+    await mergeInOrder(
+      gh,
+      basis,
+      steps,
+      baseRefs,
+      async () => await store.merges.update(attempt, 'running', steps),
     );
     return await finish();
   } catch (e) {

@@ -1,7 +1,8 @@
 /**
  * The GitHub port (`port/github-port.ts`) over Octokit: each operation is one of src/github's
  * functions, its result parsed with the port's schemas. One port per client (kept in a WeakMap),
- * so rooms that still pass the Octokit around get the same port back for it.
+ * so rooms that still pass the Octokit around (the merge queue) get the same port back for it,
+ * and the client back for the port (`clientUnder`, for `queue-client.ts` only).
  */
 import { z } from 'zod';
 import type { PullRef } from '../../core/pull-ref.ts';
@@ -19,7 +20,10 @@ import {
   createQueuedCheckRun,
   markInProgress,
   reopenCheckRun,
+  updateCheckOutput,
 } from '../../github/check-runs.ts';
+import { checksOn, livePull, mergePull, requiredChecks } from '../../github/merge-pulls.ts';
+import { readMemberFacts, readMergeRules } from '../../github/merge-rules-reads.ts';
 import { type GitHub, repoId } from '../../github/octokit.ts';
 import { loadOrgConfig } from '../../github/org-config.ts';
 import { authenticatedCloneUrl, canWrite, reactToComment } from '../../github/permissions.ts';
@@ -30,19 +34,32 @@ import {
   openPullsWithHead,
   searchLinkingPulls,
 } from '../../github/pull-requests.ts';
+import { COMMENT_MARKER, upsertStickyComment } from '../../github/sticky-comment.ts';
 import { fetchSuite } from '../../github/suite-fetch.ts';
 import {
   artifactZipSchema,
   checkLinkSchema,
   checkRunIdSchema,
+  commentWriteSchema,
   foundCheckRunSchema,
   type GitHubPort,
+  headChecksSchema,
+  liveMemberSchema,
+  memberFactsSchema,
+  mergeAnswerSchema,
+  mergeRulesSchema,
   pullRefSchema,
   repoInfoSchema,
   shaSchema,
 } from './github-port.ts';
 
 const ports = new WeakMap<GitHub, GitHubPort>();
+const clients = new WeakMap<GitHubPort, GitHub>();
+
+/** The client a port was built over; undefined for any other port (the in-memory fake). */
+export function clientUnder(port: GitHubPort): GitHub | undefined {
+  return clients.get(port);
+}
 
 /** The port over `gh` (the same object for the same client). */
 export function octokitPort(gh: GitHub): GitHubPort {
@@ -50,13 +67,13 @@ export function octokitPort(gh: GitHub): GitHubPort {
   if (!port) {
     port = build(gh);
     ports.set(gh, port);
+    clients.set(port, gh);
   }
   return port;
 }
 
 function build(gh: GitHub): GitHubPort {
   return {
-    octokit: gh,
     pull: (ref: PullRef) => getPull(gh, ref),
     openPullsWithHead: (repo, headRef) => openPullsWithHead(gh, repoId(repo), headRef),
     searchLinkingPulls: async (org, to) => {
@@ -83,6 +100,20 @@ function build(gh: GitHub): GitHubPort {
       z.array(foundCheckRunSchema).parse(await tandemChecksOn(gh, repoId(repo), headSha, externalId)),
     markInProgress: (repo, id, summary) => markInProgress(gh, repoId(repo), id, summary),
     linkCheck: (repo, id, link) => linkCheckRun(gh, repoId(repo), id, checkLinkSchema.parse(link)),
+    updateCheckOutput: (repo, id, out) => updateCheckOutput(gh, repoId(repo), id, out),
+    upsertComment: async (pull, content, marker = COMMENT_MARKER) =>
+      commentWriteSchema.parse(
+        await upsertStickyComment(gh, { owner: pull.owner, repo: pull.repo }, pull.number, content, marker),
+      ),
+    livePull: async (ref) => liveMemberSchema.optional().parse(await livePull(gh, ref)),
+    mergeRules: async (repo, branch) =>
+      mergeRulesSchema.parse(await readMergeRules(gh, repoId(repo), branch)),
+    memberFacts: async (ref, baseRef, rules) =>
+      memberFactsSchema.parse(await readMemberFacts(gh, ref, baseRef, rules)),
+    requiredChecks: async (repo, branch) =>
+      z.array(z.string()).parse(await requiredChecks(gh, repoId(repo), branch)),
+    checksOn: async (repo, sha) => headChecksSchema.parse(await checksOn(gh, repoId(repo), sha)),
+    mergePull: async (ref, sha) => mergeAnswerSchema.parse(await mergePull(gh, ref, sha)),
     dispatchWorkflow: (repo, workflow, ref, inputs) =>
       dispatchWorkflow(gh, repoId(repo), workflow, ref, z.record(z.string(), z.string()).parse(inputs)),
     workflowRun: async (repo, runId) =>

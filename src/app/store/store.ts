@@ -97,6 +97,11 @@ export class Store {
     this.pacing = new PacingTable(db);
   }
 
+  /** Answers when the database answers a query (the readiness probe); throws when it cannot. */
+  async ping(): Promise<void> {
+    await this.db.get('SELECT 1 AS one');
+  }
+
   /** Closes the file or the connection pool (idempotent). */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -17,6 +17,7 @@ import { type RepoParts, repoFullName } from '../../core/repo-name.ts';
 import { mergeLinkedSet } from '../merge-command/merge-set.ts';
 import { dequeueLinkedSet, enqueueLinkedSet } from '../merge-command/queue-command.ts';
 import type { GitHubPort } from '../port/github-port.ts';
+import { queueClient } from '../port/queue-client.ts';
 import type { TandemService } from '../service.ts';
 
 export async function handleCommandComment(
@@ -68,7 +69,7 @@ export async function handleCommandComment(
     const removed = await dequeueLinkedSet(
       tandem.queue,
       tandem.store,
-      gh.octokit,
+      queueClient(gh),
       self,
       comment.author,
       tandem.log,
@@ -86,7 +87,7 @@ export async function handleCommandComment(
       const queued = await enqueueLinkedSet(
         tandem.queue,
         tandem.store,
-        gh.octokit,
+        queueClient(gh),
         { ...request, installationId },
         tandem.log,
       );
@@ -94,7 +95,7 @@ export async function handleCommandComment(
       return;
     }
     const result = await tandem.whileMerging(linked, () =>
-      mergeLinkedSet(tandem.store, gh.octokit, request, tandem.log),
+      mergeLinkedSet(tandem.store, gh, request, tandem.log),
     );
     if (result === 'busy') await gh.react(name, comment.id, 'confused');
   }

@@ -3,25 +3,22 @@
  * checked the signature. Anything that calls GitHub runs in the service's background, except an
  * open PR's consent question (`recordOpenPull`), answered before its evaluation is queued.
  *
- * Payload types come from `@octokit/webhooks` (what Probot delivers); the parts Tandem acts on
+ * Payload types are Probot's (its `Context`: what it delivers); the parts Tandem acts on
  * are validated with zod as well (`pullInfoOf`, and the schemas below), so a payload that does
  * not carry them is ignored with a log line instead of crashing a handler.
  */
-import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webhooks';
-import type { Probot } from 'probot';
+import type { Context, Probot } from 'probot';
 import { z } from 'zod';
 import { pullKey } from '../../core/pull-ref.ts';
 import { pullInfoOf } from '../../core/pull-request.schema.ts';
 import { CHECK_NAME } from '../../github/check-runs.ts';
-import type { GitHub } from '../../github/octokit.ts';
 import { recordOpenPull } from '../linking/record-pull.ts';
-import type { GitHubPort } from '../port/github-port.ts';
-import { octokitPort } from '../port/octokit-port.ts';
+import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
 import { deliveryIdentity } from './delivery-identity.ts';
 
-type Payload<E extends EmitterWebhookEventName> = EmitterWebhookEvent<E>['payload'];
+type Payload<E extends Context['name']> = Context<E>['payload'];
 
 /** What the handlers need of the service (tests pass a recorder). */
 export type WebhookTarget = Pick<
@@ -154,13 +151,18 @@ export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: un
     await tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
 }
 
-export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
+/**
+ * `github` is the port of each installation (the process's one client per installation, not the
+ * delivery's own: the same client and rate-limit gates whichever webhook asks).
+ */
+export function registerHandlers(app: Probot, tandem: WebhookTarget, github: GitHubPorts): void {
   app.on([...PR_EVENTS], async (context) => {
     if (
       !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
     )
       return;
-    await onPullRequest(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
+    const id = context.payload.installation?.id;
+    await onPullRequest(tandem, context.payload, id === undefined ? undefined : await github(id));
   });
 
   app.on('issue_comment.created', async (context) => {
@@ -168,7 +170,8 @@ export function registerHandlers(app: Probot, tandem: WebhookTarget): void {
       !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
     )
       return;
-    onIssueComment(tandem, context.payload, octokitPort(context.octokit as unknown as GitHub));
+    const id = context.payload.installation?.id;
+    if (id !== undefined) onIssueComment(tandem, context.payload, await github(id));
   });
 
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
