@@ -1,6 +1,6 @@
 /**
- * Leases: a named piece of work one App replica holds at a time (`set:<set key>` while it
- * evaluates a linked set, `merging:<pull key>` while `/tandem merge` lands a member). A row names
+ * Leases: a named piece of work one App replica holds at a time (`evaluation:<id>` while it owns
+ * a queued evaluation, `set:<set key>` while it runs one of that set). A row names
  * its holder and when it expires; the holder renews it while it works (`replicas/lease-keeper.ts`),
  * so a replica that crashed loses its leases when they expire and another takes the work over.
  * Taking a lease is one upsert that only wins over an expired row or the holder's own, so two
