@@ -17,6 +17,7 @@ import { InstallationClients } from './installation-clients.ts';
 import { MergeGroupGate } from './merge-queue/merge-group-gate.ts';
 import type { AppMetrics } from './ops/app-metrics.ts';
 import { octokitPort } from './port/octokit-port.ts';
+import { ReplicaCoordination } from './replicas/replica-coordination.ts';
 import { TandemService } from './service.ts';
 import { type Settings, settingsFromEnv } from './settings.ts';
 import { Store } from './store/store.ts';
@@ -33,6 +34,8 @@ export interface TandemRuntime {
   actions: ActionsExecutor;
   /** `Tandem` checks on merge queue groups (`merge_group` webhooks). */
   mergeGroups: MergeGroupGate;
+  /** Set when the store is a PostgreSQL database replicas may share (`DATABASE_URL`). */
+  replicas?: ReplicaCoordination;
   /**
    * Stops in dependency order and resolves when nothing runs any more: the service (queue,
    * evaluations, webhook work), the merge-group gate (running groups stay stored for the
@@ -57,7 +60,11 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
     const { settings } = options;
     const dataDir = resolve(settings.dataDir);
     mkdirSync(dataDir, { recursive: true });
+    // DATABASE_URL: a PostgreSQL database any number of App replicas share; else one SQLite file.
     const store = await Store.open(settings.databaseUrl ?? join(dataDir, 'tandem.db'));
+    const replicas = settings.databaseUrl
+      ? new ReplicaCoordination(store, { log: app.log, ttlMs: settings.leaseMs })
+      : undefined;
     await store.deliveries.prune(7 * 24 * 3600 * 1000);
     // A `/tandem merge` the previous process was running is over: the next one reads GitHub afresh.
     const interrupted = await store.merges.interruptRunning();
@@ -97,6 +104,7 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       log: app.log,
       debounceMs: settings.debounceMs,
       concurrency: settings.concurrency,
+      ...(replicas ? { replicas } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
       queueLandingRetryMs: settings.queueLandingRetryMs,
     });
@@ -123,12 +131,14 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       reports,
       actions,
       mergeGroups,
+      ...(replicas ? { replicas } : {}),
       close: () => {
         closing ??= (async () => {
           await service.close();
           await mergeGroups.close();
           await actions.close();
           await workers.close();
+          await replicas?.close();
           await store.close();
         })();
         return closing;

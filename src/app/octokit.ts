@@ -18,6 +18,7 @@ import { ProbotOctokit } from 'probot';
 import type { AppMetrics, LimitWaitKind } from './ops/app-metrics.ts';
 import { countingFetch } from './ops/github-route-class.ts';
 import { publishing } from './publishing-signal.ts';
+import type { SharedPacing } from './replicas/shared-pacing.ts';
 
 type ThrottleCallback = (
   retryAfter: number,
@@ -229,6 +230,11 @@ export { publishing };
  */
 export function tandemOctokit(opts: {
   writeSpacingMs: number;
+  /**
+   * Replicas on one database: the installation-wide windows every replica counts in
+   * (`replicas/shared-pacing.ts`), asked at request time (the store opens after the class).
+   */
+  sharedPacing?: () => SharedPacing | undefined;
   /** The App instance's metrics: GitHub requests and limit waits. */
   metrics?: Pick<AppMetrics, 'githubRequest' | 'limitWait'>;
 }): typeof ProbotOctokit {
@@ -262,11 +268,16 @@ export function tandemOctokit(opts: {
     holdFor(retryAfter, 'global');
     return true;
   };
-  const Paced = ProbotOctokit.plugin((octokit) => {
-    octokit.hook.before('request', (options) => {
+  const Paced = ProbotOctokit.plugin((octokit, clientOptions) => {
+    const installation = installationOf(clientOptions);
+    octokit.hook.before('request', async (options) => {
       const signal = publishing.getStore();
-      if (signal && options.method !== 'GET' && CONTENT_PATH.test(options.url))
-        options.request = { ...options.request, signal };
+      const content = options.method !== 'GET' && CONTENT_PATH.test(options.url);
+      if (signal && content) options.request = { ...options.request, signal };
+      const shared = opts.sharedPacing?.();
+      const search = options.method === 'GET' && options.url.includes('/search/');
+      if (shared && (content || search))
+        await shared.take(installation, content ? 'content' : 'search', signal);
     });
     octokit.hook.after('request', (response) => {
       const h = response.headers;
@@ -299,4 +310,11 @@ export function tandemOctokit(opts: {
       onSecondaryRateLimit,
     },
   })) as typeof ProbotOctokit;
+}
+
+/** The installation a client acts for (its pacing bucket); token clients share one bucket. */
+function installationOf(clientOptions: unknown): string {
+  const auth = (clientOptions as { auth?: { installationId?: unknown } } | undefined)?.auth;
+  const id = auth?.installationId;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : 'token';
 }

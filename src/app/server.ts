@@ -42,15 +42,20 @@ export interface StartOptions {
 
 export async function startAppServer(opts: StartOptions): Promise<AppServer> {
   const settings = settingsFromEnv(opts.env);
+  let runtime: TandemRuntime | undefined;
   const metrics = new AppMetrics();
   const probot = createProbot({
     env: opts.env,
     overrides: {
-      Octokit: tandemOctokit({ writeSpacingMs: settings.writeSpacingMs, metrics }),
+      Octokit: tandemOctokit({
+        writeSpacingMs: settings.writeSpacingMs,
+        metrics,
+        // Replicas (DATABASE_URL): GitHub's per-installation limits counted in the database.
+        sharedPacing: () => runtime?.replicas?.pacing,
+      }),
       ...(opts.log ? { log: opts.log } : {}),
     },
   });
-  let runtime: TandemRuntime | undefined;
   const middleware = await createNodeMiddleware(
     createTandemApp({
       settings,

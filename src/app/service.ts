@@ -23,6 +23,7 @@ import { SetQueueRunner } from './merge-command/queue-runner.ts';
 import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
 import { queueClient } from './port/queue-client.ts';
+import type { ReplicaCoordination } from './replicas/replica-coordination.ts';
 import type { Store } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   queueLandingRetryMs?: number;
   /** Where published JSON reports go (their URLs end up in the comments' footers). */
   reports?: PublishedReports;
+  /** Replicas on one PostgreSQL database: evaluations owned and sets run one at a time across them. */
+  replicas?: ReplicaCoordination;
   /** The App instance's metrics (deliveries here, evaluations in their trail). */
   metrics?: Pick<AppMetrics, 'delivery' | 'evaluationEnded'>;
 }
@@ -92,28 +95,30 @@ export class TandemService {
           // A waiting `--fresh` stays fresh whatever request folds into it.
           fresh: n.fresh === true || w.fresh === true,
         }),
-        run: async (item, signal, releaseSlot) => {
-          const id = item.evaluationId;
-          // The seed at once, the whole set once the index has named it: a change to any of them aborts the run.
-          this.runningMembers.set(id, new Set([item.seed]));
-          this.runningMembers.set(id, new Set([item.seed, ...(await this.componentOf(item.seed))]));
-          try {
-            await runEvaluation(deps, item, signal, releaseSlot);
-          } catch (e) {
-            // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
-            if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);
-            throw e;
-          } finally {
-            this.runningMembers.delete(id);
-            // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
-            if (signal.aborted && !this.life.closing && (await states.stateOf(id)) === 'running')
-              await states.supersede(id);
-          }
-        },
+        run: (item, queueSignal, releaseSlot) =>
+          this.acrossReplicas(item, queueSignal, async (signal) => {
+            const id = item.evaluationId;
+            // The seed at once, the whole set once the index has named it: a change to any of them aborts the run.
+            this.runningMembers.set(id, new Set([item.seed]));
+            this.runningMembers.set(id, new Set([item.seed, ...(await this.componentOf(item.seed))]));
+            try {
+              await runEvaluation(deps, item, signal, releaseSlot);
+            } catch (e) {
+              // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
+              if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);
+              throw e;
+            } finally {
+              this.runningMembers.delete(id);
+              // Superseded: the newer request owns the check runs. Closing: the restart resumes it.
+              if (signal.aborted && !this.life.closing && (await states.stateOf(id)) === 'running')
+                await states.supersede(id);
+            }
+          }),
         onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
         onDrop: (item) =>
           void this.background(async () => {
             await states.supersede(item.evaluationId);
+            await opts.replicas?.disown(item.evaluationId);
           }),
       },
       (e) => opts.log.error({ err: e }, 'background task failed'),
@@ -287,13 +292,42 @@ export class TandemService {
         installationId,
         matrix: matrix ?? null,
       }));
+    // Replicas: this one owns the row it made (another adopts it only if this one dies).
+    if (waiting === undefined) await this.opts.replicas?.own(evaluationId);
     const item = this.life.queue.push(
       key,
       { evaluationId, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
       { absorb: component },
     );
     // Only `resume` queues besides requests: a row it made redundant while this one was stored goes.
-    if (item.evaluationId !== evaluationId) await this.opts.store.evaluations.supersede(evaluationId);
+    if (item.evaluationId !== evaluationId) {
+      await this.opts.store.evaluations.supersede(evaluationId);
+      await this.opts.replicas?.disown(evaluationId);
+    }
+  }
+
+  /**
+   * Runs an evaluation as the only one of its set across replicas (`replicas/`), then gives its
+   * ownership up; one process alone runs it as it is (its queue keeps one run per set).
+   */
+  private async acrossReplicas(
+    item: EvalItem,
+    queueSignal: AbortSignal,
+    run: (signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    const replicas = this.opts.replicas;
+    if (!replicas) return run(queueSignal);
+    try {
+      const ran = await replicas.exclusive(item.setKey, item.evaluationId, queueSignal, async (s) => {
+        await run(s);
+        return true;
+      });
+      // Superseded while it waited for another replica to finish the set: the newer one runs.
+      if (ran === undefined && !this.life.closing)
+        await this.opts.store.evaluations.supersede(item.evaluationId);
+    } finally {
+      if (!this.life.closing) await replicas.disown(item.evaluationId);
+    }
   }
 
   /**
@@ -307,19 +341,37 @@ export class TandemService {
     });
     const resumedQueue = await this.queue.resume();
     if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
+    // Replicas: what a dead replica owned is adopted by the next sweep of a live one.
+    this.opts.replicas?.sweep(async () => {
+      const adopted = await this.resumeEvaluations().catch((e: unknown) => {
+        this.opts.log.error({ err: e }, 'could not adopt the evaluations of a stopped replica');
+        return 0;
+      });
+      if (adopted > 0) this.opts.log.info({ adopted }, 'evaluations of a stopped replica adopted');
+    });
+    return this.resumeEvaluations();
+  }
+
+  /** Queues the unfinished evaluations no live process owns (one process: all of them). */
+  private async resumeEvaluations(): Promise<number> {
     const states = this.opts.store.evaluations;
     const unfinished = await states.unfinished();
     // A kill can leave two of one set (the running one a newer request was about to supersede,
     // and that request): the queue keeps one per set, so the older is superseded here, not lost.
     const newest = new Map<string, number>();
     for (const e of unfinished) newest.set(e.setKey, Math.max(e.id, newest.get(e.setKey) ?? 0));
+    let resumed = 0;
     for (const e of unfinished) {
+      // Another replica's (alive: its lease lasts), or already this one's.
+      if (this.opts.replicas && !(await this.opts.replicas.own(e.id))) continue;
+      resumed += 1;
       if (e.state === 'running') await states.requeue(e.id);
       if (newest.get(e.setKey) !== e.id) {
         await states.supersede(e.id);
+        await this.opts.replicas?.disown(e.id);
         continue;
       }
-      this.life.queue.push(
+      const queued = this.life.queue.push(
         e.setKey,
         {
           evaluationId: e.id,
@@ -330,8 +382,13 @@ export class TandemService {
         },
         { delayMs: 0 },
       );
+      // Adopted while this replica already waits to run the set: the waiting row stands for both.
+      if (queued.evaluationId !== e.id) {
+        await states.supersede(e.id);
+        await this.opts.replicas?.disown(e.id);
+      }
     }
-    return unfinished.length;
+    return resumed;
   }
 
   /** Starts what is debouncing now instead of at the end of its window. */

@@ -11,6 +11,8 @@ const envSchema = z.object({
   TANDEM_DATA_DIR: z.string().min(1).default('.tandem'),
   TANDEM_DEBOUNCE_MS: z.coerce.number().int().min(0).default(5000),
   TANDEM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  /** Replicas (DATABASE_URL): how long a replica's leases outlive it (`replicas/lease-keeper.ts`). */
+  TANDEM_LEASE_MS: z.coerce.number().int().min(100).default(15_000),
   TANDEM_SANDBOX: z.enum(['docker', 'process']).default('docker'),
   /** Development only: the process sandbox is no sandbox, so the App refuses it without this. */
   TANDEM_ALLOW_PROCESS_SANDBOX: z.enum(['0', '1']).default('0'),
@@ -39,6 +41,8 @@ export type Settings = {
   dataDir: string;
   debounceMs: number;
   concurrency: number;
+  /** Replicas: a dead replica's sets and evaluations are taken over this long after it stopped renewing. */
+  leaseMs: number;
   sandbox: 'docker' | 'process';
   /** Unset: the engine's default from CPUs and memory, as the CLI's. */
   jobs: number | undefined;
@@ -80,6 +84,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     dataDir: e.TANDEM_DATA_DIR,
     debounceMs: e.TANDEM_DEBOUNCE_MS,
     concurrency: e.TANDEM_CONCURRENCY,
+    leaseMs: e.TANDEM_LEASE_MS,
     sandbox: e.TANDEM_SANDBOX,
     jobs: e.TANDEM_JOBS,
     writeSpacingMs: e.TANDEM_WRITE_SPACING_MS,

@@ -75,6 +75,11 @@ export class EvaluationStates extends EventEmitter<Events> {
     return (await this.table.get(id))?.state;
   }
 
+  /** True when a later evaluation of the set waits or runs (on this replica or another). */
+  newerUnfinished(setKey: string, id: number): Promise<boolean> {
+    return this.table.newerUnfinished(setKey, id);
+  }
+
   /** Evaluations a previous process left queued or running. */
   unfinished(): Promise<StoredEvaluation[]> {
     return this.table.unfinished();

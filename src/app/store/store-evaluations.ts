@@ -170,6 +170,15 @@ export class EvaluationsTable {
     return published.one(row);
   }
 
+  /** True when a later evaluation of `setKey` than `id` waits or runs (replicas: `id` is stale). */
+  async newerUnfinished(setKey: string, id: number): Promise<boolean> {
+    const row = await this.db.get(
+      `SELECT id FROM evaluations WHERE set_key = ? AND id > ? AND state IN ('queued', 'running') LIMIT 1`,
+      [setKey, id],
+    );
+    return row !== undefined;
+  }
+
   /** Evaluations a previous process left queued or running. */
   async unfinished(): Promise<StoredEvaluation[]> {
     const rows = await this.db.all(

@@ -70,6 +70,11 @@ const MIGRATIONS: readonly string[] = [
   V1_TABLES,
   // SQLite's version 12: the last published evaluation of a set by index.
   'CREATE INDEX evaluations_set_state ON evaluations (set_key, state);',
+  // SQLite's version 13: leases and shared pacing (replicas).
+  `CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at BIGINT NOT NULL);
+CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at BIGINT NOT NULL);
+CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -116,6 +116,14 @@ const MIGRATIONS: readonly string[] = [
     `,
   // The last published evaluation of a set (a reuse's lookup, store-evaluations.ts) by index.
   'CREATE INDEX evaluations_set_state ON evaluations (set_key, state);',
+  // Replicas on one database (store-leases.ts, store-pacing.ts): which replica owns an evaluation or
+  // runs a set, and GitHub's secondary-limit windows counted per installation.
+  `
+      CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at INTEGER NOT NULL);
+      CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at INTEGER NOT NULL);
+      CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);
+    `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

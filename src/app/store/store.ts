@@ -16,10 +16,12 @@ import { DeliveriesTable } from './store-deliveries.ts';
 import type { Driver } from './store-driver.ts';
 import { EvaluationsTable } from './store-evaluations.ts';
 import { HandoffStore } from './store-handoffs.ts';
+import { LeasesTable } from './store-leases.ts';
 import { LinkSearchesTable } from './store-link-searches.ts';
 import { LinksTable } from './store-links.ts';
 import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
+import { PacingTable } from './store-pacing.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
 import { SetQueueTable } from './store-set-queue.ts';
@@ -47,6 +49,10 @@ export class Store {
   readonly comments: CommentStatesTable;
   /** The linked-set merge queue (issue 28). */
   readonly setQueue: SetQueueTable;
+  /** Work one replica holds at a time (a set's evaluation, a member's merge). */
+  readonly leases: LeasesTable;
+  /** GitHub's secondary-limit windows, counted per installation across replicas. */
+  readonly pacing: PacingTable;
 
   /** True for a target `Store.open` reads as a PostgreSQL URL rather than a file path. */
   static isPostgresUrl(target: string): boolean {
@@ -87,6 +93,8 @@ export class Store {
     this.merges = new MergesTable(db);
     this.comments = new CommentStatesTable(db);
     this.setQueue = new SetQueueTable(db);
+    this.leases = new LeasesTable(db);
+    this.pacing = new PacingTable(db);
   }
 
   /** Answers when the database answers a query (the readiness probe); throws when it cannot. */
