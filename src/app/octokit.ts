@@ -15,6 +15,7 @@
  *   403/429 with retry-after is waited out and retried.
  */
 import { ProbotOctokit } from 'probot';
+import { GITHUB_LIMITS, type StartWindow } from '../core/github-rate-windows.ts';
 import type { AppMetrics, LimitWaitKind } from './ops/app-metrics.ts';
 import { countingFetch } from './ops/github-route-class.ts';
 import { publishing } from './publishing-signal.ts';
@@ -29,12 +30,6 @@ type ThrottleCallback = (
 type Task = (...args: unknown[]) => Promise<unknown>;
 /** The plugin marks retries `{ weight: 0 }`: they must not wait behind fresh requests. */
 type JobOptions = { weight?: number; priority?: number };
-
-/** At most `max` starts in any `ms` milliseconds (GitHub's secondary limits are stated so). */
-export interface StartWindow {
-  max: number;
-  ms: number;
-}
 
 export interface GateOptions {
   /** Sliding windows every start must fit in (e.g. 80 a minute and 500 an hour). */
@@ -199,15 +194,6 @@ export class RetryScheduler {
     }
   }
 }
-
-/** GitHub's documented secondary limits (REST API "rate limits": content-creating and search). */
-export const GITHUB_LIMITS = {
-  content: [
-    { max: 80, ms: 60_000 },
-    { max: 500, ms: 3_600_000 },
-  ],
-  search: [{ max: 30, ms: 60_000 }],
-} as const satisfies Record<string, readonly StartWindow[]>;
 
 /** A request that creates content GitHub notifies about (the plugin's class): comments, merges, issues. */
 const CONTENT_PATH = /\/(issues|pulls)(\/[^/]+\/(comments|merge|reviews|requested_reviewers))?$|\/comments$/;

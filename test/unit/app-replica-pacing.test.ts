@@ -4,7 +4,7 @@
  * how long until the minute has room; the hour's 500 hold too; buckets are separate.
  */
 import { describe, expect, it } from 'vitest';
-import { GITHUB_LIMITS } from '../../src/app/octokit.ts';
+import { GITHUB_LIMITS } from '../../src/core/github-rate-windows.ts';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
 describe.each(STORE_BACKENDS)('shared pacing on %s', (backend) => {

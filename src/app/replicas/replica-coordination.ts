@@ -72,7 +72,7 @@ export class ReplicaCoordination {
     let lease: HeldLease;
     try {
       lease = await this.keeper.hold(`set:${setKey}`, signal, {
-        stale: () => this.states.newerUnfinished(setKey, evaluationId),
+        stale: async () => await this.states.newerUnfinished(setKey, evaluationId),
       });
     } catch (e) {
       if (signal.aborted) return undefined;

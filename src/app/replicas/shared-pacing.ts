@@ -4,7 +4,7 @@
  * bucket, waiting (without holding anything) until the windows have room. The App's in-process
  * gates (`octokit.ts`) still pace each process; this makes the sum of the processes fit.
  */
-import { GITHUB_LIMITS } from '../octokit.ts';
+import { GITHUB_LIMITS } from '../../core/github-rate-windows.ts';
 import type { PacingTable, PacingWindow } from '../store/store-pacing.ts';
 
 export type PacedKind = 'content' | 'search';
