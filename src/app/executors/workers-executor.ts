@@ -59,6 +59,11 @@ export class WorkersExecutor implements Executor {
 
   constructor(private readonly opts: WorkersExecutorOptions) {}
 
+  /** Readiness is the fallback's (Docker for the local engine): this App host runs no configuration of a worker pool. */
+  ready(): Promise<string> {
+    return this.opts.fallback.ready?.() ?? Promise.resolve('no dependency');
+  }
+
   /** The connection, opened on the first evaluation that needs it (pg-boss is loaded then). */
   private open(): Promise<JobQueue> {
     this.queue ??= (async () => {
