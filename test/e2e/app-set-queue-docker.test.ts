@@ -11,12 +11,11 @@ import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
 import {
   B_API,
   B_WEB,
+  expectBothSetsLandedAsTested,
   head,
   isQueueRun,
   merge,
-  mergeComment,
   target,
-  tipOf,
 } from '../helpers/set-queue-world.ts';
 import {
   API_OK,
@@ -63,17 +62,6 @@ describe('App: the linked-set merge queue with real Docker', () => {
     expect(queued.length).toBeGreaterThanOrEqual(2);
     for (const run of queued) expect(run.report).toMatchObject({ sandbox: 'docker', outcome: 'resolved' });
     // What landed is exactly what the engine tested.
-    expect(await tipOf(w, 'schema')).toBe(head(a, 'acme/schema'));
-    expect(await tipOf(w, 'api')).toBe(head(b, 'acme/api'));
-    expect(await tipOf(w, 'web')).toBe(head(b, 'acme/web'));
-    for (const [repo, n] of [
-      ['schema', 1],
-      ['api', 1],
-      ['api', 2],
-      ['web', 1],
-    ] as const) {
-      expect(w.standIn.pullRequest('acme', repo, n).merged).toBe(true);
-      expect(mergeComment(w, repo, n)).toContain('Landed from the merge queue');
-    }
+    await expectBothSetsLandedAsTested(w, a, b);
   }, 300_000);
 });

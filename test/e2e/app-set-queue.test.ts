@@ -10,6 +10,7 @@ import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import {
+  expectBothSetsLandedAsTested,
   fileAt,
   head,
   merge,
@@ -44,18 +45,7 @@ describe('App: the linked-set merge queue', () => {
     // B's speculative state: acme/api at A's tested commit, B's heads merged onto it.
     expect(target(b!, 'acme/api').base).toBe(head(a!, 'acme/api'));
     // What landed is exactly what was tested.
-    expect(await tipOf(w, 'schema')).toBe(head(a!, 'acme/schema'));
-    expect(await tipOf(w, 'api')).toBe(head(b!, 'acme/api'));
-    expect(await tipOf(w, 'web')).toBe(head(b!, 'acme/web'));
-    for (const [repo, n] of [
-      ['schema', 1],
-      ['api', 1],
-      ['api', 2],
-      ['web', 1],
-    ] as const) {
-      expect(w.standIn.pullRequest('acme', repo, n).merged).toBe(true);
-      expect(mergeComment(w, repo, n)).toContain('Landed from the merge queue');
-    }
+    await expectBothSetsLandedAsTested(w, a!, b!);
     expect(queueChecks(w, 'web').at(-1)?.conclusion).toBe('success');
     // Landing moved branches with compare-and-swap updates, never forced.
     const patches = w.standIn.requests.filter(

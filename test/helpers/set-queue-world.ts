@@ -130,6 +130,26 @@ export function mergeComment(w: World, repo: string, n: number): string {
   return found[0]!.body ?? '';
 }
 
+/**
+ * The two conflicting sets of the queue's worlds (A: schema#1 + api#1, B: api#2 + web#1, B tested
+ * on top of A) both landed: every branch tip is the commit its set was tested on, every PR merged
+ * with the queue's landing comment.
+ */
+export async function expectBothSetsLandedAsTested(w: World, a: LinkedChangeSpec, b: LinkedChangeSpec) {
+  expect(await tipOf(w, 'schema')).toBe(head(a, 'acme/schema'));
+  expect(await tipOf(w, 'api')).toBe(head(b, 'acme/api'));
+  expect(await tipOf(w, 'web')).toBe(head(b, 'acme/web'));
+  for (const [repo, n] of [
+    ['schema', 1],
+    ['api', 1],
+    ['api', 2],
+    ['web', 1],
+  ] as const) {
+    expect(w.standIn.pullRequest('acme', repo, n).merged).toBe(true);
+    expect(mergeComment(w, repo, n)).toContain('Landed from the merge queue');
+  }
+}
+
 export const queueChecks = (w: World, repo: string) =>
   w.standIn.checkRuns('acme', repo).filter((c) => c.name === 'Tandem queue');
 

@@ -13,6 +13,7 @@ import {
   type EvaluationState,
   type EvaluationsTable,
   type EvaluationVerdict,
+  type NewEvaluation,
   type StoredEvaluation,
 } from './store-evaluations.ts';
 
@@ -56,12 +57,7 @@ export class EvaluationStates extends EventEmitter<Events> {
     super();
   }
 
-  async create(e: {
-    setKey: string;
-    seed: string;
-    installationId: number;
-    matrix: string | null;
-  }): Promise<number> {
+  async create(e: NewEvaluation): Promise<number> {
     const id = await this.table.create(e);
     this.emit('transition', { id, from: undefined, to: 'queued' });
     return id;

@@ -55,15 +55,18 @@ const publishedSchema = evaluationSchema.extend({
 });
 const published = rowReader('evaluations', ['id'], publishedSchema);
 
+/** What a new evaluation row holds when it is queued. */
+export interface NewEvaluation {
+  setKey: string;
+  seed: string;
+  installationId: number;
+  matrix: string | null;
+}
+
 export class EvaluationsTable {
   constructor(private readonly db: Driver) {}
 
-  async create(e: {
-    setKey: string;
-    seed: string;
-    installationId: number;
-    matrix: string | null;
-  }): Promise<number> {
+  async create(e: NewEvaluation): Promise<number> {
     const now = Date.now();
     const row = await this.db.get(
       `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
