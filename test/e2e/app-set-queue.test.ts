@@ -21,11 +21,12 @@ import {
   queueWorld,
   target,
   tipOf,
+  untilCommentSays,
 } from '../helpers/set-queue-world.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
 import type { StubVerdict } from '../support/stub-executor.ts';
-import { API_BUG, restartApp, sendPull, settle, until, useWorld, type World } from './app-harness.ts';
+import { API_BUG, restartApp, sendPull, settle, useWorld, type World } from './app-harness.ts';
 
 const startWorld = useWorld();
 describe('App: the linked-set merge queue', () => {
@@ -204,12 +205,7 @@ describe('App: the linked-set merge queue', () => {
     const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
     await sendPull(w, 'synchronize', 'api', 1);
-    await until(
-      w,
-      () =>
-        w.standIn.comments('acme', 'schema', 1).some((c) => c.body?.includes('Removed from the merge queue')),
-      'the set taken out of the queue',
-    );
+    await untilCommentSays(w, 'schema', 1, 'Removed from the merge queue');
     executor.release();
     await settle(w);
     expect(await tipOf(w, 'api')).toBe(apiTip);
@@ -225,12 +221,7 @@ describe('App: the linked-set merge queue', () => {
     await executor.started(1);
     await merge(w, 'schema', 1, '/tandem dequeue');
     // The held evaluation answers only once the set has left the queue.
-    await until(
-      w,
-      () =>
-        w.standIn.comments('acme', 'api', 1).some((c) => c.body?.includes('Removed from the merge queue')),
-      'the dequeue said on acme/api#1',
-    );
+    await untilCommentSays(w, 'api', 1, 'Removed from the merge queue');
     executor.release();
     await settle(w);
     for (const [repo, n] of [

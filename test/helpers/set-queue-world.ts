@@ -16,6 +16,7 @@ import {
   sendComment,
   sendPull,
   settle,
+  until,
   type World,
   type WorldOptions,
 } from '../e2e/app-harness.ts';
@@ -148,6 +149,15 @@ export async function expectBothSetsLandedAsTested(w: World, a: LinkedChangeSpec
     expect(w.standIn.pullRequest('acme', repo, n).merged).toBe(true);
     expect(mergeComment(w, repo, n)).toContain('Landed from the merge queue');
   }
+}
+
+/** Waits until a comment on acme/`repo`#`n` says `text` (the queue's word reached that member). */
+export function untilCommentSays(w: World, repo: string, n: number, text: string): Promise<void> {
+  return until(
+    w,
+    () => w.standIn.comments('acme', repo, n).some((c) => c.body?.includes(text)),
+    `"${text}" said on acme/${repo}#${n}`,
+  );
 }
 
 export const queueChecks = (w: World, repo: string) =>
