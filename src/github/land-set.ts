@@ -1,7 +1,7 @@
 /**
  * Landing a queue item's tested commits: producer first, all or nothing (issue 28).
  *
- * Interface changes from the sketch in prompts/s3/Q-shared.md (all additive):
+ * The interface, beyond a list of landings:
  * - `Landing.viaMergeQueue`: that member's branch requires GitHub's merge queue; it is handed to
  *   that queue (merge-queue-handoff.ts) instead of moving the branch (`precheckQueueItem` says which).
  * - `landTestedSet(gh, landings, opts?)`: `opts.itemId` names the item, whose temporary branches

@@ -7,8 +7,8 @@
  * The branch stays until the item lands or leaves the queue (`removeTestedBranch`), so the
  * evaluation can fetch the commit by name.
  *
- * Changes from the sketch in prompts/s3/Q-shared.md (additive): `pulls?` names the heads' PRs so a
- * conflict names the PR; `testedBranch` and `removeTestedBranch` for the caller's clean-up.
+ * `pulls?` names the heads' PRs so a conflict names the PR; `testedBranch` and
+ * `removeTestedBranch` are for the caller's clean-up.
  */
 import { z } from 'zod';
 import { deleteBranch, gitHubMessage, putBranch } from './branch-refs.ts';

@@ -1,5 +1,5 @@
 /**
- * Changes to the agreed interface (Q-shared.md): nextActions' options are `QueueOptions`
+ * The interface: nextActions' options are `QueueOptions`
  * (adds `serial?: boolean`, the one-at-a-time baseline); `resume(s, itemId)` restarts an item
  * stalled by repeated infrastructure errors; `QueueStateSchema` validates a stored state;
  * `DEFAULT_QUEUE_OPTIONS` = { speculation 4, retries 2 }; recordResult takes an optional `attempt`;
@@ -8,7 +8,7 @@
  * so the App performs every action nextActions returns, in order. After an `evaluate` the App
  * calls recordResult(itemId, action.ahead, result, action.attempt) — for the diagnostic too (ahead []).
  *
- * What the App must keep for this logic to be right (QA/QG):
+ * What the App must keep for this logic to be right:
  * - An item's tested commit in a repository must be a function of (repository, onto, member heads):
  *   reuse the commit already built for the same inputs, or build it deterministically (fixed
  *   dates). A re-run on the same state (flaky, infrastructure) and a re-evaluation after a change
