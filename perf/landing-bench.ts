@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { gitOut } from '../src/engine/git/git.ts';
 import { type Landing, landTestedSet } from '../src/github/land-set.ts';
 import { mergePull } from '../src/github/merge-pulls.ts';
-import { buildTestedCommit } from '../src/github/tested-commits.ts';
 import { refuseRefUpdate } from '../test/support/github-standin/ref-updates.ts';
-import { type LandingWorld, landingWorld, type OpenedPull } from '../test/support/landing-world.ts';
+import { type LandingWorld, landingWorld, openTestedSet } from '../test/support/landing-world.ts';
 
 const REPOS = ['lib', 'api', 'web'];
 
@@ -37,31 +36,11 @@ interface PathFigures {
 const refusedAt = (i: number) => i % 4 === 3;
 
 /** Per set: one PR per repository, tested onto the current tips (what the evaluation ran on). */
-async function openSet(w: LandingWorld, i: number) {
-  const pulls: OpenedPull[] = [];
-  const landings: Landing[] = [];
-  for (const name of REPOS) {
-    const pr = await w.open(name, `set-${i}-${name}`, { [`${name}-${i}.txt`]: `set ${i}\n` });
-    const onto = await w.tip(name);
-    const built = await buildTestedCommit(w.gh, {
-      repo: pr.repo,
-      baseBranch: 'main',
-      onto,
-      heads: [pr.head],
-      itemId: `set-${i}`,
-    });
-    if (!('sha' in built)) throw new Error(`set ${i}: unexpected conflict`);
-    pulls.push(pr);
-    landings.push({
-      pull: pr.pull,
-      repo: pr.repo,
-      baseBranch: 'main',
-      expectedTip: onto,
-      testedSha: built.sha,
-    });
-  }
-  return { pulls, landings };
-}
+const openSet = (w: LandingWorld, i: number) =>
+  openTestedSet(w, REPOS, `set-${i}`, (name) => ({
+    branch: `set-${i}-${name}`,
+    files: { [`${name}-${i}.txt`]: `set ${i}\n` },
+  }));
 
 /** A set is half-merged when its repositories' trees are neither all before nor all after it. */
 async function halfMerged(w: LandingWorld, landings: Landing[], tested: boolean[]): Promise<boolean> {

@@ -9,45 +9,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { branchTip, moveBranch } from '../../src/github/branch-refs.ts';
-import { type Landing, landTestedSet } from '../../src/github/land-set.ts';
+import { landTestedSet } from '../../src/github/land-set.ts';
 import { precheckQueueItem } from '../../src/github/queue-precheck.ts';
 import { buildTestedCommit, testedBranch } from '../../src/github/tested-commits.ts';
 import { checkExchange } from '../support/github-openapi.ts';
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { failMergeQueue } from '../support/github-standin/routes/merge-queue.ts';
 import { addReview, requireMergeRules } from '../support/github-standin/routes/merges.ts';
-import { type LandingWorld, type OpenedPull, useLandingWorlds } from '../support/landing-world.ts';
+import {
+  type LandingWorld,
+  type OpenedPull,
+  openTestedSet,
+  useLandingWorlds,
+} from '../support/landing-world.ts';
 
 const landingWorld = useLandingWorlds('tandem-landing-');
 const world = (names = ['lib', 'api', 'web']) => landingWorld(names);
 
-/** One PR per repository, each tested onto its base tip: the landings of one set, producer first. */
-async function testedSet(world: LandingWorld, names: string[], itemId = 'item-1') {
-  const landings: Landing[] = [];
-  const pulls: OpenedPull[] = [];
-  for (const name of names) {
-    const pr = await world.open(name, `feature-${name}`, { [`${name}-feature.txt`]: `${name} feature\n` });
-    const onto = await world.tip(name);
-    const built = await buildTestedCommit(world.gh, {
-      repo: pr.repo,
-      baseBranch: 'main',
-      onto,
-      heads: [pr.head],
-      itemId,
-      pulls: [pr.pull],
-    });
-    if (!('sha' in built)) throw new Error(`unexpected conflict ${built.conflict}`);
-    landings.push({
-      pull: pr.pull,
-      repo: pr.repo,
-      baseBranch: 'main',
-      expectedTip: onto,
-      testedSha: built.sha,
-    });
-    pulls.push(pr);
-  }
-  return { landings, pulls };
-}
+const testedSet = (world: LandingWorld, names: string[], itemId = 'item-1') =>
+  openTestedSet(world, names, itemId);
 
 const merged = (world: LandingWorld, pr: OpenedPull) =>
   world.s.state.pull('acme', pr.repo.slice(5), pr.number)?.merged;

@@ -6,7 +6,9 @@
  */
 import { join } from 'node:path';
 import { gitOut } from '../../src/engine/git/git.ts';
+import type { Landing } from '../../src/github/land-set.ts';
 import type { GitHub } from '../../src/github/octokit.ts';
+import { buildTestedCommit } from '../../src/github/tested-commits.ts';
 import { commitOn, createRepo, type FixtureRepo } from '../helpers/git-fixtures.ts';
 import { cleanTempDir, useCleanup } from '../helpers/test-cleanup.ts';
 import { standInClient } from '../unit/app-fixtures.ts';
@@ -90,4 +92,49 @@ export async function landingWorld(root: string, names: string[]): Promise<Landi
     },
     close: () => s.close(),
   };
+}
+
+/** The branch and files of one member of a set opened by `openTestedSet`. */
+export type MemberChange = (name: string) => { branch: string; files: Record<string, string> };
+
+const featureChange: MemberChange = (name) => ({
+  branch: `feature-${name}`,
+  files: { [`${name}-feature.txt`]: `${name} feature\n` },
+});
+
+/**
+ * One PR per repository, each tested onto its base tip (what the evaluation ran on): the landings
+ * of one set in the order of `names` (producer first) and the PRs they land.
+ */
+export async function openTestedSet(
+  w: LandingWorld,
+  names: readonly string[],
+  itemId: string,
+  change: MemberChange = featureChange,
+): Promise<{ landings: Landing[]; pulls: OpenedPull[] }> {
+  const landings: Landing[] = [];
+  const pulls: OpenedPull[] = [];
+  for (const name of names) {
+    const { branch, files } = change(name);
+    const pr = await w.open(name, branch, files);
+    const onto = await w.tip(name);
+    const built = await buildTestedCommit(w.gh, {
+      repo: pr.repo,
+      baseBranch: 'main',
+      onto,
+      heads: [pr.head],
+      itemId,
+      pulls: [pr.pull],
+    });
+    if (!('sha' in built)) throw new Error(`${itemId}: unexpected conflict ${built.conflict}`);
+    landings.push({
+      pull: pr.pull,
+      repo: pr.repo,
+      baseBranch: 'main',
+      expectedTip: onto,
+      testedSha: built.sha,
+    });
+    pulls.push(pr);
+  }
+  return { landings, pulls };
 }
