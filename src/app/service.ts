@@ -4,11 +4,11 @@
  * Webhook handlers call into it and return at once; slow work runs in `background`.
  */
 
-import { setKey } from '../core/linked-set.ts';
 import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
+import { type DeliveryClaim, EvaluationRequests, type StoredRequest } from './evaluation-requests.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import { markCommentFinalOn } from './evaluations/publish-evaluation.ts';
@@ -16,15 +16,14 @@ import type { PublishedReports } from './evaluations/published-reports.ts';
 import { type EvalDeps, type EvalItem, runEvaluation } from './evaluations/run-evaluation.ts';
 import { TaskLifecycle } from './evaluations/task-lifecycle.ts';
 import type { Executor } from './executors/executor.ts';
-import { indexedSet } from './linking/indexed-set.ts';
-import { recordPull } from './linking/record-pull.ts';
 import { dequeueChanged } from './merge-command/queue-command.ts';
 import { SetQueueRunner } from './merge-command/queue-runner.ts';
 import type { AppMetrics, QueueDepth } from './ops/app-metrics.ts';
 import type { GitHubPort, GitHubPorts } from './port/github-port.ts';
 import { queueClient } from './port/queue-client.ts';
+import { replicaName } from './replicas/lease-keeper.ts';
 import type { ReplicaCoordination } from './replicas/replica-coordination.ts';
-import type { Store } from './store/store.ts';
+import type { HeldRequest, Store } from './store/store.ts';
 
 export interface ServiceOptions {
   store: Store;
@@ -55,17 +54,20 @@ export class TandemService {
   readonly queue: SetQueueRunner;
   private readonly life: TaskLifecycle<EvalItem>;
   private readonly runningMembers = new Map<number, Set<string>>();
-  /** The last request's turn (`request`): requests are taken one at a time. */
+  /** The last request's turn (`turn`): this process stores and queues requests one at a time. */
   private requests: Promise<void> = Promise.resolve();
-  /** Members of sets being merged (`/tandem merge`), and what was asked of them meanwhile. */
-  private readonly merging = new Set<string>();
-  private readonly heldRequests = new Map<
-    string,
-    { installationId: number; matrix?: MatrixMode; fresh?: boolean }
-  >();
+  /** Requests stored before they are queued: rows, holds for merges (`evaluation-requests.ts`). */
+  private readonly intake: EvaluationRequests;
 
   constructor(private readonly opts: ServiceOptions) {
     this.checks = new CheckRunRegistry(opts.store);
+    this.intake = new EvaluationRequests({
+      store: opts.store,
+      configs: opts.configs,
+      holder: opts.replicas?.holder ?? replicaName(),
+      holdMs: opts.replicas?.ttlMs ?? 15_000,
+      log: opts.log,
+    });
     const deps: EvalDeps = {
       store: opts.store,
       checks: this.checks,
@@ -100,9 +102,11 @@ export class TandemService {
             const id = item.evaluationId;
             // The seed at once, the whole set once the index has named it: a change to any of them aborts the run.
             this.runningMembers.set(id, new Set([item.seed]));
-            this.runningMembers.set(id, new Set([item.seed, ...(await this.componentOf(item.seed))]));
+            this.runningMembers.set(id, new Set([item.seed, ...(await this.intake.componentOf(item.seed))]));
+            // A request another replica folded into this row may have asked for the full matrix.
+            const matrix = item.matrix ?? ((await states.get(id))?.matrix as MatrixMode | null) ?? undefined;
             try {
-              await runEvaluation(deps, item, signal, releaseSlot);
+              await runEvaluation(deps, { ...item, matrix }, signal, releaseSlot);
             } catch (e) {
               // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
               if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);
@@ -134,24 +138,20 @@ export class TandemService {
   }
 
   /**
-   * Runs a merge of `members` with their evaluations held back: each merged member's webhook asks
-   * to re-evaluate the rest, and a `Tandem` check going back to queued halfway would make GitHub
-   * refuse the next member's merge. What was asked meanwhile is scheduled once the merge is over.
+   * Runs a merge of `members` with their evaluations held back, on every replica (rows with a
+   * lease: `evaluation-requests.ts`): each merged member's webhook asks to re-evaluate the rest,
+   * and a `Tandem` check going back to queued halfway would make GitHub refuse the next member's
+   * merge. What was asked meanwhile is scheduled once the merge is over.
    */
-  async whileMerging<T>(members: readonly string[], merge: () => Promise<T>): Promise<T> {
-    const held = members.filter((k) => !this.merging.has(k));
-    for (const k of held) this.merging.add(k);
-    try {
-      return await merge();
-    } finally {
-      for (const k of held) this.merging.delete(k);
-      for (const k of held) {
-        const r = this.heldRequests.get(k);
-        this.heldRequests.delete(k);
-        if (r && !this.life.closing)
-          await this.request(k, r.installationId, r.matrix, { fresh: r.fresh === true });
-      }
-    }
+  whileMerging<T>(members: readonly string[], merge: () => Promise<T>): Promise<T> {
+    return this.intake.whileMerging(members, merge, (r) => this.askHeld(r));
+  }
+
+  private async askHeld(r: HeldRequest): Promise<void> {
+    if (!this.life.closing)
+      await this.request(r.seed, r.installationId, (r.matrix ?? undefined) as MatrixMode | undefined, {
+        fresh: r.fresh,
+      });
   }
 
   /** The org's `tandem.yml` as the App reads it now (undefined when missing or invalid). */
@@ -162,7 +162,7 @@ export class TandemService {
 
   /** The linked set around `seed` as the link index knows it now (`/tandem merge` checks it). */
   linkedSet(seed: string): Promise<string[]> {
-    return this.componentOf(seed);
+    return this.intake.componentOf(seed);
   }
 
   /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
@@ -178,15 +178,35 @@ export class TandemService {
   }
 
   /**
-   * A PR webhook: index it, and in the background mark checks queued and schedule its set. The
-   * answer does not wait for GitHub (p99 ≤ 500 ms at 10 in flight, issue 22): the PR and its
-   * evaluation are in the store before it, so a kill after the answer loses nothing (the restart
-   * re-queues the evaluation, which ensures the check), and the check registry records its
-   * intent before each create call, so a kill mid-create orphans nothing either.
+   * A PR webhook (`delivery`: claimed with it): its claim, its facts and links and the queued
+   * evaluation of its set are one transaction (`evaluation-requests.ts`); then, in the
+   * background, its checks are marked queued. The answer does not wait for GitHub (p99 ≤ 500 ms
+   * at 10 in flight, issue 22): a kill after the answer loses nothing (the restart re-queues the
+   * evaluation, which ensures the check), a kill or a failure before it commits nothing (the
+   * delivery comes again), and the check registry records its intent before each create call.
    */
-  async onPull(pull: PullInfo, installationId: number): Promise<void> {
-    await recordPull(this.opts.store, pull, installationId);
+  async onPull(pull: PullInfo, installationId: number, delivery?: DeliveryClaim): Promise<void> {
     const key = pullKey(pull.ref);
+    // Naming the set needs the org config (`group_by_branch`): the first webhooks after a start
+    // wait for its one load (shared, bounded), so same-branch PRs are not scheduled as two sets.
+    if (pull.state === 'open' && this.opts.configs.config(installationId) === undefined) {
+      const loaded = this.background(async () => {
+        const gh = await this.opts.github(installationId);
+        await this.opts.configs.recent(gh, installationId, pull.ref.owner);
+      });
+      await this.within(loaded, CONFIG_WAIT_MS);
+    }
+    const stored = await this.turn(async () => {
+      const stored = await this.intake.deliver(pull, installationId, delivery);
+      if (delivery) this.opts.metrics?.delivery(stored ? 'accepted' : 'duplicate');
+      if (!stored) return undefined;
+      // The check run request leaves first; queueing the evaluation is local bookkeeping.
+      if (pull.state === 'open') void this.background(() => this.markQueued(key, installationId));
+      else this.abortContaining(key);
+      for (const r of stored) await this.schedule(r);
+      return stored;
+    });
+    if (!stored) return;
     // A queued set whose member moved or closed leaves the merge queue (`queue-command.ts`).
     if (await this.opts.store.setQueue.activeItemOf(key))
       void this.background(async () =>
@@ -198,41 +218,20 @@ export class TandemService {
           this.opts.log,
         ),
       );
-    if (pull.state !== 'open') {
-      // The set goes on without it: re-evaluate from each open neighbour.
-      this.abortContaining(key);
-      const neighbours = [
-        ...(await this.opts.store.links.from(key)).map(pullKey),
-        ...(await this.opts.store.links.to(key)),
-      ];
-      for (const n of new Set(neighbours)) {
-        if ((await this.opts.store.pulls.get(n))?.state === 'open') await this.request(n, installationId);
-      }
+    if (pull.state !== 'open')
       void this.background(async () => {
         const gh = await this.opts.github(installationId);
         await this.checks.closeStale(gh, key, undefined, 'The pull request was closed.');
         // `/tandem merge` writes its own final state on the members it merges.
-        if (!this.merging.has(key)) await markCommentFinalOn(gh, pull, this.opts.store.comments);
+        if (!(await this.intake.isMerging(key))) await markCommentFinalOn(gh, pull, this.opts.store.comments);
       });
-      return;
-    }
-    const schedule = async () => {
-      // The check run request leaves first; scheduling the evaluation is local bookkeeping.
-      void this.background(() => this.markQueued(key, installationId));
-      await this.request(key, installationId);
-    };
-    if (this.opts.configs.config(installationId) !== undefined) {
-      await schedule();
-      return;
-    }
-    // Naming the set needs the org config (`group_by_branch`): the first webhooks after a start
-    // wait for its one load (shared, bounded), so same-branch PRs are not scheduled as two sets.
-    const loaded = this.background(async () => {
-      const gh = await this.opts.github(installationId);
-      await this.opts.configs.recent(gh, installationId, pull.ref.owner);
-    });
-    await this.within(loaded, CONFIG_WAIT_MS);
-    await schedule();
+  }
+
+  /** True when a delivery was claimed already (a redelivery is answered before any work). */
+  async deliverySeen(delivery: DeliveryClaim): Promise<boolean> {
+    const seen = await this.opts.store.deliveries.seen(delivery.id, delivery.identity);
+    if (seen) this.opts.metrics?.delivery('duplicate');
+    return seen;
   }
 
   /** `task`, or nothing after `ms` (a rate limit being waited out must not hold a webhook). */
@@ -246,9 +245,7 @@ export class TandemService {
 
   /**
    * Schedules an evaluation of the set around `seed` (held while the set is being merged), and
-   * resolves once it is queued and its evaluation row stored; never rejects (a failure is logged).
-   * Requests are taken one at a time: naming the set (the index) and queueing it with its row is
-   * one step no other request may interleave with, or two requests of one set could make two rows.
+   * resolves once its evaluation row is stored and queued; never rejects (a failure is logged).
    */
   request(
     seed: string,
@@ -256,53 +253,44 @@ export class TandemService {
     matrix?: MatrixMode,
     opts: { fresh?: boolean } = {},
   ): Promise<void> {
-    const turn = this.requests.then(() => this.requestNow(seed, installationId, matrix, opts));
-    this.requests = turn.catch(() => {});
-    return this.background(() => turn);
+    const ask = (tx: Store) => this.intake.store(tx, seed, installationId, { matrix, fresh: opts.fresh });
+    return this.background(() =>
+      this.turn(async () => this.schedule(await this.opts.store.transaction(ask))),
+    );
   }
 
-  private async requestNow(
-    seed: string,
-    installationId: number,
-    matrix: MatrixMode | undefined,
-    opts: { fresh?: boolean },
-  ): Promise<void> {
-    if (this.merging.has(seed)) {
-      const earlier = this.heldRequests.get(seed);
-      const m = matrix ?? earlier?.matrix;
-      const fresh = opts.fresh === true || earlier?.fresh === true;
-      this.heldRequests.set(seed, {
-        installationId,
-        ...(m ? { matrix: m } : {}),
-        ...(fresh ? { fresh } : {}),
-      });
-      return;
-    }
-    this.abortContaining(seed);
-    const component = await this.componentOf(seed);
-    const key = setKey(component);
-    // A request waiting for this set keeps its row; otherwise the row is stored before the item
-    // is queued, so no run ever starts without one.
-    const waiting = this.life.queue.waiting(key)?.evaluationId;
-    const evaluationId =
-      waiting ??
-      (await this.opts.store.evaluations.create({
-        setKey: key,
-        seed,
-        installationId,
-        matrix: matrix ?? null,
-      }));
-    // Replicas: this one owns the row it made (another adopts it only if this one dies).
-    if (waiting === undefined) await this.opts.replicas?.own(evaluationId);
-    const item = this.life.queue.push(
-      key,
-      { evaluationId, setKey: key, seed, installationId, matrix, fresh: opts.fresh === true },
-      { absorb: component },
+  /**
+   * Runs `fn` once the requests before it are done: storing a request and queueing it here is one
+   * step no other request of this process interleaves with. Rejects when `fn` does.
+   */
+  private turn<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.requests.then(fn);
+    this.requests = turn.then(
+      () => {},
+      () => {},
     );
+    return turn;
+  }
+
+  /**
+   * Queues a stored request here, unless its row is another's to run: another replica's queued
+   * row (it reads this request's facts when it starts), or one starting here already.
+   */
+  private async schedule(r: StoredRequest): Promise<void> {
+    if (r.kind === 'held') return;
+    const id = r.item.evaluationId;
+    this.abortContaining(r.item.seed, id);
+    const replicas = this.opts.replicas;
+    if (r.created) await replicas?.own(id);
+    else if (this.life.queue.waiting(r.item.setKey)?.evaluationId !== id) {
+      if (this.runningMembers.has(id)) return;
+      if (replicas && !(await replicas.own(id))) return;
+    }
+    const item = this.life.queue.push(r.item.setKey, r.item, { absorb: r.component });
     // Only `resume` queues besides requests: a row it made redundant while this one was stored goes.
-    if (item.evaluationId !== evaluationId) {
-      await this.opts.store.evaluations.supersede(evaluationId);
-      await this.opts.replicas?.disown(evaluationId);
+    if (item.evaluationId !== id) {
+      await this.opts.store.evaluations.supersede(id);
+      await replicas?.disown(id);
     }
   }
 
@@ -341,15 +329,26 @@ export class TandemService {
     });
     const resumedQueue = await this.queue.resume();
     if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
-    // Replicas: what a dead replica owned is adopted by the next sweep of a live one.
+    // Replicas: what a dead replica owned (evaluations, merge holds) is adopted by the next
+    // sweep of a live one.
     this.opts.replicas?.sweep(async () => {
       const adopted = await this.resumeEvaluations().catch((e: unknown) => {
         this.opts.log.error({ err: e }, 'could not adopt the evaluations of a stopped replica');
         return 0;
       });
       if (adopted > 0) this.opts.log.info({ adopted }, 'evaluations of a stopped replica adopted');
+      await this.askOrphaned().catch((e: unknown) => {
+        this.opts.log.error({ err: e }, 'could not ask what a stopped merge held');
+      });
     });
-    return this.resumeEvaluations();
+    const resumed = await this.resumeEvaluations();
+    await this.askOrphaned();
+    return resumed;
+  }
+
+  /** Requests held for merges that ended without asking them (their process died). */
+  private async askOrphaned(): Promise<void> {
+    for (const r of await this.intake.orphaned(this.opts.replicas === undefined)) await this.askHeld(r);
   }
 
   /** Queues the unfinished evaluations no live process owns (one process: all of them). */
@@ -365,12 +364,13 @@ export class TandemService {
       // Another replica's (alive: its lease lasts), or already this one's.
       if (this.opts.replicas && !(await this.opts.replicas.own(e.id))) continue;
       resumed += 1;
-      if (e.state === 'running') await states.requeue(e.id);
+      // Superseded before a requeue: the database keeps one queued row per set.
       if (newest.get(e.setKey) !== e.id) {
         await states.supersede(e.id);
         await this.opts.replicas?.disown(e.id);
         continue;
       }
+      if (e.state === 'running') await states.requeue(e.id);
       const queued = this.life.queue.push(
         e.setKey,
         {
@@ -437,14 +437,11 @@ export class TandemService {
     await this.checks.ensure(gh, key, pull.headSha, null);
   }
 
-  /** The set around `seed` as the link index knows it (`indexed-set.ts`): enough to name it. */
-  private async componentOf(seed: string): Promise<string[]> {
-    const installationId = (await this.opts.store.pulls.get(seed))?.installationId;
-    const config = installationId === undefined ? undefined : this.opts.configs.config(installationId);
-    return await indexedSet(this.opts.store, seed, config);
-  }
-
-  private abortContaining(key: string): void {
-    this.life.queue.abortWhere((_k, item) => this.runningMembers.get(item.evaluationId)?.has(key) ?? false);
+  /** Aborts the runs here whose set holds `key` (but evaluation `except`, which is to run). */
+  private abortContaining(key: string, except?: number): void {
+    this.life.queue.abortWhere(
+      (_k, item) =>
+        item.evaluationId !== except && (this.runningMembers.get(item.evaluationId)?.has(key) ?? false),
+    );
   }
 }

@@ -13,8 +13,12 @@ import {
 import type { Store } from '../../src/app/store/store.ts';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
-const newEvaluation = (s: Store) =>
-  s.evaluations.create({ setKey: 'acme/api#1', seed: 'acme/api#1', installationId: 1, matrix: null });
+/** A queued evaluation of a set of its own (the database keeps one queued row per set). */
+let sets = 0;
+const newEvaluation = (s: Store) => {
+  const key = `acme/api#${++sets}`;
+  return s.evaluations.create({ setKey: key, seed: key, installationId: 1, matrix: null });
+};
 
 describe('transition table', () => {
   it('allows exactly the documented moves', () => {

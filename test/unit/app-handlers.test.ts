@@ -28,6 +28,7 @@ async function recorder() {
   const target: WebhookTarget = {
     store: s,
     claimDelivery: async () => true,
+    deliverySeen: async () => false,
     onPull: async (pull, installationId) => {
       calls.pulls.push({ pull, installationId });
     },

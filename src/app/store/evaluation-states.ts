@@ -63,6 +63,13 @@ export class EvaluationStates extends EventEmitter<Events> {
     return id;
   }
 
+  /** The set's queued evaluation, created or reused (`EvaluationsTable.queue`). */
+  async queue(e: NewEvaluation): Promise<{ id: number; created: boolean }> {
+    const queued = await this.table.queue(e);
+    if (queued.created) this.emit('transition', { id: queued.id, from: undefined, to: 'queued' });
+    return queued;
+  }
+
   get(id: number): Promise<StoredEvaluation | undefined> {
     return this.table.get(id);
   }

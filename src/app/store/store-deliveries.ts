@@ -3,6 +3,8 @@
  * (`webhooks/delivery-identity.ts`, kept as a row of its own): a redelivery, or a captured
  * delivery replayed under a fresh id, does nothing twice. The claim is a unique row, so the same
  * delivery reaching two processes (two App replicas on one PostgreSQL database) is claimed once.
+ * A PR delivery claims inside the transaction that records its facts and queues its evaluation
+ * (`evaluation-requests.ts`): if any of it fails, the delivery stays unclaimed for a redelivery.
  */
 import type { Driver } from './store-driver.ts';
 
@@ -22,6 +24,18 @@ export class DeliveriesTable {
       const unseen = identity === undefined || (await tx.run(INSERT, [identity, event, now])).changes === 1;
       return fresh && unseen;
     });
+  }
+
+  /**
+   * True when the delivery id, or its payload identity, was claimed already: a redelivery is
+   * answered before any work. Only `claim` decides (two replicas may both read false).
+   */
+  async seen(id: string, identity?: string): Promise<boolean> {
+    const row = await this.db.get('SELECT id FROM deliveries WHERE id = ? OR id = ? LIMIT 1', [
+      id,
+      identity ?? id,
+    ]);
+    return row !== undefined;
   }
 
   async prune(olderThanMs: number): Promise<void> {

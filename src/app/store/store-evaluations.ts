@@ -55,6 +55,8 @@ const publishedSchema = evaluationSchema.extend({
 });
 const published = rowReader('evaluations', ['id'], publishedSchema);
 
+const idRow = z.object({ id: z.number().int() });
+
 /** What a new evaluation row holds when it is queued. */
 export interface NewEvaluation {
   setKey: string;
@@ -73,7 +75,43 @@ export class EvaluationsTable {
        VALUES (?, ?, ?, 'queued', ?, ?, ?) RETURNING id`,
       [e.setKey, e.seed, e.installationId, e.matrix, now, now],
     );
-    return z.object({ id: z.number().int() }).parse(row).id;
+    return idRow.parse(row).id;
+  }
+
+  /**
+   * The set's queued evaluation: the one waiting already (a request folds into it: `matrix`, when
+   * given, replaces its matrix), or a new row. The database keeps one queued row per set
+   * (`evaluations_one_queued`), so replicas asking at once get the same row; inside a transaction
+   * on PostgreSQL the row found stays locked until it ends, so it cannot start running (and read
+   * the PR facts) before what that transaction records is committed.
+   */
+  async queue(e: NewEvaluation): Promise<{ id: number; created: boolean }> {
+    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    for (;;) {
+      const waiting = await this.db.get(
+        `SELECT id FROM evaluations WHERE set_key = ? AND state = 'queued'${lock}`,
+        [e.setKey],
+      );
+      if (waiting !== undefined) {
+        const id = idRow.parse(waiting).id;
+        if (e.matrix !== null)
+          await this.db.run('UPDATE evaluations SET matrix = ?, updated_at = ? WHERE id = ?', [
+            e.matrix,
+            Date.now(),
+            id,
+          ]);
+        return { id, created: false };
+      }
+      const now = Date.now();
+      // Another request of the set may have inserted since the read: then read its row again.
+      const row = await this.db.get(
+        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
+         VALUES (?, ?, ?, 'queued', ?, ?, ?)
+         ON CONFLICT (set_key) WHERE state = 'queued' DO NOTHING RETURNING id`,
+        [e.setKey, e.seed, e.installationId, e.matrix, now, now],
+      );
+      if (row !== undefined) return { id: idRow.parse(row).id, created: true };
+    }
   }
 
   /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
@@ -173,11 +211,20 @@ export class EvaluationsTable {
     return published.one(row);
   }
 
-  /** True when a later evaluation of `setKey` than `id` waits or runs (replicas: `id` is stale). */
+  /**
+   * True when a later evaluation than `id` waits or runs for the same set, or was asked for by one
+   * of `id`'s members (a push, or a neighbour closing, that named another set): replicas, `id` is
+   * stale. The members are the ones `id` settled on (none yet: only its set counts).
+   */
   async newerUnfinished(setKey: string, id: number): Promise<boolean> {
+    const d = this.db.dialect;
     const row = await this.db.get(
-      `SELECT id FROM evaluations WHERE set_key = ? AND id > ? AND state IN ('queued', 'running') LIMIT 1`,
-      [setKey, id],
+      `SELECT n.id FROM evaluations n WHERE n.id > ? AND n.state IN ('queued', 'running') AND (
+         n.set_key = ? OR n.seed IN (
+           SELECT ${jsonField(d, 'm', 'key')} FROM evaluations r, ${jsonObjects(d, 'r.members', 'm')}
+           WHERE r.id = ?))
+       LIMIT 1`,
+      [id, setKey, id],
     );
     return row !== undefined;
   }

@@ -75,6 +75,14 @@ const MIGRATIONS: readonly string[] = [
 CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at BIGINT NOT NULL);
 CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at BIGINT NOT NULL);
 CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);`,
+  // SQLite's version 14: one queued evaluation per set; merge holds and held requests.
+  `UPDATE evaluations SET state = 'superseded' WHERE state = 'queued'
+  AND id NOT IN (SELECT MAX(id) FROM evaluations WHERE state = 'queued' GROUP BY set_key);
+CREATE UNIQUE INDEX evaluations_one_queued ON evaluations (set_key) WHERE state = 'queued';
+CREATE TABLE merge_holds (pull_key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE held_requests (
+  seed TEXT PRIMARY KEY, installation_id BIGINT NOT NULL, matrix TEXT, fresh INTEGER NOT NULL,
+  held_at BIGINT NOT NULL);`,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,7 @@
  * `postgres://` URL (`DATABASE_URL`), which several App processes can share. The schema is
  * versioned and migrated on open (`store-schema.ts`, `store-schema-postgres.ts`).
  */
-import { EvaluationStates } from './evaluation-states.ts';
+import { EvaluationStates, type Transition } from './evaluation-states.ts';
 import { openPostgres } from './postgres-driver.ts';
 import { openSqlite } from './sqlite-driver.ts';
 import { CheckRunsTable } from './store-check-runs.ts';
@@ -21,15 +21,18 @@ import { LinkSearchesTable } from './store-link-searches.ts';
 import { LinksTable } from './store-links.ts';
 import { MergesTable } from './store-merge-command.ts';
 import { MergeGroupsTable } from './store-merge-groups.ts';
+import { MergeHoldsTable } from './store-merge-holds.ts';
 import { PacingTable } from './store-pacing.ts';
 import { PullsTable } from './store-pulls.ts';
 import { migrate } from './store-schema.ts';
 import { SetQueueTable } from './store-set-queue.ts';
+import { TransactionDriver } from './store-transaction.ts';
 
 export type { EvaluationState } from './evaluation-states.ts';
 export type { StoredCheckRun } from './store-check-runs.ts';
 export type { EvaluationVerdict, StoredEvaluation } from './store-evaluations.ts';
 export type { MergeAttempt } from './store-merge-command.ts';
+export type { HeldRequest } from './store-merge-holds.ts';
 export type { StoredPull } from './store-pulls.ts';
 
 export class Store {
@@ -53,6 +56,8 @@ export class Store {
   readonly leases: LeasesTable;
   /** GitHub's secondary-limit windows, counted per installation across replicas. */
   readonly pacing: PacingTable;
+  /** Sets `/tandem merge` is merging, and the requests held until it ends. */
+  readonly mergeHolds: MergeHoldsTable;
 
   /** True for a target `Store.open` reads as a PostgreSQL URL rather than a file path. */
   static isPostgresUrl(target: string): boolean {
@@ -95,6 +100,24 @@ export class Store {
     this.setQueue = new SetQueueTable(db);
     this.leases = new LeasesTable(db);
     this.pacing = new PacingTable(db);
+    this.mergeHolds = new MergeHoldsTable(db);
+  }
+
+  /**
+   * Runs `fn` in one transaction over a store bound to it: everything `fn` writes through `tx` is
+   * committed when it resolves, nothing when it throws. Use only `tx` inside (on SQLite the store
+   * itself waits for the transaction's end). Evaluation transitions made inside are announced on
+   * this store once committed.
+   */
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const announced: Transition[] = [];
+    const out = await this.db.transaction(async (q) => {
+      const tx = new Store(new TransactionDriver(q, this.db.target));
+      tx.evaluations.on('transition', (t) => announced.push(t));
+      return fn(tx);
+    });
+    for (const t of announced) this.evaluations.emit('transition', t);
+    return out;
   }
 
   /** Answers when the database answers a query (the readiness probe); throws when it cannot. */

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { pullKey } from '../../core/pull-ref.ts';
 import { pullInfoOf } from '../../core/pull-request.schema.ts';
 import { CHECK_NAME } from '../../github/check-runs.ts';
+import type { DeliveryClaim } from '../evaluation-requests.ts';
 import { recordOpenPull } from '../linking/record-pull.ts';
 import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
@@ -24,6 +25,7 @@ type Payload<E extends Context['name']> = Context<E>['payload'];
 export type WebhookTarget = Pick<
   TandemService,
   | 'claimDelivery'
+  | 'deliverySeen'
   | 'onPull'
   | 'request'
   | 'background'
@@ -78,22 +80,32 @@ const rerunSchema = z.object({
   ...installationFields,
 });
 
+/**
+ * A PR delivery (`delivery`: claimed in the service's transaction that records it). What must be
+ * known before its set is named (the PR in the index, who may confirm its links) is asked first:
+ * it is idempotent, so a failure there, or a kill, leaves the delivery to come again.
+ */
 export async function onPullRequest(
   tandem: WebhookTarget,
   payload: Payload<(typeof PR_EVENTS)[number]>,
   gh?: GitHubPort,
+  delivery?: DeliveryClaim,
 ): Promise<void> {
   const installationId = payload.installation?.id;
   if (installationId === undefined) return;
   // Only edits that can change links or the base matter; a label rename does not.
   if (payload.action === 'edited') {
     const { changes } = payload;
-    if (!changes.body && !changes.title && !changes.base) return;
+    if (!changes.body && !changes.title && !changes.base) {
+      if (delivery) await tandem.claimDelivery(delivery.id, delivery.event, delivery.identity);
+      return;
+    }
   }
+  if (delivery && (await tandem.deliverySeen(delivery))) return;
   const pull = pullInfoOf(payload.pull_request);
   if (gh && pull.state === 'open')
     await recordOpenPull(gh, tandem.store, pull, installationId, payload.action === 'opened', tandem.log);
-  await tandem.onPull(pull, installationId);
+  await tandem.onPull(pull, installationId, delivery);
 }
 
 export function onIssueComment(
@@ -157,12 +169,13 @@ export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: un
  */
 export function registerHandlers(app: Probot, tandem: WebhookTarget, github: GitHubPorts): void {
   app.on([...PR_EVENTS], async (context) => {
-    if (
-      !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
-    )
-      return;
+    const delivery = {
+      id: context.id,
+      event: context.name,
+      identity: deliveryIdentity(context.name, context.payload),
+    };
     const id = context.payload.installation?.id;
-    await onPullRequest(tandem, context.payload, id === undefined ? undefined : await github(id));
+    await onPullRequest(tandem, context.payload, id === undefined ? undefined : await github(id), delivery);
   });
 
   app.on('issue_comment.created', async (context) => {
