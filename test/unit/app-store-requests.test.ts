@@ -1,0 +1,136 @@
+/**
+ * Requests stored across replicas (issue 27, item 2) on both backends, two stores on one database
+ * standing for two replicas: a transaction commits a delivery's claim, its PR and its queued
+ * evaluation together or not at all; the database keeps one queued evaluation per set whoever
+ * asks; merge holds and the requests held meanwhile are rows with an expiry; an evaluation is
+ * stale once a newer one was asked for by one of its members.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Transition } from '../../src/app/store/evaluation-states.ts';
+import type { Store } from '../../src/app/store/store.ts';
+import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
+
+const row = (setKey: string, seed = setKey) => ({ setKey, seed, installationId: 1, matrix: null });
+
+function upsertPull(s: Store, repo: string) {
+  return s.pulls.upsert({
+    owner: 'acme',
+    repo,
+    number: 1,
+    installationId: 1,
+    state: 'open',
+    headSha: 'a'.repeat(40),
+    headRef: 'feature',
+    baseRef: 'main',
+    links: [{ owner: 'acme', repo: 'schema', number: 1 }],
+  });
+}
+
+describe.each(STORE_BACKENDS)('requests stored across replicas on %s', (backend) => {
+  const temp = useTempStore('tandem-requests-', backend);
+
+  it('commits a delivery, its PR and its queued evaluation together, or none of them', async () => {
+    const s = await temp.open();
+    const announced: Transition[] = [];
+    s.evaluations.on('transition', (t) => announced.push(t));
+    const deliver = (fault: boolean) =>
+      s.transaction(async (tx) => {
+        expect(await tx.deliveries.claim('d1', 'pull_request', 'pr-1')).toBe(true);
+        await upsertPull(tx, 'api');
+        const queued = await tx.evaluations.queue(row('acme/api#1'));
+        // A kill between the claim and the rest, as the database sees it: the transaction never commits.
+        if (fault) throw new Error('killed');
+        return queued;
+      });
+    await expect(deliver(true)).rejects.toThrow('killed');
+    expect(await s.deliveries.seen('d1')).toBe(false);
+    expect(await s.pulls.get('acme/api#1')).toBeUndefined();
+    expect(await s.links.to('acme/schema#1')).toEqual([]);
+    expect(await s.evaluations.unfinished()).toEqual([]);
+    expect(announced).toEqual([]);
+    const { id, created } = await deliver(false);
+    expect(created).toBe(true);
+    expect(await s.deliveries.seen('other', 'pr-1')).toBe(true);
+    expect(await s.links.to('acme/schema#1')).toEqual(['acme/api#1']);
+    expect((await s.evaluations.unfinished()).map((e) => [e.id, e.state])).toEqual([[id, 'queued']]);
+    // Announced once committed, on the store the transaction came from.
+    expect(announced).toEqual([{ id, from: undefined, to: 'queued' }]);
+  });
+
+  it('keeps one queued evaluation per set when two replicas ask at once; a running one does not count', async () => {
+    const a = await temp.open();
+    const b = await temp.open();
+    for (let i = 0; i < 10; i++) {
+      const both = await Promise.all([
+        a.transaction((tx) => tx.evaluations.queue(row(`acme/api#${i}`))),
+        b.transaction((tx) =>
+          tx.evaluations.queue({ ...row(`acme/api#${i}`, 'acme/web#1'), matrix: 'full' }),
+        ),
+      ]);
+      expect(new Set(both.map((q) => q.id)).size).toBe(1);
+      expect(both.filter((q) => q.created)).toHaveLength(1);
+    }
+    const { id } = await a.evaluations.queue(row('acme/api#0'));
+    // The second request's matrix folded into the waiting row.
+    expect((await a.evaluations.get(id))?.matrix).toBe('full');
+    await a.evaluations.start(id);
+    const next = await b.evaluations.queue(row('acme/api#0'));
+    expect(next).toEqual({ id: expect.any(Number), created: true });
+    expect(next.id).toBeGreaterThan(id);
+    // A row written around `queue` still cannot make a second queued row of the set.
+    await expect(a.evaluations.create(row('acme/api#0'))).rejects.toThrow();
+  });
+
+  it('holds a merging member for its holder; a request meanwhile is held, and taken when the merge ends', async () => {
+    const a = await temp.open();
+    const b = await temp.open();
+    expect(await a.mergeHolds.hold(['acme/api#1', 'acme/schema#1'], 'replica-a', 60_000)).toEqual([
+      'acme/api#1',
+      'acme/schema#1',
+    ]);
+    // Another replica (or another merge here) cannot hold them meanwhile.
+    expect(await b.mergeHolds.hold(['acme/api#1'], 'replica-b', 60_000)).toEqual([]);
+    expect(await b.mergeHolds.isHeld('acme/api#1')).toBe(true);
+    await b.mergeHolds.holdRequest({ seed: 'acme/api#1', installationId: 1, matrix: 'full', fresh: false });
+    await b.mergeHolds.holdRequest({ seed: 'acme/api#1', installationId: 1, matrix: null, fresh: true });
+    // Held by a live merge: no sweep takes it.
+    expect(await b.mergeHolds.orphaned()).toEqual([]);
+    expect(await a.mergeHolds.release(['acme/api#1', 'acme/schema#1'], 'replica-a')).toEqual([
+      { seed: 'acme/api#1', installationId: 1, matrix: 'full', fresh: true },
+    ]);
+    expect(await b.mergeHolds.isHeld('acme/api#1')).toBe(false);
+  });
+
+  it("takes a dead merge's held requests once its hold expired; one process alone ends every other hold", async () => {
+    const a = await temp.open();
+    const now = Date.now();
+    await a.mergeHolds.hold(['acme/api#1'], 'replica-dead', 1_000, now);
+    await a.mergeHolds.holdRequest({ seed: 'acme/api#1', installationId: 1, matrix: null, fresh: false });
+    expect(await a.mergeHolds.orphaned({ now })).toEqual([]);
+    expect(await a.mergeHolds.orphaned({ now: now + 1_000 })).toEqual([
+      { seed: 'acme/api#1', installationId: 1, matrix: null, fresh: false },
+    ]);
+    // Taken once: a second sweep (another replica's) finds nothing.
+    expect(await a.mergeHolds.orphaned({ now: now + 1_000 })).toEqual([]);
+    await a.mergeHolds.hold(['acme/web#1'], 'previous-process', 60_000);
+    await a.mergeHolds.holdRequest({ seed: 'acme/web#1', installationId: 1, matrix: null, fresh: false });
+    expect(await a.mergeHolds.orphaned({ exceptHolder: 'this-process' })).toHaveLength(1);
+    expect(await a.mergeHolds.hold(['acme/web#1'], 'this-process', 60_000)).toEqual(['acme/web#1']);
+  });
+
+  it('makes a running evaluation stale once one of its members asks for a newer one, whatever set it names', async () => {
+    const s = await temp.open();
+    const running = await s.evaluations.create(row('acme/api#1'));
+    await s.evaluations.start(running);
+    await s.evaluations.setMembers(running, [
+      { key: 'acme/api#1', headSha: 'a'.repeat(40) },
+      { key: 'acme/schema#1', headSha: 'b'.repeat(40) },
+    ]);
+    const unrelated = await s.evaluations.create(row('acme/web#1'));
+    expect(await s.evaluations.newerUnfinished('acme/api#1', running)).toBe(false);
+    // acme/api#1 closed: the set goes on as acme/schema#1's, named differently.
+    await s.evaluations.create(row('acme/schema#1'));
+    expect(await s.evaluations.newerUnfinished('acme/api#1', running)).toBe(true);
+    expect(await s.evaluations.newerUnfinished('acme/web#1', unrelated)).toBe(false);
+  });
+});
