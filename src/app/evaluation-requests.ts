@@ -119,11 +119,13 @@ export class EvaluationRequests {
     let renewing = Promise.resolve();
     const timer = setInterval(
       () => {
-        renewing = renewing.then(() =>
-          store.mergeHolds.renew(held, holder, holdMs).catch((e: unknown) => {
+        renewing = renewing.then(async () => {
+          try {
+            await store.mergeHolds.renew(held, holder, holdMs);
+          } catch (e) {
             this.o.log.warn({ err: e, members: held }, 'could not renew the hold of a merge');
-          }),
-        );
+          }
+        });
       },
       Math.max(5, Math.floor(holdMs / 3)),
     );
@@ -138,15 +140,15 @@ export class EvaluationRequests {
   }
 
   /** True while a merge (on any replica) holds `key`. */
-  isMerging(key: string): Promise<boolean> {
-    return this.o.store.mergeHolds.isHeld(key);
+  async isMerging(key: string): Promise<boolean> {
+    return await this.o.store.mergeHolds.isHeld(key);
   }
 
   /**
    * Requests held for merges that are over without asking them (their replica died): `alone`,
    * this process is the only one on its database and every hold but its own is a previous one's.
    */
-  orphaned(alone: boolean): Promise<HeldRequest[]> {
-    return this.o.store.mergeHolds.orphaned(alone ? { exceptHolder: this.o.holder } : {});
+  async orphaned(alone: boolean): Promise<HeldRequest[]> {
+    return await this.o.store.mergeHolds.orphaned(alone ? { exceptHolder: this.o.holder } : {});
   }
 }
