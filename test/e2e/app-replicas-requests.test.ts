@@ -3,7 +3,8 @@
  * database of the test's own, against the GitHub stand-in. A delivery's claim, facts and queued
  * evaluation commit together (a fault inside leaves it to be delivered again, then evaluated
  * once); deliveries of one set at two replicas make one evaluation row; a request reaching one
- * replica while the other merges the set is held, then run once; and a change on one replica
+ * replica while the other merges the set is held, then run once (by a sweep when the merging
+ * replica died); and a change on one replica
  * stops the other's run of the set, even when the change names the set differently.
  */
 import { join } from 'node:path';
@@ -160,6 +161,25 @@ describe('requests across App replicas on one PostgreSQL database', () => {
       expect(executor.started).toBe(0);
     });
     // A's merge ended: it asked what B held, once.
+    await settleBoth(a, b);
+    await until(w, () => tandemChecks(w, 'api', api.head.sha)[0]?.status === 'completed', 'api checked');
+    expect(executor.started).toBe(1);
+    expect(await evaluationRows(a)).toEqual([{ id: expect.any(Number), state: 'published' }]);
+  });
+
+  it('a request held for a replica that died mid-merge is asked by a sweep once the hold expired', async () => {
+    const executor = new Executions();
+    const { w, a, b, toB } = await twoReplicas(executor, { TANDEM_LEASE_MS: '600' });
+    const { api } = await openLinkedPair(w);
+    // A replica took the hold and died: it renews nothing and will never ask what was held.
+    await a.service.store.mergeHolds.hold(['acme/api#1', 'acme/schema#1'], 'replica-dead', 3_000);
+    const stored = new Promise<void>((ok) => {
+      for (const app of [a, b]) app.service.store.evaluations.once('transition', () => ok());
+    });
+    expect((await toB.pullRequest('opened', pullPayload(w, 'api'))).status).toBe(200);
+    expect(await evaluationRows(a)).toEqual([]);
+    // A live replica's sweep finds the hold expired and asks the request.
+    await stored;
     await settleBoth(a, b);
     await until(w, () => tandemChecks(w, 'api', api.head.sha)[0]?.status === 'completed', 'api checked');
     expect(executor.started).toBe(1);
