@@ -73,9 +73,17 @@ export class EvaluationRequests {
       seed,
       installationId,
       matrix: opts.matrix ?? null,
+      fresh,
     });
     const item = { evaluationId: queued.id, setKey: key, seed, installationId, matrix: opts.matrix, fresh };
     return { kind: 'queued', item, component, created: queued.created };
+  }
+
+  /** `item` with what requests another replica folded into its row asked for (`full`, `--fresh`). */
+  async withAsked(item: EvalItem): Promise<EvalItem> {
+    const asked = await this.o.store.evaluations.asked(item.evaluationId);
+    const matrix = item.matrix ?? (asked?.matrix as MatrixMode | null) ?? undefined;
+    return { ...item, matrix, fresh: item.fresh === true || asked?.fresh === true };
   }
 
   /**

@@ -103,10 +103,9 @@ export class TandemService {
             // The seed at once, the whole set once the index has named it: a change to any of them aborts the run.
             this.runningMembers.set(id, new Set([item.seed]));
             this.runningMembers.set(id, new Set([item.seed, ...(await this.intake.componentOf(item.seed))]));
-            // A request another replica folded into this row may have asked for the full matrix.
-            const matrix = item.matrix ?? ((await states.get(id))?.matrix as MatrixMode | null) ?? undefined;
+            const asked = await this.intake.withAsked(item);
             try {
-              await runEvaluation(deps, { ...item, matrix }, signal, releaseSlot);
+              await runEvaluation(deps, asked, signal, releaseSlot);
             } catch (e) {
               // A crash before any verdict (GitHub unreachable, a bug): it must not stay `running`.
               if (!signal.aborted && (await states.stateOf(id)) === 'running') await states.fail(id);

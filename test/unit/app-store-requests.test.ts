@@ -64,15 +64,15 @@ describe.each(STORE_BACKENDS)('requests stored across replicas on %s', (backend)
       const both = await Promise.all([
         a.transaction((tx) => tx.evaluations.queue(row(`acme/api#${i}`))),
         b.transaction((tx) =>
-          tx.evaluations.queue({ ...row(`acme/api#${i}`, 'acme/web#1'), matrix: 'full' }),
+          tx.evaluations.queue({ ...row(`acme/api#${i}`, 'acme/web#1'), matrix: 'full', fresh: true }),
         ),
       ]);
       expect(new Set(both.map((q) => q.id)).size).toBe(1);
       expect(both.filter((q) => q.created)).toHaveLength(1);
     }
     const { id } = await a.evaluations.queue(row('acme/api#0'));
-    // The second request's matrix folded into the waiting row.
-    expect((await a.evaluations.get(id))?.matrix).toBe('full');
+    // What the second request asked for (its matrix, `--fresh`) folded into the waiting row.
+    expect(await a.evaluations.asked(id)).toEqual({ matrix: 'full', fresh: true });
     await a.evaluations.start(id);
     const next = await b.evaluations.queue(row('acme/api#0'));
     expect(next).toEqual({ id: expect.any(Number), created: true });

@@ -70,6 +70,11 @@ export class EvaluationStates extends EventEmitter<Events> {
     return queued;
   }
 
+  /** The matrix and `--fresh` the requests folded into `id` asked for (on any replica). */
+  asked(id: number): ReturnType<EvaluationsTable['asked']> {
+    return this.table.asked(id);
+  }
+
   get(id: number): Promise<StoredEvaluation | undefined> {
     return this.table.get(id);
   }

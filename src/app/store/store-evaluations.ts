@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { jsonField, jsonObjects, jsonStrings } from './sql-dialect.ts';
 import type { Driver } from './store-driver.ts';
-import { jsonColumn, rowReader } from './stored-row.ts';
+import { flagColumn, jsonColumn, rowReader } from './stored-row.ts';
 
 /** The state names live with the table that stores them; `evaluation-states.ts` owns the moves. */
 export const EVALUATION_STATES = ['queued', 'running', 'published', 'superseded', 'failed'] as const;
@@ -63,7 +63,16 @@ export interface NewEvaluation {
   seed: string;
   installationId: number;
   matrix: string | null;
+  /** Run the executor even when a published result fits (`/tandem run --fresh`). */
+  fresh?: boolean;
 }
+
+/** What the requests folded into a row asked for (another replica's may have asked more). */
+const askedRows = rowReader(
+  'evaluations',
+  ['id'],
+  z.object({ id: z.number().int(), matrix: z.string().nullable(), fresh: flagColumn }),
+);
 
 export class EvaluationsTable {
   constructor(private readonly db: Driver) {}
@@ -81,7 +90,8 @@ export class EvaluationsTable {
   /**
    * The set's queued evaluation: the one waiting already (a request folds into it: `matrix`, when
    * given, replaces its matrix), or a new row. The database keeps one queued row per set
-   * (`evaluations_one_queued`), so replicas asking at once get the same row; inside a transaction
+   * (`evaluations_one_queued`), so replicas asking at once get the same row (`fresh` sticks to
+   * it, see `asked`); inside a transaction
    * on PostgreSQL the row found stays locked until it ends, so it cannot start running (and read
    * the PR facts) before what that transaction records is committed.
    */
@@ -94,24 +104,32 @@ export class EvaluationsTable {
       );
       if (waiting !== undefined) {
         const id = idRow.parse(waiting).id;
-        if (e.matrix !== null)
-          await this.db.run('UPDATE evaluations SET matrix = ?, updated_at = ? WHERE id = ?', [
-            e.matrix,
-            Date.now(),
-            id,
-          ]);
+        if (e.matrix !== null || e.fresh)
+          await this.db.run(
+            `UPDATE evaluations SET matrix = COALESCE(?, matrix), fresh = CASE WHEN ? = 1 THEN 1 ELSE fresh END,
+             updated_at = ? WHERE id = ?`,
+            [e.matrix, e.fresh ? 1 : 0, Date.now(), id],
+          );
         return { id, created: false };
       }
       const now = Date.now();
       // Another request of the set may have inserted since the read: then read its row again.
       const row = await this.db.get(
-        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
-         VALUES (?, ?, ?, 'queued', ?, ?, ?)
+        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, fresh, created_at, updated_at)
+         VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)
          ON CONFLICT (set_key) WHERE state = 'queued' DO NOTHING RETURNING id`,
-        [e.setKey, e.seed, e.installationId, e.matrix, now, now],
+        [e.setKey, e.seed, e.installationId, e.matrix, e.fresh ? 1 : 0, now, now],
       );
       if (row !== undefined) return { id: idRow.parse(row).id, created: true };
     }
+  }
+
+  /** The matrix and `--fresh` the requests folded into `id` asked for. */
+  async asked(id: number): Promise<{ matrix: string | null; fresh: boolean } | undefined> {
+    const row = askedRows.one(
+      await this.db.get('SELECT id, matrix, fresh FROM evaluations WHERE id = ?', [id]),
+    );
+    return row ? { matrix: row.matrix, fresh: row.fresh } : undefined;
   }
 
   /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */

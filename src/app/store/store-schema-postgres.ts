@@ -79,6 +79,7 @@ CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);`,
   `UPDATE evaluations SET state = 'superseded' WHERE state = 'queued'
   AND id NOT IN (SELECT MAX(id) FROM evaluations WHERE state = 'queued' GROUP BY set_key);
 CREATE UNIQUE INDEX evaluations_one_queued ON evaluations (set_key) WHERE state = 'queued';
+ALTER TABLE evaluations ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE merge_holds (pull_key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE TABLE held_requests (
   seed TEXT PRIMARY KEY, installation_id BIGINT NOT NULL, matrix TEXT, fresh INTEGER NOT NULL,

@@ -126,12 +126,14 @@ const MIGRATIONS: readonly string[] = [
     `,
   // Replicas (issue 27): at most one queued evaluation per set, enforced by the database, so a
   // second request for the set reuses it whichever replica it reached (older duplicates a
-  // previous version left are superseded first); `/tandem merge` holds and the requests held
+  // previous version left are superseded first), and what it asked (`fresh`) stays with the row;
+  // `/tandem merge` holds and the requests held
   // meanwhile as rows (store-merge-holds.ts).
   `
       UPDATE evaluations SET state = 'superseded' WHERE state = 'queued'
         AND id NOT IN (SELECT MAX(id) FROM evaluations WHERE state = 'queued' GROUP BY set_key);
       CREATE UNIQUE INDEX evaluations_one_queued ON evaluations (set_key) WHERE state = 'queued';
+      ALTER TABLE evaluations ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0;
       CREATE TABLE merge_holds (pull_key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
       CREATE TABLE held_requests (
         seed TEXT PRIMARY KEY, installation_id INTEGER NOT NULL, matrix TEXT, fresh INTEGER NOT NULL,
