@@ -49,18 +49,19 @@ class Executions implements Executor {
   }
 }
 
-const startWorld = useWorld();
 let database: TestDatabase | undefined;
+// Registered first, so run last (after hooks run in reverse): once both replicas are closed.
+afterEach(async () => {
+  await database?.drop();
+  database = undefined;
+});
+const startWorld = useWorld();
 let replicaB: AppServer | undefined;
 const restore: Array<() => void> = [];
 afterEach(async () => {
   for (const r of restore.splice(0)) r();
   await replicaB?.close().catch(() => {});
   replicaB = undefined;
-});
-afterEach(async () => {
-  await database?.drop();
-  database = undefined;
 });
 
 async function twoReplicas(executor: Executor, env: Record<string, string> = {}) {
