@@ -7,7 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../src/app/store/evaluation-states.ts';
+import { openPostgres } from '../../src/app/store/postgres-driver.ts';
+import { openSqlite } from '../../src/app/store/sqlite-driver.ts';
 import type { Store } from '../../src/app/store/store.ts';
+import { migrate, SCHEMA_VERSION } from '../../src/app/store/store-schema.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../src/app/store/store-schema-postgres.ts';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
 const row = (setKey: string, seed = setKey) => ({ setKey, seed, installationId: 1, matrix: null });
@@ -79,6 +83,23 @@ describe.each(STORE_BACKENDS)('requests stored across replicas on %s', (backend)
     expect(next.id).toBeGreaterThan(id);
     // A row written around `queue` still cannot make a second queued row of the set.
     await expect(a.evaluations.create(row('acme/api#0'))).rejects.toThrow();
+  });
+
+  it('migrates two queued evaluations of one set an older version left into one', async () => {
+    const target = await temp.target();
+    const old = backend === 'sqlite' ? await openSqlite(target) : await openPostgres(target);
+    await migrate(old, (backend === 'sqlite' ? SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION) - 1);
+    for (const at of [1, 2])
+      await old.run(
+        `INSERT INTO evaluations (set_key, seed, installation_id, state, matrix, created_at, updated_at)
+         VALUES ('acme/api#1', 'acme/api#1', 1, 'queued', NULL, ?, ?)`,
+        [at, at],
+      );
+    await old.close();
+    const s = await temp.open();
+    const rows = await s.evaluations.unfinished();
+    expect(rows.map((e) => e.state)).toEqual(['queued']);
+    expect(await s.evaluations.queue(row('acme/api#1'))).toEqual({ id: rows[0]!.id, created: false });
   });
 
   it('holds a merging member for its holder; a request meanwhile is held, and taken when the merge ends', async () => {
