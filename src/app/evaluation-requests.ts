@@ -59,14 +59,23 @@ export class EvaluationRequests {
     return await indexedSet(q, seed, config);
   }
 
-  /** In `tx`: held while a merge holds `seed`, else the set's queued evaluation, created or reused. */
-  async store(tx: Store, seed: string, installationId: number, opts: RequestOptions): Promise<StoredRequest> {
+  /**
+   * In `tx`: held while a merge holds `seed`, else the set's queued evaluation, created or reused
+   * (`named`: the set's members, when the caller has named it already).
+   */
+  async store(
+    tx: Store,
+    seed: string,
+    installationId: number,
+    opts: RequestOptions,
+    named?: string[],
+  ): Promise<StoredRequest> {
     const fresh = opts.fresh === true;
     if (await tx.mergeHolds.isHeld(seed)) {
       await tx.mergeHolds.holdRequest({ seed, installationId, matrix: opts.matrix ?? null, fresh });
       return { kind: 'held', seed };
     }
-    const component = await this.componentOf(seed, tx);
+    const component = named ?? (await this.componentOf(seed, tx));
     const key = setKey(component);
     const queued = await tx.evaluations.queue({
       setKey: key,
@@ -108,7 +117,14 @@ export class EvaluationRequests {
         for (const n of neighbours) if ((await tx.pulls.get(n))?.state === 'open') seeds.push(n);
       }
       const stored: StoredRequest[] = [];
-      for (const seed of seeds) stored.push(await this.store(tx, seed, installationId, {}));
+      // Rows are locked in the order of their set's name, so two deliveries never wait on each other.
+      const named: Array<{ seed: string; component: string[]; key: string }> = [];
+      for (const seed of seeds) {
+        const component = await this.componentOf(seed, tx);
+        named.push({ seed, component, key: setKey(component) });
+      }
+      named.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+      for (const n of named) stored.push(await this.store(tx, n.seed, installationId, {}, n.component));
       return stored;
     });
   }
