@@ -1,6 +1,6 @@
 /**
  * Requests across App replicas (issue 27, item 2): real App servers over HTTP on one PostgreSQL
- * database of the test's own, against the GitHub stand-in. A delivery's claim, facts and queued
+ * database of the test's own (and one App on the embedded store), against the GitHub stand-in. A delivery's claim, facts and queued
  * evaluation commit together (a fault inside leaves it to be delivered again, then evaluated
  * once); deliveries of one set at two replicas make one evaluation row; a request reaching one
  * replica while the other merges the set is held, then run once (by a sweep when the merging
@@ -73,6 +73,16 @@ async function twoReplicas(executor: Executor, env: Record<string, string> = {})
   return { w, a: w.app, b: replicaB, toA: sender(w.app), toB: sender(replicaB) };
 }
 
+/** One App on the embedded store (SQLite), as on one host. */
+async function oneEmbedded(executor: Executor) {
+  const w = await startWorld({ executor });
+  return {
+    w,
+    a: w.app,
+    toA: createWebhookSender({ url: `${w.app.url}/api/github/webhooks`, secret: SECRET }),
+  };
+}
+
 function pullPayload(w: World, repo: string) {
   return {
     pullRequest: w.standIn.pullRequest('acme', repo, 1) as unknown as Record<string, unknown>,
@@ -100,33 +110,37 @@ async function openLinkedPair(w: World) {
 }
 
 describe('requests across App replicas on one PostgreSQL database', () => {
-  it('a fault between the claim and the rest commits nothing: delivered again, it is evaluated once', async () => {
-    const executor = new Executions();
-    const { w, a, toA } = await twoReplicas(executor);
-    const schema = await openPull(w, 'schema', SCHEMA_OK, '');
-    // The fault: the second recording of the PR in its delivery throws (the first is the one made
-    // before the claim, for consent), as a kill between claiming the delivery and recording it.
-    const upsert = PullsTable.prototype.upsert;
-    let recorded = 0;
-    PullsTable.prototype.upsert = function (this: PullsTable, pull) {
-      if (pull.repo === 'schema' && ++recorded === 2) throw new Error('killed between claim and record');
-      return upsert.call(this, pull);
-    };
-    restore.push(() => {
-      PullsTable.prototype.upsert = upsert;
-    });
-    const deliveryId = 'delivery-killed';
-    const first = await toA.pullRequest('opened', pullPayload(w, 'schema'), { deliveryId });
-    expect(first.status).toBeGreaterThanOrEqual(500);
-    expect(recorded).toBeGreaterThanOrEqual(2);
-    // GitHub redelivers (same id): it was never claimed, so it is done now, whole.
-    const again = await toA.pullRequest('opened', pullPayload(w, 'schema'), { deliveryId });
-    expect(again.status).toBe(200);
-    await a.service.idle({ flush: true });
-    expect(executor.started).toBe(1);
-    expect(await evaluationRows(a)).toEqual([{ id: expect.any(Number), state: 'published' }]);
-    expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.status)).toEqual(['completed']);
-  });
+  it.each(['postgres', 'sqlite'])(
+    'a fault between the claim and the rest commits nothing (%s): delivered again, it is evaluated once',
+    async (backend) => {
+      const executor = new Executions();
+      const { w, a, toA } =
+        backend === 'postgres' ? await twoReplicas(executor) : await oneEmbedded(executor);
+      const schema = await openPull(w, 'schema', SCHEMA_OK, '');
+      // The fault: the second recording of the PR in its delivery throws (the first is the one made
+      // before the claim, for consent), as a kill between claiming the delivery and recording it.
+      const upsert = PullsTable.prototype.upsert;
+      let recorded = 0;
+      PullsTable.prototype.upsert = function (this: PullsTable, pull) {
+        if (pull.repo === 'schema' && ++recorded === 2) throw new Error('killed between claim and record');
+        return upsert.call(this, pull);
+      };
+      restore.push(() => {
+        PullsTable.prototype.upsert = upsert;
+      });
+      const deliveryId = 'delivery-killed';
+      const first = await toA.pullRequest('opened', pullPayload(w, 'schema'), { deliveryId });
+      expect(first.status).toBeGreaterThanOrEqual(500);
+      expect(recorded).toBeGreaterThanOrEqual(2);
+      // GitHub redelivers (same id): it was never claimed, so it is done now, whole.
+      const again = await toA.pullRequest('opened', pullPayload(w, 'schema'), { deliveryId });
+      expect(again.status).toBe(200);
+      await a.service.idle({ flush: true });
+      expect(executor.started).toBe(1);
+      expect(await evaluationRows(a)).toEqual([{ id: expect.any(Number), state: 'published' }]);
+      expect(tandemChecks(w, 'schema', schema.head.sha).map((c) => c.status)).toEqual(['completed']);
+    },
+  );
 
   it('deliveries of one set at two replicas make one evaluation row, run once', async () => {
     const executor = new Executions();
