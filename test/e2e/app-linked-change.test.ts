@@ -6,11 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
 import { checksOnHeads } from '../helpers/app-pulls.ts';
 import { useScenario } from '../helpers/app-scenario.ts';
-import { API_BUG, API_OK, HIDDEN_TEST, orgConfig, SCHEMA_OK } from './app-harness.ts';
+import { API_BUG, API_OK, APP_BACKENDS, HIDDEN_TEST, orgConfig, SCHEMA_OK } from './app-harness.ts';
 
-const scenario = useScenario();
-
-describe('App: linked change with the real engine', () => {
+describe.each(APP_BACKENDS)('App: linked change with the real engine (%s)', (backend) => {
+  const scenario = useScenario({ backend });
   it('resolves a 2-PR linked change and reports it on both members', async () => {
     const w = await scenario().start();
     const schema = await w.openPull('schema', SCHEMA_OK, 'Adds total.');

@@ -11,9 +11,7 @@ import { git, gitOut } from '../../src/engine/git/git.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
-import { API_BUG, API_OK, ObservedExecutor, SCHEMA_OK } from './app-harness.ts';
-
-const scenario = useScenario();
+import { API_BUG, API_OK, APP_BACKENDS, ObservedExecutor, SCHEMA_OK } from './app-harness.ts';
 
 async function observed(opts: { holdFirst?: boolean } = {}): Promise<ObservedExecutor> {
   return new ObservedExecutor(join(await makeTempDir('tandem-merge-queue-'), 'cache'), opts);
@@ -107,7 +105,8 @@ async function linkedChange(w: Scenario) {
   return { schema, api };
 }
 
-describe('App: merge queue gating (merge_group)', () => {
+describe.each(APP_BACKENDS)('App: merge queue gating (merge_group) (%s)', (backend) => {
+  const scenario = useScenario({ backend });
   it('passes the queued merge commit of a linked change that resolves, on the group head SHA', async () => {
     const executor = await observed();
     const w = await scenario().with({ executor }).start();

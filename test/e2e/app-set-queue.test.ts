@@ -26,10 +26,10 @@ import {
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
 import type { StubVerdict } from '../support/stub-executor.ts';
-import { API_BUG, restartApp, sendPull, settle, useWorld, type World } from './app-harness.ts';
+import { API_BUG, APP_BACKENDS, restartApp, sendPull, settle, useWorld, type World } from './app-harness.ts';
 
-const startWorld = useWorld();
-describe('App: the linked-set merge queue', () => {
+describe.each(APP_BACKENDS)('App: the linked-set merge queue (%s)', (backend) => {
+  const startWorld = useWorld({ backend });
   it('tests the second set on top of the first and lands both as tested, producer first', async () => {
     const { w, executor } = await queueWorld(startWorld, passAll);
     executor.hold();
