@@ -106,6 +106,17 @@ export type AppBackend = 'sqlite' | 'postgres';
 /** Both stores, for `describe.each(APP_BACKENDS)` over the suites that exercise the App's state. */
 export const APP_BACKENDS: readonly AppBackend[] = ['sqlite', 'postgres'];
 
+/**
+ * `TANDEM_E2E_BACKEND=postgres` runs every App e2e test that does not name its backend on
+ * PostgreSQL (a sweep by hand; CI runs the `describe.each(APP_BACKENDS)` suites on both).
+ */
+function defaultBackend(): AppBackend {
+  const named = process.env.TANDEM_E2E_BACKEND;
+  if (named === undefined || named === '') return 'sqlite';
+  if (named === 'sqlite' || named === 'postgres') return named;
+  throw new Error(`TANDEM_E2E_BACKEND: expected sqlite or postgres, got ${JSON.stringify(named)}`);
+}
+
 export interface WorldOptions {
   /** Default `sqlite`; `postgres` creates a database of the world's own (`createTestDatabase`). */
   backend?: AppBackend;
@@ -158,7 +169,7 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   // The shipped evaluator workflow: the stand-in refuses dispatches it does not declare, as GitHub does.
   standIn.setFile('acme', 'tandem-suites', '.github/workflows/tandem.yml', EVALUATOR_WORKFLOW);
   const dataDir = join(root, 'data');
-  const backend = opts.backend ?? 'sqlite';
+  const backend = opts.backend ?? defaultBackend();
   const database = backend === 'postgres' ? await createTestDatabase() : undefined;
   const env: NodeJS.ProcessEnv = {
     APP_ID: String(standIn.appId),
