@@ -3,6 +3,9 @@
  * per head however often the head is evaluated, and no check orphaned by a kill between GitHub
  * creating it and the App storing its id (the kill is injected at exactly that point by
  * `test/support/app-process.ts`, not by timing).
+ *
+ * Both stores: on PostgreSQL the killed process's lease outlives it, and the restarted App
+ * (a new replica) adopts its evaluation at the first sweep after the lease expires.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

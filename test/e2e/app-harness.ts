@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'probot';
-import { afterEach } from 'vitest';
+import { afterEach, it } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
@@ -105,6 +105,12 @@ export interface World {
 export type AppBackend = 'sqlite' | 'postgres';
 /** Both stores, for `describe.each(APP_BACKENDS)` over the suites that exercise the App's state. */
 export const APP_BACKENDS: readonly AppBackend[] = ['sqlite', 'postgres'];
+/**
+ * `it` for a test of a `describe.each(APP_BACKENDS)` block that runs on the embedded store only:
+ * its store paths are those another test of the block already runs on PostgreSQL, and CI time is
+ * spent once (each file's header says which tests run on both, and why).
+ */
+export const sqliteOnly = (backend: AppBackend) => it.runIf(backend === 'sqlite');
 
 /**
  * `TANDEM_E2E_BACKEND=postgres` runs every App e2e test that does not name its backend on

@@ -5,13 +5,24 @@
  * set merges producer first; a reader gets 😕; a failing required check on the second PR leaves a
  * half-merged set that every member's comment names; a moved head or an unresolved set merges
  * nothing and says why.
+ *
+ * Both stores: the merge and the half-merged set run on PostgreSQL too (the merges table and its
+ * JSON steps); the refusals before any merge take the same paths, run once.
  */
 import { describe, expect, it } from 'vitest';
 import { gitOut } from '../../src/engine/git/git.ts';
 import { type Scenario, type ScenarioBuilder, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
-import { API_BUG, API_OK, APP_BACKENDS, orgConfig, SCHEMA_OK, type World } from './app-harness.ts';
+import {
+  API_BUG,
+  API_OK,
+  APP_BACKENDS,
+  orgConfig,
+  SCHEMA_OK,
+  sqliteOnly,
+  type World,
+} from './app-harness.ts';
 
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
@@ -69,6 +80,7 @@ async function parentsOf(w: Scenario, repo: string, sha: string): Promise<string
 
 describe.each(APP_BACKENDS)('App: /tandem merge (%s)', (backend) => {
   const scenario = useScenario({ backend });
+  const itOnce = sqliteOnly(backend);
   it('merges a resolved set producer first, says so on every member, and does not merge twice', async () => {
     const { w, schema, api } = await evaluatedSet(scenario);
     const before = { schema: await tipOf(w, 'schema'), api: await tipOf(w, 'api') };
@@ -119,7 +131,7 @@ describe.each(APP_BACKENDS)('App: /tandem merge (%s)', (backend) => {
     expect(mergeComment(w, 'api')).toContain('this linked change was already merged: nothing to do');
   });
 
-  it('a user without write access gets 😕 and nothing is merged or said', async () => {
+  itOnce('a user without write access gets 😕 and nothing is merged or said', async () => {
     const { w } = await evaluatedSet(scenario);
     const comment = await commentMerge(w, 'mallory');
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['confused']);
@@ -192,7 +204,7 @@ describe.each(APP_BACKENDS)('App: /tandem merge (%s)', (backend) => {
     expect(await parentsOf(w, 'api', await tipOf(w, 'api'))).toEqual([apiTip, api.head.sha]);
   });
 
-  it('merges nothing when a head moved after the evaluation, and says which and why', async () => {
+  itOnce('merges nothing when a head moved after the evaluation, and says which and why', async () => {
     const { w, api } = await evaluatedSet(scenario);
     const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
@@ -208,7 +220,7 @@ describe.each(APP_BACKENDS)('App: /tandem merge (%s)', (backend) => {
     }
   });
 
-  it('refuses an unresolved set', async () => {
+  itOnce('refuses an unresolved set', async () => {
     const { w } = await evaluatedSet(scenario, API_BUG);
     await commentMerge(w, 'alice');
     expect(mergeCalls(w)).toEqual([]);

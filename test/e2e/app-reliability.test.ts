@@ -1,5 +1,7 @@
 /**
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
+ *
+ * Both stores: delivery dedup (a redelivery) and the resume after a restart run on each.
  */
 import { describe, expect, it } from 'vitest';
 import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';

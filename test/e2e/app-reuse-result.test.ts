@@ -2,6 +2,8 @@
  * Issue 22 item 4 with the real App server (stub executor, no engine): a re-run of heads that
  * already have a published result republishes it and says so, `/tandem run --fresh` runs the
  * executor again, and so does a changed suite or org config.
+ *
+ * Both stores: the published result read back, and the org config reloaded.
  */
 import { describe, expect, it } from 'vitest';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
