@@ -75,6 +75,8 @@ const MIGRATIONS: readonly string[] = [
 CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at BIGINT NOT NULL);
 CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at BIGINT NOT NULL);
 CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);`,
+  // No SQLite counterpart (its rowid): queue items' insertion order, for ties on created_at.
+  'ALTER TABLE queue_items ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;',
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
