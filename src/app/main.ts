@@ -10,14 +10,20 @@ import { createTandemApp } from './index.ts';
 import { resolveManifestInSetup } from './manifest.ts';
 import { tandemOctokit } from './octokit.ts';
 import { startAppServer } from './server.ts';
-import { settingsFromEnv } from './settings.ts';
+import { SettingsError, settingsFromEnv } from './settings.ts';
+import { StoreUnavailableError } from './store/store-driver.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const configured = Boolean(process.env.APP_ID && (process.env.PRIVATE_KEY || process.env.PRIVATE_KEY_PATH));
 if (configured) {
   limitHeapGrowth();
-  const app = await startAppServer({ env: process.env });
+  const app = await startAppServer({ env: process.env }).catch((e: unknown) => {
+    // A setting or a database the operator must fix: the sentence that says which, no stack trace.
+    if (!(e instanceof SettingsError || e instanceof StoreUnavailableError)) throw e;
+    console.error(`Tandem cannot start: ${e.message}`);
+    process.exit(1);
+  });
   console.log(`Tandem listening on ${app.url}/api/github/webhooks`);
   const stop = () => {
     void app.close().then(

@@ -65,19 +65,24 @@ export type Settings = {
   databaseUrl: string | undefined;
 };
 
+/** A setting the App cannot start with: `npm start` prints the message alone and exits 1. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const { text } = describeIssues(parsed.error, {
       label: (path) => `environment variable ${String(path[0])}`,
     });
-    throw new Error(text);
+    throw new SettingsError(text);
   }
   const e = parsed.data;
   // PR code run as host processes could read the App's files and talk to GitHub as the App: a
   // development convenience an App serving real pull requests must never fall into by a typo.
   if (e.TANDEM_SANDBOX === 'process' && e.TANDEM_ALLOW_PROCESS_SANDBOX !== '1')
-    throw new Error(
+    throw new SettingsError(
       'environment variable TANDEM_SANDBOX: "process" runs pull-request code as plain host processes (no isolation); the App refuses it unless TANDEM_ALLOW_PROCESS_SANDBOX=1 is set, for development only',
     );
   return {

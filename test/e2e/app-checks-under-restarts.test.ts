@@ -3,6 +3,9 @@
  * per head however often the head is evaluated, and no check orphaned by a kill between GitHub
  * creating it and the App storing its id (the kill is injected at exactly that point by
  * `test/support/app-process.ts`, not by timing).
+ *
+ * Both stores: on PostgreSQL the killed process's lease outlives it, and the restarted App
+ * (a new replica) adopts its evaluation at the first sweep after the lease expires.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,9 +17,8 @@ import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 import { createWebhookSender } from '../support/webhook-sender.ts';
-import { API_OK, SCHEMA_OK, SECRET } from './app-harness.ts';
+import { API_OK, APP_BACKENDS, SCHEMA_OK, SECRET } from './app-harness.ts';
 
-const scenario = useScenario();
 const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
 
 /** `/tandem run` from a writer of the repository, as a comment webhook. */
@@ -35,7 +37,8 @@ async function appDyingAfterCreate(w: Scenario): Promise<{ child: ChildProcess; 
   return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
-describe('App: checks under re-evaluations and kills', () => {
+describe.each(APP_BACKENDS)('App: checks under re-evaluations and kills (%s)', (backend) => {
+  const scenario = useScenario({ backend });
   it('keeps one Tandem check per head when an unchanged head is evaluated again', async () => {
     const w = await scenario().with({ executor: new StubExecutor() }).start();
     const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
@@ -51,7 +54,11 @@ describe('App: checks under re-evaluations and kills', () => {
   });
 
   it('adopts the check a killed process created but never stored, and completes it', async () => {
-    const w = await scenario().with({ executor: new StubExecutor() }).start();
+    // On PostgreSQL the dead process's lease on the evaluation outlives it by TANDEM_LEASE_MS:
+    // the restarted App (a new replica) adopts it at the first sweep after that, not at startup.
+    const w = await scenario()
+      .with({ executor: new StubExecutor(), env: { TANDEM_LEASE_MS: '1000' } })
+      .start();
     await w.app.close();
     const schema = await w.openPull('schema', SCHEMA_OK, '');
     const dying = await appDyingAfterCreate(w);
@@ -72,6 +79,10 @@ describe('App: checks under re-evaluations and kills', () => {
 
     w.app = await startAppServer({ env: w.env, executor: new StubExecutor() });
     w.sender = createWebhookSender({ url: `${w.app.url}/api/github/webhooks`, secret: SECRET });
+    await w.until(
+      () => w.tandemChecks('schema', schema.head.sha).every((c) => c.status === 'completed'),
+      'the adopted check to complete',
+    );
     await w.settle();
     const checks = w.tandemChecks('schema', schema.head.sha);
     expect(checks.map((c) => [c.status, c.conclusion])).toEqual([['completed', 'success']]);

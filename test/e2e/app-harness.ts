@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'probot';
-import { afterEach } from 'vitest';
+import { afterEach, it } from 'vitest';
 import { type Executor, type LinkedChangeSpec, LocalExecutor } from '../../src/app/executors/executor.ts';
 import { type AppServer, startAppServer } from '../../src/app/server.ts';
 import type { Report } from '../../src/core/report.schema.ts';
@@ -26,6 +26,7 @@ import { type GitHttpServer, startGitHttpServer } from '../support/git-http-serv
 import { type StandIn, startGitHubStandIn } from '../support/github-standin/index.ts';
 import { setGitDir } from '../support/github-standin/routes/merges.ts';
 import { setBranch } from '../support/github-standin/routes/repos.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.ts';
 import { createWebhookSender, type WebhookSender } from '../support/webhook-sender.ts';
 
 /** examples/workflows/tandem.yml, the workflow docs/app.md tells evaluators to copy. */
@@ -92,9 +93,39 @@ export interface World {
   installationId: number;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  backend: AppBackend;
+  /** The world's own PostgreSQL database (backend `postgres`), dropped with the world. */
+  database?: TestDatabase;
+}
+
+/**
+ * Where the App keeps its state: the embedded SQLite file in the data folder (the default), or a
+ * PostgreSQL database of the world's own, given to the App as `DATABASE_URL` as an operator would.
+ */
+export type AppBackend = 'sqlite' | 'postgres';
+/** Both stores, for `describe.each(APP_BACKENDS)` over the suites that exercise the App's state. */
+export const APP_BACKENDS: readonly AppBackend[] = ['sqlite', 'postgres'];
+/**
+ * `it` for a test of a `describe.each(APP_BACKENDS)` block that runs on the embedded store only:
+ * its store paths are those another test of the block already runs on PostgreSQL, and CI time is
+ * spent once (each file's header says which tests run on both, and why).
+ */
+export const sqliteOnly = (backend: AppBackend) => it.runIf(backend === 'sqlite');
+
+/**
+ * `TANDEM_E2E_BACKEND=postgres` runs every App e2e test that does not name its backend on
+ * PostgreSQL (a sweep by hand; CI runs the `describe.each(APP_BACKENDS)` suites on both).
+ */
+function defaultBackend(): AppBackend {
+  const named = process.env.TANDEM_E2E_BACKEND;
+  if (named === undefined || named === '') return 'sqlite';
+  if (named === 'sqlite' || named === 'postgres') return named;
+  throw new Error(`TANDEM_E2E_BACKEND: expected sqlite or postgres, got ${JSON.stringify(named)}`);
 }
 
 export interface WorldOptions {
+  /** Default `sqlite`; `postgres` creates a database of the world's own (`createTestDatabase`). */
+  backend?: AppBackend;
   executor?: Executor;
   /**
    * Default: ten minutes, so nothing starts by the clock: a test sends its webhooks, then ends
@@ -144,6 +175,8 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   // The shipped evaluator workflow: the stand-in refuses dispatches it does not declare, as GitHub does.
   standIn.setFile('acme', 'tandem-suites', '.github/workflows/tandem.yml', EVALUATOR_WORKFLOW);
   const dataDir = join(root, 'data');
+  const backend = opts.backend ?? defaultBackend();
+  const database = backend === 'postgres' ? await createTestDatabase() : undefined;
   const env: NodeJS.ProcessEnv = {
     APP_ID: String(standIn.appId),
     PRIVATE_KEY: appKeys().privateKeyPem,
@@ -157,13 +190,23 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     TANDEM_DEBOUNCE_MS: String(opts.debounceMs ?? 600_000),
     TANDEM_CONCURRENCY: '2',
     ...(opts.publicUrl ? { TANDEM_PUBLIC_URL: opts.publicUrl } : {}),
+    ...(database ? { DATABASE_URL: database.url } : {}),
     ...opts.env,
   };
-  const app = await startAppServer({
-    env,
-    ...(opts.executor ? { executor: opts.executor } : {}),
-    ...(opts.log ? { log: opts.log } : {}),
-  });
+  let app: AppServer;
+  try {
+    app = await startAppServer({
+      env,
+      ...(opts.executor ? { executor: opts.executor } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+  } catch (e) {
+    await database?.drop();
+    await standIn.close();
+    await gitServer.close();
+    await removeTempDir(root);
+    throw e;
+  }
   const sender = createWebhookSender({ url: `${app.url}/api/github/webhooks`, secret: SECRET });
   return {
     root,
@@ -175,6 +218,8 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
     installationId: standIn.installationId('acme'),
     dataDir,
     env,
+    backend,
+    ...(database ? { database } : {}),
   };
 }
 
@@ -183,22 +228,25 @@ export async function destroyWorld(w: World | undefined): Promise<void> {
   await w.app.close().catch(() => {});
   await w.standIn.close();
   await w.gitServer.close();
+  // After the App closed: dropping ends any connection still open (a killed process's).
+  await w.database?.drop();
   await removeTempDir(w.root);
 }
 
 /**
  * Registers an `afterEach` that tears down the world the test started (passed or not) and
  * returns the starter: `const startWorld = useWorld();` at the top of a file, then
- * `const w = await startWorld();` in each test.
+ * `const w = await startWorld();` in each test. `defaults` apply to every world it starts (a
+ * `describe.each(APP_BACKENDS)` block passes `{ backend }`).
  */
-export function useWorld(): (opts?: WorldOptions) => Promise<World> {
+export function useWorld(defaults: WorldOptions = {}): (opts?: WorldOptions) => Promise<World> {
   let current: World | undefined;
   afterEach(async () => {
     await destroyWorld(current);
     current = undefined;
   });
   return async (opts = {}) => {
-    current = await createWorld(opts);
+    current = await createWorld({ ...defaults, ...opts });
     return current;
   };
 }

@@ -13,7 +13,7 @@ import type { Executor, LinkedChangeSpec } from '../../src/app/executors/executo
 import type { Report } from '../../src/core/report.schema.ts';
 import { stubReport } from '../support/stub-executor.ts';
 import { createWebhookSender } from '../support/webhook-sender.ts';
-import { openPull, SCHEMA_OK, SECRET, sendPull, useWorld, type World } from './app-harness.ts';
+import { APP_BACKENDS, openPull, SCHEMA_OK, SECRET, sendPull, useWorld, type World } from './app-harness.ts';
 
 const APP_PROCESS = fileURLToPath(new URL('../support/app-process.ts', import.meta.url));
 
@@ -44,6 +44,21 @@ class SlowToStopExecutor implements Executor {
   }
 }
 
+describe.each(APP_BACKENDS)('App: readiness with its store closed (%s)', (backend) => {
+  const startBackendWorld = useWorld({ backend });
+  it('says 503 naming the store when it does not answer a query', async () => {
+    const w = await startBackendWorld();
+    await w.app.runtime.store.close();
+    const ready = await get(w, '/readyz');
+    expect(ready.status).toBe(503);
+    const body = ready.json();
+    expect(body.ready).toBe(false);
+    expect(body.checks.store).toEqual({ ok: false, detail: expect.stringMatching(/not open/) });
+    expect(body.checks.credentials.ok).toBe(true);
+    expect((await get(w, '/healthz')).status).toBe(200);
+  });
+});
+
 describe('App: health and readiness', () => {
   it('answers /healthz, and /readyz 200 with the store, the credentials and Docker checked', async () => {
     // No executor given: the App's own (the engine on this host, Docker).
@@ -57,18 +72,6 @@ describe('App: health and readiness', () => {
       ready: true,
       checks: { store: { ok: true }, credentials: { ok: true }, executor: { ok: true, detail: 'Docker' } },
     });
-  });
-
-  it('says 503 naming the store when it does not answer a query', async () => {
-    const w = await startWorld();
-    w.app.runtime.store.close();
-    const ready = await get(w, '/readyz');
-    expect(ready.status).toBe(503);
-    const body = ready.json();
-    expect(body.ready).toBe(false);
-    expect(body.checks.store).toEqual({ ok: false, detail: expect.stringMatching(/not open/) });
-    expect(body.checks.credentials.ok).toBe(true);
-    expect((await get(w, '/healthz')).status).toBe(200);
   });
 
   it('says 503 naming Docker when the engine does not answer', async () => {

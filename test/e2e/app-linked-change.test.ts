@@ -1,16 +1,27 @@
 /**
  * The App end to end with the real engine (Docker sandbox): linked PRs across repositories get one
  * verdict, the same check and the same comment on every member.
+ *
+ * Both stores (`describe.each(APP_BACKENDS)`): the first test on PostgreSQL too (evaluation rows,
+ * links, pulls, check runs, comment state); the others' store paths are the same, run once.
  */
 import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/core/report.schema.ts';
 import { checksOnHeads } from '../helpers/app-pulls.ts';
 import { useScenario } from '../helpers/app-scenario.ts';
-import { API_BUG, API_OK, HIDDEN_TEST, orgConfig, SCHEMA_OK } from './app-harness.ts';
+import {
+  API_BUG,
+  API_OK,
+  APP_BACKENDS,
+  HIDDEN_TEST,
+  orgConfig,
+  SCHEMA_OK,
+  sqliteOnly,
+} from './app-harness.ts';
 
-const scenario = useScenario();
-
-describe('App: linked change with the real engine', () => {
+describe.each(APP_BACKENDS)('App: linked change with the real engine (%s)', (backend) => {
+  const scenario = useScenario({ backend });
+  const itOnce = sqliteOnly(backend);
   it('resolves a 2-PR linked change and reports it on both members', async () => {
     const w = await scenario().start();
     const schema = await w.openPull('schema', SCHEMA_OK, 'Adds total.');
@@ -55,41 +66,44 @@ describe('App: linked change with the real engine', () => {
     expect(published).not.toContain(HIDDEN_TEST.trim().split('\n')[0]!);
   });
 
-  it('fails a 2-PR linked change whose consumer is wrong, then passes after a push re-evaluates all', async () => {
-    const w = await scenario().start();
-    const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
-    const api = await w.openPull('api', { 'index.js': API_BUG }, 'Uses total.');
-    await w.sendPull('opened', 'schema', schema.number);
-    await w.sendPull('opened', 'api', api.number);
-    await w.settle();
-    expect(w.tandemChecks('schema', schema.head.sha)[0]!.conclusion).toBe('failure');
-    expect(w.tandemChecks('api', api.head.sha)[0]!.conclusion).toBe('failure');
-    const failing = w.stickyComments('api', 1)[0]!;
-    expect(failing.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
-    expect(failing.body).toContain('api computes total'); // reveal: names
+  itOnce(
+    'fails a 2-PR linked change whose consumer is wrong, then passes after a push re-evaluates all',
+    async () => {
+      const w = await scenario().start();
+      const schema = await w.openPull('schema', SCHEMA_OK, 'Depends-On: acme/api#1');
+      const api = await w.openPull('api', { 'index.js': API_BUG }, 'Uses total.');
+      await w.sendPull('opened', 'schema', schema.number);
+      await w.sendPull('opened', 'api', api.number);
+      await w.settle();
+      expect(w.tandemChecks('schema', schema.head.sha)[0]!.conclusion).toBe('failure');
+      expect(w.tandemChecks('api', api.head.sha)[0]!.conclusion).toBe('failure');
+      const failing = w.stickyComments('api', 1)[0]!;
+      expect(failing.body).toMatch(/^❌ \*\*Not resolved\*\* — /m);
+      expect(failing.body).toContain('api computes total'); // reveal: names
 
-    // A push to one member: every member is evaluated again, the comment edited in place.
-    const fixed = await (await import('../helpers/git-fixtures.ts')).commitOn(w.repos.api!, 'feature', {
-      'index.js': API_OK,
-    });
-    w.standIn.updatePullRequest('acme', 'api', 1, { headSha: fixed });
-    await w.sendPull('synchronize', 'api', 1);
-    await w.settle();
-    expect(w.tandemChecks('api', fixed)[0]!.conclusion).toBe('success');
-    const schemaChecks = w.tandemChecks('schema', schema.head.sha);
-    // Issue 22: the unchanged schema head keeps its one check, moved back and completed again.
-    expect(schemaChecks).toHaveLength(1);
-    expect(
-      schemaChecks[0]!.history.map((h) => (h as { conclusion?: string }).conclusion).filter(Boolean),
-    ).toEqual(['failure', 'success']);
-    const after = w.stickyComments('api', 1);
-    expect(after).toHaveLength(1);
-    expect(after[0]!.id).toBe(failing.id);
-    expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
-    expect(after[0]!.body).not.toContain('Not resolved');
-  });
+      // A push to one member: every member is evaluated again, the comment edited in place.
+      const fixed = await (await import('../helpers/git-fixtures.ts')).commitOn(w.repos.api!, 'feature', {
+        'index.js': API_OK,
+      });
+      w.standIn.updatePullRequest('acme', 'api', 1, { headSha: fixed });
+      await w.sendPull('synchronize', 'api', 1);
+      await w.settle();
+      expect(w.tandemChecks('api', fixed)[0]!.conclusion).toBe('success');
+      const schemaChecks = w.tandemChecks('schema', schema.head.sha);
+      // Issue 22: the unchanged schema head keeps its one check, moved back and completed again.
+      expect(schemaChecks).toHaveLength(1);
+      expect(
+        schemaChecks[0]!.history.map((h) => (h as { conclusion?: string }).conclusion).filter(Boolean),
+      ).toEqual(['failure', 'success']);
+      const after = w.stickyComments('api', 1);
+      expect(after).toHaveLength(1);
+      expect(after[0]!.id).toBe(failing.id);
+      expect(after[0]!.body).toMatch(/^✅ \*\*Resolved\*\* — /m);
+      expect(after[0]!.body).not.toContain('Not resolved');
+    },
+  );
 
-  it('links the JSON report within reveal, served by the App at an unguessable address', async () => {
+  itOnce('links the JSON report within reveal, served by the App at an unguessable address', async () => {
     const w = await scenario()
       .with({
         config: orgConfig().replace('reveal: names', 'reveal: counts'),

@@ -5,19 +5,29 @@
  * set merges producer first; a reader gets 😕; a failing required check on the second PR leaves a
  * half-merged set that every member's comment names; a moved head or an unresolved set merges
  * nothing and says why.
+ *
+ * Both stores: the merge and the half-merged set run on PostgreSQL too (the merges table and its
+ * JSON steps); the refusals before any merge take the same paths, run once.
  */
 import { describe, expect, it } from 'vitest';
 import { gitOut } from '../../src/engine/git/git.ts';
-import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
+import { type Scenario, type ScenarioBuilder, useScenario } from '../helpers/app-scenario.ts';
 import { commitOn } from '../helpers/git-fixtures.ts';
 import { requireChecks, setCommitStatus } from '../support/github-standin/routes/merges.ts';
-import { API_BUG, API_OK, orgConfig, SCHEMA_OK, type World } from './app-harness.ts';
+import {
+  API_BUG,
+  API_OK,
+  APP_BACKENDS,
+  orgConfig,
+  SCHEMA_OK,
+  sqliteOnly,
+  type World,
+} from './app-harness.ts';
 
-const scenario = useScenario();
 const MERGE_MARKER = '<!-- tandem:merge -->';
 
 /** acme/schema#1 ← acme/api#1 (the consumer), evaluated; `api` is the consumer's code. */
-async function evaluatedSet(api = API_OK) {
+async function evaluatedSet(scenario: () => ScenarioBuilder, api = API_OK) {
   const w = await scenario().start();
   w.mergeable();
   for (const repo of ['schema', 'api']) {
@@ -68,9 +78,11 @@ async function parentsOf(w: Scenario, repo: string, sha: string): Promise<string
   return line.trim().split(' ').slice(1);
 }
 
-describe('App: /tandem merge', () => {
+describe.each(APP_BACKENDS)('App: /tandem merge (%s)', (backend) => {
+  const scenario = useScenario({ backend });
+  const itOnce = sqliteOnly(backend);
   it('merges a resolved set producer first, says so on every member, and does not merge twice', async () => {
-    const { w, schema, api } = await evaluatedSet();
+    const { w, schema, api } = await evaluatedSet(scenario);
     const before = { schema: await tipOf(w, 'schema'), api: await tipOf(w, 'api') };
     const comment = await commentMerge(w, 'alice');
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['+1']);
@@ -119,8 +131,8 @@ describe('App: /tandem merge', () => {
     expect(mergeComment(w, 'api')).toContain('this linked change was already merged: nothing to do');
   });
 
-  it('a user without write access gets 😕 and nothing is merged or said', async () => {
-    const { w } = await evaluatedSet();
+  itOnce('a user without write access gets 😕 and nothing is merged or said', async () => {
+    const { w } = await evaluatedSet(scenario);
     const comment = await commentMerge(w, 'mallory');
     expect(w.standIn.reactions(Number(comment.id)).map((r) => r.content)).toEqual(['confused']);
     expect(mergeCalls(w)).toEqual([]);
@@ -131,7 +143,7 @@ describe('App: /tandem merge', () => {
   });
 
   it('merges nothing while a member fails a required check; a merge GitHub refuses midway leaves a half-merged set every member names', async () => {
-    const { w, api } = await evaluatedSet();
+    const { w, api } = await evaluatedSet(scenario);
     requireChecks(w.standIn.state, 'acme', 'api', 'main', ['ci'], 'rules');
     setCommitStatus(w.standIn.state, 'acme', 'api', api.head.sha, 'ci', 'failure');
     const apiTip = await tipOf(w, 'api');
@@ -192,8 +204,8 @@ describe('App: /tandem merge', () => {
     expect(await parentsOf(w, 'api', await tipOf(w, 'api'))).toEqual([apiTip, api.head.sha]);
   });
 
-  it('merges nothing when a head moved after the evaluation, and says which and why', async () => {
-    const { w, api } = await evaluatedSet();
+  itOnce('merges nothing when a head moved after the evaluation, and says which and why', async () => {
+    const { w, api } = await evaluatedSet(scenario);
     const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
     w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
     await commentMerge(w, 'alice');
@@ -208,8 +220,8 @@ describe('App: /tandem merge', () => {
     }
   });
 
-  it('refuses an unresolved set', async () => {
-    const { w } = await evaluatedSet(API_BUG);
+  itOnce('refuses an unresolved set', async () => {
+    const { w } = await evaluatedSet(scenario, API_BUG);
     await commentMerge(w, 'alice');
     expect(mergeCalls(w)).toEqual([]);
     for (const repo of ['schema', 'api']) {

@@ -3,6 +3,9 @@
  * queued merge commit built in the repository's real git remote (base + the PR merged, as GitHub
  * builds `gh-readonly-queue/main/pr-N-<sha>`), the real engine in Docker, and the `Tandem` check
  * run on the merge group's head SHA — always completed, whatever happens.
+ *
+ * Both stores: the gated group and the resumed group run on PostgreSQL too (merge_groups rows
+ * written, read back after a restart); the other verdicts take the same store paths, run once.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +14,7 @@ import { git, gitOut } from '../../src/engine/git/git.ts';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { type Files, makeTempDir, pushRef, revParse, writeFiles } from '../helpers/git-fixtures.ts';
 import { checkExchange } from '../support/github-openapi.ts';
-import { API_BUG, API_OK, ObservedExecutor, SCHEMA_OK } from './app-harness.ts';
-
-const scenario = useScenario();
+import { API_BUG, API_OK, APP_BACKENDS, ObservedExecutor, SCHEMA_OK, sqliteOnly } from './app-harness.ts';
 
 async function observed(opts: { holdFirst?: boolean } = {}): Promise<ObservedExecutor> {
   return new ObservedExecutor(join(await makeTempDir('tandem-merge-queue-'), 'cache'), opts);
@@ -107,7 +108,9 @@ async function linkedChange(w: Scenario) {
   return { schema, api };
 }
 
-describe('App: merge queue gating (merge_group)', () => {
+describe.each(APP_BACKENDS)('App: merge queue gating (merge_group) (%s)', (backend) => {
+  const scenario = useScenario({ backend });
+  const itOnce = sqliteOnly(backend);
   it('passes the queued merge commit of a linked change that resolves, on the group head SHA', async () => {
     const executor = await observed();
     const w = await scenario().with({ executor }).start();
@@ -153,76 +156,85 @@ describe('App: merge queue gating (merge_group)', () => {
     expect(checkRunTraffic(w)).toEqual([]);
   });
 
-  it('fails the group when the queued commit breaks the linked change, though the PR head is fine', async () => {
-    const w = await scenario()
-      .with({ executor: await observed() })
-      .start();
-    const { api } = await linkedChange(w);
-    // An entry ahead in the queue pointed the package at another entry file with a wrong sum;
-    // it touches no file of the PR, so the PR still merges cleanly on top of it.
-    const group = await queueMergeGroup(w, 'api', api.number, {
-      'package.json': '{ "main": "legacy.js" }\n',
-      'legacy.js': API_BUG,
-    });
-    const check = await gate(w, 'api', group);
-    expect(check.status).toBe('completed');
-    expect(check.conclusion).toBe('failure');
-    expect(check.output.title).toMatch(/^Tandem: not resolved/);
-    expect(check.output.summary).toContain('**Merge group**');
-  });
+  itOnce(
+    'fails the group when the queued commit breaks the linked change, though the PR head is fine',
+    async () => {
+      const w = await scenario()
+        .with({ executor: await observed() })
+        .start();
+      const { api } = await linkedChange(w);
+      // An entry ahead in the queue pointed the package at another entry file with a wrong sum;
+      // it touches no file of the PR, so the PR still merges cleanly on top of it.
+      const group = await queueMergeGroup(w, 'api', api.number, {
+        'package.json': '{ "main": "legacy.js" }\n',
+        'legacy.js': API_BUG,
+      });
+      const check = await gate(w, 'api', group);
+      expect(check.status).toBe('completed');
+      expect(check.conclusion).toBe('failure');
+      expect(check.output.title).toMatch(/^Tandem: not resolved/);
+      expect(check.output.summary).toContain('**Merge group**');
+    },
+  );
 
-  it('completes a neutral check when the group holds no PR Tandem knows, or no suite covers the repository', async () => {
-    const w = await scenario()
-      .with({ executor: await observed() })
-      .start();
-    w.standIn.addRepo({ owner: 'acme', name: 'docs', cloneUrl: `${w.gitServer.url}/acme/docs.git` });
-    const head = 'c'.repeat(40);
-    const unknownPr: QueuedGroup = {
-      headSha: 'a'.repeat(40),
-      headRef: `refs/heads/gh-readonly-queue/main/pr-42-${head}`,
-      baseSha: 'b'.repeat(40),
-    };
-    const noPr = await gate(w, 'api', unknownPr);
-    expect(noPr.conclusion).toBe('neutral');
-    expect(noPr.output.title).toBe('Tandem: nothing to gate — no pull request known');
-    expect(noPr.output.summary).toContain('acme/api#42');
+  itOnce(
+    'completes a neutral check when the group holds no PR Tandem knows, or no suite covers the repository',
+    async () => {
+      const w = await scenario()
+        .with({ executor: await observed() })
+        .start();
+      w.standIn.addRepo({ owner: 'acme', name: 'docs', cloneUrl: `${w.gitServer.url}/acme/docs.git` });
+      const head = 'c'.repeat(40);
+      const unknownPr: QueuedGroup = {
+        headSha: 'a'.repeat(40),
+        headRef: `refs/heads/gh-readonly-queue/main/pr-42-${head}`,
+        baseSha: 'b'.repeat(40),
+      };
+      const noPr = await gate(w, 'api', unknownPr);
+      expect(noPr.conclusion).toBe('neutral');
+      expect(noPr.output.title).toBe('Tandem: nothing to gate — no pull request known');
+      expect(noPr.output.summary).toContain('acme/api#42');
 
-    const noSuite = await gate(w, 'docs', { ...unknownPr, headSha: 'd'.repeat(40) });
-    expect(noSuite.conclusion).toBe('neutral');
-    expect(noSuite.output.summary).toContain('No suite in `tandem.yml` covers acme/docs');
-    expect(statuses(noSuite)).toEqual(['queued', 'in_progress', 'completed']);
-    expect(checkRunTraffic(w)).toEqual([]);
+      const noSuite = await gate(w, 'docs', { ...unknownPr, headSha: 'd'.repeat(40) });
+      expect(noSuite.conclusion).toBe('neutral');
+      expect(noSuite.output.summary).toContain('No suite in `tandem.yml` covers acme/docs');
+      expect(statuses(noSuite)).toEqual(['queued', 'in_progress', 'completed']);
+      expect(checkRunTraffic(w)).toEqual([]);
 
-    // A delivery without the fields Tandem relies on is answered, logged and ignored.
-    const before = w.standIn.checkRuns('acme', 'api').length;
-    const res = await w.sender.send('merge_group', {
-      action: 'checks_requested',
-      merge_group: { head_sha: 'e'.repeat(40), head_ref: unknownPr.headRef },
-      repository: w.standIn.repository('acme', 'api'),
-      installation: { id: w.installationId },
-    });
-    expect(res.status).toBe(200);
-    await w.app.runtime.mergeGroups.idle();
-    expect(w.standIn.checkRuns('acme', 'api')).toHaveLength(before);
-  });
+      // A delivery without the fields Tandem relies on is answered, logged and ignored.
+      const before = w.standIn.checkRuns('acme', 'api').length;
+      const res = await w.sender.send('merge_group', {
+        action: 'checks_requested',
+        merge_group: { head_sha: 'e'.repeat(40), head_ref: unknownPr.headRef },
+        repository: w.standIn.repository('acme', 'api'),
+        installation: { id: w.installationId },
+      });
+      expect(res.status).toBe(200);
+      await w.app.runtime.mergeGroups.idle();
+      expect(w.standIn.checkRuns('acme', 'api')).toHaveLength(before);
+    },
+  );
 
-  it('reports a queued commit the engine cannot fetch as an infrastructure error, not a verdict', async () => {
-    const w = await scenario()
-      .with({ executor: await observed() })
-      .start();
-    const { api } = await linkedChange(w);
-    const group = await queueMergeGroup(w, 'api', api.number);
-    // GitHub names a commit the repository does not serve (e.g. the group branch already gone).
-    const missing = { ...group, headSha: 'f'.repeat(40) };
-    const check = await gate(w, 'api', missing);
-    expect(check.status).toBe('completed');
-    expect(check.conclusion).toBe('failure');
-    expect(check.output.title).toBe(INFRA_TITLE);
-    expect(check.output.summary).toContain('**Merge group** `fffffff`');
-    expect(check.output.summary).toContain(`unknown ref '${'f'.repeat(40)}'`);
-  });
+  itOnce(
+    'reports a queued commit the engine cannot fetch as an infrastructure error, not a verdict',
+    async () => {
+      const w = await scenario()
+        .with({ executor: await observed() })
+        .start();
+      const { api } = await linkedChange(w);
+      const group = await queueMergeGroup(w, 'api', api.number);
+      // GitHub names a commit the repository does not serve (e.g. the group branch already gone).
+      const missing = { ...group, headSha: 'f'.repeat(40) };
+      const check = await gate(w, 'api', missing);
+      expect(check.status).toBe('completed');
+      expect(check.conclusion).toBe('failure');
+      expect(check.output.title).toBe(INFRA_TITLE);
+      expect(check.output.summary).toContain('**Merge group** `fffffff`');
+      expect(check.output.summary).toContain(`unknown ref '${'f'.repeat(40)}'`);
+    },
+  );
 
-  it('cancels the check when the group is destroyed while it is evaluated', async () => {
+  itOnce('cancels the check when the group is destroyed while it is evaluated', async () => {
     const executor = await observed({ holdFirst: true });
     const w = await scenario().with({ executor }).start();
     const { api } = await linkedChange(w);

@@ -1,15 +1,16 @@
 /**
  * Reliability end to end: signatures, redelivery, restart mid-evaluation (real engine).
+ *
+ * Both stores: delivery dedup (a redelivery) and the resume after a restart run on each.
  */
 import { describe, expect, it } from 'vitest';
 import { announceOpened, checksOnHeads } from '../helpers/app-pulls.ts';
 import { useScenario } from '../helpers/app-scenario.ts';
 import { evaluationCount, evaluationStates } from '../support/store-probe.ts';
-import { API_OK, SCHEMA_OK } from './app-harness.ts';
+import { API_OK, APP_BACKENDS, SCHEMA_OK } from './app-harness.ts';
 
-const scenario = useScenario();
-
-describe('App reliability', () => {
+describe.each(APP_BACKENDS)('App reliability (%s)', (backend) => {
+  const scenario = useScenario({ backend });
   it('rejects unsigned deliveries and does nothing twice for a redelivery', async () => {
     const w = await scenario().start();
     const schema = await w.openPull('schema', SCHEMA_OK, '');

@@ -2,13 +2,14 @@
  * Issue 22 item 4 with the real App server (stub executor, no engine): a re-run of heads that
  * already have a published result republishes it and says so, `/tandem run --fresh` runs the
  * executor again, and so does a changed suite or org config.
+ *
+ * Both stores: the published result read back, and the org config reloaded.
  */
 import { describe, expect, it } from 'vitest';
 import { type Scenario, useScenario } from '../helpers/app-scenario.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
-import { API_OK, orgConfig, SCHEMA_OK, SUITE } from './app-harness.ts';
+import { API_OK, APP_BACKENDS, orgConfig, SCHEMA_OK, SUITE } from './app-harness.ts';
 
-const scenario = useScenario();
 const REUSED = 'Reused the result for these heads';
 
 /** A comment from a writer of the repository, as a comment webhook; waits until all is done. */
@@ -19,7 +20,8 @@ async function command(w: Scenario, repo: string, body: string) {
 
 const verdicts = (w: Scenario) => ['schema', 'api'].map((r) => w.stickyComments(r, 1)[0]!.body!);
 
-describe('App: reuse of a published result', () => {
+describe.each(APP_BACKENDS)('App: reuse of a published result (%s)', (backend) => {
+  const scenario = useScenario({ backend });
   it('republishes the result for unchanged heads unless asked fresh or the suite or config changed', async () => {
     const executor = new StubExecutor();
     const w = await scenario().with({ executor }).start();

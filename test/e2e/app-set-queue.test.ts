@@ -4,6 +4,10 @@
  * over GraphQL), and a stub executor that judges each speculative state by what its tested commits
  * hold (`git show` in the served repositories). Sets: A = acme/schema#1 ← acme/api#1; B =
  * acme/api#2 ← acme/web#1. They share acme/api's `main`, so B is tested on top of A.
+ *
+ * Both stores: landing, eviction, the blamed pair, a landing reverted, the restart and the
+ * dequeue run on PostgreSQL too (queue items, runs and commits); the flaky re-run, the hand-off to
+ * GitHub's queue and a push while queued take the same store paths, run once.
  */
 import { describe, expect, it } from 'vitest';
 import type { LinkedChangeSpec } from '../../src/app/executors/executor.ts';
@@ -26,10 +30,20 @@ import {
 import { refuseRefUpdate } from '../support/github-standin/ref-updates.ts';
 import { requireMergeRules } from '../support/github-standin/routes/merges.ts';
 import type { StubVerdict } from '../support/stub-executor.ts';
-import { API_BUG, restartApp, sendPull, settle, useWorld, type World } from './app-harness.ts';
+import {
+  API_BUG,
+  APP_BACKENDS,
+  restartApp,
+  sendPull,
+  settle,
+  sqliteOnly,
+  useWorld,
+  type World,
+} from './app-harness.ts';
 
-const startWorld = useWorld();
-describe('App: the linked-set merge queue', () => {
+describe.each(APP_BACKENDS)('App: the linked-set merge queue (%s)', (backend) => {
+  const startWorld = useWorld({ backend });
+  const itOnce = sqliteOnly(backend);
   it('tests the second set on top of the first and lands both as tested, producer first', async () => {
     const { w, executor } = await queueWorld(startWorld, passAll);
     executor.hold();
@@ -150,7 +164,7 @@ describe('App: the linked-set merge queue', () => {
       expect(mergeComment(w, repo, n)).toMatch(/Landing refused[\s\S]*GitHub refused to land acme\/api#1/);
   });
 
-  it('a flaky result is run again, not evicted, and the set lands', async () => {
+  itOnce('a flaky result is run again, not evicted, and the set lands', async () => {
     let first = true;
     const flakyOnce = async () => {
       const v: StubVerdict = first ? 'flaky' : 'pass';
@@ -165,7 +179,7 @@ describe('App: the linked-set merge queue', () => {
     expect(await tipOf(w, 'api')).toBe(head(executor.queueSpecs()[1]!, 'acme/api'));
   });
 
-  it('hands a member whose branch requires GitHub merge queue to that queue, and it lands', async () => {
+  itOnce('hands a member whose branch requires GitHub merge queue to that queue, and it lands', async () => {
     const { w, executor } = await queueWorld(startWorld, passAll);
     requireMergeRules(w.standIn.state, 'acme', 'api', 'main', { mergeQueue: true });
     await merge(w, 'api', 1);
@@ -196,23 +210,26 @@ describe('App: the linked-set merge queue', () => {
     expect(mergeComment(w, 'api', 1)).toContain('Landed from the merge queue');
   });
 
-  it('a member pushed while queued takes its set out of the queue: the old head never lands', async () => {
-    const { w, executor } = await queueWorld(startWorld, passAll);
-    const apiTip = await tipOf(w, 'api');
-    executor.hold();
-    await merge(w, 'api', 1);
-    await executor.started(1);
-    const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
-    w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
-    await sendPull(w, 'synchronize', 'api', 1);
-    await untilCommentSays(w, 'schema', 1, 'Removed from the merge queue');
-    executor.release();
-    await settle(w);
-    expect(await tipOf(w, 'api')).toBe(apiTip);
-    expect(mergeComment(w, 'schema', 1)).toMatch(
-      /Removed from the merge queue[\s\S]*acme\/api#1's head moved/,
-    );
-  });
+  itOnce(
+    'a member pushed while queued takes its set out of the queue: the old head never lands',
+    async () => {
+      const { w, executor } = await queueWorld(startWorld, passAll);
+      const apiTip = await tipOf(w, 'api');
+      executor.hold();
+      await merge(w, 'api', 1);
+      await executor.started(1);
+      const moved = await commitOn(w.repos.api!, 'feature', { 'later.js': 'x\n' });
+      w.standIn.updatePullRequest('acme', 'api', 1, { headSha: moved });
+      await sendPull(w, 'synchronize', 'api', 1);
+      await untilCommentSays(w, 'schema', 1, 'Removed from the merge queue');
+      executor.release();
+      await settle(w);
+      expect(await tipOf(w, 'api')).toBe(apiTip);
+      expect(mergeComment(w, 'schema', 1)).toMatch(
+        /Removed from the merge queue[\s\S]*acme\/api#1's head moved/,
+      );
+    },
+  );
 
   it('/tandem dequeue removes the set and says so on every member', async () => {
     const { w, executor } = await queueWorld(startWorld, passAll);

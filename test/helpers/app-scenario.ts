@@ -212,9 +212,10 @@ export class ScenarioBuilder {
 /**
  * Registers an `afterEach` that tears down the scenario a test started (passed or not) and
  * returns the builder's start: `const scenario = useScenario();` at the top of a file, then
- * `const s = await scenario()....start();` in each test.
+ * `const s = await scenario()....start();` in each test. `defaults` start every builder (a
+ * `describe.each(APP_BACKENDS)` block passes `{ backend }`).
  */
-export function useScenario(): () => ScenarioBuilder {
+export function useScenario(defaults: WorldOptions = {}): () => ScenarioBuilder {
   let current: { s: Scenario; cacheDir?: string | undefined } | undefined;
   afterEach(async () => {
     const done = current;
@@ -225,5 +226,5 @@ export function useScenario(): () => ScenarioBuilder {
   return () =>
     new ScenarioBuilder((s, cacheDir) => {
       current = { s, cacheDir };
-    });
+    }).with(defaults);
 }

@@ -31,7 +31,7 @@ describe('Store.open on a PostgreSQL URL', () => {
   it('names the database, without its password, when the server does not answer', async () => {
     // Port 1 on loopback: nothing listens there, the connection is refused at once.
     await expect(Store.open('postgres://tandem:s3cret@127.0.0.1:1/tandem')).rejects.toThrow(
-      "cannot reach the App's PostgreSQL database at postgres://tandem:***@127.0.0.1:1/tandem: ",
+      'DATABASE_URL (postgres://tandem:***@127.0.0.1:1/tandem): no PostgreSQL server answers at 127.0.0.1:1 (connect ECONNREFUSED',
     );
   });
 });

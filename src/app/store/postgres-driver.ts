@@ -5,7 +5,16 @@
  * are one transaction on one connection while other statements use other connections.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { Driver, Queryable, RunResult, SqlValue } from './store-driver.ts';
+import { probePostgres, shownUrl } from './postgres-connect.ts';
+import {
+  type Driver,
+  type Queryable,
+  type RunResult,
+  type SqlValue,
+  StoreUnavailableError,
+} from './store-driver.ts';
+
+export { shownUrl };
 
 /** PostgreSQL's BIGINT (int8): the store's ids and millisecond times, parsed as numbers. */
 const INT8_OID = 20;
@@ -28,17 +37,6 @@ export function numberPlaceholders(sql: string): string {
   return out;
 }
 
-/** The URL with its password masked, for messages. */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the PostgreSQL URL (does not parse)';
-  }
-}
-
 function queryable(client: Pool | PoolClient): Queryable {
   const query = (sql: string, params: readonly SqlValue[]) =>
     client.query({ text: numberPlaceholders(sql), values: [...params] });
@@ -56,10 +54,12 @@ export async function openPostgres(url: string): Promise<PostgresDriver> {
   try {
     pg = (await import('pg')).default;
   } catch (e) {
-    throw new Error(
+    throw new StoreUnavailableError(
       `DATABASE_URL names a PostgreSQL server, and the App needs the pg package to reach it (${(e as Error).message}): npm install pg`,
     );
   }
+  // One connection first, with a timeout: a wrong URL is reported before the App takes work.
+  await probePostgres(pg, url);
   const pool = new pg.Pool({
     connectionString: url,
     types: {
@@ -70,21 +70,13 @@ export async function openPostgres(url: string): Promise<PostgresDriver> {
   // An idle client losing its connection (a server restart) is reported here; the next query
   // takes a new connection, and a query that fails meanwhile fails as infrastructure trouble.
   pool.on('error', () => {});
-  const driver = new PostgresDriver(pool, shownUrl(url));
-  try {
-    await driver.get('SELECT 1');
-  } catch (e) {
-    await pool.end();
-    throw new Error(
-      `cannot reach the App's PostgreSQL database at ${driver.target}: ${(e as Error).message}`,
-    );
-  }
-  return driver;
+  return new PostgresDriver(pool, shownUrl(url));
 }
 
 export class PostgresDriver implements Driver {
   readonly dialect = 'postgres' as const;
   private readonly q: Queryable;
+  private closed = false;
 
   constructor(
     private readonly pool: Pool,
@@ -93,23 +85,33 @@ export class PostgresDriver implements Driver {
     this.q = queryable(pool);
   }
 
-  all(sql: string, params?: readonly SqlValue[]): Promise<unknown[]> {
-    return this.q.all(sql, params);
+  /**
+   * After `close`, every statement fails saying so, as SQLite's does ("not open"), rather than
+   * with the pool's own wording: `/readyz` and the logs name the cause the same on both backends.
+   */
+  private open(): Queryable {
+    if (this.closed) throw new Error(`the database connection is not open (${this.target} was closed)`);
+    return this.q;
   }
 
-  get(sql: string, params?: readonly SqlValue[]): Promise<unknown> {
-    return this.q.get(sql, params);
+  async all(sql: string, params?: readonly SqlValue[]): Promise<unknown[]> {
+    return this.open().all(sql, params);
   }
 
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
-    return this.q.run(sql, params);
+  async get(sql: string, params?: readonly SqlValue[]): Promise<unknown> {
+    return this.open().get(sql, params);
   }
 
-  exec(sql: string): Promise<void> {
-    return this.q.exec(sql);
+  async run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
+    return this.open().run(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    return this.open().exec(sql);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    this.open();
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -131,6 +133,8 @@ export class PostgresDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 }

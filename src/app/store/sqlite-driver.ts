@@ -8,7 +8,13 @@
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Driver, Queryable, RunResult, SqlValue } from './store-driver.ts';
+import {
+  type Driver,
+  type Queryable,
+  type RunResult,
+  type SqlValue,
+  StoreUnavailableError,
+} from './store-driver.ts';
 
 type DatabaseConstructor = typeof Database;
 
@@ -23,7 +29,7 @@ async function loadSqlite(): Promise<DatabaseConstructor> {
   try {
     return (await import('better-sqlite3')).default;
   } catch (e) {
-    throw new Error(
+    throw new StoreUnavailableError(
       `the Tandem GitHub App keeps its state in SQLite and needs the optional dependency better-sqlite3, which is not installed or did not build (${(e as Error).message}). Install it with \`npm install better-sqlite3\` (it needs a C++ toolchain when no prebuilt binary fits this platform), or set DATABASE_URL to a PostgreSQL server.`,
     );
   }

@@ -37,3 +37,12 @@ export interface Driver extends Queryable {
   readonly target: string;
   close(): Promise<void>;
 }
+
+/**
+ * The store cannot be opened for a reason its operator fixes (no server answers, credentials
+ * refused, no such database, a driver not installed): `npm start` prints the message alone and
+ * exits 1, as a configuration mistake rather than a bug's stack trace.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}

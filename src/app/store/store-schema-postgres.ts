@@ -84,6 +84,8 @@ CREATE TABLE merge_holds (pull_key TEXT PRIMARY KEY, holder TEXT NOT NULL, expir
 CREATE TABLE held_requests (
   seed TEXT PRIMARY KEY, installation_id BIGINT NOT NULL, matrix TEXT, fresh INTEGER NOT NULL,
   held_at BIGINT NOT NULL);`,
+  // No SQLite counterpart (its rowid): queue items' insertion order, for ties on created_at.
+  'ALTER TABLE queue_items ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;',
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -154,7 +154,7 @@ export class SetQueueTable {
   /** The item still in the queue (queued or landing) that holds `pull`, if any. */
   async activeItemOf(pull: string): Promise<QueueItemRecord | undefined> {
     const rows = await this.db.all(
-      `SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at`,
+      `SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at, ${insertionOrder(this.db.dialect)}`,
     );
     return rows.map(toItem).find((i) => i?.members.some((m) => m.pull === pull));
   }
@@ -162,7 +162,7 @@ export class SetQueueTable {
   /** Items of the installation still in the queue, oldest first. */
   async activeItems(installationId: number): Promise<QueueItemRecord[]> {
     const rows = await this.db.all(
-      `SELECT * FROM queue_items WHERE installation_id = ? AND status IN ('queued', 'landing') ORDER BY created_at`,
+      `SELECT * FROM queue_items WHERE installation_id = ? AND status IN ('queued', 'landing') ORDER BY created_at, ${insertionOrder(this.db.dialect)}`,
       [installationId],
     );
     return rows.map(toItem).filter((i): i is QueueItemRecord => i !== undefined);
@@ -228,7 +228,9 @@ export class SetQueueTable {
 
   /** Evaluations a previous process left running (the restart runs them again). */
   async runningRuns(): Promise<QueueRunRecord[]> {
-    const rows = await this.db.all(`SELECT * FROM queue_runs WHERE state = 'running' ORDER BY created_at`);
+    const rows = await this.db.all(
+      `SELECT * FROM queue_runs WHERE state = 'running' ORDER BY created_at, ${insertionOrder(this.db.dialect)}`,
+    );
     return rows.map(toRun).filter((r): r is QueueRunRecord => r !== undefined);
   }
 
