@@ -75,6 +75,8 @@ const MIGRATIONS: readonly string[] = [
 CREATE TABLE pacing_buckets (bucket TEXT PRIMARY KEY, touched_at BIGINT NOT NULL);
 CREATE TABLE pacing_starts (bucket TEXT NOT NULL, started_at BIGINT NOT NULL);
 CREATE INDEX pacing_starts_bucket ON pacing_starts (bucket, started_at);`,
+  // No SQLite counterpart (its rowid): queue items' insertion order, for ties on created_at.
+  'ALTER TABLE queue_items ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;',
   // SQLite's version 14: one queued evaluation per set; merge holds and held requests.
   `UPDATE evaluations SET state = 'superseded' WHERE state = 'queued'
   AND id NOT IN (SELECT MAX(id) FROM evaluations WHERE state = 'queued' GROUP BY set_key);
@@ -84,8 +86,6 @@ CREATE TABLE merge_holds (pull_key TEXT PRIMARY KEY, holder TEXT NOT NULL, expir
 CREATE TABLE held_requests (
   seed TEXT PRIMARY KEY, installation_id BIGINT NOT NULL, matrix TEXT, fresh INTEGER NOT NULL,
   held_at BIGINT NOT NULL);`,
-  // No SQLite counterpart (its rowid): queue items' insertion order, for ties on created_at.
-  'ALTER TABLE queue_items ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;',
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
