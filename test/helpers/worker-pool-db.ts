@@ -12,7 +12,8 @@ export type { TestDatabase };
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `_label`: kept for callers that named a prefix; the name now says who made it and when. */
+export async function createTestDatabase(_label?: string): Promise<TestDatabase> {
   execFileSync('bash', [path.join(ROOT, 'scripts/start-postgres.sh')], { encoding: 'utf8' });
   return create();
 }

@@ -13,7 +13,7 @@ import {
   testDatabaseName,
 } from '../support/postgres-database.ts';
 
-async function admin<T>(sql: string): Promise<pg.QueryResult> {
+async function admin(sql: string): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await c.connect();
   try {
