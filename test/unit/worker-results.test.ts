@@ -42,6 +42,7 @@ function stored(configuration: string, report: unknown = undefined): StoredResul
     reportBytes: Buffer.byteLength(text),
     outcomeBytes: 40,
     bound: true,
+    token: 't1',
   };
 }
 
@@ -81,6 +82,7 @@ describe('worker results', () => {
         reportBytes: 0,
         outcomeBytes: 100,
         bound: false,
+        token: 't2',
       }),
     );
     const report = gradeWorkerResults(plan.configurations, results);

@@ -225,6 +225,7 @@ export class WorkersExecutor implements Executor {
     onAnswer: (c: PlannedConfiguration, r: CheckedResult) => void,
   ): Promise<Map<string, CheckedResult>> {
     const answers = new Map<string, CheckedResult>();
+    const ignored = new Set<string>();
     const { resultsOf } = await import('../../engine/workers/worker-tables.ts');
     const caps = { reportBytes: MAX_RESULT_BYTES, outcomeBytes: MAX_OUTCOME_BYTES };
     return new Promise((resolve, reject) => {
@@ -251,10 +252,12 @@ export class WorkersExecutor implements Executor {
                 r.outcome !== undefined &&
                 (r.outcome as { kind?: unknown }).kind === 'report'
               ) {
-                this.opts.log.warn(
-                  { evaluation, configuration: c.id },
-                  'a worker report not stored under the configuration claim was ignored',
-                );
+                if (!ignored.has(r.token))
+                  this.opts.log.warn(
+                    { evaluation, configuration: c.id },
+                    'a worker report not stored under the configuration claim was ignored',
+                  );
+                ignored.add(r.token);
                 continue;
               }
               const checked = checkResult(r, c, expected);

@@ -185,6 +185,8 @@ export interface StoredResult {
   reportBytes: number;
   /** Stored under the configuration's current claim (by the worker that holds it). */
   bound: boolean;
+  /** The token it was stored under: one answer's identity. */
+  token: string;
 }
 
 /** Every answer of the evaluation, the oldest first; what is over its cap is measured, not read. */
@@ -197,7 +199,7 @@ export async function resultsOf(
     `SELECT a.configuration, octet_length(a.report) AS bytes, octet_length(a.outcome::text) AS obytes,
             CASE WHEN octet_length(a.outcome::text) <= $3 THEN a.outcome END AS outcome,
             CASE WHEN octet_length(a.report) <= $2 THEN a.report END AS report,
-            (a.token = c.token) IS TRUE AS bound
+            (a.token = c.token) IS TRUE AS bound, a.token
        FROM ${S}.answers a LEFT JOIN ${S}.claims c USING (evaluation, configuration)
       WHERE a.evaluation = $1 ORDER BY a.created_at, a.token`,
     [evaluation, caps.reportBytes, caps.outcomeBytes],
@@ -209,6 +211,7 @@ export async function resultsOf(
     report: (r.report as string | null) ?? null,
     reportBytes: Number(r.bytes ?? 0),
     bound: r.bound === true,
+    token: String(r.token),
   }));
 }
 
