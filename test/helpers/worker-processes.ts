@@ -27,6 +27,7 @@ export function startWorker(opts: {
   hostId: string;
   cacheDir: string;
   sandbox: 'docker' | 'process';
+  env?: Record<string, string>;
 }): WorkerProcess {
   const child = spawn(
     process.execPath,
@@ -38,6 +39,7 @@ export function startWorker(opts: {
         ...process.env,
         ...(opts.sandbox === 'process' ? { TANDEM_ALLOW_PROCESS_SANDBOX: '1' } : {}),
         TANDEM_CACHE_DIR: opts.cacheDir,
+        ...opts.env,
       },
     },
   );
