@@ -46,6 +46,9 @@ async function setUp(name: string) {
     fallback: { run: () => Promise.reject(new Error('not a workers evaluation')) },
     leaseSeconds: 2,
     maintenanceSeconds: 1,
+    // The first test's workers, killed, still look alive for a while and hold the repository: no
+    // grace for their host queue.
+    graceSeconds: 0,
     log: { warn: () => {} },
   });
   const worker = (hostId: string) => {
