@@ -21,6 +21,7 @@ import type { Report } from '../../src/core/report.schema.ts';
 import { JOBS_CHANNEL, RESULTS_CHANNEL, workerBundleSchema } from '../../src/core/worker-job.schema.ts';
 import { type JobQueue, openJobQueue } from '../../src/engine/workers/job-queue.ts';
 import { engineRunner } from '../../src/engine/workers/run-job.ts';
+import * as claims from '../../src/engine/workers/worker-claims.ts';
 import * as rows from '../../src/engine/workers/worker-tables.ts';
 import { renderMarkdown } from '../../src/report/markdown-report.ts';
 import { makeTempDir, removeTempDir } from '../helpers/git-fixtures.ts';
@@ -101,7 +102,7 @@ async function evaluate(
     const f: Forgery = {
       evaluation,
       claim: async (configuration) => {
-        const c = await rows.claimConfiguration(queue.db, {
+        const c = await claims.claimConfiguration(queue.db, {
           evaluation,
           configuration,
           jobId: randomUUID(),

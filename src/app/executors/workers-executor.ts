@@ -26,12 +26,12 @@ import {
   RESULTS_CHANNEL,
   SHARED_QUEUE,
   type WorkerJob,
-  workerJobSchema,
 } from '../../core/worker-job.schema.ts';
 import { runProgress } from '../../engine/pipeline/run-progress.ts';
 import type { JobQueue } from '../../engine/workers/job-queue.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
 import { bundleOf } from './worker-bundle.ts';
+import { handleDeadLetters } from './worker-dead-letters.ts';
 import {
   type CheckedResult,
   checkResult,
@@ -86,42 +86,10 @@ export class WorkersExecutor implements Executor {
       });
       await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
       await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
-      // Jobs whose every attempt lost its worker: the configuration is an infrastructure error —
-      // unless it is a host copy (the shared copy stays responsible), or a live worker holds it
-      // (pg-boss's expiry is not renewable; the claim's heartbeat is): then it is looked at again
-      // when that lease would end.
-      await q.boss.work<unknown>(DEAD_QUEUE, async ([job]) => {
-        const parsed = workerJobSchema.safeParse(job?.data);
-        if (!parsed.success || parsed.data.copy === 'host') return;
-        const data = parsed.data;
-        const rows = await import('../../engine/workers/worker-tables.ts');
-        if (await rows.hasResult(q.db, data.evaluation, data.configuration)) return;
-        const live = await rows.liveClaim(q.db, data.evaluation, data.configuration);
-        if (live) {
-          await q.boss.send(
-            SHARED_QUEUE,
-            { ...data, deferrals: data.deferrals + 1 },
-            {
-              startAfter: Math.max(1, Math.ceil((live.getTime() - Date.now()) / 1000) + 1),
-              expireInSeconds: Number(job?.expireInSeconds ?? DEFAULT_LEASE_SECONDS),
-              retryLimit: this.opts.retries ?? 2,
-              deadLetter: DEAD_QUEUE,
-            },
-          );
-          return;
-        }
-        await rows.putInfraResult(q.db, {
-          evaluation: data.evaluation,
-          configuration: data.configuration,
-          outcome: {
-            kind: 'infra',
-            hostId: '',
-            error: {
-              kind: 'engine',
-              message: `every worker that took configuration ${data.configuration} stopped answering before its lease ended`,
-            },
-          },
-        });
+      // Jobs whose every attempt lost its worker (worker-dead-letters.ts).
+      await handleDeadLetters(q, {
+        leaseSeconds: this.opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        retries: this.opts.retries ?? 2,
       });
       return q;
     })();

@@ -28,6 +28,7 @@ import {
 import { describeIssues } from '../../core/zod-issues.ts';
 import { ensureQueue, type JobQueue, openJobQueue } from './job-queue.ts';
 import { type ConfigurationRunner, SuiteFolders } from './run-job.ts';
+import * as claims from './worker-claims.ts';
 import * as rows from './worker-tables.ts';
 
 export interface WorkerOptions {
@@ -127,7 +128,7 @@ async function handle(
   if (await rows.hasResult(queue.db, data.evaluation, data.configuration)) return done({ skipped: 'done' });
   const body = await rows.getBundle(queue.db, data.evaluation);
   if (body === undefined) return done({ skipped: 'evaluation over' });
-  const claim = await rows.claimConfiguration(queue.db, {
+  const claim = await claims.claimConfiguration(queue.db, {
     evaluation: data.evaluation,
     configuration: data.configuration,
     jobId: job.id,
@@ -162,7 +163,7 @@ async function handle(
   let lost = false;
   const renew = setInterval(
     () =>
-      void rows.renewClaim(queue.db, token, lease).then(
+      void claims.renewClaim(queue.db, token, lease).then(
         (held) => {
           if (held || lost) return;
           lost = true;
@@ -208,7 +209,7 @@ async function handle(
     if (controller.signal.aborted) {
       // Stopped, not a result: the job goes back at once (not after its lease) for another worker.
       opts.log(`worker ${opts.hostId}: ${what} interrupted; handed back`);
-      await rows.releaseClaim(queue.db, token).catch(() => {});
+      await claims.releaseClaim(queue.db, token).catch(() => {});
       await queue.boss.fail(name, job.id, { interrupted: true }).catch(() => {});
       return;
     }
