@@ -273,11 +273,26 @@ describe('forged worker answers', () => {
       // A report of another change (another evaluation's, replayed).
       const other = await f.honest('full');
       other.name = 'linked change acme/other#9';
+
       expect(await f.answer('full', await f.claim('full'), other)).toBe(true);
     });
     expect(report).toBeUndefined();
     expect(error?.name).toBe('InfraError');
     expect(error?.message).toContain('ran other states');
+  }, 120_000);
+
+  it('refuse a report that names another clone URL for the repository', async () => {
+    const { report } = await evaluate(async (f) => {
+      await answerHonestly(f, ['base']);
+      const full = await f.honest('full');
+      full.targets[0]!.url = 'https://evil.example/acme/api.git';
+      expect(await f.answer('full', await f.claim('full'), full)).toBe(true);
+    });
+    expect(report!.configurations.find((c) => c.id === 'full')?.outcome).toBe('error');
+    expect(report!.infraErrors.map((e) => e.message)).toEqual([
+      "the worker's report for full is of another change (its repositories)",
+    ]);
+    expect(JSON.stringify(report)).not.toContain('evil.example');
   }, 120_000);
 
   it('cap what a worker says of an error, and quote it escaped', async () => {

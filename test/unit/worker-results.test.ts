@@ -51,7 +51,7 @@ const expected: ExpectedChange = {
   name: 'linked change',
   suite: { name: 'suite', tests: groups.map((g) => ({ ...g }) as never) },
   matrix: 'full',
-  targets: [API, WEB],
+  targets: [API, WEB].map((repo) => ({ repo, url: `https://example.test/${repo}.git` })),
   context: [],
 };
 const check = (r: StoredResult, configuration = r.configuration) =>

@@ -3,13 +3,15 @@
  * say what it was asked: each stored answer is checked before it is believed — its size measured
  * by PostgreSQL, its outcome and report parsed with zod, a report believed only when stored under
  * the claim of the job that ran it and when it is a partial report of exactly that configuration
- * (its applied states, one first attempt) of this change (name, suite, matrix, repositories),
+ * (its applied states, one first attempt) of this change (name, suite, matrix, repositories and
+ * their URLs),
  * with only the suite's groups in it. One that fails a check, or a configuration a worker could
  * not run, becomes that configuration's infrastructure error, never a verdict. The runs are then
  * graded once, as `tandem combine` grades shards, with the App's own grading inputs (the suite's
  * groups and fail-to-pass / pass-to-pass lists, never the worker's), so the report is the one a
  * local evaluation of the same change gives.
  */
+import { urlWithoutCredentials } from '../../core/credentials.ts';
 import { InfraError } from '../../core/errors.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import type { PlannedConfiguration } from '../../core/matrix-plan.ts';
@@ -29,8 +31,9 @@ export interface ExpectedChange {
   name: string;
   suite: Pick<Suite, 'name' | 'tests' | 'fail_to_pass' | 'pass_to_pass'>;
   matrix: MatrixMode;
-  targets: readonly string[];
-  context: readonly string[];
+  /** The repositories with their clone URLs (a report names them without credentials). */
+  targets: ReadonlyArray<{ repo: string; url: string }>;
+  context: ReadonlyArray<{ repo: string; url: string }>;
 }
 
 /** A worker's infrastructure message, as long as the App quotes one (a report's comment escapes it). */
@@ -96,10 +99,11 @@ function otherChange(report: Report, expected: ExpectedChange): string | undefin
   if (report.name !== expected.name) return 'change (its name)';
   if (report.suite.name !== expected.suite.name) return 'suite';
   if (report.matrix.requested !== expected.matrix || report.matrix.reruns !== 0) return 'matrix';
-  const repos = (xs: ReadonlyArray<{ repo: string }>) => xs.map((x) => x.repo.toLowerCase()).join(' ');
-  if (repos(report.targets) !== expected.targets.map((x) => x.toLowerCase()).join(' '))
-    return 'change (its repositories)';
-  if (repos(report.context) !== expected.context.map((x) => x.toLowerCase()).join(' '))
+  // Repositories and the URLs the report shows for them: the App's own, credentials left out.
+  const repos = (xs: ReadonlyArray<{ repo: string; url: string }>, scrub: boolean) =>
+    JSON.stringify(xs.map((x) => [x.repo.toLowerCase(), scrub ? urlWithoutCredentials(x.url) : x.url]));
+  if (repos(report.targets, false) !== repos(expected.targets, true)) return 'change (its repositories)';
+  if (repos(report.context, false) !== repos(expected.context, true))
     return 'change (its context repositories)';
   return undefined;
 }

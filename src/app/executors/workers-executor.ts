@@ -171,8 +171,8 @@ export class WorkersExecutor implements Executor {
         name: change.name,
         suite: change.suite,
         matrix: change.matrix,
-        targets: change.targets.map((t) => t.repo),
-        context: change.context.map((c) => c.repo),
+        targets: change.targets,
+        context: change.context,
       };
       const results = await this.wait(q, evaluation, plan.configurations, expected, signal, (c, r) => {
         for (const run of runsOf(c, r)) progress.done(run);
