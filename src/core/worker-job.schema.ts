@@ -30,6 +30,13 @@ export const hostIdSchema = z
 export const MAX_BUNDLE_FILE_BYTES = 32 * 1024 * 1024;
 /** A worker's answer larger than this is refused by the App (an infrastructure error). */
 export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/** A worker's outcome row (its kind, host, infrastructure error) larger than this is not even read. */
+export const MAX_OUTCOME_BYTES = 64 * 1024;
+/**
+ * A claim's lease by default: a worker running a configuration renews it every third of this, so
+ * a worker silent this long (dead, frozen, cut off) loses the configuration to another.
+ */
+export const DEFAULT_LEASE_SECONDS = 60;
 
 export const bundleFileSchema = z
   .object({

@@ -5,7 +5,11 @@
  * infrastructure error, never a verdict.
  */
 import { describe, expect, it } from 'vitest';
-import { checkResult, gradeWorkerResults } from '../../src/app/executors/worker-results.ts';
+import {
+  checkResult,
+  type ExpectedChange,
+  gradeWorkerResults,
+} from '../../src/app/executors/worker-results.ts';
 import { planMatrix } from '../../src/core/matrix-plan.ts';
 import { MAX_RESULT_BYTES } from '../../src/core/worker-job.schema.ts';
 import type { StoredResult } from '../../src/engine/workers/worker-tables.ts';
@@ -36,12 +40,26 @@ function stored(configuration: string, report: unknown = undefined): StoredResul
     outcome: { kind: 'report', hostId: 'h1' },
     report: text,
     reportBytes: Buffer.byteLength(text),
+    outcomeBytes: 40,
+    bound: true,
+    token: 't1',
   };
 }
 
+/** The change the App asked for: the one reportFrom's reports are of. */
+const expected: ExpectedChange = {
+  name: 'linked change',
+  suite: { name: 'suite', tests: groups.map((g) => ({ ...g }) as never) },
+  matrix: 'full',
+  targets: [API, WEB].map((repo) => ({ repo, url: `https://example.test/${repo}.git` })),
+  context: [],
+};
+const check = (r: StoredResult, configuration = r.configuration) =>
+  checkResult(r, plan.configurations.find((c) => c.id === configuration)!, expected);
+
 describe('worker results', () => {
   it('grade like one report of the same runs', () => {
-    const results = new Map(plan.configurations.map((c) => [c.id, checkResult(stored(c.id))]));
+    const results = new Map(plan.configurations.map((c) => [c.id, check(stored(c.id))]));
     const report = gradeWorkerResults(plan.configurations, results);
     expect(report.verdict).toEqual(whole.verdict);
     expect(report.configurations).toEqual(whole.configurations);
@@ -49,11 +67,11 @@ describe('worker results', () => {
   });
 
   it('make a configuration no worker could run its infrastructure error', () => {
-    const results = new Map(plan.configurations.map((c) => [c.id, checkResult(stored(c.id))]));
+    const results = new Map(plan.configurations.map((c) => [c.id, check(stored(c.id))]));
     const partialId = plan.configurations.find((c) => c.role === 'partial')!.id;
     results.set(
       partialId,
-      checkResult({
+      check({
         configuration: partialId,
         outcome: {
           kind: 'infra',
@@ -62,6 +80,9 @@ describe('worker results', () => {
         },
         report: null,
         reportBytes: 0,
+        outcomeBytes: 100,
+        bound: false,
+        token: 't2',
       }),
     );
     const report = gradeWorkerResults(plan.configurations, results);
@@ -72,19 +93,17 @@ describe('worker results', () => {
 
   it('refuse an answer over the size cap without reading it', () => {
     const r = { ...stored('full'), report: null, reportBytes: MAX_RESULT_BYTES + 1 };
-    expect(checkResult(r)).toEqual({
+    expect(check(r)).toEqual({
       error: { kind: 'engine', message: expect.stringContaining('over the') },
     });
   });
 
   it('refuse an answer of the wrong form, a non-report, or one for another configuration', () => {
-    expect(checkResult({ ...stored('full'), outcome: { kind: 'verdict', pass: true } })).toHaveProperty(
-      'error',
-    );
-    expect(checkResult({ ...stored('full'), report: '{"verdict":"resolved"}' })).toHaveProperty('error');
-    expect(checkResult({ ...stored('full'), report: 'not json' })).toHaveProperty('error');
+    expect(check({ ...stored('full'), outcome: { kind: 'verdict', pass: true } })).toHaveProperty('error');
+    expect(check({ ...stored('full'), report: '{"verdict":"resolved"}' })).toHaveProperty('error');
+    expect(check({ ...stored('full'), report: 'not json' })).toHaveProperty('error');
     const base = JSON.parse(stored('base').report!);
-    expect(checkResult(stored('full', base))).toEqual({
+    expect(check(stored('full', base))).toEqual({
       error: { kind: 'engine', message: expect.stringContaining('holds other configurations') },
     });
   });

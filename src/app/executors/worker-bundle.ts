@@ -1,7 +1,7 @@
 /**
  * What the App hands the worker pool for one evaluation: the change (targets with their clone
  * URLs, context), the suite and every file of its folder (the suite file and its hidden files),
- * capped in size; and the lease its jobs get by default, from the suite's own time limits.
+ * capped in size.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,14 +38,4 @@ export async function bundleOf(change: LinkedChangeSpec): Promise<WorkerBundle> 
     reruns: 0,
     files,
   };
-}
-
-/** The longest a configuration may take by the suite's own limits, plus time to fetch and prepare. */
-export function defaultLease(change: LinkedChangeSpec): number {
-  const s = change.suite;
-  const steps = [...s.setup.map((x) => x.timeout), ...s.tests.map((t) => t.timeout)].reduce(
-    (a, b) => a + b,
-    0,
-  );
-  return Math.ceil(Math.max(s.limits.configuration_timeout, steps) + 600);
 }

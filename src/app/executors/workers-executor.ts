@@ -5,8 +5,10 @@
  * clone URLs, suite and hidden files — is stored once as the evaluation's bundle, which only
  * workers read and which is deleted when the evaluation ends. When a live host already holds the
  * change's repositories, each job goes to that host's queue first and to the shared queue after
- * a grace (or at once, when no host does). Results arrive by NOTIFY; they are checked and graded
- * into the report a local evaluation gives (worker-results.ts). Changes of organizations on
+ * a grace (or at once, when no host does). A job's lease is renewed by its worker's heartbeat
+ * (worker-tables.ts), so only a silent worker loses it. Results arrive by NOTIFY; they are
+ * checked (bound to the job's claim, of this change and configuration, capped) and graded into
+ * the report a local evaluation gives (worker-results.ts). Changes of organizations on
  * another executor go to `fallback`.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,18 +18,27 @@ import { type PlannedConfiguration, planMatrix } from '../../core/matrix-plan.ts
 import type { Report } from '../../core/report.schema.ts';
 import {
   DEAD_QUEUE,
+  DEFAULT_LEASE_SECONDS,
   hostQueue,
   JOBS_CHANNEL,
+  MAX_OUTCOME_BYTES,
+  MAX_RESULT_BYTES,
   RESULTS_CHANNEL,
   SHARED_QUEUE,
   type WorkerJob,
-  workerJobSchema,
 } from '../../core/worker-job.schema.ts';
 import { runProgress } from '../../engine/pipeline/run-progress.ts';
 import type { JobQueue } from '../../engine/workers/job-queue.ts';
 import type { Executor, LinkedChangeSpec } from './executor.ts';
-import { bundleOf, defaultLease } from './worker-bundle.ts';
-import { type CheckedResult, checkResult, gradeWorkerResults, runsOf } from './worker-results.ts';
+import { bundleOf } from './worker-bundle.ts';
+import { handleDeadLetters } from './worker-dead-letters.ts';
+import {
+  type CheckedResult,
+  checkResult,
+  type ExpectedChange,
+  gradeWorkerResults,
+  runsOf,
+} from './worker-results.ts';
 
 export interface WorkersExecutorOptions {
   /** Empty: the App was started without `DATABASE_URL`, and a workers evaluation says so. */
@@ -35,9 +46,9 @@ export interface WorkersExecutorOptions {
   /** Runs evaluations of organizations not on `executor: workers`. */
   fallback: Executor;
   /**
-   * A job's lease: a worker silent this long is taken for dead and the job retried elsewhere.
-   * Default: the suite's longest possible configuration (its timeout, and its setup and test
-   * timeouts if longer) plus 10 minutes for fetching and preparing.
+   * A job's lease: the worker running it renews it by heartbeat, however long the configuration
+   * takes; one silent this long (dead, frozen, cut off) is taken for dead and the job retried
+   * elsewhere. Default DEFAULT_LEASE_SECONDS.
    */
   leaseSeconds?: number;
   /** How long a job waits for its preferred host before any worker may take it. */
@@ -75,23 +86,10 @@ export class WorkersExecutor implements Executor {
       });
       await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
       await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
-      // Jobs whose every attempt lost its worker: the configuration is an infrastructure error.
-      await q.boss.work<unknown>(DEAD_QUEUE, async ([job]) => {
-        const data = workerJobSchema.safeParse(job?.data);
-        if (!data.success) return;
-        const { putResult } = await import('../../engine/workers/worker-tables.ts');
-        await putResult(q.db, {
-          evaluation: data.data.evaluation,
-          configuration: data.data.configuration,
-          outcome: {
-            kind: 'infra',
-            hostId: '',
-            error: {
-              kind: 'engine',
-              message: `every worker that took configuration ${data.data.configuration} stopped answering before its lease ended`,
-            },
-          },
-        });
+      // Jobs whose every attempt lost its worker (worker-dead-letters.ts).
+      await handleDeadLetters(q, {
+        leaseSeconds: this.opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        retries: this.opts.retries ?? 2,
       });
       return q;
     })();
@@ -137,7 +135,7 @@ export class WorkersExecutor implements Executor {
     });
     const evaluation = randomUUID();
     const bundle = await bundleOf(change);
-    const lease = this.opts.leaseSeconds ?? defaultLease(change);
+    const lease = this.opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     try {
       await rows.putBundle(q.db, evaluation, JSON.stringify(bundle));
       const repos = [...change.targets, ...change.context].map((r) => r.repo);
@@ -169,7 +167,14 @@ export class WorkersExecutor implements Executor {
         fullId: plan.configurations.find((c) => c.role === 'full')?.id,
         emit: (e) => onEvent?.(e),
       });
-      const results = await this.wait(q, evaluation, plan.configurations, signal, (c, r) => {
+      const expected: ExpectedChange = {
+        name: change.name,
+        suite: change.suite,
+        matrix: change.matrix,
+        targets: change.targets,
+        context: change.context,
+      };
+      const results = await this.wait(q, evaluation, plan.configurations, expected, signal, (c, r) => {
         for (const run of runsOf(c, r)) progress.done(run);
       });
       return gradeWorkerResults(plan.configurations, results);
@@ -183,12 +188,14 @@ export class WorkersExecutor implements Executor {
     q: JobQueue,
     evaluation: string,
     planned: readonly PlannedConfiguration[],
+    expected: ExpectedChange,
     signal: AbortSignal,
     onAnswer: (c: PlannedConfiguration, r: CheckedResult) => void,
   ): Promise<Map<string, CheckedResult>> {
     const answers = new Map<string, CheckedResult>();
+    const ignored = new Set<string>();
     const { resultsOf } = await import('../../engine/workers/worker-tables.ts');
-    const { MAX_RESULT_BYTES } = await import('../../core/worker-job.schema.ts');
+    const caps = { reportBytes: MAX_RESULT_BYTES, outcomeBytes: MAX_OUTCOME_BYTES };
     return new Promise((resolve, reject) => {
       let reading = Promise.resolve();
       const finish = () => {
@@ -203,10 +210,25 @@ export class WorkersExecutor implements Executor {
         reading = reading.then(async () => {
           if (signal.aborted || !this.waiting.has(evaluation)) return;
           try {
-            for (const r of await resultsOf(q.db, evaluation, MAX_RESULT_BYTES)) {
+            for (const r of await resultsOf(q.db, evaluation, caps)) {
               const c = planned.find((p) => p.id === r.configuration);
               if (!c || answers.has(c.id)) continue;
-              const checked = checkResult(r);
+              // A report under no current claim (a forged row, or a worker that lost the job) is
+              // left unread: the configuration's holder answers under its own.
+              if (
+                !r.bound &&
+                r.outcome !== undefined &&
+                (r.outcome as { kind?: unknown }).kind === 'report'
+              ) {
+                if (!ignored.has(r.token))
+                  this.opts.log.warn(
+                    { evaluation, configuration: c.id },
+                    'a worker report not stored under the configuration claim was ignored',
+                  );
+                ignored.add(r.token);
+                continue;
+              }
+              const checked = checkResult(r, c, expected);
               answers.set(c.id, checked);
               onAnswer(c, checked);
             }

@@ -66,6 +66,17 @@ export async function workerCommand(raw: WorkerFlags, signal: AbortSignal): Prom
     );
   const host = hostDefaults(process.env);
   if (flags.cacheDir) host.cacheDir = path.resolve(flags.cacheDir);
+  if (flags.sandbox === 'docker') {
+    // A worker killed on this host (SIGKILL, OOM, a crash) leaves its containers running under
+    // Docker's daemon; the worker started in its place removes them before taking a job (their
+    // owner labels say they are a dead process's). Each job's sandbox sweeps again before its
+    // first container, for a worker that died while this one ran.
+    const [{ removeOrphans }, { createDockerClient }] = await Promise.all([
+      import('../../engine/docker/container-owner.ts'),
+      import('../../engine/docker/docker-client.ts'),
+    ]);
+    await removeOrphans(createDockerClient());
+  }
   const [{ runWorker }, { engineRunner }] = await Promise.all([
     import('../../engine/workers/worker.ts'),
     import('../../engine/workers/run-job.ts'),

@@ -1,11 +1,18 @@
 /**
  * Tandem's own rows beside pg-boss's queues (schema `tandem_workers`): the evaluation bundles
- * (deleted when the evaluation ends), the configuration claims (who runs it, until when), the
- * results (one per configuration: the first stored wins, a retried job's duplicate is dropped),
- * the live workers (heartbeats) and what each host holds (repositories it mirrored and prepared).
- * A result is stored with a NOTIFY in the same transaction, so the App hears of it once it is
- * visible. pg-boss moves jobs; these rows say what a job's outcome was.
+ * (deleted when the evaluation ends), the configuration claims (worker-claims.ts reads and
+ * writes them), the answers, the live workers
+ * (heartbeats) and what each host holds (repositories it mirrored and prepared).
+ *
+ * A claim is the lease on a configuration: taken with a fresh token by the worker that runs it,
+ * renewed by that worker's heartbeat while it runs, and free to take again only once stale (the
+ * holder stopped, froze or lost its host). pg-boss's own job expiry cannot be renewed (pg-boss 10
+ * has no keepalive), so it only decides when someone looks again; the claim decides who runs.
+ * An answer is stored only under the claim's current token: a worker whose claim was taken over
+ * (it froze, came back) stores nothing. The App believes a report only under the current token.
+ * An answer is stored with a NOTIFY in the same transaction, so the App hears of it once visible.
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { repoKey } from '../../core/repo-name.ts';
 import { RESULTS_CHANNEL } from '../../core/worker-job.schema.ts';
@@ -25,10 +32,11 @@ export async function createWorkerTables(db: Queryable): Promise<void> {
       evaluation uuid NOT NULL, configuration text NOT NULL, job_id uuid NOT NULL,
       host_id text NOT NULL, lease_until timestamptz NOT NULL,
       PRIMARY KEY (evaluation, configuration));
-    CREATE TABLE IF NOT EXISTS ${S}.results (
-      evaluation uuid NOT NULL, configuration text NOT NULL, outcome jsonb NOT NULL,
-      report text, created_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (evaluation, configuration));
+    ALTER TABLE ${S}.claims ADD COLUMN IF NOT EXISTS token uuid;
+    CREATE TABLE IF NOT EXISTS ${S}.answers (
+      evaluation uuid NOT NULL, configuration text NOT NULL, token uuid NOT NULL,
+      outcome jsonb NOT NULL, report text, created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (evaluation, configuration, token));
     CREATE TABLE IF NOT EXISTS ${S}.hosts (host_id text PRIMARY KEY, seen_at timestamptz NOT NULL);
     CREATE TABLE IF NOT EXISTS ${S}.holdings (
       host_id text NOT NULL, repo text NOT NULL, used_at timestamptz NOT NULL DEFAULT now(),
@@ -48,7 +56,7 @@ export async function getBundle(db: Queryable, evaluation: string): Promise<stri
 
 /** The evaluation is over: its secrets (clone URLs, hidden files) and bookkeeping go. */
 export async function dropEvaluation(db: Queryable, evaluation: string): Promise<void> {
-  for (const table of ['bundles', 'claims', 'results'])
+  for (const table of ['bundles', 'claims', 'answers'])
     await db.query(`DELETE FROM ${S}.${table} WHERE evaluation = $1`, [evaluation]);
 }
 
@@ -58,82 +66,95 @@ export async function dropEvaluation(db: Queryable, evaluation: string): Promise
  */
 export async function pruneWorkerRows(db: Queryable): Promise<void> {
   await db.query(`DELETE FROM ${S}.bundles WHERE created_at < now() - interval '1 day'`);
-  await db.query(`DELETE FROM ${S}.results WHERE created_at < now() - interval '1 day'`);
+  await db.query(`DELETE FROM ${S}.answers WHERE created_at < now() - interval '1 day'`);
   await db.query(`DELETE FROM ${S}.claims WHERE lease_until < now() - interval '1 day'`);
 }
 
-/**
- * Takes the configuration for this job: free, its lease over (the holder died), or already this
- * job's (a retry of it). Undefined: another job holds it; `leaseUntil` says until when.
- */
-export async function claimConfiguration(
-  db: Queryable,
-  c: { evaluation: string; configuration: string; jobId: string; hostId: string; leaseSeconds: number },
-): Promise<{ claimed: true } | { claimed: false; leaseUntil: Date }> {
-  const { rows } = await db.query(
-    `INSERT INTO ${S}.claims AS c (evaluation, configuration, job_id, host_id, lease_until)
-       VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second')
-     ON CONFLICT (evaluation, configuration) DO UPDATE
-       SET job_id = EXCLUDED.job_id, host_id = EXCLUDED.host_id, lease_until = EXCLUDED.lease_until
-       WHERE c.lease_until < now() OR c.job_id = EXCLUDED.job_id
-     RETURNING job_id`,
-    [c.evaluation, c.configuration, c.jobId, c.hostId, c.leaseSeconds],
-  );
-  if (rows.length > 0) return { claimed: true };
-  const held = await db.query(
-    `SELECT lease_until FROM ${S}.claims WHERE evaluation = $1 AND configuration = $2`,
-    [c.evaluation, c.configuration],
-  );
-  return { claimed: false, leaseUntil: (held.rows[0]?.lease_until as Date | undefined) ?? new Date() };
-}
-
+/** True when the configuration has its answer: one under the current claim, or an infrastructure error. */
 export async function hasResult(db: Queryable, evaluation: string, configuration: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM ${S}.results WHERE evaluation = $1 AND configuration = $2`, [
-    evaluation,
-    configuration,
-  ]);
+  const { rows } = await db.query(
+    `SELECT 1 FROM ${S}.answers a LEFT JOIN ${S}.claims c USING (evaluation, configuration)
+      WHERE a.evaluation = $1 AND a.configuration = $2
+        AND (a.token = c.token OR a.outcome->>'kind' = 'infra') LIMIT 1`,
+    [evaluation, configuration],
+  );
   return rows.length > 0;
 }
 
-/** Stores a configuration's outcome (the first one wins) and tells the App, in one transaction. */
+/**
+ * Stores a configuration's answer under the claim `token` holds, and tells the App, in one
+ * transaction. False: the claim is no longer this token's (nothing stored).
+ */
 export async function putResult(
   db: Queryable,
-  r: { evaluation: string; configuration: string; outcome: object; report?: string },
+  r: { evaluation: string; configuration: string; token: string; outcome: object; report?: string },
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH stored AS (
+       INSERT INTO ${S}.answers (evaluation, configuration, token, outcome, report)
+       SELECT evaluation, configuration, token, $4, $5 FROM ${S}.claims
+        WHERE evaluation = $1 AND configuration = $2 AND token = $3
+       ON CONFLICT DO NOTHING RETURNING evaluation)
+     SELECT pg_notify('${RESULTS_CHANNEL}', $1::text) FROM stored`,
+    [r.evaluation, r.configuration, r.token, JSON.stringify(r.outcome), r.report ?? null],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The App's own answer for a configuration no worker could finish (every attempt lost its
+ * worker): an infrastructure error, under a token of its own (never a claim's: it is no report).
+ */
+export async function putInfraResult(
+  db: Queryable,
+  r: { evaluation: string; configuration: string; outcome: object },
 ): Promise<void> {
   await db.query(
     `WITH stored AS (
-       INSERT INTO ${S}.results (evaluation, configuration, outcome, report) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING evaluation)
+       INSERT INTO ${S}.answers (evaluation, configuration, token, outcome) VALUES ($1, $2, $3, $4)
+       RETURNING evaluation)
      SELECT pg_notify('${RESULTS_CHANNEL}', $1::text) FROM stored`,
-    [r.evaluation, r.configuration, JSON.stringify(r.outcome), r.report ?? null],
+    [r.evaluation, r.configuration, randomUUID(), JSON.stringify(r.outcome)],
   );
 }
 
 export interface StoredResult {
   configuration: string;
+  /** Undefined when the outcome is over its cap (then not read). */
   outcome: unknown;
+  outcomeBytes: number;
   report: string | null;
   /** The report's size in bytes, measured by PostgreSQL before the App reads it. */
   reportBytes: number;
+  /** Stored under the configuration's current claim (by the worker that holds it). */
+  bound: boolean;
+  /** The token it was stored under: one answer's identity. */
+  token: string;
 }
 
+/** Every answer of the evaluation, the oldest first; what is over its cap is measured, not read. */
 export async function resultsOf(
   db: Queryable,
   evaluation: string,
-  maxBytes: number,
+  caps: { reportBytes: number; outcomeBytes: number },
 ): Promise<StoredResult[]> {
-  // A report over the cap is not even read: its size alone makes it an infrastructure error.
   const { rows } = await db.query(
-    `SELECT configuration, outcome, octet_length(report) AS bytes,
-            CASE WHEN octet_length(report) <= $2 THEN report END AS report
-       FROM ${S}.results WHERE evaluation = $1`,
-    [evaluation, maxBytes],
+    `SELECT a.configuration, octet_length(a.report) AS bytes, octet_length(a.outcome::text) AS obytes,
+            CASE WHEN octet_length(a.outcome::text) <= $3 THEN a.outcome END AS outcome,
+            CASE WHEN octet_length(a.report) <= $2 THEN a.report END AS report,
+            (a.token = c.token) IS TRUE AS bound, a.token
+       FROM ${S}.answers a LEFT JOIN ${S}.claims c USING (evaluation, configuration)
+      WHERE a.evaluation = $1 ORDER BY a.created_at, a.token`,
+    [evaluation, caps.reportBytes, caps.outcomeBytes],
   );
   return rows.map((r) => ({
     configuration: r.configuration as string,
-    outcome: r.outcome as unknown,
+    outcome: (r.outcome as unknown) ?? undefined,
+    outcomeBytes: Number(r.obytes ?? 0),
     report: (r.report as string | null) ?? null,
     reportBytes: Number(r.bytes ?? 0),
+    bound: r.bound === true,
+    token: String(r.token),
   }));
 }
 

@@ -2,11 +2,13 @@
  * `tandem worker`: takes configuration jobs from PostgreSQL and runs each through the engine
  * (run-job.ts). Each of its `concurrency` slots takes from this host's own queue first (the App
  * sends a job there when this host already holds the evaluation's repositories) and from the
- * shared queue after. A job's configuration is claimed for the job's lease: a copy of it that
- * finds the claim held elsewhere is put back for when that lease ends, so a worker that died
- * mid-job (its pg-boss lease expired, the job retried here) is replaced, never duplicated.
- * What a job produced — a partial report or an infrastructure error — is stored with a NOTIFY to
- * the App; a killed attempt stores nothing, so it never counts as a verdict.
+ * shared queue after. A job's configuration is claimed under a token and the claim renewed by a
+ * heartbeat while it runs, so a long configuration keeps it however long it takes; a copy that
+ * finds the claim held by a live worker is put back for when that lease would end, and one that
+ * finds it stale (the holder died, froze or lost its host) takes it over. What a job produced —
+ * a partial report or an infrastructure error — is stored under the token with a NOTIFY to the
+ * App; a worker whose claim was taken over stores nothing and leaves the job alone (it is the new
+ * holder's), so a killed or frozen attempt never counts as a verdict, nor twice.
  */
 import path from 'node:path';
 import type PgBoss from 'pg-boss';
@@ -26,6 +28,7 @@ import {
 import { describeIssues } from '../../core/zod-issues.ts';
 import { ensureQueue, type JobQueue, openJobQueue } from './job-queue.ts';
 import { type ConfigurationRunner, SuiteFolders } from './run-job.ts';
+import * as claims from './worker-claims.ts';
 import * as rows from './worker-tables.ts';
 
 export interface WorkerOptions {
@@ -125,7 +128,7 @@ async function handle(
   if (await rows.hasResult(queue.db, data.evaluation, data.configuration)) return done({ skipped: 'done' });
   const body = await rows.getBundle(queue.db, data.evaluation);
   if (body === undefined) return done({ skipped: 'evaluation over' });
-  const claim = await rows.claimConfiguration(queue.db, {
+  const claim = await claims.claimConfiguration(queue.db, {
     evaluation: data.evaluation,
     configuration: data.configuration,
     jobId: job.id,
@@ -135,13 +138,17 @@ async function handle(
   if (!claim.claimed) {
     // A host copy is only a head start: the shared copy stays responsible for the configuration.
     if (data.copy === 'shared') await putBack(queue, data, job, claim.leaseUntil);
+    opts.log(`worker ${opts.hostId}: ${what} is held by a live worker; put back`);
     return done({ skipped: 'held elsewhere' });
   }
+  const { token } = claim;
+  const lease = Number(job.expireInSeconds);
   const bundle = parseBundle(body);
   if (typeof bundle === 'string') {
     await rows.putResult(queue.db, {
       evaluation: data.evaluation,
       configuration: data.configuration,
+      token,
       outcome: { kind: 'infra', hostId: opts.hostId, error: { kind: 'engine', message: bundle } },
     });
     return done({ refused: bundle });
@@ -151,6 +158,37 @@ async function handle(
   const controller = new AbortController();
   const stop = () => controller.abort();
   opts.signal.addEventListener('abort', stop);
+  // The claim's heartbeat: renewed well within its lease; lost (taken over after this process
+  // was frozen or cut off), the run stops and nothing it produced is stored.
+  let lost = false;
+  const renew = setInterval(
+    () =>
+      void claims.renewClaim(queue.db, token, lease).then(
+        (held) => {
+          if (held || lost) return;
+          lost = true;
+          controller.abort();
+        },
+        () => {},
+      ),
+    Math.max(250, (lease * 1000) / 3),
+  );
+  const store = async (outcome: object, report?: string): Promise<boolean> => {
+    const stored =
+      !lost &&
+      (await rows.putResult(queue.db, {
+        evaluation: data.evaluation,
+        configuration: data.configuration,
+        token,
+        outcome,
+        ...(report === undefined ? {} : { report }),
+      }));
+    if (!stored) {
+      lost = true;
+      opts.log(`worker ${opts.hostId}: ${what}: another worker took over its claim; this answer is refused`);
+    }
+    return stored;
+  };
   try {
     const suiteDir = await folders.get(data.evaluation, bundle.files);
     const report = await opts.runner({
@@ -159,31 +197,29 @@ async function handle(
       configuration: data.configuration,
       signal: controller.signal,
     });
-    await rows.putResult(queue.db, {
-      evaluation: data.evaluation,
-      configuration: data.configuration,
-      outcome: { kind: 'report', hostId: opts.hostId },
-      report: JSON.stringify(report),
-    });
+    if (!(await store({ kind: 'report', hostId: opts.hostId }, JSON.stringify(report)))) return;
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     opts.log(`worker ${opts.hostId}: ${what} reported in ${secs}s`);
   } catch (err) {
+    if (lost) {
+      // Not this worker's job any more: the new holder completes it.
+      opts.log(`worker ${opts.hostId}: ${what}: another worker took over its claim; stopped`);
+      return;
+    }
     if (controller.signal.aborted) {
       // Stopped, not a result: the job goes back at once (not after its lease) for another worker.
       opts.log(`worker ${opts.hostId}: ${what} interrupted; handed back`);
+      await claims.releaseClaim(queue.db, token).catch(() => {});
       await queue.boss.fail(name, job.id, { interrupted: true }).catch(() => {});
       return;
     }
     const info = infraInfo(err);
     const secrets = bundle.targets.map((t) => t.url).concat(bundle.context.map((c) => c.url));
     const error = { ...info, message: scrubCredentials(info.message, secrets) };
-    await rows.putResult(queue.db, {
-      evaluation: data.evaluation,
-      configuration: data.configuration,
-      outcome: { kind: 'infra', hostId: opts.hostId, error },
-    });
+    if (!(await store({ kind: 'infra', hostId: opts.hostId, error }))) return;
     opts.log(`worker ${opts.hostId}: ${what} could not run: ${error.message}`);
   } finally {
+    clearInterval(renew);
     opts.signal.removeEventListener('abort', stop);
   }
   await rows
