@@ -65,7 +65,7 @@ export class TandemService {
   >();
 
   constructor(private readonly opts: ServiceOptions) {
-    this.checks = new CheckRunRegistry(opts.store);
+    this.checks = new CheckRunRegistry(opts.store, { holder: opts.replicas?.holder });
     const deps: EvalDeps = {
       store: opts.store,
       checks: this.checks,
