@@ -161,13 +161,14 @@ export async function mergeLinkedSet(
     return 'done';
   }
   const everyone = basis.sequence.map((m) => m.key);
-  const last = await store.merges.latest(basis.evaluationId);
-  if (last?.state === 'merged') {
-    await say(everyone, { outcome: 'merged', steps: last.steps, alreadyMerged: true });
+  // One step in the store (whichever replica asks): merged already, running, or begun here.
+  const start = await store.merges.start(basis.evaluationId, req.requestedBy);
+  if ('merged' in start) {
+    await say(everyone, { outcome: 'merged', steps: start.merged.steps, alreadyMerged: true });
     return 'done';
   }
-  const attempt = await store.merges.start(basis.evaluationId, req.requestedBy);
-  if (attempt === undefined) return 'busy';
+  if ('running' in start) return 'busy';
+  const attempt = start.started;
   // What earlier attempts merged stays merged, whatever this attempt does.
   const steps: MergeStep[] = basis.sequence.map((m) => basis.kept.get(m.key) ?? notAttempted(m));
   const finish = async (reasons: string[] = []) => {
