@@ -15,6 +15,7 @@
 
 import { repoOfPullKey } from '../../core/pull-ref.ts';
 import type { GitHubPort } from '../port/github-port.ts';
+import { underLease } from '../store/lease-section.ts';
 import type { Store } from '../store/store.ts';
 
 const WAITING = 'Waiting for the linked change to be evaluated.';
@@ -26,7 +27,7 @@ export interface CheckRunRegistryOptions {
    * its own leases back at once instead of waiting for them to expire.
    */
   holder?: string | undefined;
-  /** How long a head's lease lasts if its holder dies while creating the check. */
+  /** How long a head's lease outlives its holder if it dies while creating the check. */
   leaseMs?: number;
   /** How often a replica waiting for another's lease on the same head asks again. */
   retryMs?: number;
@@ -84,15 +85,11 @@ export class CheckRunRegistry {
    * Runs `fn` while holding the head's lease, waiting for another replica that holds it (it is
    * creating the check: once it stored the id, `fn` finds it).
    */
-  private async underLease<T>(head: string, fn: () => Promise<T>): Promise<T> {
-    const name = `check:${head}`;
-    while (!(await this.store.leases.acquire(name, this.holder, this.leaseMs)))
-      await new Promise((r) => setTimeout(r, this.retryMs));
-    try {
-      return await fn();
-    } finally {
-      await this.store.leases.release(name, this.holder);
-    }
+  private underLease<T>(head: string, fn: () => Promise<T>): Promise<T> {
+    return underLease(this.store.leases, `check:${head}`, this.holder, fn, {
+      ttlMs: this.leaseMs,
+      retryMs: this.retryMs,
+    });
   }
 
   private async ensureNow(
