@@ -4,6 +4,7 @@
  * left running is found again, and an item keeps its members, check runs and status.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
 const member = (pull: string, headSha: string) => ({
@@ -74,5 +75,19 @@ describe.each(STORE_BACKENDS)('store.setQueue on %s', (backend) => {
     ]);
     expect(again.filter((id) => id !== undefined)).toEqual(['q3']);
     expect((await a.setQueue.activeItems(3)).map((i) => i.id).sort()).toEqual(['q1', 'q2', 'q3']);
+  });
+
+  it('keeps every step of two replicas stepping one queue at once', async () => {
+    const [a, b] = [await temp.open(), await temp.open()];
+    const count = z.object({ n: z.number() });
+    const bump = (s: { setQueue: typeof a.setQueue }) =>
+      s.setQueue.update(3, (stored) => {
+        const n = (count.safeParse(stored).data?.n ?? 0) + 1;
+        return { state: { n }, out: n };
+      });
+    const seen = await Promise.all(Array.from({ length: 10 }, (_, i) => bump(i % 2 ? a : b)));
+    expect(seen.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await b.setQueue.state(3)).toEqual({ n: 10 });
+    expect(await a.setQueue.installations()).toEqual([3]);
   });
 });

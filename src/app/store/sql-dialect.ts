@@ -41,3 +41,8 @@ export function insertionOrder(d: Dialect): string {
 export async function serialiseWrites(tx: Queryable, table: string): Promise<void> {
   if (tx.dialect === 'postgres') await tx.exec(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
 }
+
+/** ` FOR UPDATE` on PostgreSQL (the rows read are locked until the transaction ends); nothing on SQLite, whose transactions hold the one write lock. */
+export function forUpdate(d: Dialect): string {
+  return d === 'postgres' ? ' FOR UPDATE' : '';
+}

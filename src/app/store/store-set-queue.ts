@@ -13,7 +13,7 @@
  * Rows are validated on read: a row another version wrote must not crash a restart.
  */
 import { z } from 'zod';
-import { insertionOrder, serialiseWrites } from './sql-dialect.ts';
+import { forUpdate, insertionOrder, serialiseWrites } from './sql-dialect.ts';
 import type { Driver, Queryable } from './store-driver.ts';
 
 export const queueMemberRecordSchema = z.object({
@@ -124,6 +124,36 @@ export class SetQueueTable {
     return row ? JSON.parse(row.state) : undefined;
   }
 
+  /**
+   * One step on the installation's queue state as a single transaction: the stored state (JSON,
+   * or undefined) is read with its row locked, `change` computes the next one (synchronously),
+   * and it is saved, so two replicas stepping the same queue never lose each other's change.
+   */
+  async update<T>(
+    installationId: number,
+    change: (stored: unknown) => { state: unknown; out: T },
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      // A first state for the installation: its row is made first, so there is one to lock.
+      await tx.run(
+        `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, 'null', ?) ON CONFLICT (installation_id) DO NOTHING`,
+        [installationId, Date.now()],
+      );
+      const row = (await tx.get(
+        `SELECT state FROM set_queue WHERE installation_id = ?${forUpdate(tx.dialect)}`,
+        [installationId],
+      )) as { state: string };
+      const parsed: unknown = JSON.parse(row.state);
+      const { state, out } = change(parsed === null ? undefined : parsed);
+      await tx.run('UPDATE set_queue SET state = ?, updated_at = ? WHERE installation_id = ?', [
+        JSON.stringify(state),
+        Date.now(),
+        installationId,
+      ]);
+      return out;
+    });
+  }
+
   async saveState(installationId: number, state: unknown): Promise<void> {
     await this.db.run(
       `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, ?, ?)
@@ -201,7 +231,9 @@ export class SetQueueTable {
 
   async setCheckRun(id: string, pull: string, checkRunId: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const item = toItem(await tx.get('SELECT * FROM queue_items WHERE id = ?', [id]));
+      const item = toItem(
+        await tx.get(`SELECT * FROM queue_items WHERE id = ?${forUpdate(tx.dialect)}`, [id]),
+      );
       if (!item) return;
       const runs = { ...item.checkRuns, [pull]: checkRunId };
       await tx.run('UPDATE queue_items SET check_runs = ? WHERE id = ?', [JSON.stringify(runs), id]);
