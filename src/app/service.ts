@@ -65,7 +65,10 @@ export class TandemService {
   >();
 
   constructor(private readonly opts: ServiceOptions) {
-    this.checks = new CheckRunRegistry(opts.store, { holder: opts.replicas?.holder });
+    this.checks = new CheckRunRegistry(opts.store, {
+      holder: opts.replicas?.holder,
+      leaseMs: opts.replicas?.ttlMs,
+    });
     const deps: EvalDeps = {
       store: opts.store,
       checks: this.checks,

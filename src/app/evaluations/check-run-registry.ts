@@ -27,8 +27,11 @@ export interface CheckRunRegistryOptions {
    * its own leases back at once instead of waiting for them to expire.
    */
   holder?: string | undefined;
-  /** How long a head's lease outlives its holder if it dies while creating the check. */
-  leaseMs?: number;
+  /**
+   * How long a head's lease outlives its holder if it dies while creating the check (the
+   * replicas' `TANDEM_LEASE_MS`; renewed while held).
+   */
+  leaseMs?: number | undefined;
   /** How often a replica waiting for another's lease on the same head asks again. */
   retryMs?: number;
 }
@@ -52,7 +55,7 @@ export class CheckRunRegistry {
     opts: CheckRunRegistryOptions = {},
   ) {
     this.holder = opts.holder ?? 'this-host';
-    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.leaseMs = opts.leaseMs ?? 15_000;
     this.retryMs = opts.retryMs ?? 25;
   }
 
