@@ -15,7 +15,6 @@
  * as they happen (`store.merges`): a repeated command on a merged set says so, a second one while
  * one runs is refused, and a retry after a half-merge keeps what merged.
  */
-import { randomUUID } from 'node:crypto';
 import { scrubCredentials } from '../../core/credentials.ts';
 import {
   cycleNote,
@@ -33,8 +32,8 @@ import { MERGE_MARKER } from '../../github/sticky-comment.ts';
 import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-status.ts';
 import { markCommentsMerged } from '../evaluations/sticky-comments.ts';
 import type { GitHubPort } from '../port/github-port.ts';
-import { underLease } from '../store/lease-section.ts';
 import type { Store } from '../store/store.ts';
+import { underMergeCommentLease } from './merge-comment-lease.ts';
 import { type MergeBasis, mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
 
 export interface MergeRequest {
@@ -49,9 +48,6 @@ export interface MergeRequest {
 export type MergeCommandResult = 'done' | 'busy';
 
 type Log = { warn: (o: object, m: string) => void };
-
-/** This process's name in the merge-comment leases. */
-const HOLDER = `merge-${randomUUID()}`;
 
 async function tell(
   gh: GitHubPort,
@@ -70,9 +66,7 @@ async function tell(
     const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
       // Under a lease on the PR's merge comment: two replicas saying at once never both create it.
-      await underLease(store.leases, `merge-comment:${key}`, HOLDER, () =>
-        gh.upsertComment(ref, body, MERGE_MARKER),
-      );
+      await underMergeCommentLease(store, key, () => gh.upsertComment(ref, body, MERGE_MARKER));
     } catch (e) {
       // One member's comment failing must not keep the others from hearing about the merge.
       log.warn({ err: e, pull: key }, 'could not write the merge comment');

@@ -27,7 +27,7 @@ export interface CommentEdit {
 export class CommentStatesTable {
   /** The leases the edits hold (`comment:<PR>`). */
   readonly leases: LeasesTable;
-  /** This store's name in those leases: edits of one PR wait for each other, in any process. */
+  /** This store's name in those leases: edits of one PR from two replicas wait for each other. */
   private readonly holder = `comments-${randomUUID()}`;
 
   constructor(private readonly db: Driver) {
