@@ -8,9 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { underLease } from '../store/lease-section.ts';
 import type { Store } from '../store/store.ts';
 
-/** This process's name in the merge-comment leases. */
-const HOLDER = `merge-${randomUUID()}`;
+/** Each store's name in the merge-comment leases (one store per App process; tests open two). */
+const holders = new WeakMap<Store, string>();
 
 export function underMergeCommentLease<T>(store: Store, pull: string, fn: () => Promise<T>): Promise<T> {
-  return underLease(store.leases, `merge-comment:${pull}`, HOLDER, fn);
+  let holder = holders.get(store);
+  if (!holder) {
+    holder = `merge-${randomUUID()}`;
+    holders.set(store, holder);
+  }
+  return underLease(store.leases, `merge-comment:${pull}`, holder, fn);
 }
