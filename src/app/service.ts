@@ -60,7 +60,10 @@ export class TandemService {
   private readonly intake: EvaluationRequests;
 
   constructor(private readonly opts: ServiceOptions) {
-    this.checks = new CheckRunRegistry(opts.store);
+    this.checks = new CheckRunRegistry(opts.store, {
+      holder: opts.replicas?.holder,
+      leaseMs: opts.replicas?.ttlMs,
+    });
     this.intake = new EvaluationRequests({
       store: opts.store,
       configs: opts.configs,

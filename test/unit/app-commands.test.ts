@@ -98,7 +98,7 @@ describe('/tandem commands', () => {
     const id = await publishedEvaluation(w.s, { outcome: 'resolved', mergeOrder: [] }, undefined, {
       installationId: 7,
     });
-    expect(await w.s.merges.start(id, 'someone')).toBeTypeOf('number');
+    expect(await w.s.merges.start(id, 'someone')).toMatchObject({ started: expect.any(Number) });
     const c = w.comment('writer', '/tandem merge');
     await handleCommandComment(w.tandem, w.gh, 7, api, 1, c);
     expect(w.reactions(c)).toEqual(['+1', 'confused']);

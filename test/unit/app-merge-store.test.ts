@@ -49,14 +49,16 @@ describe.each(STORE_BACKENDS)('store: merges and verdicts on %s', (backend) => {
   it('runs one attempt per evaluation at a time, and remembers what earlier attempts merged', async () => {
     const store = await temp.open();
     const ev = await published(store, ['acme/schema#1', 'acme/api#1'], 'resolved');
-    const first = await store.merges.start(ev, 'alice');
+    const started = await store.merges.start(ev, 'alice');
+    const first = 'started' in started ? started.started : undefined;
     expect(first).toBeTypeOf('number');
-    expect(await store.merges.start(ev, 'bob')).toBeUndefined();
+    expect(await store.merges.start(ev, 'bob')).toEqual({ running: true });
     await store.merges.update(first!, 'partial', [
       { key: 'acme/schema#1', headSha: A, result: 'merged', mergeSha: 'c'.repeat(40) },
       { key: 'acme/api#1', headSha: A, result: 'refused', reason: 'ci failing' },
     ]);
-    const second = await store.merges.start(ev, 'bob');
+    const restarted = await store.merges.start(ev, 'bob');
+    const second = 'started' in restarted ? restarted.started : undefined;
     expect(second).toBeGreaterThan(first!);
     expect(await store.merges.latest(ev)).toMatchObject({
       id: second,
@@ -69,6 +71,10 @@ describe.each(STORE_BACKENDS)('store: merges and verdicts on %s', (backend) => {
     // A restart finds the second attempt running: it is over, and a new one may start.
     expect(await store.merges.interruptRunning()).toBe(1);
     expect((await store.merges.latest(ev))?.state).toBe('interrupted');
-    expect(await store.merges.start(ev, 'carol')).toBeTypeOf('number');
+    const third = await store.merges.start(ev, 'carol');
+    expect(third).toMatchObject({ started: expect.any(Number) });
+    // Once an attempt merged the set, no other starts: the merged attempt is the answer.
+    await store.merges.update((third as { started: number }).started, 'merged', []);
+    expect(await store.merges.start(ev, 'dave')).toMatchObject({ merged: { requestedBy: 'carol' } });
   });
 });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/app/store/store.ts';
 import type { PullRef } from '../../src/core/pull-ref.ts';
-import { STORE_BACKENDS, type TempStore, useTempStore } from './app-fixtures.ts';
+import { runningEvaluation, STORE_BACKENDS, type TempStore, useTempStore } from './app-fixtures.ts';
 
 async function open(temp: TempStore): Promise<{ s: Store; reopen: () => Promise<Store> }> {
   let current = await temp.open();
@@ -125,27 +125,30 @@ describe.each(STORE_BACKENDS)('store tables on %s', (backend) => {
 
     it('keeps a hand-off and the run recorded for it', async () => {
       const { s, reopen } = await open(temp);
+      // A run is recorded only while its evaluation runs.
+      const id = await runningEvaluation(s);
+      const dispatchedAt = Date.now();
       await s.handoffs.save({
-        evaluationId: 9,
+        evaluationId: id,
         evaluator: 'acme/suites',
         workflow: 'tandem.yml',
         heads: [`acme/api#1@${SHA}`],
-        dispatchedAt: Date.now(),
+        dispatchedAt,
       });
-      await s.handoffs.recordRun(9, {
+      await s.handoffs.recordRun(id, dispatchedAt, {
         id: 77,
         url: 'https://x/runs/77',
         status: 'completed',
         conclusion: 'success',
-      } as Parameters<Store['handoffs']['recordRun']>[1]);
+      } as Parameters<Store['handoffs']['recordRun']>[2]);
       const r = await reopen();
-      expect(await r.handoffs.get(9)).toMatchObject({
+      expect(await r.handoffs.get(id)).toMatchObject({
         evaluator: 'acme/suites',
         heads: [`acme/api#1@${SHA}`],
         run: { id: 77, url: 'https://x/runs/77', status: 'completed', conclusion: 'success' },
       });
-      await r.handoffs.delete(9);
-      expect(await r.handoffs.get(9)).toBeUndefined();
+      await r.handoffs.delete(id);
+      expect(await r.handoffs.get(id)).toBeUndefined();
     });
   });
 });

@@ -5,13 +5,36 @@
  * kill: the intent is stored before GitHub is asked to create the check, the check carries the
  * PR as `external_id`, and a head whose intent outlived its process is looked up on GitHub and
  * the check found there adopted (`reconcile` on start, or the next `ensure`).
+ *
+ * Across App replicas sharing one database: reading the head's row and creating its check is
+ * done under a short lease on the head (`check:<PR>@<sha>` in `store.leases`), so a second
+ * replica waits for the first to store the id and then reuses it. A holder that dies lets its
+ * lease expire; its intent is then adopted from GitHub like a killed process's. The in-memory
+ * `inFlight` map only spares this process the lease round trips.
  */
 
 import { repoOfPullKey } from '../../core/pull-ref.ts';
 import type { GitHubPort } from '../port/github-port.ts';
+import { underLease } from '../store/lease-section.ts';
 import type { Store } from '../store/store.ts';
 
 const WAITING = 'Waiting for the linked change to be evaluated.';
+
+export interface CheckRunRegistryOptions {
+  /**
+   * This replica's name in the head leases (`ReplicaCoordination.holder`). The default is one
+   * fixed name, right for the embedded store's single process: restarted after a kill, it takes
+   * its own leases back at once instead of waiting for them to expire.
+   */
+  holder?: string | undefined;
+  /**
+   * How long a head's lease outlives its holder if it dies while creating the check (the
+   * replicas' `TANDEM_LEASE_MS`; renewed while held).
+   */
+  leaseMs?: number | undefined;
+  /** How often a replica waiting for another's lease on the same head asks again. */
+  retryMs?: number;
+}
 
 export class CheckRunRegistry {
   private readonly inFlight = new Map<string, Promise<number>>();
@@ -23,7 +46,18 @@ export class CheckRunRegistry {
    */
   afterCreate: ((pullKey: string, checkRunId: number) => void) | undefined;
 
-  constructor(private readonly store: Store) {}
+  private readonly holder: string;
+  private readonly leaseMs: number;
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly store: Store,
+    opts: CheckRunRegistryOptions = {},
+  ) {
+    this.holder = opts.holder ?? 'this-host';
+    this.leaseMs = opts.leaseMs ?? 15_000;
+    this.retryMs = opts.retryMs ?? 25;
+  }
 
   /**
    * The check run for this PR head: the open one, the completed one moved back to queued, the one
@@ -43,9 +77,22 @@ export class CheckRunRegistry {
       return pending.then((checkRunId) => this.claimed(pullKey, headSha, evaluationId, checkRunId));
     // In flight before the store is read: an `ensure` of the same head meanwhile waits for this
     // one instead of reading the same "no check yet" and creating a second.
-    const p = this.ensureNow(gh, pullKey, headSha, evaluationId).finally(() => this.inFlight.delete(id));
+    const p = this.underLease(id, () => this.ensureNow(gh, pullKey, headSha, evaluationId)).finally(() =>
+      this.inFlight.delete(id),
+    );
     this.inFlight.set(id, p);
     return p;
+  }
+
+  /**
+   * Runs `fn` while holding the head's lease, waiting for another replica that holds it (it is
+   * creating the check: once it stored the id, `fn` finds it).
+   */
+  private underLease<T>(head: string, fn: () => Promise<T>): Promise<T> {
+    return underLease(this.store.leases, `check:${head}`, this.holder, fn, {
+      ttlMs: this.leaseMs,
+      retryMs: this.retryMs,
+    });
   }
 
   private async ensureNow(
@@ -77,8 +124,15 @@ export class CheckRunRegistry {
       }
       const gh = await auth(pull.installationId);
       const key = `${pullKey}@${headSha}`;
-      // Settled meanwhile by an `ensure` of this head (which adopts on its own), or being created now.
-      if (!(await this.store.checkRuns.hasIntent(pullKey, headSha)) || this.inFlight.has(key)) continue;
+      // Being created now (here, or by a live replica holding the head's lease).
+      if (this.inFlight.has(key)) continue;
+      const lease = `check:${key}`;
+      if (!(await this.store.leases.acquire(lease, this.holder, this.leaseMs))) continue;
+      // Settled meanwhile by an `ensure` of this head (which adopts on its own).
+      if (!(await this.store.checkRuns.hasIntent(pullKey, headSha))) {
+        await this.store.leases.release(lease, this.holder);
+        continue;
+      }
       // An `ensure` of this head meanwhile waits for the adoption, then goes on as usual.
       const adopted = this.adopt(gh, pullKey, headSha, null);
       const done = adopted.then(
@@ -92,6 +146,7 @@ export class CheckRunRegistry {
           await this.closeStale(gh, pullKey, pull.headSha, 'Superseded: the pull request has a newer head.');
       } finally {
         this.reconciling.delete(key);
+        await this.store.leases.release(lease, this.holder);
       }
       settled += 1;
     }

@@ -131,6 +131,7 @@ export async function publishReport(
   report: Report,
   reveal: Reveal,
   afterChecks?: () => Promise<void> | void,
+  evaluationId?: number,
 ): Promise<void> {
   const { conclusion, rerun } = conclusionOf(report);
   const check = renderLinkedChangeCheck(view, report, reveal);
@@ -147,7 +148,8 @@ export async function publishReport(
   }
   await afterChecks?.();
   const shown = { ...view, ...(checkRunUrl ? { checkRunUrl } : {}) };
-  await commentResultOnAll(gh, store.comments, shown, { kind: 'report', view: shown, report, reveal });
+  const result = { kind: 'report' as const, view: shown, report, reveal };
+  await commentResultOnAll(gh, store.comments, shown, result, evaluationId);
 }
 
 /**
@@ -161,11 +163,18 @@ export async function publishFailure(
   view: LinkedChangeView,
   error: unknown,
   message: string,
+  evaluationId?: number,
 ): Promise<void> {
   const cause = error instanceof InputError ? 'suite' : 'infrastructure';
   const out = renderNoReport(view, message, cause);
   await failAll(gh, store, members, out.check, cause === 'infrastructure');
-  await commentResultOnAll(gh, store.comments, view, { kind: 'no-report', view, message, cause });
+  await commentResultOnAll(
+    gh,
+    store.comments,
+    view,
+    { kind: 'no-report', view, message, cause },
+    evaluationId,
+  );
 }
 
 /**
@@ -177,6 +186,7 @@ export async function closeRefused(
   store: Store,
   set: ResolvedSet,
   suite: OrgSuite,
+  evaluationId?: number,
 ): Promise<void> {
   const whole: LinkedChangeView = { members: set.members, left: set.left, refused: set.refused };
   const covered = new RepoSet(suite.repos);
@@ -195,6 +205,6 @@ export async function closeRefused(
       await gh.completeCheck(repoOfPullKey(r.to), c.checkRunId, 'failure', out.check);
       await store.checkRuns.complete(r.to, c.headSha);
     }
-    await commentResult(gh, store.comments, r.to, { kind: 'refused', view, reason: r.reason });
+    await commentResult(gh, store.comments, r.to, { kind: 'refused', view, reason: r.reason }, evaluationId);
   }
 }

@@ -126,7 +126,9 @@ async function evaluate(
     async (progress) => {
       const view = run.evaluated;
       if (view)
-        await publishing.run(signal, () => commentVerdictFirst(gh, store.comments, view, progress, signal));
+        await publishing.run(signal, () =>
+          commentVerdictFirst(gh, store.comments, view, progress, signal, item.evaluationId),
+        );
     },
   );
   const outcome = await evaluateSet(
@@ -196,7 +198,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
     await store.evaluations.supersede(item.evaluationId);
     return { title: 'closed', reason: 'The pull request was closed.' };
   }
-  await closeRefused(gh, store, set, suiteEntry);
+  await closeRefused(gh, store, set, suiteEntry, item.evaluationId);
   for (const m of set.members) {
     const key = pullKey(m.ref);
     await checks.closeStale(gh, key, m.headSha, 'Superseded: the pull request has a newer head.');
@@ -216,7 +218,7 @@ async function openSet(run: Run, set: ResolvedSet, suiteEntry: OrgSuite): Promis
   for (const m of members) await gh.markInProgress(repoOfPullKey(m.key), m.checkRunId, progress);
   run.evaluated = { members: set.members, left: set.left, refused: set.refused };
   // An earlier verdict on the members stays in sight, marked as the one for the old heads.
-  await markCommentsStale(gh, store.comments, run.evaluated);
+  await markCommentsStale(gh, store.comments, run.evaluated, item.evaluationId);
   return undefined;
 }
 
@@ -268,13 +270,22 @@ async function publishDone(
     // order this suite gave, once published) and the next evaluation may run while these
     // comments wait.
     await publishing.run(signal, () =>
-      publishReport(gh, deps.store, members, view, report, config.reveal, async () => {
-        await states.recordVerdict(item.evaluationId, {
-          outcome: report.outcome,
-          mergeOrder: outcome.mergeOrder,
-        });
-        releaseSlot();
-      }),
+      publishReport(
+        gh,
+        deps.store,
+        members,
+        view,
+        report,
+        config.reveal,
+        async () => {
+          await states.recordVerdict(item.evaluationId, {
+            outcome: report.outcome,
+            mergeOrder: outcome.mergeOrder,
+          });
+          releaseSlot();
+        },
+        item.evaluationId,
+      ),
     );
     // Kept before `published`: the next re-run of these heads finds it on the last published row.
     if (reused) await states.carryResult(item.evaluationId, reused.fromEvaluation);
@@ -295,7 +306,7 @@ async function publishDone(
 
 /** No report: the failure on every member's check and comment. */
 async function failed(run: Run, view: LinkedChangeView, error: unknown, message: string): Promise<void> {
-  await publishFailure(run.gh, run.deps.store, run.members, view, error, message);
+  await publishFailure(run.gh, run.deps.store, run.members, view, error, message, run.item.evaluationId);
   await run.deps.store.evaluations.fail(run.item.evaluationId);
   run.trail.end('infrastructure-error', { err: message });
 }

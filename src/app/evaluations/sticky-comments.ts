@@ -21,13 +21,21 @@ import type { CommentStatesTable } from '../store/store-comment-states.ts';
 
 type Step = (state: CommentState | undefined) => CommentState | undefined;
 
-/** One PR's comment after `step`: stored, then posted whole; nothing is written when nothing changed. */
-async function update(gh: GitHubPort, states: CommentStatesTable, key: string, step: Step): Promise<void> {
-  const before = await states.get(key);
-  const after = step(before);
-  if (after === undefined || after === before) return;
-  await states.put(key, after);
-  await gh.upsertComment(parsePullKey(key), renderStickyComment(after));
+/**
+ * One PR's comment after `step`: stored, then posted whole; nothing is written when nothing
+ * changed, or when a newer evaluation than `evaluationId` wrote it (any replica: the store does
+ * the update under the PR's lease, store-comment-states.ts).
+ */
+async function update(
+  gh: GitHubPort,
+  states: CommentStatesTable,
+  key: string,
+  step: Step,
+  evaluationId?: number,
+): Promise<void> {
+  await states.edit(key, step, (after) => gh.upsertComment(parsePullKey(key), renderStickyComment(after)), {
+    evaluationId,
+  });
 }
 
 /** A result on every member of `view` (the same comment on each): it replaces what was there. */
@@ -36,8 +44,9 @@ export async function commentResultOnAll(
   states: CommentStatesTable,
   view: CommentView,
   result: CommentResult,
+  evaluationId?: number,
 ): Promise<void> {
-  for (const m of view.members) await commentResult(gh, states, pullKey(m.ref), result);
+  for (const m of view.members) await commentResult(gh, states, pullKey(m.ref), result, evaluationId);
 }
 
 /** A result on one PR's comment. */
@@ -46,8 +55,9 @@ export function commentResult(
   states: CommentStatesTable,
   key: string,
   result: CommentResult,
+  evaluationId?: number,
 ): Promise<void> {
-  return update(gh, states, key, () => withResult(result));
+  return update(gh, states, key, () => withResult(result), evaluationId);
 }
 
 /**
@@ -58,8 +68,10 @@ export async function markCommentsStale(
   gh: GitHubPort,
   states: CommentStatesTable,
   view: CommentView,
+  evaluationId?: number,
 ): Promise<void> {
-  for (const m of view.members) await update(gh, states, pullKey(m.ref), (s) => withReEvaluating(s, view));
+  for (const m of view.members)
+    await update(gh, states, pullKey(m.ref), (s) => withReEvaluating(s, view), evaluationId);
 }
 
 /**
@@ -73,10 +85,11 @@ export async function commentVerdictFirst(
   view: CommentView,
   progress: EvaluationProgress,
   signal: AbortSignal,
+  evaluationId?: number,
 ): Promise<void> {
   for (const m of view.members) {
     if (signal.aborted) return;
-    await update(gh, states, pullKey(m.ref), (s) => withVerdictFirst(s, view, progress));
+    await update(gh, states, pullKey(m.ref), (s) => withVerdictFirst(s, view, progress), evaluationId);
   }
 }
 

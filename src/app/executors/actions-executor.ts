@@ -106,7 +106,8 @@ export class ActionsExecutor implements Executor {
     // The first run seen is the evaluation's; a completed run does not go back to in progress.
     if (h.run && (h.run.id !== run.id || (h.run.status === 'completed' && run.status !== 'completed')))
       return false;
-    await this.handoffs.recordRun(h.evaluationId, run);
+    // Checked again where it is written: another replica may have recorded a run meanwhile.
+    if (!(await this.handoffs.recordRun(h.evaluationId, h.dispatchedAt, run))) return false;
     if (!h.run) await this.progress.show(evaluation);
     this.waiters.get(h.evaluationId)?.();
     return true;

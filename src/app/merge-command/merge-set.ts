@@ -33,6 +33,7 @@ import { type MergeStatus, renderMergeStatus } from '../../report/merge-command-
 import { markCommentsMerged } from '../evaluations/sticky-comments.ts';
 import type { GitHubPort } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
+import { underMergeCommentLease } from './merge-comment-lease.ts';
 import { type MergeBasis, mergeInOrder, preflight, rightsRefusal } from './merge-set-phases.ts';
 
 export interface MergeRequest {
@@ -64,7 +65,8 @@ async function tell(
     const sees = pageSees(pageRank(visibility.get(key)), (k) => itemRank(visibility.get(k)));
     const body = renderMergeStatus(statusForPage(status, sees, all));
     try {
-      await gh.upsertComment(ref, body, MERGE_MARKER);
+      // Under a lease on the PR's merge comment: two replicas saying at once never both create it.
+      await underMergeCommentLease(store, key, () => gh.upsertComment(ref, body, MERGE_MARKER));
     } catch (e) {
       // One member's comment failing must not keep the others from hearing about the merge.
       log.warn({ err: e, pull: key }, 'could not write the merge comment');
@@ -161,13 +163,14 @@ export async function mergeLinkedSet(
     return 'done';
   }
   const everyone = basis.sequence.map((m) => m.key);
-  const last = await store.merges.latest(basis.evaluationId);
-  if (last?.state === 'merged') {
-    await say(everyone, { outcome: 'merged', steps: last.steps, alreadyMerged: true });
+  // One step in the store (whichever replica asks): merged already, running, or begun here.
+  const start = await store.merges.start(basis.evaluationId, req.requestedBy);
+  if ('merged' in start) {
+    await say(everyone, { outcome: 'merged', steps: start.merged.steps, alreadyMerged: true });
     return 'done';
   }
-  const attempt = await store.merges.start(basis.evaluationId, req.requestedBy);
-  if (attempt === undefined) return 'busy';
+  if ('running' in start) return 'busy';
+  const attempt = start.started;
   // What earlier attempts merged stays merged, whatever this attempt does.
   const steps: MergeStep[] = basis.sequence.map((m) => basis.kept.get(m.key) ?? notAttempted(m));
   const finish = async (reasons: string[] = []) => {

@@ -70,15 +70,18 @@ export async function enqueueLinkedSet(
   }
   const viaQueue = new Set(precheck.filter((p) => p.ok && p.viaMergeQueue).map((p) => p.pull));
   const recorded = members.map((m) => ({ ...m, viaMergeQueue: viaQueue.has(m.pull) }));
-  // Read-then-write: two enqueues at once would take one id (a store transaction makes it one step).
-  const id = `q${(await store.setQueue.count()) + 1}`;
-  await store.setQueue.addItem({
-    id,
+  // The number and the "not queued yet" check are one step in the store: two enqueues at once
+  // (two replicas) get two numbers, and a set queued meanwhile is not queued again.
+  const id = await store.setQueue.addItem({
     installationId: req.installationId,
     seed: req.seed,
     requestedBy: req.requestedBy,
     members: recorded,
   });
+  if (id === undefined) {
+    await runner.step(req.installationId);
+    return 'already-queued';
+  }
   const wiringRepos = (req.suiteRepos ?? []).filter((r) => !members.some((m) => sameRepo(m.repo, r)));
   const item = {
     id,

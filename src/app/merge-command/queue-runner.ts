@@ -92,8 +92,13 @@ export class SetQueueRunner {
     const previous = this.steps.get(installationId) ?? Promise.resolve();
     const next = previous.then(async () => {
       const opts = await this.options(installationId);
-      const { state, actions } = nextActions(change(await this.state(installationId)), opts);
-      await this.deps.store.setQueue.saveState(installationId, state);
+      // Read, changed and saved in one store transaction: another replica's step on the same
+      // queue waits for it instead of being overwritten.
+      const { state, actions } = await this.deps.store.setQueue.update(installationId, (stored) => {
+        const parsed = QueueStateSchema.safeParse(stored);
+        const next = nextActions(change(parsed.success ? parsed.data : emptyQueue()), opts);
+        return { state: next.state, out: next };
+      });
       for (const a of actions) this.perform(installationId, a);
       await this.tellPositions(installationId, state);
     });

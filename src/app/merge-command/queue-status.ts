@@ -2,7 +2,7 @@
  * Says where a queue item stands on every member (issue 28): the `Tandem queue` check on its head
  * and the line of its merge comment, each page naming only what it may show (core/page-privacy.ts:
  * a public PR's page never names a private repository's PR). One member failing to hear must not
- * keep the others from hearing.
+ * keep the others from hearing. Each member's writes hold its merge-comment lease (replicas).
  */
 import { itemRank, pageRank, pageSees } from '../../core/page-privacy.ts';
 import { parsePullKey, repoOfPullKey } from '../../core/pull-ref.ts';
@@ -14,6 +14,7 @@ import { MERGE_MARKER, upsertStickyComment } from '../../github/sticky-comment.t
 import { type QueueStatusView, queueCommentBody, renderQueueStatus } from '../../report/set-queue-status.ts';
 import type { Store } from '../store/store.ts';
 import type { QueueItemRecord } from '../store/store-set-queue.ts';
+import { underMergeCommentLease } from './merge-comment-lease.ts';
 
 type Log = { warn: (o: object, m: string) => void };
 
@@ -38,24 +39,29 @@ export async function tellQueueStatus(
     const sees = pageSees(pageRank(visibility.get(m.pull)), (k) => itemRank(visibility.get(k)));
     const text = renderQueueStatus(view, (key) => (sees(key) ? key : 'another linked set'));
     try {
-      const ref = parsePullKey(m.pull);
-      await upsertStickyComment(
-        gh,
-        repoId(repoOfPullKey(m.pull)),
-        ref.number,
-        queueCommentBody(text),
-        MERGE_MARKER,
-      );
-      if (opts.check === false) continue;
-      const id = await writeQueueCheck(
-        gh,
-        repoId(m.repo),
-        m.headSha,
-        item.checkRuns[m.pull],
-        { title: text.title, summary: text.summary },
-        text.conclusion,
-      );
-      if (item.checkRuns[m.pull] !== id) await store.setQueue.setCheckRun(item.id, m.pull, id);
+      // Under the PR's merge-comment lease, the item's check read afresh: another replica
+      // telling the same item at once never creates a second comment or check.
+      await underMergeCommentLease(store, m.pull, async () => {
+        const ref = parsePullKey(m.pull);
+        await upsertStickyComment(
+          gh,
+          repoId(repoOfPullKey(m.pull)),
+          ref.number,
+          queueCommentBody(text),
+          MERGE_MARKER,
+        );
+        if (opts.check === false) return;
+        const known = (await store.setQueue.item(item.id))?.checkRuns[m.pull] ?? item.checkRuns[m.pull];
+        const id = await writeQueueCheck(
+          gh,
+          repoId(m.repo),
+          m.headSha,
+          known,
+          { title: text.title, summary: text.summary },
+          text.conclusion,
+        );
+        if (known !== id) await store.setQueue.setCheckRun(item.id, m.pull, id);
+      });
     } catch (e) {
       log.warn({ err: e, pull: m.pull }, 'could not write the merge queue status');
     }

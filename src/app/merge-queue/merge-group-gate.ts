@@ -8,6 +8,8 @@
  *
  * Each open group is stored (`store.mergeGroups`) until its check is completed: a restart, like
  * a crash, resumes the groups GitHub is still waiting on (`resume`), reusing their check runs.
+ * Storing the row is the claim: of two replicas (or two requests) only the one that inserted it
+ * gates the group.
  */
 import { scrubCredentials } from '../../core/credentials.ts';
 import { type MergeGroup, mergeGroupKey } from '../../core/merge-group.schema.ts';
@@ -63,10 +65,11 @@ export class MergeGroupGate {
     const key = mergeGroupKey(group);
     // A second request for a group already being gated (GitHub re-requesting) changes nothing.
     if (this.jobs.has(key)) return;
-    await this.opts.store.mergeGroups.open(key, group);
-    // Stopping: the restart resumes it from the store. A request arriving while the row was
-    // written found no job yet: the first to get here gates the group.
-    if (this.life.closing || this.jobs.has(key)) return;
+    // The one request that stores the group gates it, in this process or any replica sharing
+    // the database: the row is the claim, so two replicas never both check one group.
+    if (!(await this.opts.store.mergeGroups.open(key, group))) return;
+    // Stopping: the restart resumes it from the store.
+    if (this.life.closing) return;
     this.enqueue({ key, group, checkRun: this.createCheck(key, group) });
   }
 

@@ -79,12 +79,22 @@ export class HandoffStore {
     return { ...h };
   }
 
-  async recordRun(evaluationId: number, run: WorkflowRunInfo): Promise<void> {
-    await this.db.run(
+  /**
+   * Records `run` as the dispatch's run, if it still may be, in one statement (so two replicas
+   * observing the evaluation at once cannot undo each other's answer): the dispatch is still the
+   * one made at `dispatchedAt`, its evaluation still running, and the run the first one seen (or
+   * that same run again) and not a completed run going back to an earlier status. False when
+   * nothing was recorded.
+   */
+  async recordRun(evaluationId: number, dispatchedAt: number, run: WorkflowRunInfo): Promise<boolean> {
+    const r = await this.db.run(
       `UPDATE actions_handoffs SET run_id = ?, run_url = ?, run_status = ?, run_conclusion = ?
-       WHERE evaluation_id = ?`,
-      [run.id, run.url, run.status, run.conclusion, evaluationId],
+       WHERE evaluation_id = ? AND dispatched_at = ?
+         AND EXISTS (SELECT 1 FROM evaluations e WHERE e.id = actions_handoffs.evaluation_id AND e.state = 'running')
+         AND (run_id IS NULL OR (run_id = ? AND (run_status IS NULL OR run_status <> 'completed' OR ? = 'completed')))`,
+      [run.id, run.url, run.status, run.conclusion, evaluationId, dispatchedAt, run.id, run.status],
     );
+    return r.changes === 1;
   }
 
   async delete(evaluationId: number): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { type MergeStep, mergeOutcomeSchema, mergeStepSchema } from '../../core/merge-command-plan.ts';
-import { jsonField, jsonObjects } from './sql-dialect.ts';
+import { jsonField, jsonObjects, serialiseWrites } from './sql-dialect.ts';
 import type { Driver } from './store-driver.ts';
 import { jsonColumn, rowReader } from './stored-row.ts';
 
@@ -35,18 +35,37 @@ const attempts = rowReader(
 );
 export type MergeAttempt = NonNullable<ReturnType<typeof attempts.one>>;
 
+/** What `start` did: began attempt `started`, or found one running, or found the set merged. */
+export type MergeStart = { started: number } | { running: true } | { merged: MergeAttempt };
+
 export class MergesTable {
   constructor(private readonly db: Driver) {}
 
-  /** A new running attempt, or undefined when one already runs for this evaluation. */
-  async start(evaluationId: number, requestedBy: string): Promise<number | undefined> {
-    const now = Date.now();
-    const row = await this.db.get(
-      `INSERT INTO merges (evaluation_id, requested_by, state, created_at, updated_at)
-       VALUES (?, ?, 'running', ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
-      [evaluationId, requestedBy, now, now],
-    );
-    return row === undefined ? undefined : z.object({ id: z.number().int() }).parse(row).id;
+  /**
+   * A new running attempt (`started`, its id); or none, when one already runs for this
+   * evaluation (`running`) or its newest attempt merged the set (`merged`, that attempt). The
+   * newest attempt is read and the new one inserted in one transaction that waits for any other
+   * start (any replica): a `/tandem merge` that read "not merged" just before another finished
+   * merging never starts over. The partial unique index still keeps one `running` per evaluation.
+   */
+  async start(evaluationId: number, requestedBy: string): Promise<MergeStart> {
+    return this.db.transaction(async (tx) => {
+      await serialiseWrites(tx, 'merges');
+      const last = attempts.one(
+        await tx.get('SELECT * FROM merges WHERE evaluation_id = ? ORDER BY id DESC LIMIT 1', [evaluationId]),
+      );
+      if (last?.state === 'merged') return { merged: last };
+      if (last?.state === 'running') return { running: true };
+      const now = Date.now();
+      const row = await tx.get(
+        `INSERT INTO merges (evaluation_id, requested_by, state, created_at, updated_at)
+         VALUES (?, ?, 'running', ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+        [evaluationId, requestedBy, now, now],
+      );
+      return row === undefined
+        ? { running: true }
+        : { started: z.object({ id: z.number().int() }).parse(row).id };
+    });
   }
 
   /** Records what the attempt did so far (each step as it happens) or how it ended. */

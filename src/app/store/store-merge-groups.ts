@@ -35,12 +35,17 @@ export interface OpenMergeGroup {
 export class MergeGroupsTable {
   constructor(private readonly db: Driver) {}
 
-  /** Records a group being gated; a second request for the same group keeps the first. */
-  async open(key: string, group: MergeGroup): Promise<void> {
-    await this.db.run(
+  /**
+   * Records a group being gated; true for the one request that inserted the row, false for a
+   * second one for the same group (GitHub asking again, or another replica): it keeps the first,
+   * and only the first's caller gates the group.
+   */
+  async open(key: string, group: MergeGroup): Promise<boolean> {
+    const r = await this.db.run(
       'INSERT INTO merge_groups (key, payload, check_run_id, created_at) VALUES (?, ?, NULL, ?) ON CONFLICT (key) DO NOTHING',
       [key, JSON.stringify(group), Date.now()],
     );
+    return r.changes === 1;
   }
 
   async setCheckRun(key: string, checkRunId: number): Promise<void> {

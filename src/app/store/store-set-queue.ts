@@ -13,8 +13,8 @@
  * Rows are validated on read: a row another version wrote must not crash a restart.
  */
 import { z } from 'zod';
-import { insertionOrder } from './sql-dialect.ts';
-import type { Driver } from './store-driver.ts';
+import { forUpdate, insertionOrder, serialiseWrites } from './sql-dialect.ts';
+import type { Driver, Queryable } from './store-driver.ts';
 
 export const queueMemberRecordSchema = z.object({
   pull: z.string().min(1),
@@ -124,6 +124,36 @@ export class SetQueueTable {
     return row ? JSON.parse(row.state) : undefined;
   }
 
+  /**
+   * One step on the installation's queue state as a single transaction: the stored state (JSON,
+   * or undefined) is read with its row locked, `change` computes the next one (synchronously),
+   * and it is saved, so two replicas stepping the same queue never lose each other's change.
+   */
+  async update<T>(
+    installationId: number,
+    change: (stored: unknown) => { state: unknown; out: T },
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      // A first state for the installation: its row is made first, so there is one to lock.
+      await tx.run(
+        `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, 'null', ?) ON CONFLICT (installation_id) DO NOTHING`,
+        [installationId, Date.now()],
+      );
+      const row = (await tx.get(
+        `SELECT state FROM set_queue WHERE installation_id = ?${forUpdate(tx.dialect)}`,
+        [installationId],
+      )) as { state: string };
+      const parsed: unknown = JSON.parse(row.state);
+      const { state, out } = change(parsed === null ? undefined : parsed);
+      await tx.run('UPDATE set_queue SET state = ?, updated_at = ? WHERE installation_id = ?', [
+        JSON.stringify(state),
+        Date.now(),
+        installationId,
+      ]);
+      return out;
+    });
+  }
+
   async saveState(installationId: number, state: unknown): Promise<void> {
     await this.db.run(
       `INSERT INTO set_queue (installation_id, state, updated_at) VALUES (?, ?, ?)
@@ -138,25 +168,47 @@ export class SetQueueTable {
     return rows.map((r) => r.id);
   }
 
-  async addItem(item: Omit<QueueItemRecord, 'status' | 'checkRuns' | 'reason'>): Promise<void> {
-    const now = Date.now();
-    await this.db.run(
-      `INSERT INTO queue_items (id, installation_id, seed, requested_by, members, status, check_runs, reason, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'queued', '{}', NULL, ?, ?)`,
-      [item.id, item.installationId, item.seed, item.requestedBy, JSON.stringify(item.members), now, now],
-    );
+  /**
+   * Queues an item under the next number (`q<n>`, n = items ever queued + 1) and returns its id;
+   * undefined, and nothing written, when one of its members is already in an active item. One
+   * step across replicas: two enqueues at once get two numbers, and one set is never queued twice.
+   */
+  async addItem(
+    item: Omit<QueueItemRecord, 'id' | 'status' | 'checkRuns' | 'reason'>,
+  ): Promise<string | undefined> {
+    return this.db.transaction(async (tx) => {
+      await serialiseWrites(tx, 'queue_items');
+      const active = await this.activeItemOf(
+        item.members.map((m) => m.pull),
+        tx,
+      );
+      if (active) return undefined;
+      const n = ((await tx.get('SELECT COUNT(*) AS n FROM queue_items')) as { n: number }).n;
+      const id = `q${n + 1}`;
+      const now = Date.now();
+      await tx.run(
+        `INSERT INTO queue_items (id, installation_id, seed, requested_by, members, status, check_runs, reason, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', '{}', NULL, ?, ?)`,
+        [id, item.installationId, item.seed, item.requestedBy, JSON.stringify(item.members), now, now],
+      );
+      return id;
+    });
   }
 
   async item(id: string): Promise<QueueItemRecord | undefined> {
     return toItem(await this.db.get('SELECT * FROM queue_items WHERE id = ?', [id]));
   }
 
-  /** The item still in the queue (queued or landing) that holds `pull`, if any. */
-  async activeItemOf(pull: string): Promise<QueueItemRecord | undefined> {
-    const rows = await this.db.all(
+  /** The item still in the queue (queued or landing) that holds `pull` (or one of `pull`), if any. */
+  async activeItemOf(
+    pull: string | readonly string[],
+    q: Queryable = this.db,
+  ): Promise<QueueItemRecord | undefined> {
+    const pulls = typeof pull === 'string' ? [pull] : pull;
+    const rows = await q.all(
       `SELECT * FROM queue_items WHERE status IN ('queued', 'landing') ORDER BY created_at, ${insertionOrder(this.db.dialect)}`,
     );
-    return rows.map(toItem).find((i) => i?.members.some((m) => m.pull === pull));
+    return rows.map(toItem).find((i) => i?.members.some((m) => pulls.includes(m.pull)));
   }
 
   /** Items of the installation still in the queue, oldest first. */
@@ -166,11 +218,6 @@ export class SetQueueTable {
       [installationId],
     );
     return rows.map(toItem).filter((i): i is QueueItemRecord => i !== undefined);
-  }
-
-  /** How many items were ever queued (the next item's number). */
-  async count(): Promise<number> {
-    return ((await this.db.get('SELECT COUNT(*) AS n FROM queue_items')) as { n: number }).n;
   }
 
   async setStatus(id: string, status: QueueItemStatus, reason: string | null = null): Promise<void> {
@@ -184,7 +231,9 @@ export class SetQueueTable {
 
   async setCheckRun(id: string, pull: string, checkRunId: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const item = toItem(await tx.get('SELECT * FROM queue_items WHERE id = ?', [id]));
+      const item = toItem(
+        await tx.get(`SELECT * FROM queue_items WHERE id = ?${forUpdate(tx.dialect)}`, [id]),
+      );
       if (!item) return;
       const runs = { ...item.checkRuns, [pull]: checkRunId };
       await tx.run('UPDATE queue_items SET check_runs = ? WHERE id = ?', [JSON.stringify(runs), id]);

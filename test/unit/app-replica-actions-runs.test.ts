@@ -1,0 +1,93 @@
+/**
+ * An evaluation handed to GitHub Actions, observed by two App replicas (actions-executor.ts):
+ * two stores opened on one database, each replica's executor with its own client of the GitHub
+ * stand-in over HTTP. A late `in_progress` event read by one replica before the other recorded
+ * the run `completed` must not take the run back to `in_progress` (the waiting evaluation would
+ * miss its completion): forced, the late replica writes only after the other is done.
+ */
+import { describe, expect, it } from 'vitest';
+import { CheckRunRegistry } from '../../src/app/evaluations/check-run-registry.ts';
+import { ActionsExecutor } from '../../src/app/executors/actions-executor.ts';
+import { octokitPort } from '../../src/app/port/octokit-port.ts';
+import type { Store } from '../../src/app/store/store.ts';
+import { firstCall, holdUntil } from '../helpers/replica-race.ts';
+import type { StandIn } from '../support/github-standin/index.ts';
+import {
+  addApiPull,
+  runningEvaluation,
+  STORE_BACKENDS,
+  standInClient,
+  useStandIn,
+  useTempStore,
+} from './app-fixtures.ts';
+
+const use = useStandIn('tandem-replica-actions-');
+const log = { info: () => {}, warn: () => {} };
+const HEAD = 'c'.repeat(40);
+
+function executorOn(store: Store, standIn: StandIn): ActionsExecutor {
+  return new ActionsExecutor({
+    store,
+    fallback: { run: () => Promise.reject(new Error('no change runs locally in this test')) },
+    github: async () => octokitPort(standInClient(standIn)),
+    log,
+  });
+}
+
+describe.each(STORE_BACKENDS)('a workflow run observed by two replicas on %s', (backend) => {
+  const temp = useTempStore('tandem-replica-actions-', backend);
+
+  it('stays completed when a late in-progress event reaches the other replica', async () => {
+    const standIn = await use.start();
+    standIn.addRepo({ owner: 'acme', name: 'api' });
+    const pr = addApiPull(standIn, HEAD, 'b'.repeat(40));
+    const key = `acme/api#${pr.number}`;
+    const [a, b] = [await temp.open(), await temp.open()];
+    const id = await runningEvaluation(a, [key], { headSha: HEAD });
+    const checkRunId = await new CheckRunRegistry(a).ensure(
+      octokitPort(standInClient(standIn)),
+      key,
+      HEAD,
+      id,
+    );
+    const dispatchedAt = Date.now();
+    await a.handoffs.save({
+      evaluationId: id,
+      evaluator: 'acme/suites',
+      workflow: 'tandem.yml',
+      heads: [`${key}@${HEAD}`],
+      dispatchedAt,
+    });
+    const run = (status: string, conclusion: string | null) => ({
+      id: 501,
+      title: `Tandem #${id} ${key}`,
+      path: '.github/workflows/tandem.yml',
+      url: 'https://github.test/acme/suites/actions/runs/501',
+      status,
+      conclusion,
+      createdAt: new Date(dispatchedAt).toISOString(),
+    });
+    const [onA, onB] = [executorOn(a, standIn), executorOn(b, standIn)];
+    expect(await onA.observeRun('acme/suites', run('in_progress', null))).toBe(true);
+    // The check links the run (the first time a run is seen).
+    const [check] = standIn.checkRuns('acme', 'api', HEAD);
+    expect([check?.id, check?.status, check?.details_url]).toEqual([
+      checkRunId,
+      'in_progress',
+      run('', null).url,
+    ]);
+
+    // Replica b has read the hand-off for a late `in_progress`; it writes once a recorded `completed`.
+    let aDone = () => {};
+    holdUntil(b.handoffs, 'recordRun', new Promise<void>((ok) => (aDone = ok)));
+    const bWrites = firstCall(b.handoffs, 'recordRun');
+    const late = onB.observeRun('acme/suites', run('in_progress', null));
+    await bWrites;
+    expect(await onA.observeRun('acme/suites', run('completed', 'success'))).toBe(true);
+    aDone();
+    const lateSeen = await late;
+    expect((await a.handoffs.get(id))?.run).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(lateSeen).toBe(false);
+    await Promise.all([onA.close(), onB.close()]);
+  }, 20_000);
+});
