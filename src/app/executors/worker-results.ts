@@ -15,6 +15,7 @@ import { urlWithoutCredentials } from '../../core/credentials.ts';
 import { InfraError } from '../../core/errors.ts';
 import type { MatrixMode } from '../../core/matrix-mode.ts';
 import type { PlannedConfiguration } from '../../core/matrix-plan.ts';
+import { repoKey } from '../../core/repo-name.ts';
 import { type Report, reportSchema } from '../../core/report.schema.ts';
 import type { ConfigurationRun, InfraErrorInfo } from '../../core/run.schema.ts';
 import { combineShardReports } from '../../core/shard-combine.ts';
@@ -101,7 +102,7 @@ function otherChange(report: Report, expected: ExpectedChange): string | undefin
   if (report.matrix.requested !== expected.matrix || report.matrix.reruns !== 0) return 'matrix';
   // Repositories and the URLs the report shows for them: the App's own, credentials left out.
   const repos = (xs: ReadonlyArray<{ repo: string; url: string }>, scrub: boolean) =>
-    JSON.stringify(xs.map((x) => [x.repo.toLowerCase(), scrub ? urlWithoutCredentials(x.url) : x.url]));
+    JSON.stringify(xs.map((x) => [repoKey(x.repo), scrub ? urlWithoutCredentials(x.url) : x.url]));
   if (repos(report.targets, false) !== repos(expected.targets, true)) return 'change (its repositories)';
   if (repos(report.context, false) !== repos(expected.context, true))
     return 'change (its context repositories)';
