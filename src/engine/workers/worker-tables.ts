@@ -137,6 +137,33 @@ export async function resultsOf(
   }));
 }
 
+/** How often a running worker says it is alive (worker.ts). */
+export const HEARTBEAT_SECONDS = 5;
+
+/**
+ * Claims of `evaluation` still without a result whose host has not beaten for `silentSeconds`
+ * (killed, or cut off): released, so their configurations can run elsewhere now rather than when
+ * the job's lease (the suite's longest run plus ten minutes) ends. Returns their configurations.
+ * A host that was only slow may still answer: the first result stored wins, so it never counts twice.
+ */
+export async function releaseSilentClaims(
+  db: Queryable,
+  evaluation: string,
+  silentSeconds: number,
+): Promise<Array<{ configuration: string; hostId: string }>> {
+  const { rows } = await db.query(
+    `DELETE FROM ${S}.claims c
+      WHERE c.evaluation = $1
+        AND NOT EXISTS (SELECT 1 FROM ${S}.results r
+                         WHERE r.evaluation = c.evaluation AND r.configuration = c.configuration)
+        AND NOT EXISTS (SELECT 1 FROM ${S}.hosts h
+                         WHERE h.host_id = c.host_id AND h.seen_at > now() - $2 * interval '1 second')
+      RETURNING configuration, host_id`,
+    [evaluation, silentSeconds],
+  );
+  return rows.map((r) => ({ configuration: r.configuration as string, hostId: r.host_id as string }));
+}
+
 export async function heartbeat(db: Queryable, hostId: string): Promise<void> {
   await db.query(
     `INSERT INTO ${S}.hosts (host_id, seen_at) VALUES ($1, now())
