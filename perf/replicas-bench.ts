@@ -35,6 +35,8 @@ export interface ReplicasBenchOptions {
   parallel?: number;
   /** Pause between bursts (a busy day's bursts are seconds apart). */
   burstGapMs?: number;
+  /** How long to wait for every check, then every comment, after the last delivery (default 15 min). */
+  settleMs?: number;
   /** The stub worker's work per configuration. */
   workMs?: number;
   log?: (s: string) => void;
@@ -244,10 +246,10 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
     let lastDeliveryToChecksS = -1;
     let lastDeliveryToCommentsS = -1;
     try {
-      await until(checksDone, 900_000, 'every final head completed').catch(() => {});
+      await until(checksDone, opts.settleMs ?? 900_000, 'every final head completed').catch(() => {});
       if (await checksDone())
         lastDeliveryToChecksS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
-      await until(commentsDone, 900_000, 'every comment up to date').catch(() => {});
+      await until(commentsDone, opts.settleMs ?? 900_000, 'every comment up to date').catch(() => {});
       if (commentsDone())
         lastDeliveryToCommentsS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
       // Armed but no job started after: nothing to wait for (reported as -1).
