@@ -196,6 +196,8 @@ export class WorkersExecutor implements Executor {
               }
               if (released.length > 0)
                 await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
+              // A NOTIFY lost (its LISTEN connection dropped and came back) must not hold the run.
+              this.waiting.get(evaluation)?.check();
             })
             .catch((e: unknown) =>
               this.opts.log.warn({ evaluation, err: (e as Error).message }, 'worker pool database trouble'),
@@ -254,6 +256,9 @@ export class WorkersExecutor implements Executor {
       };
       this.waiting.set(evaluation, { check });
       signal.addEventListener('abort', aborted);
+      // Superseded while its jobs were being sent: the abort event has passed, nothing would
+      // settle this wait, and the set would stay held by a run nobody waits for.
+      if (signal.aborted) return aborted();
       // Results stored before this listener was registered.
       check();
     });
