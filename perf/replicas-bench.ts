@@ -37,6 +37,8 @@ export interface ReplicasBenchOptions {
   burstGapMs?: number;
   /** How long to wait for every check, then every comment, after the last delivery (default 15 min). */
   settleMs?: number;
+  /** `local`: each replica's stub executor instead of the worker pool (to tell the two costs apart). */
+  executor?: 'local' | 'workers';
   /** The stub worker's work per configuration. */
   workMs?: number;
   log?: (s: string) => void;
@@ -118,7 +120,7 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
   const workers: Worker[] = [];
   const db = new pg.Pool({ connectionString: database.url, max: 2 });
   try {
-    const scenario = seedAppScenario(standIn, { sets, executor: 'workers' });
+    const scenario = seedAppScenario(standIn, { sets, executor: opts.executor ?? 'workers' });
     const { pulls, bursts } = scenario;
     // One after another: the first migrates the schema, the others find it.
     for (let i = 0; i < replicaCount; i++) {
@@ -298,8 +300,9 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
   }
 }
 
-// `npx tsx perf/replicas-bench.ts [sets]`: one run, its figures as one JSON line.
+// `npx tsx perf/replicas-bench.ts [sets] [workers|local]`: one run, its figures as one JSON line.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sets = Number(process.argv[2] ?? 100);
-  console.log(JSON.stringify(await runReplicasBench({ sets })));
+  const executor = process.argv[3] === 'local' ? 'local' : 'workers';
+  console.log(JSON.stringify(await runReplicasBench({ sets, executor })));
 }
