@@ -12,17 +12,16 @@
  * and the lost, duplicated and orphaned checks and comments (all must be 0). Polling here is the
  * benchmark watching from outside, as a user would; no test waits on it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { appKeys } from '../test/support/app-keys.ts';
 import { startGitHubStandIn } from '../test/support/github-standin/index.ts';
 import { createWebhookSender } from '../test/support/webhook-sender.ts';
+import { freePort, percentile, rssMb, sleep, startAppProcess, until } from './app-process-control.ts';
+import { type ScenarioDelivery, seedAppScenario } from './app-scenario.ts';
 
 export interface AppBenchResult {
   sets: number;
@@ -48,43 +47,6 @@ export interface AppBenchResult {
 }
 
 const SECRET = 'bench-secret';
-const REPOS = ['a', 'b', 'c'] as const;
-const MARKER = '<!-- tandem:linked-change -->';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-function rssMb(pid: number | undefined): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return Math.round((kb / 1024) * 10) / 10;
-  } catch {
-    return 0; // between the kill and the restart
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round(sorted[Math.max(0, i)]! * 10) / 10;
-}
-
-async function until(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`app bench: timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 type Json = Record<string, unknown>;
 
 export async function runAppBench(
@@ -117,65 +79,11 @@ export async function runAppBench(
   };
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/support/app-process.ts'], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const end = Date.now() + 60_000;
-    while (
-      !(await fetch(`${url}/ping`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (Date.now() > end) throw new Error('app bench: the App did not listen');
-      await sleep(20);
-    }
+    child = await startAppProcess(env, url);
   };
   try {
-    for (const name of [...REPOS, '.github']) standIn.addRepo({ owner: 'acme', name });
-    standIn.addRepo({ owner: 'acme', name: 'suites', private: true });
-    for (const r of REPOS) standIn.setPermission('acme', r, 'octocat', 'write');
-    standIn.setFile(
-      'acme',
-      '.github',
-      '.github/tandem.yml',
-      'evaluator: acme/suites\nsuites:\n  - name: s\n    repos: [acme/a, acme/b, acme/c]\n    path: s/suite.yml\nmatrix: leave-one-out\n',
-    );
-    standIn.setFile(
-      'acme',
-      'suites',
-      's/suite.yml',
-      'name: s\nimage: tandem/sandbox:node20\ntests:\n  - name: t\n    files: [hidden/t.js]\n    run: node t.js\n    results: { format: junit, path: t.xml }\n',
-    );
-    standIn.setFile('acme', 'suites', 's/hidden/t.js', 'test\n');
-
-    // Set i: a#i+1 and b#i+1, and c#… for every other set (100 sets, 250 PRs), linked both ways.
-    let shaSeq = 0;
-    const sha = () => createHash('sha1').update(`bench ${++shaSeq}`).digest('hex');
-    const pulls: Array<{ repo: string; number: number }> = [];
-    let cNumber = 0;
-    for (let i = 0; i < sets; i++) {
-      const members = [
-        { repo: 'a', number: i + 1 },
-        { repo: 'b', number: i + 1 },
-        ...(i % 2 === 0 ? [{ repo: 'c', number: ++cNumber }] : []),
-      ];
-      for (const m of members) {
-        const others = members.filter((o) => o !== m).map((o) => `Depends-On: acme/${o.repo}#${o.number}`);
-        standIn.addPullRequest({
-          owner: 'acme',
-          repo: m.repo,
-          number: m.number,
-          title: `set ${i}`,
-          body: others.join('\n'),
-          headRef: `set-${i}`,
-          headSha: sha(),
-          baseSha: 'f'.repeat(40),
-        });
-        pulls.push(m);
-      }
-    }
+    const scenario = seedAppScenario(standIn, { sets });
+    const { pulls, bursts } = scenario;
 
     await start();
     await sleep(500);
@@ -186,62 +94,20 @@ export async function runAppBench(
     }, 200);
 
     const sender = createWebhookSender({ url: `${url}/api/github/webhooks`, secret: SECRET });
-    const installationId = standIn.installationId('acme');
-    const pr = (p: { repo: string; number: number }) =>
-      standIn.pullRequest('acme', p.repo, p.number) as unknown as Json;
-    const repository = (p: { repo: string }) => standIn.repository('acme', p.repo) as unknown as Json;
-    const opened = (p: (typeof pulls)[number]) => () =>
-      sender.pullRequest('opened', { pullRequest: pr(p), repository: repository(p), installationId });
-    const pushed = (p: (typeof pulls)[number]) => {
-      let head: string | undefined;
-      return () => {
-        head ??= sha();
-        standIn.updatePullRequest('acme', p.repo, p.number, { headSha: head });
-        return sender.pullRequest('synchronize', {
-          pullRequest: pr(p),
-          repository: repository(p),
-          installationId,
-        });
-      };
-    };
-    const edited = (p: (typeof pulls)[number]) => () =>
-      sender.pullRequest('edited', {
-        pullRequest: pr(p),
-        repository: repository(p),
-        installationId,
-        changes: { body: { from: '' } },
-      });
-    const rerun = (p: (typeof pulls)[number]) => {
-      let comment: Json | undefined;
-      return () => {
-        comment ??= standIn.addComment('acme', p.repo, p.number, {
-          body: '/tandem run',
-          user: 'octocat',
-        }) as unknown as Json;
-        return sender.issueCommentCreated({
-          pullRequest: pr(p),
-          repository: repository(p),
-          comment,
-          installationId,
-        });
-      };
-    };
-    const bursts = [pulls.map(opened), pulls.map(pushed), pulls.map(edited), pulls.map(rerun)];
-
     const latencies: number[] = [];
     let killAt = 0;
     let killToListeningMs = 0;
     let killCursor = 0;
     let restarting: Promise<void> | undefined;
-    const deliver = async (send: () => Promise<{ status: number }>) => {
+    const deliver = async (d: ScenarioDelivery) => {
       for (;;) {
         const t = performance.now();
-        const res = await send().catch(() => undefined);
-        if (res && res.status < 300) {
+        const [status] = await d.send([sender]).catch(() => [599]);
+        if (status !== undefined && status < 300) {
           latencies.push(performance.now() - t);
           return;
         }
-        // Refused while the App is down: GitHub delivers again later.
+        // Refused while the App is down: GitHub delivers again later (the same delivery id).
         await (restarting ?? sleep(200));
       }
     };
@@ -284,11 +150,6 @@ export async function runAppBench(
       );
       killToFirstCompletedMs = Math.round(performance.now() - killAt);
     })().catch(() => {});
-    const checksOf = (p: (typeof pulls)[number], head: string) =>
-      standIn.checkRuns('acme', p.repo, head).filter((c) => c.name === 'Tandem');
-    const headOf = (p: (typeof pulls)[number]) => (pr(p).head as Json).sha as string;
-    const stickies = (p: (typeof pulls)[number]) =>
-      standIn.comments('acme', p.repo, p.number).filter((c) => c.body?.includes(MARKER));
     // The App's own database (read only) says when no evaluation may still move a check: none
     // queued, none running without its verdict (a running one with its verdict recorded has
     // completed its checks and waits only for its comments).
@@ -303,27 +164,16 @@ export async function runAppBench(
           n: number;
         }
       ).n;
-    const checksDone = () =>
-      unfinished() === 0 && pulls.every((p) => checksOf(p, headOf(p)).some((c) => c.status === 'completed'));
-    const commentsDone = () =>
-      pulls.every((p) => stickies(p).some((c) => c.body?.includes(headOf(p).slice(0, 7))));
+    const checksDone = () => unfinished() === 0 && scenario.checksCompleted() === pulls.length;
+    const commentsDone = () => scenario.commentsUpToDate() === pulls.length;
     let lastDeliveryToChecksS = -1;
     let lastDeliveryToCommentsS = -1;
     const progress = setInterval(() => {
-      const checks = pulls.filter((p) => checksOf(p, headOf(p)).some((c) => c.status === 'completed')).length;
-      const comments = pulls.filter((p) =>
-        stickies(p).some((c) => c.body?.includes(headOf(p).slice(0, 7))),
-      ).length;
       process.stderr.write(
-        `app bench: ${checks}/${pulls.length} final checks, ${comments} comments up to date\n`,
+        `app bench: ${scenario.checksCompleted()}/${pulls.length} final checks, ${scenario.commentsUpToDate()} comments up to date\n`,
       );
-      if (process.env.TANDEM_BENCH_LOG) {
-        const p = pulls.find((x) => !checksOf(x, headOf(x)).some((c) => c.status === 'completed'));
-        if (p)
-          process.stderr.write(
-            `  ${p.repo}#${p.number} ${headOf(p)}: ${JSON.stringify(standIn.checkRuns('acme', p.repo).map((c) => [c.head_sha.slice(-4), c.status, c.conclusion]))}\n`,
-          );
-      }
+      const missing = process.env.TANDEM_BENCH_LOG ? scenario.firstMissing() : undefined;
+      if (missing) process.stderr.write(`  ${missing}\n`);
     }, 10_000);
     await until(checksDone, 900_000, 'every final head completed').catch(() => {});
     if (checksDone()) lastDeliveryToChecksS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
@@ -334,14 +184,6 @@ export async function runAppBench(
     clearInterval(sampler);
     clearInterval(progress);
 
-    const all = REPOS.flatMap((r) =>
-      standIn
-        .checkRuns('acme', r)
-        .filter((c) => c.name === 'Tandem')
-        .map((c) => ({ ...c, key: `${r}@${c.head_sha}` })),
-    );
-    const perHead = new Map<string, number>();
-    for (const c of all) perHead.set(c.key, (perHead.get(c.key) ?? 0) + 1);
     const sorted = latencies.sort((a, b) => a - b);
     return {
       sets,
@@ -357,16 +199,7 @@ export async function runAppBench(
       lastDeliveryToCommentsS,
       killToListeningMs,
       killToFirstCompletedMs,
-      lost: {
-        checks: pulls.filter((p) => !checksOf(p, headOf(p)).some((c) => c.status === 'completed')).length,
-        comments: pulls.filter((p) => !stickies(p).some((c) => c.body?.includes(headOf(p).slice(0, 7))))
-          .length,
-      },
-      duplicated: {
-        checks: [...perHead.values()].filter((n) => n > 1).length,
-        comments: pulls.filter((p) => stickies(p).length > 1).length,
-      },
-      orphaned: { checks: all.filter((c) => c.status !== 'completed').length },
+      ...scenario.outcome(),
       secondaryLimited: standIn.secondaryLimited,
     };
   } finally {

@@ -6,7 +6,8 @@
  * grading-fidelity table (perf/grading-fidelity.ts) and the linked-set queue on its trace
  * (perf/queue-bench.ts; BENCH_ONLY=queue runs only that), the App's store on its backends
  * (perf/store-bench.ts; BENCH_ONLY=store runs only that), and the worker pool's throughput with 1-3
- * processes (perf/workers-bench.ts; BENCH_ONLY=workers runs only that). Prints a table and one line per target (pass/fail is reported,
+ * processes (perf/workers-bench.ts; BENCH_ONLY=workers runs only that). BENCH_ONLY=replicas runs the scale-out
+ * proof instead (perf/replicas-bench.ts beside perf/app-bench.ts, then the worker pool; not in the default run). Prints a table and one line per target (pass/fail is reported,
  * never asserted: a benchmark does not fail CI), and writes the figures as JSON to a temp folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -149,6 +150,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${printWorkersBench(await runWorkersBench(log))}\n`);
     return;
   }
+  // BENCH_ONLY=replicas: the scale-out proof (perf/replicas-bench.ts) beside one App on its
+  // embedded store (perf/app-bench.ts), then the worker pool's throughput; its own mode only
+  // (about 10 minutes), not part of the default run.
+  if (process.env.BENCH_ONLY === 'replicas') {
+    await replicasScenario();
+    return;
+  }
   // First, while the bench itself puts no load on the machine: it takes a few seconds.
   // BENCH_ONLY=engine: only the engine variants (no CLI start, App or benchmark mode);
   // BENCH_VARIANTS=no-deps (comma-separated) picks variants.
@@ -257,6 +265,27 @@ async function workersScenario(): Promise<WorkersBench | undefined> {
     process.stdout.write(`\nworkers: the scenario failed: ${(err as Error).message}\n`);
     return undefined;
   }
+}
+
+/** Replicas vs one embedded App, then 1-3 workers; every figure measured in this run, a failure reported. */
+async function replicasScenario(): Promise<void> {
+  const { runReplicasBench } = await import('./replicas-bench.ts');
+  const { runAppBench } = await import('./app-bench.ts');
+  const { printReplicasComparison } = await import('./print-replicas.ts');
+  const error = (err: unknown) => ({ error: (err as Error).message });
+  log('replicas on PostgreSQL with a worker pool (perf/replicas-bench.ts: 3 replicas, 3 workers, 2 kills)…');
+  const replicas = await runReplicasBench({ log }).catch(error);
+  log('one App on its embedded store, the same scenario (perf/app-bench.ts)…');
+  const embedded = await runAppBench().catch(error);
+  process.stdout.write(`\n${printReplicasComparison(replicas, embedded)}\n`);
+  const workers = await workersScenario();
+  const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-'));
+  const file = path.join(root, 'replicas.json');
+  await writeFile(
+    file,
+    `${JSON.stringify({ createdAt: new Date().toISOString(), load: os.loadavg(), replicas, embedded, workers }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nfigures: ${file}\n`);
 }
 
 /** Benchmark mode (perf/bench-mode.ts): 20 instances × 3 predictions, vs `tandem eval` in a loop; resume. */

@@ -3,7 +3,9 @@
  * pg-boss fetch, claim, result stored with NOTIFY) with a stub in place of the engine, so each
  * configuration is a fixed amount of work (`WORK_MS` of waiting, as on a sandbox) and the figure
  * measures how the pool spreads configurations, not Docker. Argument: the host id.
- * Environment: DATABASE_URL, WORK_MS. Stops on SIGTERM.
+ * Environment: DATABASE_URL, WORK_MS, WORKER_CONCURRENCY (slots, default 1). Prints `ready` once
+ * taking jobs and `running` as each configuration starts (perf/replicas-bench.ts kills a worker
+ * holding a job on it). Stops on SIGTERM.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -44,11 +46,12 @@ process.on('SIGTERM', () => controller.abort());
 await runWorker({
   databaseUrl: process.env.DATABASE_URL ?? '',
   hostId,
-  concurrency: 1,
+  concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
   runner: stub,
   scratchDir: path.join(os.tmpdir(), `tandem-workers-bench-${process.pid}`),
   signal: controller.signal,
   log: (line) => {
     if (line.includes('taking jobs')) process.stdout.write('ready\n');
+    if (line.includes(': running ')) process.stdout.write('running\n');
   },
 });

@@ -55,6 +55,12 @@ export interface WorkersExecutorOptions {
   graceSeconds?: number;
   /** Retries of a job whose worker died (its lease expired) before the configuration is an infrastructure error. */
   retries?: number;
+  /**
+   * A worker host silent this long (no heartbeat) is taken for dead: the configurations it claimed
+   * for this evaluation are sent again at once instead of after their lease (default 30 s, six
+   * missed heartbeats).
+   */
+  silentSeconds?: number;
   /** How often pg-boss looks for expired leases (seconds; its default when unset). */
   maintenanceSeconds?: number;
   log: { warn: (o: object, m: string) => void };
@@ -139,24 +145,28 @@ export class WorkersExecutor implements Executor {
     try {
       await rows.putBundle(q.db, evaluation, JSON.stringify(bundle));
       const repos = [...change.targets, ...change.context].map((r) => r.repo);
-      const host = await rows.preferredHost(q.db, repos, Math.max(30, lease));
+      // Only a host that beats now: a silent one's queue would hold the jobs until the grace ends.
+      const host = await rows.preferredHost(q.db, repos, this.opts.silentSeconds ?? SILENT_SECONDS);
       const grace = this.opts.graceSeconds ?? 30;
-      // The verdict first: the all-base and full configurations are sent (and so taken) first.
-      const order = [...plan.configurations].sort((a, b) => rank(a.role) - rank(b.role));
-      for (const c of order) {
-        const job = (copy: WorkerJob['copy']): WorkerJob => ({
-          evaluation,
-          configuration: c.id,
-          copy,
-          deferrals: 0,
-        });
-        if (host) await q.boss.send(hostQueue(host), job('host'), { expireInSeconds: lease, retryLimit: 0 });
-        await q.boss.send(SHARED_QUEUE, job('shared'), {
+      const job = (configuration: string, copy: WorkerJob['copy']): WorkerJob => ({
+        evaluation,
+        configuration,
+        copy,
+        deferrals: 0,
+      });
+      const sendShared = (configuration: string, startAfter?: number) =>
+        q.boss.send(SHARED_QUEUE, job(configuration, 'shared'), {
           expireInSeconds: lease,
           retryLimit: this.opts.retries ?? 2,
           deadLetter: DEAD_QUEUE,
-          ...(host ? { startAfter: grace } : {}),
+          ...(startAfter ? { startAfter } : {}),
         });
+      // The verdict first: the all-base and full configurations are sent (and so taken) first.
+      const order = [...plan.configurations].sort((a, b) => rank(a.role) - rank(b.role));
+      for (const c of order) {
+        if (host)
+          await q.boss.send(hostQueue(host), job(c.id, 'host'), { expireInSeconds: lease, retryLimit: 0 });
+        await sendShared(c.id, host ? grace : undefined);
       }
       await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
       // Each configuration's event as its answer arrives, judged as a local run's (the verdict first).
@@ -174,9 +184,34 @@ export class WorkersExecutor implements Executor {
         targets: change.targets,
         context: change.context,
       };
+      // A worker killed mid-job stores nothing and its job's lease is long: its claim is
+      // released once its host is silent, and the configuration sent again for a live worker.
+      const silent = this.opts.silentSeconds ?? SILENT_SECONDS;
+      const watch = setInterval(
+        () =>
+          void rows
+            .releaseSilentClaims(q.db, evaluation, silent)
+            .then(async (released) => {
+              for (const r of released) {
+                this.opts.log.warn(
+                  { evaluation, configuration: r.configuration, host: r.hostId },
+                  'a worker host went silent mid-job; its configuration is sent again',
+                );
+                await sendShared(r.configuration);
+              }
+              if (released.length > 0)
+                await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
+              // A NOTIFY lost (its LISTEN connection dropped and came back) must not hold the run.
+              this.waiting.get(evaluation)?.check();
+            })
+            .catch((e: unknown) =>
+              this.opts.log.warn({ evaluation, err: (e as Error).message }, 'worker pool database trouble'),
+            ),
+        Math.max(1, Math.min(silent / 3, rows.HEARTBEAT_SECONDS)) * 1000,
+      );
       const results = await this.wait(q, evaluation, plan.configurations, expected, signal, (c, r) => {
         for (const run of runsOf(c, r)) progress.done(run);
-      });
+      }).finally(() => clearInterval(watch));
       return gradeWorkerResults(plan.configurations, results);
     } finally {
       await rows.dropEvaluation(q.db, evaluation).catch(() => {});
@@ -243,10 +278,15 @@ export class WorkersExecutor implements Executor {
       };
       this.waiting.set(evaluation, { check });
       signal.addEventListener('abort', aborted);
+      // Superseded while its jobs were being sent: the abort event has passed, nothing would
+      // settle this wait, and the set would stay held by a run nobody waits for.
+      if (signal.aborted) return aborted();
       // Results stored before this listener was registered.
       check();
     });
   }
 }
 
+/** Six missed heartbeats (worker-tables.ts `HEARTBEAT_SECONDS`): the host is taken for dead. */
+const SILENT_SECONDS = 30;
 const rank = (role: string) => (role === 'base' ? 0 : role === 'full' ? 1 : 2);

@@ -64,7 +64,10 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
     for (const f of w) f();
   };
   opts.signal.addEventListener('abort', wakeAll);
-  const beat = setInterval(() => void rows.heartbeat(queue.db, opts.hostId).catch(() => {}), 5_000);
+  const beat = setInterval(
+    () => void rows.heartbeat(queue.db, opts.hostId).catch(() => {}),
+    rows.HEARTBEAT_SECONDS * 1000,
+  );
   try {
     await ensureQueue(queue.boss, own, { deadLetter: DEAD_QUEUE });
     await queue.listen(JOBS_CHANNEL, wakeAll);

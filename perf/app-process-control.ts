@@ -1,0 +1,74 @@
+/**
+ * What the App benches do to App processes from outside: pick a port, start
+ * `test/support/app-process.ts` (the real server, stub executor) with an environment and wait until
+ * it answers `/ping`, read its RSS, and watch for a condition (the benchmark observing GitHub and
+ * the database as a user would; no test waits on these polls).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export function rssMb(pid: number | undefined): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round((kb / 1024) * 10) / 10;
+  } catch {
+    return 0; // between a kill and the restart
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round(sorted[Math.max(0, i)]! * 10) / 10;
+}
+
+/** Resolves once `pred` holds (checked every 50 ms); rejects after `ms`. */
+export async function until(pred: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`app bench: timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The App as its own process on `url`'s port, answering `/ping`. */
+export async function startAppProcess(env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/app-process.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const end = Date.now() + 60_000;
+  while (
+    !(await fetch(`${url}/ping`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (exited) throw new Error(`app bench: the App on ${url} exited before listening`);
+    if (Date.now() > end) throw new Error(`app bench: the App on ${url} did not listen`);
+    await sleep(20);
+  }
+  return child;
+}
