@@ -162,7 +162,9 @@ describe('App replicas on one PostgreSQL database', () => {
   it("takes over a killed replica's evaluation once its lease expires", async () => {
     const executor = new CountingExecutor();
     database = await createTestDatabase();
-    const lease = { TANDEM_LEASE_MS: '600' };
+    // Short enough to take over soon, long enough that a busy machine's event-loop lag (renewals
+    // every third of it) does not make the live replica lose its own leases.
+    const lease = { TANDEM_LEASE_MS: '3000' };
     const w = await startWorld({ executor, env: { DATABASE_URL: database.url, ...lease } });
     const schema = await openPull(w, 'schema', SCHEMA_OK, '');
     // Replica A, a process of its own, dies (exit 137, as after SIGKILL) right after its first
