@@ -20,6 +20,11 @@ export interface ReplicaOptions extends SharedPacingOptions {
   log: { warn: (o: object, m: string) => void };
 }
 
+/** The lease a replica owns evaluation `id` under, from its row's creation or adoption to its end. */
+export function evaluationLease(id: number): string {
+  return `evaluation:${id}`;
+}
+
 /** One replica's side of the agreement: its leases, its sweep and its pacing. */
 export class ReplicaCoordination {
   readonly keeper: LeaseKeeper;
@@ -49,13 +54,13 @@ export class ReplicaCoordination {
    * whose owner is gone; false while another replica owns it (or when this one already does).
    */
   async own(id: number): Promise<boolean> {
-    if (this.keeper.heldLease(`evaluation:${id}`)) return false;
-    return (await this.keeper.tryHold(`evaluation:${id}`)) !== undefined;
+    if (this.keeper.heldLease(evaluationLease(id))) return false;
+    return (await this.keeper.tryHold(evaluationLease(id))) !== undefined;
   }
 
   /** Gives evaluation `id` up (it ended, or was folded into another). */
   async disown(id: number): Promise<void> {
-    await this.keeper.heldLease(`evaluation:${id}`)?.release();
+    await this.keeper.heldLease(evaluationLease(id))?.release();
   }
 
   /**
