@@ -8,7 +8,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvaluationRequests } from '../../src/app/evaluation-requests.ts';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
-import { evaluationLease } from '../../src/app/replicas/replica-coordination.ts';
 import type { Transition } from '../../src/app/store/evaluation-states.ts';
 import { openPostgres } from '../../src/app/store/postgres-driver.ts';
 import { openSqlite } from '../../src/app/store/sqlite-driver.ts';
@@ -190,8 +189,8 @@ describe.each(STORE_BACKENDS)('requests stored across replicas on %s', (backend)
     const stored = await a.transaction((tx) => intake.store(tx, 'acme/api#1', 1, {}, ['acme/api#1']));
     expect(stored).toMatchObject({ kind: 'queued', created: true });
     const id = stored.kind === 'queued' ? stored.item.evaluationId : -1;
-    // Visible to another replica's sweep only with its owner's lease: the sweep cannot take it.
-    expect((await sweep.leases.current(evaluationLease(id)))?.holder).toBe('replica-a');
-    expect(await sweep.leases.acquire(evaluationLease(id), 'replica-b', 60_000)).toBe(false);
+    // Visible to another replica's sweep only with its owner's lease (`evaluation:<id>`): it cannot take it.
+    expect((await sweep.leases.current(`evaluation:${id}`))?.holder).toBe('replica-a');
+    expect(await sweep.leases.acquire(`evaluation:${id}`, 'replica-b', 60_000)).toBe(false);
   });
 });
