@@ -4,7 +4,9 @@
  *   creation or adoption to its end); a replica that dies stops renewing, and every replica's
  *   sweep adopts unfinished evaluations nobody owns any more;
  * - one evaluation per linked set at a time (`set:<set key>`, held while it runs); a newer request
- *   for the set, on any replica, makes the run stale and aborts it at the next renewal;
+ *   for the set, on any replica, makes the run stale and aborts it within a second (`staleMs`);
+ * - a set's debounce is its queued row's (`EvaluationStates.lastAskedAt`): requests folded into it
+ *   at any replica extend the owner's window (`service.ts`);
  * - GitHub's secondary limits are paced per installation across replicas (`shared-pacing.ts`).
  * The embedded store (one process) needs none of it: the App's in-memory queue does this there.
  */
