@@ -177,14 +177,15 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
               .query(
                 `SELECT count(*)::int AS n FROM tandem_workers.claims c WHERE c.host_id = $1 AND NOT EXISTS
                    (SELECT 1 FROM tandem_workers.answers a WHERE a.evaluation = c.evaluation
-                     AND a.configuration = c.configuration AND a.token = c.token)`,
+                      AND a.configuration = c.configuration AND a.token IS NOT DISTINCT FROM c.token)`,
                 [victim.hostId],
               )
               .then((r) => {
                 workerKilledHolding = r.rows[0].n as number;
                 log(`worker ${victim.hostId} SIGKILLed holding ${workerKilledHolding} configuration(s)`);
               })
-              .catch((e: unknown) => log(`could not read what the killed worker held: ${String(e)}`))
+              // A failed count must not end the run it describes.
+              .catch((e: unknown) => log(`could not count what the killed worker held: ${String(e)}`))
               .finally(resolve);
           };
       });

@@ -16,6 +16,7 @@ import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
 import type { EvalItem } from './evaluations/run-evaluation.ts';
 import { indexedSet } from './linking/indexed-set.ts';
 import { recordPull } from './linking/record-pull.ts';
+import { evaluationLease } from './replicas/replica-coordination.ts';
 import type { HeldRequest, Store } from './store/store.ts';
 
 /** A webhook delivery as GitHub names it, and its payload's own identity (`delivery-identity.ts`). */
@@ -46,6 +47,12 @@ export interface EvaluationRequestsOptions {
   holder: string;
   /** How long a merge hold outlives its holder's last renewal. */
   holdMs: number;
+  /**
+   * Replicas: a row a request creates is owned by this process (its lease taken for this long) in
+   * the request's own transaction, so no replica's sweep can adopt it between its commit and the
+   * lease (it would run the set before the rest of a burst had folded in).
+   */
+  ownCreatedMs?: number | undefined;
   log: { warn: (o: object, m: string) => void };
 }
 
@@ -84,6 +91,8 @@ export class EvaluationRequests {
       matrix: opts.matrix ?? null,
       fresh,
     });
+    if (queued.created && this.o.ownCreatedMs !== undefined)
+      await tx.leases.acquire(evaluationLease(queued.id), this.o.holder, this.o.ownCreatedMs);
     const item = { evaluationId: queued.id, setKey: key, seed, installationId, matrix: opts.matrix, fresh };
     return { kind: 'queued', item, component, created: queued.created };
   }

@@ -69,6 +69,7 @@ export class TandemService {
       configs: opts.configs,
       holder: opts.replicas?.holder ?? replicaName(),
       holdMs: opts.replicas?.ttlMs ?? 15_000,
+      ownCreatedMs: opts.replicas?.ttlMs,
       log: opts.log,
     });
     const deps: EvalDeps = {
@@ -120,6 +121,16 @@ export class TandemService {
                 await states.supersede(id);
             }
           }),
+        // Replicas: a set's requests reach several replicas, but its one queued row runs at its
+        // owner; requests folded into it elsewhere move its window too, so a burst runs it once.
+        ...(opts.replicas
+          ? {
+              waitUntil: async (item: EvalItem) => {
+                const at = await states.lastAskedAt(item.evaluationId);
+                return at === undefined ? undefined : at + opts.debounceMs;
+              },
+            }
+          : {}),
         onError: (e, item) => opts.log.error({ err: e, evaluation: item.evaluationId }, 'evaluation crashed'),
         onDrop: (item) =>
           void this.background(async () => {
@@ -365,6 +376,12 @@ export class TandemService {
     for (const e of unfinished) {
       // Another replica's (alive: its lease lasts), or already this one's.
       if (this.opts.replicas && !(await this.opts.replicas.own(e.id))) continue;
+      // Read before it was owned: its owner may have run it to its end since (then it is not ours).
+      const now = this.opts.replicas ? await states.stateOf(e.id) : e.state;
+      if (now !== 'queued' && now !== 'running') {
+        await this.opts.replicas?.disown(e.id);
+        continue;
+      }
       resumed += 1;
       // Superseded before a requeue: the database keeps one queued row per set.
       if (newest.get(e.setKey) !== e.id) {
@@ -372,7 +389,7 @@ export class TandemService {
         await this.opts.replicas?.disown(e.id);
         continue;
       }
-      if (e.state === 'running') await states.requeue(e.id);
+      if (now === 'running') await states.requeue(e.id);
       const queued = this.life.queue.push(
         e.setKey,
         {
@@ -382,7 +399,8 @@ export class TandemService {
           installationId: e.installationId,
           matrix: (e.matrix ?? undefined) as MatrixMode | undefined,
         },
-        { delayMs: 0 },
+        // Left by a stopped process: its window was over long ago (or it was running).
+        { delayMs: 0, extendable: false },
       );
       // Adopted while this replica already waits to run the set: the waiting row stands for both.
       if (queued.evaluationId !== e.id) {

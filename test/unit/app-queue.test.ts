@@ -12,7 +12,9 @@ interface Item {
 }
 
 /** A queue whose runs wait for `finish(id)` (or their abort), recording what ran. */
-function harness(opts: { concurrency?: number } = {}) {
+function harness(
+  opts: { concurrency?: number; waitUntil?: (item: Item) => Promise<number | undefined> } = {},
+) {
   const started: Array<{ item: Item; signal: AbortSignal; releaseSlot: () => void }> = [];
   const finishers = new Map<string, () => void>();
   const dropped: Item[] = [];
@@ -33,6 +35,7 @@ function harness(opts: { concurrency?: number } = {}) {
       });
     },
     onDrop: (item) => dropped.push(item),
+    ...(opts.waitUntil ? { waitUntil: opts.waitUntil } : {}),
   });
   const waitStarted = (n: number) =>
     started.length >= n
@@ -174,5 +177,53 @@ describe('EvaluationQueue', () => {
     // A closed queue takes nothing new.
     queue.push('c', 'c', { delayMs: 0 });
     expect(queue.size).toBe(0);
+  });
+
+  it('asks `waitUntil` when a window ends: a later time extends it (a request folded in at another replica)', async () => {
+    const asked: Array<{ item: Item; answer: (until: number | undefined) => void }> = [];
+    let askedNow: () => void = () => {};
+    const h = harness({
+      concurrency: 4,
+      waitUntil: (item) =>
+        new Promise((answer) => {
+          asked.push({ item, answer });
+          askedNow();
+        }),
+    });
+    const nextAsk = () => new Promise<void>((ok) => (askedNow = ok));
+    let ask = nextAsk();
+    h.queue.push('x', { id: 'x' }, { delayMs: 0 });
+    await ask;
+    // Another replica folded a request into x's row: its window lasts another hour.
+    asked[0]!.answer(Date.now() + 3_600_000);
+    await new Promise((r) => setImmediate(r));
+    expect(h.started).toHaveLength(0);
+    expect(h.queue.waiting('x')).toEqual({ id: 'x' });
+    h.queue.flush();
+    await h.waitStarted(1);
+    // Nothing folded in since: the window is over, the run starts.
+    ask = nextAsk();
+    h.queue.push('y', { id: 'y' }, { delayMs: 0 });
+    await ask;
+    asked[1]!.answer(Date.now() - 1);
+    await h.waitStarted(2);
+    expect(h.started.map((s) => s.item.id)).toEqual(['x', 'y']);
+    // An answer for a window a newer request replaced is ignored: the newer one's is asked.
+    ask = nextAsk();
+    h.queue.push('z', { id: 'z' }, { delayMs: 0 });
+    await ask;
+    ask = nextAsk();
+    h.queue.push('z', { id: 'z', matrix: 'full' }, { delayMs: 0 });
+    asked[2]!.answer(undefined);
+    await ask;
+    await new Promise((r) => setImmediate(r));
+    expect(h.started).toHaveLength(2);
+    asked[3]!.answer(undefined);
+    await h.waitStarted(3);
+    expect(h.started[2]!.item).toEqual({ id: 'z', matrix: 'full' });
+    // A resumed item (`extendable: false`) is not asked.
+    h.queue.push('w', { id: 'w' }, { delayMs: 0, extendable: false });
+    await h.waitStarted(4);
+    expect(asked).toHaveLength(4);
   });
 });

@@ -82,4 +82,18 @@ describe.each(STORE_BACKENDS)('leases across replicas on %s', (backend) => {
     await expect(waiting).rejects.toThrow('closing');
     await blocker!.release();
   });
+
+  it('asks whether held work turned stale every second, not only at the renewal (a third of the lease)', async () => {
+    const s = await temp.open();
+    // Renewed every 20 s: a newer request elsewhere must stop the run well before that.
+    const a = new LeaseKeeper({ leases: s.leases, holder: 'replica-a', ttlMs: 60_000, staleMs: 20 });
+    let newer = false;
+    const held = await a.tryHold('set:acme/api#1', { stale: async () => newer });
+    newer = true;
+    await new Promise<void>((ok) => held!.lost.addEventListener('abort', () => ok(), { once: true }));
+    expect(String(held!.lost.reason)).toContain('superseded by a newer request on another replica');
+    // Still its lease (not lost to another replica): given up by the caller.
+    expect((await s.leases.current('set:acme/api#1'))?.holder).toBe('replica-a');
+    await held!.release();
+  }, 10_000);
 });

@@ -4,6 +4,7 @@
  * how long until the minute has room; the hour's 500 hold too; buckets are separate.
  */
 import { describe, expect, it } from 'vitest';
+import { SharedPacing } from '../../src/app/replicas/shared-pacing.ts';
 import { GITHUB_LIMITS } from '../../src/core/github-rate-windows.ts';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
@@ -47,5 +48,23 @@ describe.each(STORE_BACKENDS)('shared pacing on %s', (backend) => {
       Array.from({ length: 31 }, () => s.pacing.take('7:search', GITHUB_LIMITS.search, 5_000)),
     );
     expect(waits.filter((w) => w === 0)).toHaveLength(30);
+  });
+
+  it("keeps GitHub's minute 2 s longer from the takes: a start taken 60.5 s after a full minute waits", async () => {
+    const s = await temp.open();
+    // A full minute of starts taken 60.5 s ago: GitHub may have counted their arrivals later.
+    const then = Date.now() - 60_500;
+    for (let i = 0; i < 80; i++)
+      expect(await s.pacing.take('7:content', GITHUB_LIMITS.content, then)).toBe(0);
+    const pacing = new SharedPacing(s.pacing);
+    const stop = new AbortController();
+    const took = pacing.take('7', 'content', stop.signal).then(() => 'started' as const);
+    const waited = (async () => {
+      while (pacing.waits === 0) await new Promise((r) => setTimeout(r, 5));
+      return 'waited' as const;
+    })();
+    expect(await Promise.race([took, waited])).toBe('waited');
+    stop.abort(new Error('done'));
+    await expect(took).rejects.toThrow('done');
   });
 });

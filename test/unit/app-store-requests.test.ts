@@ -6,6 +6,8 @@
  * stale once a newer one was asked for by one of its members.
  */
 import { describe, expect, it } from 'vitest';
+import { EvaluationRequests } from '../../src/app/evaluation-requests.ts';
+import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import type { Transition } from '../../src/app/store/evaluation-states.ts';
 import { openPostgres } from '../../src/app/store/postgres-driver.ts';
 import { openSqlite } from '../../src/app/store/sqlite-driver.ts';
@@ -153,5 +155,42 @@ describe.each(STORE_BACKENDS)('requests stored across replicas on %s', (backend)
     await s.evaluations.create(row('acme/schema#1'));
     expect(await s.evaluations.newerUnfinished('acme/api#1', running)).toBe(true);
     expect(await s.evaluations.newerUnfinished('acme/web#1', unrelated)).toBe(false);
+  });
+
+  it("debounces a set's queued row across replicas: a request folded in at another moves its last-asked time", async () => {
+    const a = await temp.open();
+    const b = await temp.open();
+    const { id } = await a.transaction((tx) => tx.evaluations.queue(row('acme/api#1')));
+    const first = await a.evaluations.lastAskedAt(id);
+    expect(first).toEqual(expect.any(Number));
+    // Later, at another replica (a member's delivery there): folded into the row, its time moves.
+    let folded: number | undefined;
+    do {
+      await b.transaction((tx) => tx.evaluations.queue(row('acme/api#1', 'acme/web#1')));
+      folded = await a.evaluations.lastAskedAt(id);
+    } while (folded === first);
+    expect(folded).toBeGreaterThan(first!);
+    await a.evaluations.start(id);
+    // Running: no window any more.
+    expect(await a.evaluations.lastAskedAt(id)).toBeUndefined();
+  });
+
+  it('a request that creates a set row takes its lease in the same transaction (no sweep adopts it first)', async () => {
+    const a = await temp.open();
+    const sweep = await temp.open();
+    const intake = new EvaluationRequests({
+      store: a,
+      configs: new OrgConfigCache({ ttlMs: 60_000 }),
+      holder: 'replica-a',
+      holdMs: 60_000,
+      ownCreatedMs: 60_000,
+      log: { warn: () => {} },
+    });
+    const stored = await a.transaction((tx) => intake.store(tx, 'acme/api#1', 1, {}, ['acme/api#1']));
+    expect(stored).toMatchObject({ kind: 'queued', created: true });
+    const id = stored.kind === 'queued' ? stored.item.evaluationId : -1;
+    // Visible to another replica's sweep only with its owner's lease (`evaluation:<id>`): it cannot take it.
+    expect((await sweep.leases.current(`evaluation:${id}`))?.holder).toBe('replica-a');
+    expect(await sweep.leases.acquire(`evaluation:${id}`, 'replica-b', 60_000)).toBe(false);
   });
 });

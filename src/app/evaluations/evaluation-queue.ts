@@ -16,6 +16,11 @@ export interface QueueOptions<T> {
   onError?: (e: unknown, item: T) => void;
   /** A waiting item folded into another key's request (its set grew into that one). */
   onDrop?: (item: T) => void;
+  /**
+   * Asked when an item's debounce window ends: a later time (epoch ms) extends the window to it.
+   * Replicas: requests folded into the item's row at another replica debounce it too.
+   */
+  waitUntil?: (item: T) => Promise<number | undefined>;
 }
 
 interface Running<T> {
@@ -29,7 +34,7 @@ interface Running<T> {
 }
 
 export class EvaluationQueue<T> {
-  private readonly debouncing = new Map<string, { item: T; timer: NodeJS.Timeout }>();
+  private readonly debouncing = new Map<string, { item: T; timer: NodeJS.Timeout | undefined }>();
   private readonly ready: Array<{ key: string; item: T }> = [];
   private readonly running = new Set<Running<T>>();
   private slotsTaken = 0;
@@ -38,8 +43,15 @@ export class EvaluationQueue<T> {
 
   constructor(private readonly opts: QueueOptions<T>) {}
 
-  /** Schedules a run for `key` after the debounce window (restarted by each new request). */
-  push(key: string, item: T, opts: { delayMs?: number; absorb?: readonly string[] } = {}): T {
+  /**
+   * Schedules a run for `key` after the debounce window (restarted by each new request;
+   * `extendable: false`, a resumed item: `waitUntil` is not asked at its end).
+   */
+  push(
+    key: string,
+    item: T,
+    opts: { delayMs?: number; absorb?: readonly string[]; extendable?: boolean } = {},
+  ): T {
     if (this.closed) return item;
     const merge = this.opts.merge ?? ((_w: T, n: T) => n);
     // Requests waiting under another name of the same set (before a link joined them) become this one.
@@ -56,13 +68,43 @@ export class EvaluationQueue<T> {
     }
     // A run of the same set is now stale: its inputs changed under it.
     this.abortWhere((k) => k === key);
-    const timer = setTimeout(() => {
-      this.debouncing.delete(key);
-      this.ready.push({ key, item: merged });
-      this.pump();
-    }, opts.delayMs ?? this.opts.debounceMs);
-    this.debouncing.set(key, { item: merged, timer });
+    this.debounce(key, merged, opts.delayMs ?? this.opts.debounceMs, opts.extendable ?? true);
     return merged;
+  }
+
+  /**
+   * `item` waits `ms` under `key`, then (asked `waitUntil`) longer or becomes ready. A push, a
+   * flush or a withdrawal meanwhile replaces the entry: an answer for a replaced one is ignored.
+   */
+  private debounce(key: string, item: T, ms: number, extendable: boolean): void {
+    const entry: { item: T; timer: NodeJS.Timeout | undefined } = { item, timer: undefined };
+    const current = () => this.debouncing.get(key) === entry && !this.closed;
+    const ready = () => {
+      this.debouncing.delete(key);
+      this.ready.push({ key, item });
+      this.pump();
+    };
+    const ended = () => {
+      const waitUntil = extendable ? this.opts.waitUntil : undefined;
+      if (!waitUntil) return ready();
+      entry.timer = undefined;
+      void waitUntil(item).then(
+        (until) => {
+          if (!current()) return;
+          const more = (until ?? 0) - Date.now();
+          // Extended: asked again at its new end (another request may extend it further).
+          if (more > 0) entry.timer = setTimeout(ended, more);
+          else ready();
+        },
+        (e: unknown) => {
+          // Unknown: the window this replica saw is over; run rather than wait forever.
+          this.opts.onError?.(e, item);
+          if (current()) ready();
+        },
+      );
+    };
+    entry.timer = setTimeout(ended, ms);
+    this.debouncing.set(key, entry);
   }
 
   /** The item waiting under `key` (debouncing or ready), which a `push` for it would fold into. */

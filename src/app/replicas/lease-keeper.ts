@@ -2,8 +2,10 @@
  * Holding leases (`store/store-leases.ts`) for as long as the work lasts: a held lease is renewed
  * every third of its time to live; when a renewal finds it gone (this replica stalled past its
  * expiry and another took it), or the work turned stale (`stale`: a newer request for the same
- * set reached another replica), the lease's `lost` signal aborts the work. A replica that dies
- * renews nothing: its leases expire and a waiting replica takes them over.
+ * set reached another replica; asked more often than the renewal, every `staleMs`, so a set's
+ * newer request does not wait a third of the lease for the run it replaces to stop), the lease's
+ * `lost` signal aborts the work. A replica that dies renews nothing: its leases expire and a
+ * waiting replica takes them over.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -25,6 +27,8 @@ export interface LeaseKeeperOptions {
   ttlMs: number;
   /** How often a waiting replica asks again (default: a quarter of `ttlMs`, at most 500 ms). */
   retryMs?: number;
+  /** How often a held lease's `stale` is asked (default: a third of `ttlMs`, at most 1 s). */
+  staleMs?: number;
   onError?: (e: unknown, name: string) => void;
 }
 
@@ -97,21 +101,36 @@ export class LeaseKeeper {
           controller.abort(
             new Error(`the lease on ${name} was lost (held past its expiry by ${this.holder})`),
           );
-        else if (opts.stale && (await opts.stale()))
-          controller.abort(new Error('superseded by a newer request on another replica'));
       } catch (e) {
         // A renewal that cannot reach the database is retried at the next tick; the lease only
         // counts as lost once another replica has taken it.
         this.opts.onError?.(e, name);
       }
     };
-    const timer = setInterval(
-      () => {
-        renewing = renewing.then(renew);
-      },
-      Math.max(5, Math.floor(ttlMs / 3)),
-    );
+    const stale = opts.stale;
+    const ask = async () => {
+      if (controller.signal.aborted || !stale) return;
+      try {
+        if (await stale()) controller.abort(new Error('superseded by a newer request on another replica'));
+      } catch (e) {
+        this.opts.onError?.(e, name);
+      }
+    };
+    const renewMs = Math.max(5, Math.floor(ttlMs / 3));
+    // One chain for both, so a release waits for whichever is in flight.
+    const timer = setInterval(() => {
+      renewing = renewing.then(renew);
+    }, renewMs);
     timer.unref();
+    const staleTimer = stale
+      ? setInterval(
+          () => {
+            renewing = renewing.then(ask);
+          },
+          Math.max(5, this.opts.staleMs ?? Math.min(1_000, renewMs)),
+        )
+      : undefined;
+    staleTimer?.unref();
     const lease: HeldLease = {
       name,
       lost: controller.signal,
@@ -119,6 +138,7 @@ export class LeaseKeeper {
         if (released) return;
         released = true;
         clearInterval(timer);
+        clearInterval(staleTimer);
         this.held.delete(lease);
         await renewing;
         await leases.release(name, this.holder);

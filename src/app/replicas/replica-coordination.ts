@@ -4,7 +4,9 @@
  *   creation or adoption to its end); a replica that dies stops renewing, and every replica's
  *   sweep adopts unfinished evaluations nobody owns any more;
  * - one evaluation per linked set at a time (`set:<set key>`, held while it runs); a newer request
- *   for the set, on any replica, makes the run stale and aborts it at the next renewal;
+ *   for the set, on any replica, makes the run stale and aborts it within a second (`staleMs`);
+ * - a set's debounce is its queued row's (`EvaluationStates.lastAskedAt`): requests folded into it
+ *   at any replica extend the owner's window (`service.ts`);
  * - GitHub's secondary limits are paced per installation across replicas (`shared-pacing.ts`).
  * The embedded store (one process) needs none of it: the App's in-memory queue does this there.
  */
@@ -18,6 +20,11 @@ export interface ReplicaOptions extends SharedPacingOptions {
   ttlMs?: number;
   holder?: string;
   log: { warn: (o: object, m: string) => void };
+}
+
+/** The lease a replica owns evaluation `id` under, from its row's creation or adoption to its end. */
+export function evaluationLease(id: number): string {
+  return `evaluation:${id}`;
 }
 
 /** One replica's side of the agreement: its leases, its sweep and its pacing. */
@@ -49,13 +56,13 @@ export class ReplicaCoordination {
    * whose owner is gone; false while another replica owns it (or when this one already does).
    */
   async own(id: number): Promise<boolean> {
-    if (this.keeper.heldLease(`evaluation:${id}`)) return false;
-    return (await this.keeper.tryHold(`evaluation:${id}`)) !== undefined;
+    if (this.keeper.heldLease(evaluationLease(id))) return false;
+    return (await this.keeper.tryHold(evaluationLease(id))) !== undefined;
   }
 
   /** Gives evaluation `id` up (it ended, or was folded into another). */
   async disown(id: number): Promise<void> {
-    await this.keeper.heldLease(`evaluation:${id}`)?.release();
+    await this.keeper.heldLease(evaluationLease(id))?.release();
   }
 
   /**

@@ -24,7 +24,7 @@ export class SharedPacing {
     private readonly table: PacingTable,
     opts: SharedPacingOptions = {},
   ) {
-    this.limits = opts.limits ?? GITHUB_LIMITS;
+    this.limits = opts.limits ?? withArrivalMargin(GITHUB_LIMITS);
   }
 
   /** Resolves once a `kind` start of `installation` fits the shared windows; rejects on `signal`. */
@@ -38,6 +38,20 @@ export class SharedPacing {
       await pause(wait, signal);
     }
   }
+}
+
+/**
+ * How late a request may reach GitHub after its start was taken (a loaded replica, the network).
+ * GitHub counts a window from the arrivals: a window here counted from the takes must be longer by
+ * that much, or the first start a window frees can arrive while the earliest arrival still counts.
+ */
+const ARRIVAL_MARGIN_MS = 2_000;
+
+function withArrivalMargin(
+  limits: Record<PacedKind, readonly PacingWindow[]>,
+): Record<PacedKind, readonly PacingWindow[]> {
+  const longer = (ws: readonly PacingWindow[]) => ws.map((w) => ({ ...w, ms: w.ms + ARRIVAL_MARGIN_MS }));
+  return { content: longer(limits.content), search: longer(limits.search) };
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

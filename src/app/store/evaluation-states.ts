@@ -75,6 +75,11 @@ export class EvaluationStates extends EventEmitter<Events> {
     return this.table.asked(id);
   }
 
+  /** When `id` was last asked for while queued, on any replica (undefined once it left `queued`). */
+  lastAskedAt(id: number): Promise<number | undefined> {
+    return this.table.lastAskedAt(id);
+  }
+
   get(id: number): Promise<StoredEvaluation | undefined> {
     return this.table.get(id);
   }

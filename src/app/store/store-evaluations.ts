@@ -56,6 +56,7 @@ const publishedSchema = evaluationSchema.extend({
 const published = rowReader('evaluations', ['id'], publishedSchema);
 
 const idRow = z.object({ id: z.number().int() });
+const askedAt = z.object({ at: z.coerce.number() });
 
 /** What a new evaluation row holds when it is queued. */
 export interface NewEvaluation {
@@ -104,12 +105,12 @@ export class EvaluationsTable {
       );
       if (waiting !== undefined) {
         const id = idRow.parse(waiting).id;
-        if (e.matrix !== null || e.fresh)
-          await this.db.run(
-            `UPDATE evaluations SET matrix = COALESCE(?, matrix), fresh = CASE WHEN ? = 1 THEN 1 ELSE fresh END,
-             updated_at = ? WHERE id = ?`,
-            [e.matrix, e.fresh ? 1 : 0, Date.now(), id],
-          );
+        // `updated_at` of a queued row is its last request: the set's debounce across replicas.
+        await this.db.run(
+          `UPDATE evaluations SET matrix = COALESCE(?, matrix), fresh = CASE WHEN ? = 1 THEN 1 ELSE fresh END,
+           updated_at = ? WHERE id = ?`,
+          [e.matrix, e.fresh ? 1 : 0, Date.now(), id],
+        );
         return { id, created: false };
       }
       const now = Date.now();
@@ -130,6 +131,19 @@ export class EvaluationsTable {
       await this.db.get('SELECT id, matrix, fresh FROM evaluations WHERE id = ?', [id]),
     );
     return row ? { matrix: row.matrix, fresh: row.fresh } : undefined;
+  }
+
+  /**
+   * When `id` was last asked for while queued (created, a request folded in, or re-queued): the
+   * replica that runs it debounces from there, whichever replica the requests reached. Written
+   * with each replica's clock (the delay is seconds; hosts' clocks agree far better than that).
+   */
+  async lastAskedAt(id: number): Promise<number | undefined> {
+    const row = await this.db.get('SELECT updated_at AS "at" FROM evaluations WHERE id = ? AND state = ?', [
+      id,
+      'queued',
+    ]);
+    return row === undefined ? undefined : askedAt.parse(row).at;
   }
 
   /** Moves `id` from `from` to `to`; false when the row is not in `from` (someone moved it first). */
