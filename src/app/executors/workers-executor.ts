@@ -51,7 +51,10 @@ export interface WorkersExecutorOptions {
    * elsewhere. Default DEFAULT_LEASE_SECONDS.
    */
   leaseSeconds?: number;
-  /** How long a job waits for its preferred host before any worker may take it. */
+  /**
+   * How long the shared copy of a job sent to its preferred host (one with a free slot) waits
+   * before any worker may take it (default 3 s).
+   */
   graceSeconds?: number;
   /** Retries of a job whose worker died (its lease expired) before the configuration is an infrastructure error. */
   retries?: number;
@@ -146,8 +149,14 @@ export class WorkersExecutor implements Executor {
       await rows.putBundle(q.db, evaluation, JSON.stringify(bundle));
       const repos = [...change.targets, ...change.context].map((r) => r.repo);
       // Only a host that beats now: a silent one's queue would hold the jobs until the grace ends.
-      const host = await rows.preferredHost(q.db, repos, this.opts.silentSeconds ?? SILENT_SECONDS);
-      const grace = this.opts.graceSeconds ?? 30;
+      const preferred = await rows.preferredHost(q.db, repos, this.opts.silentSeconds ?? SILENT_SECONDS);
+      // Affinity is a preference, never a reason for an idle worker to wait while jobs queue: the
+      // preferred host gets as many jobs as it has free slots (less what already waits on its
+      // queue), the rest go to the shared queue at once, for any worker.
+      const free = preferred
+        ? preferred.free - ((await q.boss.getQueueSize(hostQueue(preferred.hostId))) ?? 0)
+        : 0;
+      const grace = this.opts.graceSeconds ?? DEFAULT_GRACE_SECONDS;
       const job = (configuration: string, copy: WorkerJob['copy']): WorkerJob => ({
         evaluation,
         configuration,
@@ -163,10 +172,11 @@ export class WorkersExecutor implements Executor {
         });
       // The verdict first: the all-base and full configurations are sent (and so taken) first.
       const order = [...plan.configurations].sort((a, b) => rank(a.role) - rank(b.role));
-      for (const c of order) {
-        if (host)
-          await q.boss.send(hostQueue(host), job(c.id, 'host'), { expireInSeconds: lease, retryLimit: 0 });
-        await sendShared(c.id, host ? grace : undefined);
+      for (const [i, c] of order.entries()) {
+        const toHost = preferred && i < free ? preferred.hostId : undefined;
+        if (toHost)
+          await q.boss.send(hostQueue(toHost), job(c.id, 'host'), { expireInSeconds: lease, retryLimit: 0 });
+        await sendShared(c.id, toHost ? grace : undefined);
       }
       await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
       // Each configuration's event as its answer arrives, judged as a local run's (the verdict first).
@@ -287,6 +297,11 @@ export class WorkersExecutor implements Executor {
   }
 }
 
+/**
+ * How long the shared copy of a job sent to its preferred host waits: that host had a free slot
+ * when it was sent, so this only covers a race (another App filled the slot first).
+ */
+const DEFAULT_GRACE_SECONDS = 3;
 /** Six missed heartbeats (worker-tables.ts `HEARTBEAT_SECONDS`): the host is taken for dead. */
 const SILENT_SECONDS = 30;
 const rank = (role: string) => (role === 'base' ? 0 : role === 'full' ? 1 : 2);

@@ -38,6 +38,8 @@ export async function createWorkerTables(db: Queryable): Promise<void> {
       outcome jsonb NOT NULL, report text, created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (evaluation, configuration, token));
     CREATE TABLE IF NOT EXISTS ${S}.hosts (host_id text PRIMARY KEY, seen_at timestamptz NOT NULL);
+    ALTER TABLE ${S}.hosts ADD COLUMN IF NOT EXISTS slots integer NOT NULL DEFAULT 1;
+    ALTER TABLE ${S}.bundles ADD COLUMN IF NOT EXISTS alive_until timestamptz NOT NULL DEFAULT now() + interval '1 minute';
     CREATE TABLE IF NOT EXISTS ${S}.holdings (
       host_id text NOT NULL, repo text NOT NULL, used_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (host_id, repo));
@@ -45,13 +47,59 @@ export async function createWorkerTables(db: Queryable): Promise<void> {
   `);
 }
 
-export async function putBundle(db: Queryable, evaluation: string, body: string): Promise<void> {
-  await db.query(`INSERT INTO ${S}.bundles (evaluation, body) VALUES ($1, $2)`, [evaluation, body]);
+/**
+ * How long a bundle stays usable without its App renewing it (the App renews it every few
+ * seconds while it waits for the answers): an App killed mid-evaluation stops renewing, so its
+ * jobs are skipped and its bundle (clone URLs, hidden files) pruned within this, not after a day.
+ */
+export const BUNDLE_ALIVE_SECONDS = 30;
+
+export async function putBundle(
+  db: Queryable,
+  evaluation: string,
+  body: string,
+  aliveSeconds = BUNDLE_ALIVE_SECONDS,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO ${S}.bundles (evaluation, body, alive_until)
+       VALUES ($1, $2, now() + $3 * interval '1 second')`,
+    [evaluation, body, aliveSeconds],
+  );
 }
 
+/** The App still waits for this evaluation's answers: its bundle stays usable a while longer. */
+export async function renewBundle(
+  db: Queryable,
+  evaluation: string,
+  aliveSeconds = BUNDLE_ALIVE_SECONDS,
+): Promise<void> {
+  await db.query(
+    `UPDATE ${S}.bundles SET alive_until = now() + $2 * interval '1 second' WHERE evaluation = $1`,
+    [evaluation, aliveSeconds],
+  );
+}
+
+/** The bundle of an evaluation its App still waits for (undefined: over, or its App is gone). */
 export async function getBundle(db: Queryable, evaluation: string): Promise<string | undefined> {
-  const { rows } = await db.query(`SELECT body FROM ${S}.bundles WHERE evaluation = $1`, [evaluation]);
+  const { rows } = await db.query(
+    `SELECT body FROM ${S}.bundles WHERE evaluation = $1 AND alive_until >= now()`,
+    [evaluation],
+  );
   return rows[0]?.body as string | undefined;
+}
+
+/**
+ * Evaluations whose App stopped renewing their bundle (it was killed or lost its database):
+ * their bundle, claims and answers go now. Returns how many.
+ */
+export async function pruneAbandoned(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `WITH gone AS (DELETE FROM ${S}.bundles WHERE alive_until < now() RETURNING evaluation),
+          c AS (DELETE FROM ${S}.claims WHERE evaluation IN (SELECT evaluation FROM gone)),
+          a AS (DELETE FROM ${S}.answers WHERE evaluation IN (SELECT evaluation FROM gone))
+     SELECT count(*) AS n FROM gone`,
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** The evaluation is over: its secrets (clone URLs, hidden files) and bookkeeping go. */
@@ -189,11 +237,12 @@ export async function releaseSilentClaims(
   return rows.map((r) => ({ configuration: r.configuration as string, hostId: r.host_id as string }));
 }
 
-export async function heartbeat(db: Queryable, hostId: string): Promise<void> {
+/** The worker is alive, with `slots` configurations at once (the App's affinity counts its free ones). */
+export async function heartbeat(db: Queryable, hostId: string, slots = 1): Promise<void> {
   await db.query(
-    `INSERT INTO ${S}.hosts (host_id, seen_at) VALUES ($1, now())
-     ON CONFLICT (host_id) DO UPDATE SET seen_at = now()`,
-    [hostId],
+    `INSERT INTO ${S}.hosts (host_id, seen_at, slots) VALUES ($1, now(), $2)
+     ON CONFLICT (host_id) DO UPDATE SET seen_at = now(), slots = EXCLUDED.slots`,
+    [hostId, slots],
   );
 }
 
@@ -213,18 +262,28 @@ export async function recordHoldings(db: Queryable, hostId: string, repos: reado
 
 /**
  * The live host (seen within `aliveSeconds`) that holds the most of these repositories, if any:
- * its mirrors, states and prepared dependencies make it the cheapest place to run them.
+ * its mirrors, states and prepared dependencies make it the cheapest place to run them. `free`:
+ * its slots less the configurations it runs now (live claims without an answer); the jobs
+ * already waiting on its own queue are the caller's to count (pg-boss's).
  */
 export async function preferredHost(
   db: Queryable,
   repos: readonly string[],
   aliveSeconds: number,
-): Promise<string | undefined> {
+): Promise<{ hostId: string; free: number } | undefined> {
   const { rows } = await db.query(
-    `SELECT h.host_id FROM ${S}.holdings h JOIN ${S}.hosts w USING (host_id)
+    `SELECT h.host_id, w.slots - (
+              SELECT count(*) FROM ${S}.claims c
+               WHERE c.host_id = h.host_id AND c.lease_until >= now()
+                 AND NOT EXISTS (SELECT 1 FROM ${S}.answers a
+                                  WHERE a.evaluation = c.evaluation
+                                    AND a.configuration = c.configuration AND a.token = c.token)
+            ) AS free
+       FROM ${S}.holdings h JOIN ${S}.hosts w USING (host_id)
       WHERE w.seen_at > now() - $2 * interval '1 second' AND h.repo = ANY($1::text[])
-      GROUP BY h.host_id ORDER BY count(*) DESC, max(h.used_at) DESC LIMIT 1`,
+      GROUP BY h.host_id, w.slots ORDER BY count(*) DESC, max(h.used_at) DESC LIMIT 1`,
     [repos.map(repoKey), aliveSeconds],
   );
-  return rows[0]?.host_id as string | undefined;
+  const row = rows[0];
+  return row ? { hostId: row.host_id as string, free: Number(row.free) } : undefined;
 }

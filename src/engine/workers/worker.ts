@@ -56,6 +56,7 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
     onError: (e) => opts.log(`database trouble: ${scrubCredentials(errorText(e))}`),
   });
   const own = hostQueue(opts.hostId);
+  const slots = Math.max(1, opts.concurrency);
   const folders = new SuiteFolders(path.join(opts.scratchDir, `suites-${opts.hostId}`));
   let wake: Array<() => void> = [];
   const wakeAll = () => {
@@ -65,13 +66,13 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
   };
   opts.signal.addEventListener('abort', wakeAll);
   const beat = setInterval(
-    () => void rows.heartbeat(queue.db, opts.hostId).catch(() => {}),
+    () => void rows.heartbeat(queue.db, opts.hostId, slots).catch(() => {}),
     rows.HEARTBEAT_SECONDS * 1000,
   );
   try {
     await ensureQueue(queue.boss, own, { deadLetter: DEAD_QUEUE });
     await queue.listen(JOBS_CHANNEL, wakeAll);
-    await rows.heartbeat(queue.db, opts.hostId);
+    await rows.heartbeat(queue.db, opts.hostId, slots);
     opts.log(`worker ${opts.hostId}: taking jobs (${opts.concurrency} at once)`);
     const slot = async () => {
       while (!opts.signal.aborted) {
@@ -95,7 +96,7 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
         });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+    await Promise.all(Array.from({ length: slots }, slot));
   } finally {
     clearInterval(beat);
     await rows.leave(queue.db, opts.hostId).catch(() => {});
