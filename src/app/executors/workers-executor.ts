@@ -76,6 +76,7 @@ interface Waiting {
 export class WorkersExecutor implements Executor {
   private queue: Promise<JobQueue> | undefined;
   private readonly waiting = new Map<string, Waiting>();
+  private prune: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WorkersExecutorOptions) {}
 
@@ -93,7 +94,19 @@ export class WorkersExecutor implements Executor {
         ...(this.opts.maintenanceSeconds ? { maintenanceSeconds: this.opts.maintenanceSeconds } : {}),
         onError: (e) => this.opts.log.warn({ err: e.message }, 'worker pool database trouble'),
       });
-      await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
+      const rows = await import('../../engine/workers/worker-tables.ts');
+      await rows.pruneWorkerRows(q.db);
+      // The evaluations of an App that was killed: their bundles stop being renewed, and go.
+      this.prune = setInterval(
+        () =>
+          void rows
+            .pruneAbandoned(q.db)
+            .catch((e: unknown) =>
+              this.opts.log.warn({ err: (e as Error).message }, 'worker pool database trouble'),
+            ),
+        (rows.BUNDLE_ALIVE_SECONDS * 1000) / 3,
+      );
+      this.prune.unref();
       await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
       // Jobs whose every attempt lost its worker (worker-dead-letters.ts).
       await handleDeadLetters(q, {
@@ -109,6 +122,7 @@ export class WorkersExecutor implements Executor {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.prune);
     const q = this.queue;
     this.queue = undefined;
     if (q) await (await q.catch(() => undefined))?.close();
@@ -200,7 +214,8 @@ export class WorkersExecutor implements Executor {
       const watch = setInterval(
         () =>
           void rows
-            .releaseSilentClaims(q.db, evaluation, silent)
+            .renewBundle(q.db, evaluation)
+            .then(() => rows.releaseSilentClaims(q.db, evaluation, silent))
             .then(async (released) => {
               for (const r of released) {
                 this.opts.log.warn(
