@@ -46,8 +46,12 @@ class Hold {
   release() {
     this.open();
   }
-  wait(): Promise<void> {
-    return this.armed ? this.released : Promise.resolve();
+  wait(signal: AbortSignal): Promise<void> {
+    if (!this.armed) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      void this.released.then(resolve);
+      signal.addEventListener('abort', () => reject(new Error('interrupted')));
+    });
   }
 }
 
@@ -66,7 +70,7 @@ function startWorker(hostId: string, concurrency = 1, hold?: Hold): InProcessWor
     hostId,
     concurrency,
     runner: async (input) => {
-      await hold?.wait();
+      await hold?.wait(input.signal);
       return engine(input);
     },
     scratchDir: path.join(cacheDir, 'worker'),
@@ -192,5 +196,5 @@ describe('executor: workers affinity', () => {
       hold.release();
       await executor.close();
     }
-  }, 120_000);
+  }, 60_000);
 });
