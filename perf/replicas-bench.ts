@@ -176,13 +176,16 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
             void db
               .query(
                 `SELECT count(*)::int AS n FROM tandem_workers.claims c WHERE c.host_id = $1 AND NOT EXISTS
-                   (SELECT 1 FROM tandem_workers.results r WHERE r.evaluation = c.evaluation AND r.configuration = c.configuration)`,
+                   (SELECT 1 FROM tandem_workers.answers r WHERE r.evaluation = c.evaluation AND r.configuration = c.configuration AND r.token = c.token)`,
                 [victim.hostId],
               )
               .then((r) => {
                 workerKilledHolding = r.rows[0].n as number;
                 log(`worker ${victim.hostId} SIGKILLed holding ${workerKilledHolding} configuration(s)`);
               })
+              .catch((e: unknown) =>
+                log(`what the killed worker held could not be read: ${(e as Error).message}`),
+              )
               .finally(resolve);
           };
       });
