@@ -270,7 +270,7 @@ export class WorkersExecutor implements Executor {
         reading = reading.then(async () => {
           if (signal.aborted || !this.waiting.has(evaluation)) return;
           try {
-            for (const r of await resultsOf(q.db, evaluation, caps)) {
+            for (const r of await resultsOf(q.db, evaluation, caps, [...answers.keys()])) {
               const c = planned.find((p) => p.id === r.configuration);
               if (!c || answers.has(c.id)) continue;
               // A report under no current claim (a forged row, or a worker that lost the job) is

@@ -180,11 +180,16 @@ export interface StoredResult {
   token: string;
 }
 
-/** Every answer of the evaluation, the oldest first; what is over its cap is measured, not read. */
+/**
+ * The answers of the evaluation, the oldest first, but those of `known` configurations (the App
+ * has theirs: each NOTIFY would otherwise read every report again); what is over its cap is
+ * measured, not read.
+ */
 export async function resultsOf(
   db: Queryable,
   evaluation: string,
   caps: { reportBytes: number; outcomeBytes: number },
+  known: readonly string[] = [],
 ): Promise<StoredResult[]> {
   const { rows } = await db.query(
     `SELECT a.configuration, octet_length(a.report) AS bytes, octet_length(a.outcome::text) AS obytes,
@@ -192,8 +197,8 @@ export async function resultsOf(
             CASE WHEN octet_length(a.report) <= $2 THEN a.report END AS report,
             (a.token = c.token) IS TRUE AS bound, a.token
        FROM ${S}.answers a LEFT JOIN ${S}.claims c USING (evaluation, configuration)
-      WHERE a.evaluation = $1 ORDER BY a.created_at, a.token`,
-    [evaluation, caps.reportBytes, caps.outcomeBytes],
+      WHERE a.evaluation = $1 AND a.configuration <> ALL($4::text[]) ORDER BY a.created_at, a.token`,
+    [evaluation, caps.reportBytes, caps.outcomeBytes, known],
   );
   return rows.map((r) => ({
     configuration: r.configuration as string,
