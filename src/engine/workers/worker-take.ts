@@ -25,6 +25,7 @@ export type Taken =
 
 export async function takeJob(queue: JobQueue, queues: readonly string[], hostId: string): Promise<Taken> {
   const client = await queue.db.connect();
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const db: PgBoss.Db = { executeSql: (text, values) => client.query(text, values) };
@@ -42,10 +43,13 @@ export async function takeJob(queue: JobQueue, queues: readonly string[], hostId
     await client.query('COMMIT');
     return taken;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch((r: unknown) => {
+      // The connection itself failed: it is destroyed, not handed to the next slot.
+      broken = r as Error;
+    });
     throw e;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 
