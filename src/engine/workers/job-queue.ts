@@ -36,7 +36,10 @@ export async function openJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
     import('pg-boss'),
     import('pg'),
   ]);
-  const db = new pgModule.Pool({ connectionString: opts.databaseUrl, max: Math.max(4, opts.connections ?? 0) });
+  const db = new pgModule.Pool({
+    connectionString: opts.databaseUrl,
+    max: Math.max(4, opts.connections ?? 0),
+  });
   db.on('error', (e) => opts.onError?.(e));
   const boss = new PgBossClass({
     connectionString: opts.databaseUrl,

@@ -14,7 +14,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { repoKey } from '../../core/repo-name.ts';
 import { RESULTS_CHANNEL } from '../../core/worker-job.schema.ts';
 
 const S = 'tandem_workers';
@@ -211,9 +210,6 @@ export async function resultsOf(
   }));
 }
 
-/** How often a running worker says it is alive (worker.ts). */
-export const HEARTBEAT_SECONDS = 5;
-
 /**
  * Live claims of `evaluation` still without an answer whose host has not beaten for
  * `silentSeconds` (killed, or cut off): made stale, so their configurations, sent again, run
@@ -242,53 +238,5 @@ export async function releaseSilentClaims(
   return rows.map((r) => ({ configuration: r.configuration as string, hostId: r.host_id as string }));
 }
 
-/** The worker is alive, with `slots` configurations at once (the App's affinity counts its free ones). */
-export async function heartbeat(db: Queryable, hostId: string, slots = 1): Promise<void> {
-  await db.query(
-    `INSERT INTO ${S}.hosts (host_id, seen_at, slots) VALUES ($1, now(), $2)
-     ON CONFLICT (host_id) DO UPDATE SET seen_at = now(), slots = EXCLUDED.slots`,
-    [hostId, slots],
-  );
-}
-
-/** A worker leaving cleanly: its host is gone at once, its queue no longer preferred. */
-export async function leave(db: Queryable, hostId: string): Promise<void> {
-  await db.query(`DELETE FROM ${S}.hosts WHERE host_id = $1`, [hostId]);
-}
-
-export async function recordHoldings(db: Queryable, hostId: string, repos: readonly string[]): Promise<void> {
-  if (repos.length === 0) return;
-  await db.query(
-    `INSERT INTO ${S}.holdings (host_id, repo) SELECT $1, unnest($2::text[])
-     ON CONFLICT (host_id, repo) DO UPDATE SET used_at = now()`,
-    [hostId, repos.map(repoKey)],
-  );
-}
-
-/**
- * The live host (seen within `aliveSeconds`) that holds the most of these repositories, if any:
- * its mirrors, states and prepared dependencies make it the cheapest place to run them. `free`:
- * its slots less the configurations it runs now (live claims without an answer); the jobs
- * already waiting on its own queue are the caller's to count (pg-boss's).
- */
-export async function preferredHost(
-  db: Queryable,
-  repos: readonly string[],
-  aliveSeconds: number,
-): Promise<{ hostId: string; free: number } | undefined> {
-  const { rows } = await db.query(
-    `SELECT h.host_id, w.slots - (
-              SELECT count(*) FROM ${S}.claims c
-               WHERE c.host_id = h.host_id AND c.lease_until >= now()
-                 AND NOT EXISTS (SELECT 1 FROM ${S}.answers a
-                                  WHERE a.evaluation = c.evaluation
-                                    AND a.configuration = c.configuration AND a.token = c.token)
-            ) AS free
-       FROM ${S}.holdings h JOIN ${S}.hosts w USING (host_id)
-      WHERE w.seen_at > now() - $2 * interval '1 second' AND h.repo = ANY($1::text[])
-      GROUP BY h.host_id, w.slots ORDER BY count(*) DESC, max(h.used_at) DESC LIMIT 1`,
-    [repos.map(repoKey), aliveSeconds],
-  );
-  const row = rows[0];
-  return row ? { hostId: row.host_id as string, free: Number(row.free) } : undefined;
-}
+// The hosts (heartbeats, slots, holdings) and the affinity that reads them.
+export * from './worker-hosts.ts';
