@@ -2,8 +2,9 @@
  * `executor: workers` affinity, on real PostgreSQL with two workers in this process (the same
  * worker loop and engine path as `tandem worker`, the development process sandbox): once a host
  * ran an evaluation of some repositories, the next evaluation of them goes to that host's queue
- * first, and the other worker takes none of it within the grace; once that host is gone (it left),
- * the jobs go to the shared queue and the other worker runs them. A job whose payload is not a
+ * first while it has free slots, and the other worker takes none of it within the grace; once that
+ * host is gone (it left), the jobs go to the shared queue and the other worker runs them. While
+ * that host is busy, its affinity makes no idle worker wait: the jobs go to the shared queue. A job whose payload is not a
  * configuration job is refused by the worker (zod), naming the field.
  */
 import path from 'node:path';
@@ -32,7 +33,29 @@ interface InProcessWorker {
 
 const running: InProcessWorker[] = [];
 
-function startWorker(hostId: string): InProcessWorker {
+/** Holds every configuration a worker starts while armed, until released (an event, not a time). */
+class Hold {
+  private armed = false;
+  private open!: () => void;
+  private readonly released = new Promise<void>((r) => {
+    this.open = r;
+  });
+  arm() {
+    this.armed = true;
+  }
+  release() {
+    this.open();
+  }
+  wait(signal: AbortSignal): Promise<void> {
+    if (!this.armed) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      void this.released.then(resolve);
+      signal.addEventListener('abort', () => reject(new Error('interrupted')));
+    });
+  }
+}
+
+function startWorker(hostId: string, concurrency = 1, hold?: Hold): InProcessWorker {
   const controller = new AbortController();
   const lines: string[] = [];
   const waiting: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
@@ -41,11 +64,15 @@ function startWorker(hostId: string): InProcessWorker {
     ready = r;
   });
   const cacheDir = path.join(root, `cache-${hostId}`);
+  const engine = engineRunner({ host: { cacheDir }, sandbox: 'process' });
   const done = runWorker({
     databaseUrl: db.url,
     hostId,
-    concurrency: 1,
-    runner: engineRunner({ host: { cacheDir }, sandbox: 'process' }),
+    concurrency,
+    runner: async (input) => {
+      await hold?.wait(input.signal);
+      return engine(input);
+    },
     scratchDir: path.join(cacheDir, 'worker'),
     signal: controller.signal,
     log: (line) => {
@@ -106,13 +133,17 @@ describe('executor: workers affinity', () => {
 
       const h2 = startWorker('h2');
       await h2.ready;
-      const [from1, from2] = [h1.lines.length, h2.lines.length];
-      // h1 holds acme/api: both jobs go to its queue; the shared copies wait out the grace.
+      // h1 holds acme/api and has two free slots: both jobs go to its queue; the shared copies
+      // wait out the grace.
+      await h1.stop();
+      const h1b = startWorker('h1', 2);
+      await h1b.ready;
+      const [from1, from2] = [h1b.lines.length, h2.lines.length];
       expect((await evaluate()).verdict.resolved).toBe(true);
-      expect(reported(h1, from1)).toBe(2);
+      expect(reported(h1b, from1)).toBe(2);
       expect(reported(h2, from2)).toBe(0);
 
-      await h1.stop();
+      await h1b.stop();
       const from2b = h2.lines.length;
       // h1 left: no live host holds the repositories, so the jobs go straight to the shared queue.
       expect((await evaluate()).verdict.resolved).toBe(true);
@@ -132,4 +163,38 @@ describe('executor: workers affinity', () => {
       await executor.close();
     }
   }, 120_000);
+
+  it('lets an idle worker take the jobs while the host holding the repositories is busy', async () => {
+    const executor = new WorkersExecutor({
+      databaseUrl: db.url,
+      fallback: { run: () => Promise.reject(new Error('not a workers evaluation')) },
+      leaseSeconds: 60,
+      graceSeconds: 600,
+      log: { warn: () => {} },
+    });
+    const evaluate = () => executor.run(world.spec, new AbortController().signal);
+    const hold = new Hold();
+    try {
+      const b1 = startWorker('b1', 1, hold);
+      await b1.ready;
+      // b1 ran every configuration of acme/api: it holds the repository.
+      expect((await evaluate()).verdict.resolved).toBe(true);
+      const b2 = startWorker('b2');
+      await b2.ready;
+      // b1's one slot is taken by a configuration that stays held.
+      hold.arm();
+      const held = b1.next((l) => l.includes(': running '));
+      const first = evaluate();
+      await held;
+      const from1 = b1.lines.length;
+      // b1 is busy: the next evaluation's jobs must not queue behind it while b2 is idle.
+      expect((await evaluate()).verdict.resolved).toBe(true);
+      expect(reported(b1, from1)).toBe(0);
+      hold.release();
+      expect((await first).verdict.resolved).toBe(true);
+    } finally {
+      hold.release();
+      await executor.close();
+    }
+  }, 60_000);
 });

@@ -51,7 +51,10 @@ export interface WorkersExecutorOptions {
    * elsewhere. Default DEFAULT_LEASE_SECONDS.
    */
   leaseSeconds?: number;
-  /** How long a job waits for its preferred host before any worker may take it. */
+  /**
+   * How long the shared copy of a job sent to its preferred host (one with a free slot) waits
+   * before any worker may take it (default 3 s).
+   */
   graceSeconds?: number;
   /** Retries of a job whose worker died (its lease expired) before the configuration is an infrastructure error. */
   retries?: number;
@@ -73,6 +76,7 @@ interface Waiting {
 export class WorkersExecutor implements Executor {
   private queue: Promise<JobQueue> | undefined;
   private readonly waiting = new Map<string, Waiting>();
+  private prune: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WorkersExecutorOptions) {}
 
@@ -90,7 +94,19 @@ export class WorkersExecutor implements Executor {
         ...(this.opts.maintenanceSeconds ? { maintenanceSeconds: this.opts.maintenanceSeconds } : {}),
         onError: (e) => this.opts.log.warn({ err: e.message }, 'worker pool database trouble'),
       });
-      await (await import('../../engine/workers/worker-tables.ts')).pruneWorkerRows(q.db);
+      const rows = await import('../../engine/workers/worker-tables.ts');
+      await rows.pruneWorkerRows(q.db);
+      // The evaluations of an App that was killed: their bundles stop being renewed, and go.
+      this.prune = setInterval(
+        () =>
+          void rows
+            .pruneAbandoned(q.db)
+            .catch((e: unknown) =>
+              this.opts.log.warn({ err: (e as Error).message }, 'worker pool database trouble'),
+            ),
+        (rows.BUNDLE_ALIVE_SECONDS * 1000) / 3,
+      );
+      this.prune.unref();
       await q.listen(RESULTS_CHANNEL, (evaluation) => this.waiting.get(evaluation)?.check());
       // Jobs whose every attempt lost its worker (worker-dead-letters.ts).
       await handleDeadLetters(q, {
@@ -106,6 +122,7 @@ export class WorkersExecutor implements Executor {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.prune);
     const q = this.queue;
     this.queue = undefined;
     if (q) await (await q.catch(() => undefined))?.close();
@@ -146,8 +163,14 @@ export class WorkersExecutor implements Executor {
       await rows.putBundle(q.db, evaluation, JSON.stringify(bundle));
       const repos = [...change.targets, ...change.context].map((r) => r.repo);
       // Only a host that beats now: a silent one's queue would hold the jobs until the grace ends.
-      const host = await rows.preferredHost(q.db, repos, this.opts.silentSeconds ?? SILENT_SECONDS);
-      const grace = this.opts.graceSeconds ?? 30;
+      const preferred = await rows.preferredHost(q.db, repos, this.opts.silentSeconds ?? SILENT_SECONDS);
+      // Affinity is a preference, never a reason for an idle worker to wait while jobs queue: the
+      // preferred host gets as many jobs as it has free slots (less what already waits on its
+      // queue), the rest go to the shared queue at once, for any worker.
+      const free = preferred
+        ? preferred.free - ((await q.boss.getQueueSize(hostQueue(preferred.hostId))) ?? 0)
+        : 0;
+      const grace = this.opts.graceSeconds ?? DEFAULT_GRACE_SECONDS;
       const job = (configuration: string, copy: WorkerJob['copy']): WorkerJob => ({
         evaluation,
         configuration,
@@ -163,10 +186,11 @@ export class WorkersExecutor implements Executor {
         });
       // The verdict first: the all-base and full configurations are sent (and so taken) first.
       const order = [...plan.configurations].sort((a, b) => rank(a.role) - rank(b.role));
-      for (const c of order) {
-        if (host)
-          await q.boss.send(hostQueue(host), job(c.id, 'host'), { expireInSeconds: lease, retryLimit: 0 });
-        await sendShared(c.id, host ? grace : undefined);
+      for (const [i, c] of order.entries()) {
+        const toHost = preferred && i < free ? preferred.hostId : undefined;
+        if (toHost)
+          await q.boss.send(hostQueue(toHost), job(c.id, 'host'), { expireInSeconds: lease, retryLimit: 0 });
+        await sendShared(c.id, toHost ? grace : undefined);
       }
       await q.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [evaluation]);
       // Each configuration's event as its answer arrives, judged as a local run's (the verdict first).
@@ -190,7 +214,8 @@ export class WorkersExecutor implements Executor {
       const watch = setInterval(
         () =>
           void rows
-            .releaseSilentClaims(q.db, evaluation, silent)
+            .renewBundle(q.db, evaluation)
+            .then(() => rows.releaseSilentClaims(q.db, evaluation, silent))
             .then(async (released) => {
               for (const r of released) {
                 this.opts.log.warn(
@@ -245,7 +270,7 @@ export class WorkersExecutor implements Executor {
         reading = reading.then(async () => {
           if (signal.aborted || !this.waiting.has(evaluation)) return;
           try {
-            for (const r of await resultsOf(q.db, evaluation, caps)) {
+            for (const r of await resultsOf(q.db, evaluation, caps, [...answers.keys()])) {
               const c = planned.find((p) => p.id === r.configuration);
               if (!c || answers.has(c.id)) continue;
               // A report under no current claim (a forged row, or a worker that lost the job) is
@@ -287,6 +312,11 @@ export class WorkersExecutor implements Executor {
   }
 }
 
+/**
+ * How long the shared copy of a job sent to its preferred host waits: that host had a free slot
+ * when it was sent, so this only covers a race (another App filled the slot first).
+ */
+const DEFAULT_GRACE_SECONDS = 3;
 /** Six missed heartbeats (worker-tables.ts `HEARTBEAT_SECONDS`): the host is taken for dead. */
 const SILENT_SECONDS = 30;
 const rank = (role: string) => (role === 'base' ? 0 : role === 'full' ? 1 : 2);

@@ -25,6 +25,8 @@ export interface JobQueueOptions {
    * is per job. Short in tests, where a killed worker's job should come back soon.
    */
   maintenanceSeconds?: number;
+  /** Connections of the pool for Tandem's rows (a worker: one per slot taking a job, and its heartbeats). */
+  connections?: number;
   /** Reports connection trouble pg-boss hits in the background (never throws from a timer). */
   onError?: (error: Error) => void;
 }
@@ -34,7 +36,10 @@ export async function openJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
     import('pg-boss'),
     import('pg'),
   ]);
-  const db = new pgModule.Pool({ connectionString: opts.databaseUrl, max: 4 });
+  const db = new pgModule.Pool({
+    connectionString: opts.databaseUrl,
+    max: Math.max(4, opts.connections ?? 0),
+  });
   db.on('error', (e) => opts.onError?.(e));
   const boss = new PgBossClass({
     connectionString: opts.databaseUrl,

@@ -14,7 +14,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { repoKey } from '../../core/repo-name.ts';
 import { RESULTS_CHANNEL } from '../../core/worker-job.schema.ts';
 
 const S = 'tandem_workers';
@@ -38,6 +37,8 @@ export async function createWorkerTables(db: Queryable): Promise<void> {
       outcome jsonb NOT NULL, report text, created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (evaluation, configuration, token));
     CREATE TABLE IF NOT EXISTS ${S}.hosts (host_id text PRIMARY KEY, seen_at timestamptz NOT NULL);
+    ALTER TABLE ${S}.hosts ADD COLUMN IF NOT EXISTS slots integer NOT NULL DEFAULT 1;
+    ALTER TABLE ${S}.bundles ADD COLUMN IF NOT EXISTS alive_until timestamptz NOT NULL DEFAULT now() + interval '1 minute';
     CREATE TABLE IF NOT EXISTS ${S}.holdings (
       host_id text NOT NULL, repo text NOT NULL, used_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (host_id, repo));
@@ -45,13 +46,59 @@ export async function createWorkerTables(db: Queryable): Promise<void> {
   `);
 }
 
-export async function putBundle(db: Queryable, evaluation: string, body: string): Promise<void> {
-  await db.query(`INSERT INTO ${S}.bundles (evaluation, body) VALUES ($1, $2)`, [evaluation, body]);
+/**
+ * How long a bundle stays usable without its App renewing it (the App renews it every few
+ * seconds while it waits for the answers): an App killed mid-evaluation stops renewing, so its
+ * jobs are skipped and its bundle (clone URLs, hidden files) pruned within this, not after a day.
+ */
+export const BUNDLE_ALIVE_SECONDS = 30;
+
+export async function putBundle(
+  db: Queryable,
+  evaluation: string,
+  body: string,
+  aliveSeconds = BUNDLE_ALIVE_SECONDS,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO ${S}.bundles (evaluation, body, alive_until)
+       VALUES ($1, $2, now() + $3 * interval '1 second')`,
+    [evaluation, body, aliveSeconds],
+  );
 }
 
+/** The App still waits for this evaluation's answers: its bundle stays usable a while longer. */
+export async function renewBundle(
+  db: Queryable,
+  evaluation: string,
+  aliveSeconds = BUNDLE_ALIVE_SECONDS,
+): Promise<void> {
+  await db.query(
+    `UPDATE ${S}.bundles SET alive_until = now() + $2 * interval '1 second' WHERE evaluation = $1`,
+    [evaluation, aliveSeconds],
+  );
+}
+
+/** The bundle of an evaluation its App still waits for (undefined: over, or its App is gone). */
 export async function getBundle(db: Queryable, evaluation: string): Promise<string | undefined> {
-  const { rows } = await db.query(`SELECT body FROM ${S}.bundles WHERE evaluation = $1`, [evaluation]);
+  const { rows } = await db.query(
+    `SELECT body FROM ${S}.bundles WHERE evaluation = $1 AND alive_until >= now()`,
+    [evaluation],
+  );
   return rows[0]?.body as string | undefined;
+}
+
+/**
+ * Evaluations whose App stopped renewing their bundle (it was killed or lost its database):
+ * their bundle, claims and answers go now. Returns how many.
+ */
+export async function pruneAbandoned(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `WITH gone AS (DELETE FROM ${S}.bundles WHERE alive_until < now() RETURNING evaluation),
+          c AS (DELETE FROM ${S}.claims WHERE evaluation IN (SELECT evaluation FROM gone)),
+          a AS (DELETE FROM ${S}.answers WHERE evaluation IN (SELECT evaluation FROM gone))
+     SELECT count(*) AS n FROM gone`,
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** The evaluation is over: its secrets (clone URLs, hidden files) and bookkeeping go. */
@@ -132,11 +179,16 @@ export interface StoredResult {
   token: string;
 }
 
-/** Every answer of the evaluation, the oldest first; what is over its cap is measured, not read. */
+/**
+ * The answers of the evaluation, the oldest first, but those of `known` configurations (the App
+ * has theirs: each NOTIFY would otherwise read every report again); what is over its cap is
+ * measured, not read.
+ */
 export async function resultsOf(
   db: Queryable,
   evaluation: string,
   caps: { reportBytes: number; outcomeBytes: number },
+  known: readonly string[] = [],
 ): Promise<StoredResult[]> {
   const { rows } = await db.query(
     `SELECT a.configuration, octet_length(a.report) AS bytes, octet_length(a.outcome::text) AS obytes,
@@ -144,8 +196,8 @@ export async function resultsOf(
             CASE WHEN octet_length(a.report) <= $2 THEN a.report END AS report,
             (a.token = c.token) IS TRUE AS bound, a.token
        FROM ${S}.answers a LEFT JOIN ${S}.claims c USING (evaluation, configuration)
-      WHERE a.evaluation = $1 ORDER BY a.created_at, a.token`,
-    [evaluation, caps.reportBytes, caps.outcomeBytes],
+      WHERE a.evaluation = $1 AND a.configuration <> ALL($4::text[]) ORDER BY a.created_at, a.token`,
+    [evaluation, caps.reportBytes, caps.outcomeBytes, known],
   );
   return rows.map((r) => ({
     configuration: r.configuration as string,
@@ -157,9 +209,6 @@ export async function resultsOf(
     token: String(r.token),
   }));
 }
-
-/** How often a running worker says it is alive (worker.ts). */
-export const HEARTBEAT_SECONDS = 5;
 
 /**
  * Live claims of `evaluation` still without an answer whose host has not beaten for
@@ -189,42 +238,5 @@ export async function releaseSilentClaims(
   return rows.map((r) => ({ configuration: r.configuration as string, hostId: r.host_id as string }));
 }
 
-export async function heartbeat(db: Queryable, hostId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO ${S}.hosts (host_id, seen_at) VALUES ($1, now())
-     ON CONFLICT (host_id) DO UPDATE SET seen_at = now()`,
-    [hostId],
-  );
-}
-
-/** A worker leaving cleanly: its host is gone at once, its queue no longer preferred. */
-export async function leave(db: Queryable, hostId: string): Promise<void> {
-  await db.query(`DELETE FROM ${S}.hosts WHERE host_id = $1`, [hostId]);
-}
-
-export async function recordHoldings(db: Queryable, hostId: string, repos: readonly string[]): Promise<void> {
-  if (repos.length === 0) return;
-  await db.query(
-    `INSERT INTO ${S}.holdings (host_id, repo) SELECT $1, unnest($2::text[])
-     ON CONFLICT (host_id, repo) DO UPDATE SET used_at = now()`,
-    [hostId, repos.map(repoKey)],
-  );
-}
-
-/**
- * The live host (seen within `aliveSeconds`) that holds the most of these repositories, if any:
- * its mirrors, states and prepared dependencies make it the cheapest place to run them.
- */
-export async function preferredHost(
-  db: Queryable,
-  repos: readonly string[],
-  aliveSeconds: number,
-): Promise<string | undefined> {
-  const { rows } = await db.query(
-    `SELECT h.host_id FROM ${S}.holdings h JOIN ${S}.hosts w USING (host_id)
-      WHERE w.seen_at > now() - $2 * interval '1 second' AND h.repo = ANY($1::text[])
-      GROUP BY h.host_id ORDER BY count(*) DESC, max(h.used_at) DESC LIMIT 1`,
-    [repos.map(repoKey), aliveSeconds],
-  );
-  return rows[0]?.host_id as string | undefined;
-}
+// The hosts (heartbeats, slots, holdings) and the affinity that reads them.
+export * from './worker-hosts.ts';

@@ -11,7 +11,6 @@
  * holder's), so a killed or frozen attempt never counts as a verdict, nor twice.
  */
 import path from 'node:path';
-import type PgBoss from 'pg-boss';
 import { scrubCredentials } from '../../core/credentials.ts';
 import { errorText } from '../../core/error-text.ts';
 import { infraInfo } from '../../core/errors.ts';
@@ -21,15 +20,14 @@ import {
   JOBS_CHANNEL,
   SHARED_QUEUE,
   type WorkerBundle,
-  type WorkerJob,
   workerBundleSchema,
-  workerJobSchema,
 } from '../../core/worker-job.schema.ts';
 import { describeIssues } from '../../core/zod-issues.ts';
 import { ensureQueue, type JobQueue, openJobQueue } from './job-queue.ts';
 import { type ConfigurationRunner, SuiteFolders } from './run-job.ts';
 import * as claims from './worker-claims.ts';
 import * as rows from './worker-tables.ts';
+import { type Taken, takeJob } from './worker-take.ts';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -46,16 +44,16 @@ export interface WorkerOptions {
   maintenanceSeconds?: number;
 }
 
-type Fetched = PgBoss.JobWithMetadata<unknown>;
-
 /** Runs until `signal` aborts; resolves once every slot stopped and the connections closed. */
 export async function runWorker(opts: WorkerOptions): Promise<void> {
   const queue = await openJobQueue({
     databaseUrl: opts.databaseUrl,
+    connections: Math.max(1, opts.concurrency) + 2,
     ...(opts.maintenanceSeconds ? { maintenanceSeconds: opts.maintenanceSeconds } : {}),
     onError: (e) => opts.log(`database trouble: ${scrubCredentials(errorText(e))}`),
   });
   const own = hostQueue(opts.hostId);
+  const slots = Math.max(1, opts.concurrency);
   const folders = new SuiteFolders(path.join(opts.scratchDir, `suites-${opts.hostId}`));
   let wake: Array<() => void> = [];
   const wakeAll = () => {
@@ -65,23 +63,21 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
   };
   opts.signal.addEventListener('abort', wakeAll);
   const beat = setInterval(
-    () => void rows.heartbeat(queue.db, opts.hostId).catch(() => {}),
+    () => void rows.heartbeat(queue.db, opts.hostId, slots).catch(() => {}),
     rows.HEARTBEAT_SECONDS * 1000,
   );
   try {
     await ensureQueue(queue.boss, own, { deadLetter: DEAD_QUEUE });
     await queue.listen(JOBS_CHANNEL, wakeAll);
-    await rows.heartbeat(queue.db, opts.hostId);
+    await rows.heartbeat(queue.db, opts.hostId, slots);
     opts.log(`worker ${opts.hostId}: taking jobs (${opts.concurrency} at once)`);
     const slot = async () => {
       while (!opts.signal.aborted) {
-        let job: Awaited<ReturnType<typeof take>>;
         try {
-          job = await take(queue, own);
-          if (job) {
-            await handle(queue, job, opts, folders);
-            continue;
-          }
+          const taken = await takeJob(queue, [own, SHARED_QUEUE], opts.hostId);
+          if (taken.kind === 'finished' && taken.note) opts.log(`worker ${opts.hostId}: ${taken.note}`);
+          if (taken.kind === 'claimed') await run(queue, taken, opts, folders);
+          if (taken.kind !== 'none') continue;
         } catch (e) {
           // The database failed mid-job: the job's lease brings it back; this slot waits and goes on.
           opts.log(`worker ${opts.hostId}: database trouble: ${scrubCredentials(errorText(e))}`);
@@ -95,7 +91,7 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
         });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+    await Promise.all(Array.from({ length: slots }, slot));
   } finally {
     clearInterval(beat);
     await rows.leave(queue.db, opts.hostId).catch(() => {});
@@ -105,46 +101,15 @@ export async function runWorker(opts: WorkerOptions): Promise<void> {
   }
 }
 
-async function take(queue: JobQueue, own: string): Promise<{ name: string; job: Fetched } | undefined> {
-  for (const name of [own, SHARED_QUEUE]) {
-    const [job] = await queue.boss.fetch<unknown>(name, { batchSize: 1, includeMetadata: true });
-    if (job) return { name, job };
-  }
-  return undefined;
-}
-
-async function handle(
+/** Runs a claimed configuration and stores its answer under the claim's token. */
+async function run(
   queue: JobQueue,
-  { name, job }: { name: string; job: Fetched },
+  { name, job, data, token, body }: Extract<Taken, { kind: 'claimed' }>,
   opts: WorkerOptions,
   folders: SuiteFolders,
 ): Promise<void> {
   const done = (output: object) => queue.boss.complete(name, job.id, output);
-  const parsed = workerJobSchema.safeParse(job.data);
-  if (!parsed.success) {
-    const { field, detail } = describeIssues(parsed.error, { schema: workerJobSchema });
-    opts.log(`worker ${opts.hostId}: refused job ${job.id}: ${field}: ${detail}`);
-    return done({ refused: `${field}: ${detail}` });
-  }
-  const data = parsed.data;
   const what = `configuration ${data.configuration} of evaluation ${data.evaluation}`;
-  if (await rows.hasResult(queue.db, data.evaluation, data.configuration)) return done({ skipped: 'done' });
-  const body = await rows.getBundle(queue.db, data.evaluation);
-  if (body === undefined) return done({ skipped: 'evaluation over' });
-  const claim = await claims.claimConfiguration(queue.db, {
-    evaluation: data.evaluation,
-    configuration: data.configuration,
-    jobId: job.id,
-    hostId: opts.hostId,
-    leaseSeconds: Number(job.expireInSeconds),
-  });
-  if (!claim.claimed) {
-    // A host copy is only a head start: the shared copy stays responsible for the configuration.
-    if (data.copy === 'shared') await putBack(queue, data, job, claim.leaseUntil);
-    opts.log(`worker ${opts.hostId}: ${what} is held by a live worker; put back`);
-    return done({ skipped: 'held elsewhere' });
-  }
-  const { token } = claim;
   const lease = Number(job.expireInSeconds);
   const bundle = parseBundle(body);
   if (typeof bundle === 'string') {
@@ -247,19 +212,4 @@ function parseBundle(body: string): WorkerBundle | string {
   if (parsed.success) return parsed.data;
   const { field } = describeIssues(parsed.error, { schema: workerBundleSchema });
   return `the evaluation bundle is invalid at ${field}`;
-}
-
-/** Another job holds the configuration: this shared copy comes back when that lease ends. */
-async function putBack(queue: JobQueue, data: WorkerJob, job: Fetched, leaseUntil: Date): Promise<void> {
-  const seconds = Math.max(1, Math.ceil((leaseUntil.getTime() - Date.now()) / 1000) + 1);
-  await queue.boss.send(
-    SHARED_QUEUE,
-    { ...data, deferrals: data.deferrals + 1 },
-    {
-      startAfter: seconds,
-      expireInSeconds: Number(job.expireInSeconds),
-      retryLimit: job.retryLimit,
-      deadLetter: DEAD_QUEUE,
-    },
-  );
 }
