@@ -210,33 +210,5 @@ export async function resultsOf(
   }));
 }
 
-/**
- * Live claims of `evaluation` still without an answer whose host has not beaten for
- * `silentSeconds` (killed, or cut off): made stale, so their configurations, sent again, run
- * elsewhere now rather than when the claim's lease runs out. Returns their configurations.
- * A host that was only slow still answers under its token until another worker takes the claim
- * over; after that its answer is refused. Either way one answer counts.
- */
-export async function releaseSilentClaims(
-  db: Queryable,
-  evaluation: string,
-  silentSeconds: number,
-): Promise<Array<{ configuration: string; hostId: string }>> {
-  // The claim is made stale, not deleted: the job sent again takes it over (worker-claims.ts),
-  // and the silent holder, should it wake, can no longer store an answer under its token.
-  const { rows } = await db.query(
-    `UPDATE ${S}.claims c SET lease_until = now() - interval '1 second'
-      WHERE c.evaluation = $1 AND c.lease_until >= now()
-        AND NOT EXISTS (SELECT 1 FROM ${S}.answers a
-                         WHERE a.evaluation = c.evaluation AND a.configuration = c.configuration
-                           AND a.token = c.token)
-        AND NOT EXISTS (SELECT 1 FROM ${S}.hosts h
-                         WHERE h.host_id = c.host_id AND h.seen_at > now() - $2 * interval '1 second')
-      RETURNING configuration, host_id`,
-    [evaluation, silentSeconds],
-  );
-  return rows.map((r) => ({ configuration: r.configuration as string, hostId: r.host_id as string }));
-}
-
 // The hosts (heartbeats, slots, holdings) and the affinity that reads them.
 export * from './worker-hosts.ts';
