@@ -165,29 +165,49 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
     const workerKillFrom = Math.floor(total / 3);
     let workerKilledHolding = -1;
     let workerKilled: Promise<void> | undefined;
-    // The first worker to start a job once armed is killed while it holds it.
+    // The first worker to start a job once armed is killed while it holds it: frozen first
+    // (SIGSTOP: it can store nothing more), then killed if it holds a configuration without its
+    // answer — on a loaded machine its job may have ended before the bench read the line — or
+    // let go again to wait for the next start.
+    const holdingOf = async (hostId: string): Promise<number> => {
+      const r = await db.query(
+        `SELECT count(*)::int AS n FROM tandem_workers.claims c WHERE c.host_id = $1 AND NOT EXISTS
+           (SELECT 1 FROM tandem_workers.answers a WHERE a.evaluation = c.evaluation
+              AND a.configuration = c.configuration AND a.token IS NOT DISTINCT FROM c.token)`,
+        [hostId],
+      );
+      return r.rows[0].n as number;
+    };
+    let disarmed = false;
     const armWorkerKill = () => {
       workerKilled = new Promise<void>((resolve) => {
-        for (const victim of workers)
-          victim.onRunning = () => {
-            for (const w of workers) w.onRunning = undefined;
-            victim.child.kill('SIGKILL');
-            // What it held: claims of its host without a result (read before any App releases them).
-            void db
-              .query(
-                `SELECT count(*)::int AS n FROM tandem_workers.claims c WHERE c.host_id = $1 AND NOT EXISTS
-                   (SELECT 1 FROM tandem_workers.answers a WHERE a.evaluation = c.evaluation
-                      AND a.configuration = c.configuration AND a.token IS NOT DISTINCT FROM c.token)`,
-                [victim.hostId],
-              )
-              .then((r) => {
-                workerKilledHolding = r.rows[0].n as number;
-                log(`worker ${victim.hostId} SIGKILLed holding ${workerKilledHolding} configuration(s)`);
-              })
-              // A failed count must not end the run it describes.
-              .catch((e: unknown) => log(`could not count what the killed worker held: ${String(e)}`))
-              .finally(resolve);
-          };
+        const arm = () => {
+          if (disarmed) return resolve();
+          for (const victim of workers)
+            victim.onRunning = () => {
+              for (const w of workers) w.onRunning = undefined;
+              victim.child.kill('SIGSTOP');
+              void holdingOf(victim.hostId)
+                .then((n) => {
+                  if (n === 0) {
+                    victim.child.kill('SIGCONT');
+                    arm();
+                    return;
+                  }
+                  victim.child.kill('SIGKILL');
+                  workerKilledHolding = n;
+                  log(`worker ${victim.hostId} SIGKILLed holding ${n} configuration(s)`);
+                  resolve();
+                })
+                // A failed count must not end the run it describes.
+                .catch((e: unknown) => {
+                  victim.child.kill('SIGKILL');
+                  log(`could not count what the killed worker held: ${String(e)}`);
+                  resolve();
+                });
+            };
+        };
+        arm();
       });
     };
 
@@ -258,6 +278,7 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
       if (commentsDone())
         lastDeliveryToCommentsS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
       // Armed but no job started after: nothing to wait for (reported as -1).
+      disarmed = true;
       if (workers.some((w) => w.onRunning)) for (const w of workers) w.onRunning = undefined;
       else await workerKilled;
     } finally {
