@@ -70,11 +70,10 @@ describe.each(STORE_BACKENDS)('merge commands across replicas on %s', (backend) 
     holdUntil(a.setQueue, 'addItem', firstCall(b.setQueue, 'addItem'));
     const results = await Promise.all([enqueue(a, 'acme/schema#1'), enqueue(b, 'acme/api#1')]);
     expect(results).toEqual(['queued', 'queued']);
+    // Which of the two takes the table first is the database's choice; that they get two numbers is not.
     const items = await a.setQueue.activeItems(INSTALLATION);
-    expect(items.map((i) => [i.id, i.seed]).sort()).toEqual([
-      ['q1', 'acme/api#1'],
-      ['q2', 'acme/schema#1'],
-    ]);
+    expect(items.map((i) => i.id).sort()).toEqual(['q1', 'q2']);
+    expect(items.map((i) => i.seed).sort()).toEqual(['acme/api#1', 'acme/schema#1']);
   }, 20_000);
 
   it('does not start a merge over when another replica merged the set meanwhile', async () => {
