@@ -13,13 +13,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkersExecutor } from '../src/app/executors/workers-executor.ts';
-import { urlWithoutCredentials } from '../src/core/credentials.ts';
-import { planMatrix } from '../src/core/matrix-plan.ts';
 import { suiteSchema } from '../src/core/suite.schema.ts';
 import type { ConfigurationRunner } from '../src/engine/workers/run-job.ts';
 import { runWorker } from '../src/engine/workers/worker.ts';
-import { id, reportFrom, simulate } from '../test/helpers/runs.ts';
 import { createTestDatabase } from '../test/helpers/worker-pool-db.ts';
+import { stubWorkerReport } from './stub-worker-report.ts';
 
 const evaluations = Number(process.argv[2] ?? 20);
 const starts = new Map<string, number>();
@@ -27,29 +25,9 @@ const ends = new Map<string, number>();
 
 const stub: ConfigurationRunner = async ({ bundle, configuration }) => {
   starts.set(`${bundle.name}/${configuration}`, performance.now());
-  const plan = planMatrix(
-    bundle.targets.map((t) => t.repo),
-    bundle.matrix,
-  );
-  const all = simulate(plan, (a) => ({
-    [id('check', 'works')]: a.size === plan.targets.length ? 'passed' : 'failed',
-  }));
-  const report = reportFrom({
-    plan,
-    runs: all.filter((r) => r.id === configuration),
-    groups: [{ name: 'check' }],
-    shard: configuration,
-  });
+  const report = stubWorkerReport({ bundle, configuration });
   ends.set(`${bundle.name}/${configuration}`, performance.now());
-  return {
-    ...report,
-    name: bundle.name,
-    suite: { ...report.suite, name: bundle.suite.name },
-    targets: report.targets.map((t, i) => ({
-      ...t,
-      url: urlWithoutCredentials(bundle.targets[i]?.url ?? t.url),
-    })),
-  };
+  return report;
 };
 
 const quantile = (xs: number[], q: number) => {

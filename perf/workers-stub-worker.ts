@@ -9,11 +9,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { urlWithoutCredentials } from '../src/core/credentials.ts';
-import { planMatrix } from '../src/core/matrix-plan.ts';
 import type { ConfigurationRunner } from '../src/engine/workers/run-job.ts';
 import { runWorker } from '../src/engine/workers/worker.ts';
-import { id, reportFrom, simulate } from '../test/helpers/runs.ts';
+import { stubWorkerReport } from './stub-worker-report.ts';
 
 const hostId = process.argv[2] ?? 'bench';
 const workMs = Number(process.env.WORK_MS ?? 400);
@@ -27,28 +25,7 @@ const stub: ConfigurationRunner = async ({ bundle, configuration, signal }) => {
       reject(new Error('interrupted'));
     });
   });
-  const plan = planMatrix(
-    bundle.targets.map((t) => t.repo),
-    bundle.matrix,
-  );
-  const all = simulate(plan, (a) => ({
-    [id('check', 'works')]: a.size === plan.targets.length ? 'passed' : 'failed',
-  }));
-  const report = reportFrom({
-    plan,
-    runs: all.filter((r) => r.id === configuration),
-    groups: [{ name: 'check' }],
-    shard: configuration,
-  });
-  // The App believes a report only of the change it sent (name, suite, repositories and URLs).
-  const url = (u: string) => urlWithoutCredentials(u);
-  return {
-    ...report,
-    name: bundle.name,
-    suite: { ...report.suite, name: bundle.suite.name },
-    targets: report.targets.map((t, i) => ({ ...t, url: url(bundle.targets[i]?.url ?? t.url) })),
-    context: bundle.context.map((c) => ({ repo: c.repo, url: url(c.url), ref: c.ref, sha: 'c'.repeat(40) })),
-  };
+  return stubWorkerReport({ bundle, configuration });
 };
 
 const controller = new AbortController();
