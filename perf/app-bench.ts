@@ -17,10 +17,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { appKeys } from '../test/support/app-keys.ts';
 import { startGitHubStandIn } from '../test/support/github-standin/index.ts';
 import { createWebhookSender } from '../test/support/webhook-sender.ts';
-import { freePort, percentile, rssMb, sleep, startAppProcess, until } from './app-process-control.ts';
+import {
+  BENCH_SECRET,
+  benchAppEnv,
+  freePort,
+  percentile,
+  rssMb,
+  sleep,
+  startAppProcess,
+  until,
+} from './app-process-control.ts';
 import { type ScenarioDelivery, seedAppScenario } from './app-scenario.ts';
 
 export interface AppBenchResult {
@@ -46,7 +54,6 @@ export interface AppBenchResult {
   secondaryLimited: number;
 }
 
-const SECRET = 'bench-secret';
 type Json = Record<string, unknown>;
 
 export async function runAppBench(
@@ -62,21 +69,8 @@ export async function runAppBench(
   });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    APP_ID: String(standIn.appId),
-    PRIVATE_KEY: appKeys().privateKeyPem,
-    WEBHOOK_SECRET: SECRET,
-    GHE_HOST: standIn.host,
-    GHE_PROTOCOL: 'http',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: (process.env.TANDEM_BENCH_LOG ?? 'error') as NodeJS.ProcessEnv['LOG_LEVEL'],
-    NODE_ENV: 'production',
-    TANDEM_DATA_DIR: join(dir, 'data'),
-    TANDEM_DEBOUNCE_MS: '2000',
-    TANDEM_CONCURRENCY: '4',
-  };
+  const env = benchAppEnv(standIn, port, join(dir, 'data'));
+
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     child = await startAppProcess(env, url);
@@ -93,7 +87,7 @@ export async function runAppBench(
       maxRssMb = Math.max(maxRssMb, rssMb(child?.pid));
     }, 200);
 
-    const sender = createWebhookSender({ url: `${url}/api/github/webhooks`, secret: SECRET });
+    const sender = createWebhookSender({ url: `${url}/api/github/webhooks`, secret: BENCH_SECRET });
     const latencies: number[] = [];
     let killAt = 0;
     let killToListeningMs = 0;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appKeys } from '../test/support/app-keys.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,6 +47,37 @@ export async function until(pred: () => boolean | Promise<boolean>, ms: number, 
     if (Date.now() > end) throw new Error(`app bench: timed out waiting for ${what}`);
     await sleep(50);
   }
+}
+
+/** The webhook secret the benches' Apps and senders share. */
+export const BENCH_SECRET = 'bench-secret';
+
+/**
+ * The environment of a bench App process on `port` against the stand-in: production mode, logs at
+ * `TANDEM_BENCH_LOG` (default error), a 2 s debounce and 4 evaluations at once; `extra` adds to it.
+ */
+export function benchAppEnv(
+  standIn: { appId: number; host: string },
+  port: number,
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    APP_ID: String(standIn.appId),
+    PRIVATE_KEY: appKeys().privateKeyPem,
+    WEBHOOK_SECRET: BENCH_SECRET,
+    GHE_HOST: standIn.host,
+    GHE_PROTOCOL: 'http',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: (process.env.TANDEM_BENCH_LOG ?? 'error') as NodeJS.ProcessEnv['LOG_LEVEL'],
+    NODE_ENV: 'production',
+    TANDEM_DATA_DIR: dataDir,
+    TANDEM_DEBOUNCE_MS: '2000',
+    TANDEM_CONCURRENCY: '4',
+    ...extra,
+  };
 }
 
 /** The App as its own process on `url`'s port, answering `/ping`. */

@@ -17,14 +17,20 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/worker-pool-db.ts';
-import { appKeys } from '../test/support/app-keys.ts';
 import { startGitHubStandIn } from '../test/support/github-standin/index.ts';
 import { createWebhookSender } from '../test/support/webhook-sender.ts';
-import { freePort, percentile, sleep, startAppProcess, until } from './app-process-control.ts';
+import {
+  BENCH_SECRET,
+  benchAppEnv,
+  freePort,
+  percentile,
+  sleep,
+  startAppProcess,
+  until,
+} from './app-process-control.ts';
 import { type ScenarioDelivery, seedAppScenario, type WebhookSender } from './app-scenario.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECRET = 'bench-secret';
 
 export interface ReplicasBenchOptions {
   sets?: number;
@@ -127,27 +133,12 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const child = await startAppProcess(
-        {
-          PATH: process.env.PATH,
-          APP_ID: String(standIn.appId),
-          PRIVATE_KEY: appKeys().privateKeyPem,
-          WEBHOOK_SECRET: SECRET,
-          GHE_HOST: standIn.host,
-          GHE_PROTOCOL: 'http',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: (process.env.TANDEM_BENCH_LOG ?? 'error') as NodeJS.ProcessEnv['LOG_LEVEL'],
-          NODE_ENV: 'production',
-          DATABASE_URL: database.url,
-          TANDEM_DATA_DIR: join(dir, `replica-${i}`),
-          TANDEM_DEBOUNCE_MS: '2000',
-          TANDEM_CONCURRENCY: '4',
-        },
+        benchAppEnv(standIn, port, join(dir, `replica-${i}`), { DATABASE_URL: database.url }),
         url,
       );
       apps.push({
         child,
-        sender: createWebhookSender({ url: `${url}/api/github/webhooks`, secret: SECRET }),
+        sender: createWebhookSender({ url: `${url}/api/github/webhooks`, secret: BENCH_SECRET }),
         live: true,
       });
     }
