@@ -57,11 +57,14 @@ export class MergeGroupsTable {
     await this.db.run('DELETE FROM merge_groups WHERE key = ?', [key]);
   }
 
-  /** Open groups, oldest first; rows that no longer parse are dropped (and returned as `dropped`). */
+  /**
+   * Open groups, oldest first (groups opened in one millisecond by key, so both backends give one
+   * order: PostgreSQL does not keep insertion order among ties); rows that no longer parse are dropped (and returned as `dropped`).
+   */
   async all(): Promise<{ open: OpenMergeGroup[]; dropped: string[] }> {
     const rows = groupRows.many(
       await this.db.all(
-        'SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups ORDER BY created_at',
+        'SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups ORDER BY created_at, key',
       ),
     );
     const open: OpenMergeGroup[] = [];
