@@ -50,6 +50,8 @@ export interface AppBenchResult {
   lost: { checks: number; comments: number };
   duplicated: { checks: number; comments: number };
   orphaned: { checks: number };
+  /** Every final head's last completed check, by conclusion (`success`: the stub's RESOLVED). */
+  finalConclusions: Record<string, number>;
   /** Requests the stand-in refused with its simulated secondary limit. */
   secondaryLimited: number;
 }

@@ -5,7 +5,7 @@
  * the database as a user would; no test waits on these polls).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,12 +80,21 @@ export function benchAppEnv(
   };
 }
 
+function logFile(env: NodeJS.ProcessEnv): 'ignore' | number {
+  const dir = process.env.TANDEM_BENCH_LOG_DIR;
+  if (!dir) return 'ignore';
+  mkdirSync(dir, { recursive: true });
+  return openSync(path.join(dir, `app-${env.PORT}.log`), 'a');
+}
+
 /** The App as its own process on `url`'s port, answering `/ping`. */
 export async function startAppProcess(env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/app-process.ts')], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // TANDEM_BENCH_LOG_DIR: each App's log lines (TANDEM_BENCH_LOG sets their level) in a file of
+    // that folder named by its port, to see afterwards where a run's time went.
+    stdio: ['ignore', logFile(env), 'inherit'],
   });
   let exited = false;
   child.once('exit', () => {

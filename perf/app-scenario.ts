@@ -46,6 +46,7 @@ export interface AppScenario {
     lost: { checks: number; comments: number };
     duplicated: { checks: number; comments: number };
     orphaned: { checks: number };
+    finalConclusions: Record<string, number>;
   };
 }
 
@@ -184,6 +185,23 @@ export function seedAppScenario(standIn: StandIn, opts: ScenarioOptions): AppSce
           comments: pulls.filter((p) => stickies(p).length > 1).length,
         },
         orphaned: { checks: all.filter((c) => c.status !== 'completed').length },
+        // A completed check is not yet a verdict: an evaluation that failed (infrastructure)
+        // completes its checks too. Every final head's last check, by its conclusion.
+        finalConclusions: Object.fromEntries(
+          [
+            ...pulls
+              .map(
+                (p) =>
+                  checksOf(p, headOf(p))
+                    .filter((c) => c.status === 'completed')
+                    .at(-1)?.conclusion,
+              )
+              .reduce(
+                (m, c) => m.set(String(c ?? 'none'), (m.get(String(c ?? 'none')) ?? 0) + 1),
+                new Map<string, number>(),
+              ),
+          ].sort(),
+        ),
       };
     },
   };

@@ -15,12 +15,15 @@ type Failed = { error: string };
 const failed = (s: Side): s is Failed => 'error' in s;
 
 function cells(s: Side): string[] {
-  if (failed(s)) return Array(7).fill('failed');
+  if (failed(s)) return Array(8).fill('failed');
   const seconds = (x: number) => (x < 0 ? 'never' : `${x.toFixed(1)} s`);
   return [
     `${s.lost.checks} / ${s.lost.comments}`,
     `${s.duplicated.checks} / ${s.duplicated.comments}`,
     String(s.orphaned.checks),
+    Object.entries(s.finalConclusions)
+      .map(([c, n]) => `${n} ${c}`)
+      .join(', '),
     seconds(s.lastDeliveryToChecksS),
     seconds(s.lastDeliveryToCommentsS),
     String(s.secondaryLimited),
@@ -32,6 +35,7 @@ const LABELS = [
   'lost checks / comments',
   'duplicated checks / comments',
   'orphaned checks',
+  'final heads\' checks by conclusion',
   'last delivery → every final head checked',
   'last delivery → every comment up to date',
   'secondary-limit refusals',
@@ -61,6 +65,7 @@ export function printReplicasComparison(
       `  ${replicas.sets} sets, ${replicas.pulls} PRs, ${replicas.deliveries} signed deliveries in 4 bursts, each sent to ${replicas.sentTo} replicas at once (one id, one body);`,
       `  a replica SIGKILLed at delivery ${replicas.replicaKilledAt}, a worker SIGKILLed holding ${replicas.workerKilledHolding} configuration(s); ${replicas.configurationsStarted} configurations started on the workers (retries included)`,
       `  ${ok(replicas.lost.checks + replicas.lost.comments === 0)} 0 lost checks and comments`,
+      `  ${ok(replicas.finalConclusions.success === replicas.pulls)} every final head's check a verdict (the stub's RESOLVED: success), none an infrastructure failure`,
       `  ${ok(replicas.duplicated.checks + replicas.duplicated.comments === 0)} 0 duplicated checks and comments`,
       `  ${ok(replicas.lastDeliveryToChecksS >= 0 && replicas.lastDeliveryToChecksS <= REPLICAS_LATENCY_TARGET_S)} every final head's check completed ≤ ${REPLICAS_LATENCY_TARGET_S} s after the last delivery: ${replicas.lastDeliveryToChecksS} s`,
       `  ${ok(replicas.secondaryLimited === 0)} 0 secondary-limit refusals: ${replicas.secondaryLimited}`,

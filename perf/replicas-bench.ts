@@ -71,6 +71,8 @@ export interface ReplicasBenchResult {
   lost: { checks: number; comments: number };
   duplicated: { checks: number; comments: number };
   orphaned: { checks: number };
+  /** Every final head's last completed check, by conclusion (`success`: the stub's RESOLVED). */
+  finalConclusions: Record<string, number>;
   secondaryLimited: number;
 }
 

@@ -30,6 +30,8 @@ describe('the replicas harness at a tiny scale', () => {
       duplicated: { checks: 0, comments: 0 },
       orphaned: { checks: 0 },
     });
+    // Completed is not enough: each is the stub's verdict, none an evaluation that failed.
+    expect(r.finalConclusions).toEqual({ success: r.pulls });
     expect(r.lastDeliveryToChecksS).toBeGreaterThanOrEqual(0);
   }, 420_000);
 });
