@@ -73,7 +73,10 @@ export async function failAll(
  * and the verdict as soon as the full configuration is in. One update at a time; events that
  * arrive meanwhile are folded into the next one (a 256-configuration matrix is not 256 calls).
  * `onVerdict` runs once, after the checks say the verdict (the comment's turn: one write per
- * member per evaluation, not one per configuration); `settled` waits for it too.
+ * member per evaluation, not one per configuration), on a chain of its own: a comment waiting for
+ * GitHub's content budget (80 a minute, shared by every replica) must not hold back the checks'
+ * conclusions, which cost nothing of it. `checksSettled` waits for the check updates only (the
+ * conclusions may follow), `settled` for the comment too (the report's comment may follow).
  */
 export function publishProgress(
   gh: GitHubPort,
@@ -81,9 +84,14 @@ export function publishProgress(
   log: { warn: (o: object, m: string) => void },
   signal: AbortSignal,
   onVerdict?: (progress: EvaluationProgress) => Promise<void>,
-): { onEvent: (e: EvaluationEvent) => void; settled: () => Promise<void> } {
+): {
+  onEvent: (e: EvaluationEvent) => void;
+  checksSettled: () => Promise<void>;
+  settled: () => Promise<void>;
+} {
   const progress: EvaluationProgress = { planned: 0, done: 0 };
   let running: Promise<void> = Promise.resolve();
+  let comment: Promise<void> = Promise.resolve();
   let queued = false;
   let verdictSaid = false;
   const update = async () => {
@@ -98,7 +106,7 @@ export function publishProgress(
     }
     if (!onVerdict || verdictSaid || (progress.full !== 'pass' && progress.full !== 'fail')) return;
     verdictSaid = true;
-    await onVerdict({ ...progress }).catch((err) =>
+    comment = onVerdict({ ...progress }).catch((err) =>
       log.warn({ err }, 'could not say the verdict in the comment'),
     );
   };
@@ -114,7 +122,9 @@ export function publishProgress(
       queued = true;
       running = running.then(update);
     },
-    settled: () => running,
+    checksSettled: () => running,
+    // `comment` read once the check updates are done: the last one may have started it.
+    settled: () => running.then(() => comment),
   };
 }
 

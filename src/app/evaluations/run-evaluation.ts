@@ -149,8 +149,9 @@ async function evaluate(
     },
     signal,
   );
-  // No progress update may land after (and so reopen) a completed check.
-  await live.settled();
+  // No progress update may land after (and so reopen) a completed check; the verdict's comment
+  // may still wait for GitHub's content budget, but no other comment may overtake it.
+  await (outcome.kind === 'done' ? live.checksSettled() : live.settled());
   switch (outcome.kind) {
     case 'config':
       await configFailed(run, outcome.load);
@@ -165,7 +166,7 @@ async function evaluate(
     case 'failed':
       return failed(run, outcome.view, outcome.error, outcome.message);
     case 'done':
-      return publishDone(run, outcome, releaseSlot);
+      return publishDone(run, outcome, releaseSlot, live.settled);
   }
 }
 
@@ -257,6 +258,7 @@ async function publishDone(
   run: Run,
   outcome: Extract<SetOutcome, { kind: 'done' }>,
   releaseSlot: () => void,
+  verdictCommented: () => Promise<void>,
 ): Promise<void> {
   const { gh, item, members, signal, deps } = run;
   const states = deps.store.evaluations;
@@ -283,6 +285,8 @@ async function publishDone(
             mergeOrder: outcome.mergeOrder,
           });
           releaseSlot();
+          // The report's comment after the verdict's (which may still wait for the budget).
+          await verdictCommented();
         },
         item.evaluationId,
       ),
@@ -299,7 +303,9 @@ async function publishDone(
   } catch (e) {
     // Superseded while publishing: the newer evaluation owns the checks and the comment.
     if (signal.aborted) return;
-    // Publishing failed (GitHub refused the comment): the members still get an answer.
+    // Publishing failed (GitHub refused the comment): the members still get an answer, after
+    // the verdict's comment (which never rejects) so the failure's is the last word.
+    await verdictCommented();
     return failed(run, view, e, publicFailureMessage(e, outcome.scrub));
   }
 }

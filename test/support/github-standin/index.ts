@@ -59,7 +59,7 @@ import { mergeRoutes } from './routes/merges.ts';
 import { releaseRoutes } from './routes/releases.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
-import { Pipeline } from './server.ts';
+import { type HoldRule, Pipeline } from './server.ts';
 import * as shape from './shapes.ts';
 import {
   now,
@@ -177,7 +177,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     tokens,
     state,
     shapes,
-    { rateLimit: { remaining: 0, kind: 'primary' }, failures: [] },
+    { rateLimit: { remaining: 0, kind: 'primary' }, failures: [], holds: [] },
     {
       ...(opts.secondaryLimits ? { contentPerMinute: opts.secondaryLimits.contentPerMinute } : {}),
       core: opts.coreLimit ?? 5000,
@@ -435,7 +435,31 @@ export async function startGitHubStandIn(opts: StandInOptions = {}) {
     }) {
       pipeline.injections.failures.push({ ...rule, remaining: rule.count ?? 1 });
     },
+    /**
+     * Holds every request the rule matches unanswered until `release()` (GitHub slow on one
+     * route, or a content budget spent); `waiting()`: how many wait now.
+     */
+    hold(rule: { method?: string; path?: RegExp | string }): { waiting: () => number; release: () => void } {
+      let resolve = () => {};
+      const released = new Promise<void>((r) => {
+        resolve = r;
+      });
+      const held: HoldRule = {
+        ...rule,
+        waiting: 0,
+        done: false,
+        released,
+        release: () => {
+          held.done = true;
+          resolve();
+        },
+      };
+      pipeline.injections.holds.push(held);
+      return { waiting: () => held.waiting, release: held.release };
+    },
     close(): Promise<void> {
+      // Nothing stays waiting on a closed stand-in.
+      for (const h of pipeline.injections.holds) h.release();
       server.closeAllConnections();
       return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
     },

@@ -18,9 +18,23 @@ export interface FailRule {
   remaining: number;
 }
 
+/** Requests that wait, unanswered, until the test releases them (GitHub being slow on one route). */
+export interface HoldRule {
+  method?: string;
+  path?: RegExp | string;
+  /** Requests waiting now. */
+  waiting: number;
+  /** Resolves when the test releases the rule (every waiting and later request goes on). */
+  released: Promise<void>;
+  /** Set once released: the rule holds nothing more. */
+  done: boolean;
+  release: () => void;
+}
+
 export interface Injections {
   rateLimit: { remaining: number; kind: 'primary' | 'secondary' };
   failures: FailRule[];
+  holds: HoldRule[];
 }
 
 export interface Limits {
@@ -64,6 +78,7 @@ export class Pipeline {
     let result: RouteResult;
     let caller: Caller = { kind: 'anonymous' };
     try {
+      await this.heldBack(method, path);
       this.injected(method, path);
       const found = match(this.routes, method, path);
       if (!found.route) throw new HttpError(404, 'Not Found');
@@ -112,6 +127,20 @@ export class Pipeline {
     this.state.requests.push(entry);
     this.state.answered();
     this.write(res, result, resource);
+  }
+
+  /** Waits while a hold rule matches this request. */
+  private async heldBack(method: string, path: string): Promise<void> {
+    const rule = this.injections.holds.find(
+      (h) =>
+        !h.done &&
+        (!h.method || h.method.toUpperCase() === method) &&
+        (h.path === undefined || (typeof h.path === 'string' ? h.path === path : h.path.test(path))),
+    );
+    if (!rule) return;
+    rule.waiting += 1;
+    await rule.released;
+    rule.waiting -= 1;
   }
 
   /** Throws the injected rate limit or failure for this request, if one is pending. */
