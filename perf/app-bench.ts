@@ -171,9 +171,9 @@ export async function runAppBench(
       const missing = process.env.TANDEM_BENCH_LOG ? scenario.firstMissing() : undefined;
       if (missing) process.stderr.write(`  ${missing}\n`);
     }, 10_000);
-    await until(checksDone, 900_000, 'every final head completed').catch(() => {});
+    await until(checksDone, 900_000, 'every final head completed', 250).catch(() => {});
     if (checksDone()) lastDeliveryToChecksS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
-    await until(commentsDone, 900_000, 'every comment up to date').catch(() => {});
+    await until(commentsDone, 900_000, 'every comment up to date', 250).catch(() => {});
     if (commentsDone()) lastDeliveryToCommentsS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
     await firstCompletion;
     db.close();

@@ -41,11 +41,17 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Resolves once `pred` holds (checked every 50 ms); rejects after `ms`. */
-export async function until(pred: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+/** `everyMs`: how often `pred` is asked (a costly one less often: the stand-in shares this thread). */
+export async function until(
+  pred: () => boolean | Promise<boolean>,
+  ms: number,
+  what: string,
+  everyMs = 50,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await pred())) {
     if (Date.now() > end) throw new Error(`app bench: timed out waiting for ${what}`);
-    await sleep(50);
+    await sleep(everyMs);
   }
 }
 
@@ -76,6 +82,8 @@ export function benchAppEnv(
     TANDEM_DATA_DIR: dataDir,
     TANDEM_DEBOUNCE_MS: '2000',
     TANDEM_CONCURRENCY: '4',
+    // Kept logs are JSON lines (with times), to be read by a script.
+    ...(process.env.TANDEM_BENCH_LOG_DIR ? { LOG_FORMAT: 'json' } : {}),
     ...extra,
   };
 }

@@ -152,12 +152,43 @@ export function seedAppScenario(standIn: StandIn, opts: ScenarioOptions): AppSce
     standIn.comments('acme', p.repo, p.number).filter((c) => c.body?.includes(MARKER));
   const checked = (p: Pull) => checksOf(p, headOf(p)).some((c) => c.status === 'completed');
   const commented = (p: Pull) => stickies(p).some((c) => c.body?.includes(headOf(p).slice(0, 7)));
+  // The counts a bench polls, from the stand-in's records in one pass each: the stand-in answers
+  // the Apps on this same thread, so building GitHub's shapes per PR on every poll would slow
+  // GitHub down for them and measure the bench, not the App.
+  const { state } = standIn;
+  const heads = () => {
+    const m = new Map<string, string>();
+    for (const r of state.pulls) if (r.owner === 'acme') m.set(`${r.repo}#${r.number}`, r.headSha);
+    return m;
+  };
+  const checksCompleted = () => {
+    const done = new Set<string>();
+    for (const c of state.checkRunList)
+      if (c.name === 'Tandem' && c.status === 'completed') done.add(`${c.repo}@${c.headSha}`);
+    const head = heads();
+    return pulls.filter((p) => done.has(`${p.repo}@${head.get(`${p.repo}#${p.number}`)}`)).length;
+  };
+  const commentsUpToDate = () => {
+    const bodies = new Map<string, string[]>();
+    for (const c of state.commentList)
+      if (c.body.includes(MARKER))
+        bodies.set(`${c.repo}#${c.issueNumber}`, [
+          ...(bodies.get(`${c.repo}#${c.issueNumber}`) ?? []),
+          c.body,
+        ]);
+    const head = heads();
+    return pulls.filter((p) => {
+      const key = `${p.repo}#${p.number}`;
+      const short = head.get(key)?.slice(0, 7) ?? '-';
+      return (bodies.get(key) ?? []).some((b) => b.includes(short));
+    }).length;
+  };
   return {
     pulls,
     bursts: [pulls.map(opened), pulls.map(pushed), pulls.map(edited), pulls.map(rerun)],
     headOf,
-    checksCompleted: () => pulls.filter(checked).length,
-    commentsUpToDate: () => pulls.filter(commented).length,
+    checksCompleted,
+    commentsUpToDate,
     firstMissing() {
       const p = pulls.find((x) => !checked(x));
       if (!p) return undefined;

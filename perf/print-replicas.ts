@@ -35,7 +35,7 @@ const LABELS = [
   'lost checks / comments',
   'duplicated checks / comments',
   'orphaned checks',
-  'final heads\' checks by conclusion',
+  "final heads' checks by conclusion",
   'last delivery → every final head checked',
   'last delivery → every comment up to date',
   'secondary-limit refusals',

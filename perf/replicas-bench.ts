@@ -264,10 +264,10 @@ export async function runReplicasBench(opts: ReplicasBenchOptions = {}): Promise
     let lastDeliveryToChecksS = -1;
     let lastDeliveryToCommentsS = -1;
     try {
-      await until(checksDone, opts.settleMs ?? 900_000, 'every final head completed').catch(() => {});
+      await until(checksDone, opts.settleMs ?? 900_000, 'every final head completed', 250).catch(() => {});
       if (await checksDone())
         lastDeliveryToChecksS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
-      await until(commentsDone, opts.settleMs ?? 900_000, 'every comment up to date').catch(() => {});
+      await until(commentsDone, opts.settleMs ?? 900_000, 'every comment up to date', 250).catch(() => {});
       if (commentsDone())
         lastDeliveryToCommentsS = Math.round((performance.now() - lastDeliveryAt) / 100) / 10;
       // Armed but no job started after: nothing to wait for (reported as -1).
