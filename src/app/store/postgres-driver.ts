@@ -16,6 +16,19 @@ import {
 
 export { shownUrl };
 
+/**
+ * The SQLSTATEs PostgreSQL ends a transaction with when it lost a race with concurrent ones
+ * (40001 serialization failure, 40P01 deadlock detected): nothing of it was committed, and
+ * running the whole transaction again can succeed (`Store.transaction` does).
+ */
+const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
+
+/** The conflict's SQLSTATE when `e` is such an error, else undefined. */
+export function transactionConflictCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONFLICT_CODES.has(code) ? code : undefined;
+}
+
 /** PostgreSQL's BIGINT (int8): the store's ids and millisecond times, parsed as numbers. */
 const INT8_OID = 20;
 
