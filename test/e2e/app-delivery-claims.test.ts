@@ -7,7 +7,7 @@
  * Both stores: the claim and the record share one transaction on each.
  */
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/app/store/store.ts';
+import { armStoreFault } from '../helpers/store-fault.ts';
 import { StubExecutor } from '../support/stub-executor.ts';
 import {
   APP_BACKENDS,
@@ -19,22 +19,6 @@ import {
   useWorld,
   type World,
 } from './app-harness.ts';
-
-/** Makes every insert into `table` fail while armed (a real error of the database, not a mock). */
-async function armFault(
-  store: Store,
-  table: 'evaluations' | 'merge_groups',
-): Promise<(armed: boolean) => Promise<void>> {
-  await store.db.exec('CREATE TABLE test_fault (armed INTEGER NOT NULL); INSERT INTO test_fault VALUES (1);');
-  if (store.db.dialect === 'postgres')
-    await store.db.exec(`CREATE FUNCTION test_fault() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF (SELECT armed FROM test_fault) = 1 THEN RAISE EXCEPTION 'injected fault'; END IF; RETURN NEW; END $$;
-      CREATE TRIGGER test_fault BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_fault();`);
-  else
-    await store.db.exec(`CREATE TRIGGER test_fault BEFORE INSERT ON ${table}
-      WHEN (SELECT armed FROM test_fault) = 1 BEGIN SELECT RAISE(ABORT, 'injected fault'); END;`);
-  return async (armed) => void (await store.db.run('UPDATE test_fault SET armed = ?', [armed ? 1 : 0]));
-}
 
 /** acme/schema#1 opened and evaluated once (its `Tandem` check completed). */
 async function evaluatedPull(w: World, executor: StubExecutor) {
@@ -53,7 +37,7 @@ describe.each(APP_BACKENDS)('deliveries claimed with their work (%s)', (backend)
     const w = await startWorld({ executor });
     const pr = await evaluatedPull(w, executor);
     const check = tandemChecks(w, 'schema', pr.head.sha)[0]!;
-    const fault = await armFault(w.app.service.store, 'evaluations');
+    const fault = await armStoreFault(w.app.service.store, 'evaluations');
     const rerun = () =>
       w.sender.checkRunRerequested(
         {
@@ -92,7 +76,7 @@ describe.each(APP_BACKENDS)('deliveries claimed with their work (%s)', (backend)
     const executor = new StubExecutor();
     const w = await startWorld({ executor });
     const pr = await evaluatedPull(w, executor);
-    const fault = await armFault(w.app.service.store, 'evaluations');
+    const fault = await armStoreFault(w.app.service.store, 'evaluations');
     const comment = w.standIn.addComment('acme', 'schema', pr.number, {
       body: '/tandem run --fresh',
       user: 'octocat',
@@ -123,7 +107,7 @@ describe.each(APP_BACKENDS)('deliveries claimed with their work (%s)', (backend)
 
   it('a merge group whose row could not be stored answers 500, and its redelivery gets the check', async () => {
     const w = await startWorld({ executor: new StubExecutor() });
-    const fault = await armFault(w.app.service.store, 'merge_groups');
+    const fault = await armStoreFault(w.app.service.store, 'merge_groups');
     const headSha = 'e'.repeat(40);
     const send = () =>
       w.sender.mergeGroup(
