@@ -1,5 +1,5 @@
 /**
- * `Store.transaction` on a conflict with concurrent transactions (`store/conflict-retry.ts`): on
+ * A transaction on a conflict with concurrent transactions (`store/conflict-retry.ts`): on
  * PostgreSQL a real deadlock (two transactions locking two rows in opposite order, each waiting
  * for the other's first lock by an event) ends one of them with SQLSTATE 40P01; it is run again
  * whole and both commit, each change once. A conflict that keeps coming is reported naming the
@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONFLICT_ATTEMPTS, TransactionConflictError } from '../../src/app/store/conflict-retry.ts';
+import type { PostgresDriver } from '../../src/app/store/postgres-driver.ts';
 import type { Store } from '../../src/app/store/store.ts';
 import { STORE_BACKENDS, useTempStore } from './app-fixtures.ts';
 
@@ -48,7 +49,7 @@ describe.each(STORE_BACKENDS)('Store.transaction on %s', (backend) => {
     const s = await temp.open();
     await probeTable(s);
     const retries: string[] = [];
-    s.onConflictRetry = (_attempt, code) => retries.push(code);
+    (s.db as PostgresDriver).onConflictRetry = (_attempt, code) => retries.push(code);
     const firstLocked = signal();
     const secondLocked = signal();
     const runs = { first: 0, second: 0 };

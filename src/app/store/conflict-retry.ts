@@ -5,7 +5,19 @@
  * should not meet again in step). One that keeps losing is reported naming the transaction, how
  * many times it ran and the last SQLSTATE, as infrastructure trouble (`TransactionConflictError`).
  */
-import { transactionConflictCode } from './postgres-driver.ts';
+
+/**
+ * The SQLSTATEs PostgreSQL ends a transaction with when it lost a race with concurrent ones
+ * (40001 serialization failure, 40P01 deadlock detected): nothing of it was committed, and
+ * running the whole transaction again can succeed.
+ */
+const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
+
+/** The conflict's SQLSTATE when `e` is such an error, else undefined. */
+export function transactionConflictCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONFLICT_CODES.has(code) ? code : undefined;
+}
 
 /** How many times a conflicting transaction runs in all before the conflict is reported. */
 export const CONFLICT_ATTEMPTS = 5;

@@ -5,6 +5,7 @@
  * are one transaction on one connection while other statements use other connections.
  */
 import type { Pool, PoolClient } from 'pg';
+import { retryOnConflict } from './conflict-retry.ts';
 import { probePostgres, shownUrl } from './postgres-connect.ts';
 import {
   type Driver,
@@ -15,19 +16,6 @@ import {
 } from './store-driver.ts';
 
 export { shownUrl };
-
-/**
- * The SQLSTATEs PostgreSQL ends a transaction with when it lost a race with concurrent ones
- * (40001 serialization failure, 40P01 deadlock detected): nothing of it was committed, and
- * running the whole transaction again can succeed (`Store.transaction` does).
- */
-const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
-
-/** The conflict's SQLSTATE when `e` is such an error, else undefined. */
-export function transactionConflictCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && CONFLICT_CODES.has(code) ? code : undefined;
-}
 
 /** PostgreSQL's BIGINT (int8): the store's ids and millisecond times, parsed as numbers. */
 const INT8_OID = 20;
@@ -123,7 +111,19 @@ export class PostgresDriver implements Driver {
     return this.open().exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * One transaction on one pooled connection. One that PostgreSQL ends in a deadlock or a
+   * serialization failure is run again whole, `fn` included (`conflict-retry.ts`), and reported
+   * under `name` when it keeps failing.
+   */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, name = fn.name || 'unnamed'): Promise<T> {
+    return await retryOnConflict(name, this.target, () => this.once(fn), this.onConflictRetry);
+  }
+
+  /** Hears each conflict `transaction` runs again (its attempt and SQLSTATE): tests count them. */
+  onConflictRetry: ((attempt: number, code: string) => void) | undefined;
+
+  private async once<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     this.open();
     const client = await this.pool.connect();
     let broken = false;

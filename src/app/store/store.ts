@@ -7,7 +7,6 @@
  * `postgres://` URL (`DATABASE_URL`), which several App processes can share. The schema is
  * versioned and migrated on open (`store-schema.ts`, `store-schema-postgres.ts`).
  */
-import { retryOnConflict } from './conflict-retry.ts';
 import { EvaluationStates, type Transition } from './evaluation-states.ts';
 import { openPostgres } from './postgres-driver.ts';
 import { openSqlite } from './sqlite-driver.ts';
@@ -109,25 +108,18 @@ export class Store {
    * committed when it resolves, nothing when it throws. Use only `tx` inside (on SQLite the store
    * itself waits for the transaction's end). Evaluation transitions made inside are announced on
    * this store once committed. On PostgreSQL a transaction ended by a deadlock or a serialization
-   * failure is run again whole, `fn` included (`conflict-retry.ts`: `fn` must only write through
-   * `tx`, or be safe to repeat), and reported under `name` when it keeps failing; inside another
-   * transaction (a savepoint) it is not, since the outer one is what must run again.
+   * failure is run again whole, `fn` included (so `fn` writes only through `tx`), and reported
+   * under `name` when it keeps failing (`store-driver.ts`); inside another transaction it is not.
    */
   async transaction<T>(fn: (tx: Store) => Promise<T>, name = fn.name || 'unnamed'): Promise<T> {
-    if (this.db instanceof TransactionDriver || this.db.dialect !== 'postgres') return this.once(fn);
-    return retryOnConflict(name, this.db.target, () => this.once(fn), this.onConflictRetry);
-  }
-
-  /** Hears each conflict `transaction` retries (its attempt and SQLSTATE): tests count them. */
-  onConflictRetry: ((attempt: number, code: string) => void) | undefined;
-
-  private async once<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    const announced: Transition[] = [];
+    let announced: Transition[] = [];
     const out = await this.db.transaction(async (q) => {
+      // A run again after a conflict announces only what its own attempt did.
+      announced = [];
       const tx = new Store(new TransactionDriver(q, this.db.target));
       tx.evaluations.on('transition', (t) => announced.push(t));
       return fn(tx);
-    });
+    }, name);
     for (const t of announced) this.evaluations.emit('transition', t);
     return out;
   }
