@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
-import { MergeGroupGate, mergeGroupLease } from '../../src/app/merge-queue/merge-group-gate.ts';
+import { mergeGroupLease } from '../../src/app/merge-queue/group-leases.ts';
+import { MergeGroupGate } from '../../src/app/merge-queue/merge-group-gate.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import { LeaseKeeper } from '../../src/app/replicas/lease-keeper.ts';
 import type { Store } from '../../src/app/store/store.ts';

@@ -23,6 +23,7 @@ import { renderMergeGroupCancelled, renderMergeGroupError } from '../../report/m
 import { TaskLifecycle } from '../evaluations/task-lifecycle.ts';
 import type { GitHubPorts } from '../port/github-port.ts';
 import type { Store } from '../store/store.ts';
+import { type GroupLease, type GroupLeases, mergeGroupLease } from './group-leases.ts';
 import {
   evaluateMergeGroup,
   labelOf,
@@ -30,32 +31,12 @@ import {
   type MergeGroupOutcome,
 } from './merge-group-evaluation.ts';
 
-/** A held lease (`replicas/lease-keeper.ts`'s `HeldLease`, which this room does not import). */
-export interface GroupLease {
-  /** Aborted when another replica took the lease over (this one stalled past its expiry). */
-  readonly lost: AbortSignal;
-  release(): Promise<void>;
-}
-
-/** Replicas' leases, as `replicas/lease-keeper.ts` keeps them (`index.ts` passes its keeper). */
-export interface GroupLeases {
-  readonly holder: string;
-  readonly ttlMs: number;
-  /** The lease on `name`, renewed until released, if no other replica holds it now. */
-  tryHold(name: string): Promise<GroupLease | undefined>;
-}
-
 export interface MergeGroupGateOptions extends MergeGroupDeps {
   github: GitHubPorts;
   concurrency: number;
   log: MergeGroupDeps['log'] & { error: (o: object, m: string) => void };
   /** Replicas on one PostgreSQL database: groups gated under a lease, adopted when it expires. */
   leases?: GroupLeases;
-}
-
-/** The lease a replica gates merge group `key` under. */
-export function mergeGroupLease(key: string): string {
-  return `merge-group:${key}`;
 }
 
 interface Job {
