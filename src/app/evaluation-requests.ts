@@ -135,7 +135,7 @@ export class EvaluationRequests {
       named.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
       for (const n of named) stored.push(await this.store(tx, n.seed, installationId, {}, n.component));
       return stored;
-    });
+    }, 'store a PR delivery');
   }
 
   /**

@@ -118,11 +118,21 @@ export function createTandemApp(options: TandemAppOptions): ApplicationFunction 
       github: (id) => clients.get(id),
       log: app.log,
       concurrency: settings.concurrency,
+      // Replicas: each group gated under a lease, adopted by a live replica's sweep when it expires.
+      ...(replicas
+        ? {
+            leases: {
+              holder: replicas.holder,
+              ttlMs: replicas.ttlMs,
+              tryHold: (name: string) => replicas.keeper.tryHold(name),
+            },
+          }
+        : {}),
     });
-    registerMergeGroupHandler(app, service, mergeGroups);
+    registerMergeGroupHandler(app, service.deliveries, mergeGroups);
     const resumedGroups = await mergeGroups.resume();
     if (resumedGroups > 0) app.log.info({ resumed: resumedGroups }, 'resumed open merge groups');
-    const resumed = await service.resume();
+    const resumed = await service.resume(() => mergeGroups.sweep());
     if (resumed > 0) app.log.info({ resumed }, 'resumed unfinished evaluations');
     let closing: Promise<void> | undefined;
     options.onRuntime?.({

@@ -8,6 +8,9 @@ import type { MatrixMode } from '../core/matrix-mode.ts';
 import { type OrgConfig, suiteFor } from '../core/org-config.schema.ts';
 import { pullKey } from '../core/pull-ref.ts';
 import type { PullInfo } from '../core/pull-request.schema.ts';
+import { CONFIG_WAIT_MS, within } from './bounded-wait.ts';
+import { type Ask, storeAsks } from './delivered-requests.ts';
+import { DeliveryClaims } from './delivery-claims.ts';
 import { type DeliveryClaim, EvaluationRequests, type StoredRequest } from './evaluation-requests.ts';
 import { CheckRunRegistry } from './evaluations/check-run-registry.ts';
 import type { OrgConfigCache } from './evaluations/org-config-cache.ts';
@@ -45,9 +48,6 @@ export interface ServiceOptions {
   metrics?: Pick<AppMetrics, 'delivery' | 'evaluationEnded'>;
 }
 
-/** How long a webhook answer may wait for the org config's first load (GitHub allows 10 s). */
-const CONFIG_WAIT_MS = 3_000;
-
 export class TandemService {
   readonly checks: CheckRunRegistry;
   /** The linked-set merge queue (`/tandem merge`, issue 28). */
@@ -58,8 +58,11 @@ export class TandemService {
   private requests: Promise<void> = Promise.resolve();
   /** Requests stored before they are queued: rows, holds for merges (`evaluation-requests.ts`). */
   private readonly intake: EvaluationRequests;
+  /** Webhook deliveries claimed with their work or before it. */
+  readonly deliveries: DeliveryClaims;
 
   constructor(private readonly opts: ServiceOptions) {
+    this.deliveries = new DeliveryClaims(opts.store, opts.metrics);
     this.checks = new CheckRunRegistry(opts.store, {
       holder: opts.replicas?.holder,
       leaseMs: opts.replicas?.ttlMs,
@@ -178,13 +181,6 @@ export class TandemService {
     return this.intake.componentOf(seed);
   }
 
-  /** True the first time a delivery is seen (by its id, and by its payload's identity when given). */
-  async claimDelivery(id: string, event: string, identity?: string): Promise<boolean> {
-    const first = await this.opts.store.deliveries.claim(id, event, identity);
-    this.opts.metrics?.delivery(first ? 'accepted' : 'duplicate');
-    return first;
-  }
-
   /** Evaluations this process holds, waiting and running (the metrics' queue depth). */
   queueDepth(): QueueDepth {
     return this.life.queue.depth();
@@ -207,11 +203,11 @@ export class TandemService {
         const gh = await this.opts.github(installationId);
         await this.opts.configs.recent(gh, installationId, pull.ref.owner);
       });
-      await this.within(loaded, CONFIG_WAIT_MS);
+      await within(loaded, CONFIG_WAIT_MS);
     }
     const stored = await this.turn(async () => {
       const stored = await this.intake.deliver(pull, installationId, delivery);
-      if (delivery) this.opts.metrics?.delivery(stored ? 'accepted' : 'duplicate');
+      if (delivery) this.deliveries.counted(stored !== undefined);
       if (!stored) return undefined;
       // The check run request leaves first; queueing the evaluation is local bookkeeping.
       if (pull.state === 'open') void this.background(() => this.markQueued(key, installationId));
@@ -240,22 +236,6 @@ export class TandemService {
       });
   }
 
-  /** True when a delivery was claimed already (a redelivery is answered before any work). */
-  async deliverySeen(delivery: DeliveryClaim): Promise<boolean> {
-    const seen = await this.opts.store.deliveries.seen(delivery.id, delivery.identity);
-    if (seen) this.opts.metrics?.delivery('duplicate');
-    return seen;
-  }
-
-  /** `task`, or nothing after `ms` (a rate limit being waited out must not hold a webhook). */
-  private within(task: Promise<void>, ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((ok) => {
-      timer = setTimeout(ok, ms);
-    });
-    return Promise.race([task, bound]).finally(() => clearTimeout(timer));
-  }
-
   /**
    * Schedules an evaluation of the set around `seed` (held while the set is being merged), and
    * resolves once its evaluation row is stored and queued; never rejects (a failure is logged).
@@ -266,10 +246,30 @@ export class TandemService {
     matrix?: MatrixMode,
     opts: { fresh?: boolean } = {},
   ): Promise<void> {
-    const ask = (tx: Store) => this.intake.store(tx, seed, installationId, { matrix, fresh: opts.fresh });
     return this.background(() =>
-      this.turn(async () => this.schedule(await this.opts.store.transaction(ask))),
+      this.requestDelivered(undefined, installationId, [{ seed, matrix, ...opts }]),
     );
+  }
+
+  /**
+   * A delivery asking for evaluations (`/tandem run`, a re-run): its claim, what `record` writes
+   * and each ask's queued row are one transaction (`delivery-claims.ts`), then queued here. False
+   * when it was claimed before; rejects when it fails (nothing committed: it can come again).
+   */
+  async requestDelivered(
+    delivery: DeliveryClaim | undefined,
+    installationId: number,
+    asks: readonly Ask[],
+    record?: (tx: Store) => Promise<void>,
+  ): Promise<boolean> {
+    return await this.turn(async () => {
+      const stored = await this.deliveries.recorded(delivery, 'store requested evaluations', async (tx) => {
+        await record?.(tx);
+        return await storeAsks(this.intake, tx, installationId, asks);
+      });
+      for (const r of stored?.value ?? []) await this.schedule(r);
+      return stored !== undefined;
+    });
   }
 
   /**
@@ -335,15 +335,15 @@ export class TandemService {
    * Re-queues what a previous process left queued or running, and adopts in the background the
    * checks it created but did not live to store (`CheckRunRegistry.reconcile`).
    */
-  async resume(): Promise<number> {
+  async resume(adoptAlso?: () => Promise<void>): Promise<number> {
     void this.background(async () => {
       const adopted = await this.checks.reconcile(this.opts.github);
       if (adopted > 0) this.opts.log.info({ adopted }, 'check runs of an interrupted process reconciled');
     });
     const resumedQueue = await this.queue.resume();
     if (resumedQueue > 0) this.opts.log.info({ resumed: resumedQueue }, 'merge queue evaluations resumed');
-    // Replicas: what a dead replica owned (evaluations, merge holds) is adopted by the next
-    // sweep of a live one.
+    // Replicas: what a dead replica owned (evaluations, merge holds, and `adoptAlso`'s merge
+    // groups, which logs its own trouble) is adopted by the next sweep of a live one.
     this.opts.replicas?.sweep(async () => {
       const adopted = await this.resumeEvaluations().catch((e: unknown) => {
         this.opts.log.error({ err: e }, 'could not adopt the evaluations of a stopped replica');
@@ -353,6 +353,7 @@ export class TandemService {
       await this.askOrphaned().catch((e: unknown) => {
         this.opts.log.error({ err: e }, 'could not ask what a stopped merge held');
       });
+      await adoptAlso?.();
     });
     const resumed = await this.resumeEvaluations();
     await this.askOrphaned();

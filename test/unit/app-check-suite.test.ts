@@ -9,7 +9,10 @@ import { examplePayload } from '../support/webhook-sender.ts';
 function recorder() {
   const requests: Array<{ seed: string; installationId: number }> = [];
   const target = {
-    request: (seed: string, installationId: number) => requests.push({ seed, installationId }),
+    requestDelivered: async (_delivery: unknown, installationId: number, asks: Array<{ seed: string }>) => {
+      for (const { seed } of asks) requests.push({ seed, installationId });
+      return true;
+    },
   } as unknown as WebhookTarget;
   return { target, requests };
 }

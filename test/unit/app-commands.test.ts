@@ -4,7 +4,10 @@
  * nothing. Real SQLite store, real HTTP to the GitHub stand-in for permissions and reactions.
  */
 import { describe, expect, it } from 'vitest';
+import type { Ask } from '../../src/app/delivered-requests.ts';
+import { DeliveryClaims } from '../../src/app/delivery-claims.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import type { OrgConfig } from '../../src/core/org-config.schema.ts';
@@ -40,8 +43,17 @@ async function world() {
   const requests: Array<{ seed: string; installationId: number; matrix: MatrixMode | undefined }> = [];
   const tandem = {
     store: s,
-    request: async (seed: string, installationId: number, matrix?: MatrixMode) => {
-      requests.push({ seed, installationId, matrix });
+    deliveries: new DeliveryClaims(s),
+    // What the service stores in one transaction: the command's records, then each ask.
+    requestDelivered: async (
+      _delivery: unknown,
+      installationId: number,
+      asks: readonly Ask[],
+      record?: (tx: Store) => Promise<void>,
+    ) => {
+      await s.transaction(async (tx) => record?.(tx));
+      for (const a of asks) requests.push({ seed: a.seed, installationId, matrix: a.matrix });
+      return true;
     },
     whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
     linkedSet: async (seed: string) => [seed],

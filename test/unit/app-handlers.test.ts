@@ -5,6 +5,7 @@
  * missing what Tandem relies on. The service is a recorder; the store is a real SQLite file.
  */
 import { describe, expect, it } from 'vitest';
+import { DeliveryClaims } from '../../src/app/delivery-claims.ts';
 import type { GitHubPort } from '../../src/app/port/github-port.ts';
 import {
   onCheckRunRerun,
@@ -27,13 +28,13 @@ async function recorder() {
   };
   const target: WebhookTarget = {
     store: s,
-    claimDelivery: async () => true,
-    deliverySeen: async () => false,
+    deliveries: new DeliveryClaims(s),
     onPull: async (pull, installationId) => {
       calls.pulls.push({ pull, installationId });
     },
-    request: async (seed, installationId) => {
-      calls.requests.push({ seed, installationId });
+    requestDelivered: async (_delivery, installationId, asks) => {
+      for (const { seed } of asks) calls.requests.push({ seed, installationId });
+      return true;
     },
     background: () => {
       calls.background += 1;
@@ -68,7 +69,6 @@ const checkPayload = (action: 'rerequested' | 'requested_action', patch: (p: Jso
   patch(p);
   return p as unknown as Parameters<typeof onCheckRunRerun>[1];
 };
-const gh = {} as GitHubPort;
 
 describe('pull_request', () => {
   it('hands the PR, as validated, and its installation to the service', async () => {
@@ -102,37 +102,45 @@ describe('pull_request', () => {
 });
 
 describe('issue_comment', () => {
-  it('runs a command on a PR in the background, never for an issue, a bot or a payload without installation', async () => {
+  it("records a writer's command on a PR before the answer and acknowledges it in the background; never an issue's, a bot's or one without installation", async () => {
     const { target, calls } = await recorder();
-    onIssueComment(
-      target,
-      commentPayload(() => {}),
-      gh,
-    ); // the example is on an issue
-    onIssueComment(
-      target,
+    const writer = { canWrite: async () => true, react: async () => {} } as unknown as GitHubPort;
+    const command = (patch: (p: Json) => void) =>
       commentPayload((p) => {
+        p.comment.body = '/tandem run';
+        patch(p);
+      });
+    await onIssueComment(
+      target,
+      command(() => {}),
+      writer,
+    ); // the example is on an issue
+    await onIssueComment(
+      target,
+      command((p) => {
         p.issue.pull_request = { url: 'x' };
         p.comment.user.type = 'Bot';
       }),
-      gh,
+      writer,
     );
-    onIssueComment(
+    await onIssueComment(
       target,
-      commentPayload((p) => {
+      command((p) => {
         p.issue.pull_request = { url: 'x' };
         delete p.installation;
       }),
-      gh,
+      writer,
     );
+    expect(calls.requests).toEqual([]);
     expect(calls.background).toBe(0);
-    onIssueComment(
-      target,
-      commentPayload((p) => {
-        p.issue.pull_request = { url: 'x' };
-      }),
-      gh,
-    );
+    const onPr = command((p) => {
+      p.issue.pull_request = { url: 'x' };
+    });
+    await onIssueComment(target, onPr, writer);
+    const repo = onPr.repository;
+    expect(calls.requests).toEqual([
+      { seed: `${repo.owner.login}/${repo.name}#${onPr.issue.number}`.toLowerCase(), installationId: 42 },
+    ]);
     expect(calls.background).toBe(1);
   });
 });

@@ -3,7 +3,9 @@
  * two stores opened on one database, each replica's executor with its own client of the GitHub
  * stand-in over HTTP. A late `in_progress` event read by one replica before the other recorded
  * the run `completed` must not take the run back to `in_progress` (the waiting evaluation would
- * miss its completion): forced, the late replica writes only after the other is done.
+ * miss its completion): forced, the late replica writes only after the other is done. A
+ * `workflow_run` delivery is claimed in the transaction that records its run: the database
+ * refusing the record leaves it unclaimed, and the same delivery then records it once.
  */
 import { describe, expect, it } from 'vitest';
 import { CheckRunRegistry } from '../../src/app/evaluations/check-run-registry.ts';
@@ -11,6 +13,7 @@ import { ActionsExecutor } from '../../src/app/executors/actions-executor.ts';
 import { octokitPort } from '../../src/app/port/octokit-port.ts';
 import type { Store } from '../../src/app/store/store.ts';
 import { firstCall, holdUntil } from '../helpers/replica-race.ts';
+import { armStoreFault } from '../helpers/store-fault.ts';
 import type { StandIn } from '../support/github-standin/index.ts';
 import {
   addApiPull,
@@ -34,39 +37,67 @@ function executorOn(store: Store, standIn: StandIn): ActionsExecutor {
   });
 }
 
+/** A hand-off of a running evaluation of acme/api's PR, dispatched now, and its run as GitHub shows it. */
+async function handedOff(store: Store, standIn: StandIn) {
+  standIn.addRepo({ owner: 'acme', name: 'api' });
+  const pr = addApiPull(standIn, HEAD, 'b'.repeat(40));
+  const key = `acme/api#${pr.number}`;
+  const id = await runningEvaluation(store, [key], { headSha: HEAD });
+  const checkRunId = await new CheckRunRegistry(store).ensure(
+    octokitPort(standInClient(standIn)),
+    key,
+    HEAD,
+    id,
+  );
+  const dispatchedAt = Date.now();
+  await store.handoffs.save({
+    evaluationId: id,
+    evaluator: 'acme/suites',
+    workflow: 'tandem.yml',
+    heads: [`${key}@${HEAD}`],
+    dispatchedAt,
+  });
+  const run = (status: string, conclusion: string | null) => ({
+    id: 501,
+    title: `Tandem #${id} ${key}`,
+    path: '.github/workflows/tandem.yml',
+    url: 'https://github.test/acme/suites/actions/runs/501',
+    status,
+    conclusion,
+    createdAt: new Date(dispatchedAt).toISOString(),
+  });
+  return { id, checkRunId, run };
+}
+
 describe.each(STORE_BACKENDS)('a workflow run observed by two replicas on %s', (backend) => {
   const temp = useTempStore('tandem-replica-actions-', backend);
 
+  it("claims a delivery with its run's record: refused, nothing is claimed; sent again, it is recorded once", async () => {
+    const standIn = await use.start();
+    const store = await temp.open();
+    const { id, run } = await handedOff(store, standIn);
+    const executor = executorOn(store, standIn);
+    const delivery = { id: 'run-delivery-1', event: 'workflow_run.completed' };
+    const claim = (tx: Store) => tx.deliveries.claim(delivery.id, delivery.event);
+    const fault = await armStoreFault(store, 'actions_handoffs', 'UPDATE');
+    await expect(executor.observeRun('acme/suites', run('completed', 'success'), claim)).rejects.toThrow(
+      'injected fault',
+    );
+    expect(await store.deliveries.seen(delivery.id)).toBe(false);
+    expect((await store.handoffs.get(id))?.run).toBeUndefined();
+    await fault(false);
+    expect(await executor.observeRun('acme/suites', run('completed', 'success'), claim)).toBe(true);
+    expect(await store.deliveries.seen(delivery.id)).toBe(true);
+    expect((await store.handoffs.get(id))?.run).toMatchObject({ status: 'completed', conclusion: 'success' });
+    // The same delivery once more (another replica, a redelivery): claimed already, nothing recorded.
+    expect(await executor.observeRun('acme/suites', run('completed', 'success'), claim)).toBe(false);
+    await executor.close();
+  }, 20_000);
+
   it('stays completed when a late in-progress event reaches the other replica', async () => {
     const standIn = await use.start();
-    standIn.addRepo({ owner: 'acme', name: 'api' });
-    const pr = addApiPull(standIn, HEAD, 'b'.repeat(40));
-    const key = `acme/api#${pr.number}`;
     const [a, b] = [await temp.open(), await temp.open()];
-    const id = await runningEvaluation(a, [key], { headSha: HEAD });
-    const checkRunId = await new CheckRunRegistry(a).ensure(
-      octokitPort(standInClient(standIn)),
-      key,
-      HEAD,
-      id,
-    );
-    const dispatchedAt = Date.now();
-    await a.handoffs.save({
-      evaluationId: id,
-      evaluator: 'acme/suites',
-      workflow: 'tandem.yml',
-      heads: [`${key}@${HEAD}`],
-      dispatchedAt,
-    });
-    const run = (status: string, conclusion: string | null) => ({
-      id: 501,
-      title: `Tandem #${id} ${key}`,
-      path: '.github/workflows/tandem.yml',
-      url: 'https://github.test/acme/suites/actions/runs/501',
-      status,
-      conclusion,
-      createdAt: new Date(dispatchedAt).toISOString(),
-    });
+    const { id, checkRunId, run } = await handedOff(a, standIn);
     const [onA, onB] = [executorOn(a, standIn), executorOn(b, standIn)];
     expect(await onA.observeRun('acme/suites', run('in_progress', null))).toBe(true);
     // The check links the run (the first time a run is seen).

@@ -5,9 +5,12 @@
  * the check registry and the command handler run as the App composes them, on a real SQLite store.
  */
 import { describe, expect, it } from 'vitest';
+import type { Ask } from '../../src/app/delivered-requests.ts';
+import { DeliveryClaims } from '../../src/app/delivery-claims.ts';
 import { CheckRunRegistry } from '../../src/app/evaluations/check-run-registry.ts';
 import { OrgConfigCache } from '../../src/app/evaluations/org-config-cache.ts';
 import { TandemService } from '../../src/app/service.ts';
+import type { Store } from '../../src/app/store/store.ts';
 import { handleCommandComment } from '../../src/app/webhooks/comment-commands.ts';
 import type { MatrixMode } from '../../src/core/matrix-mode.ts';
 import { pullKey } from '../../src/core/pull-ref.ts';
@@ -97,8 +100,16 @@ describe('/tandem commands on the in-memory GitHub', () => {
     const requests: Array<{ seed: string; matrix: MatrixMode | undefined }> = [];
     const tandem = {
       store: w.store,
-      request: async (seed: string, _installationId: number, matrix?: MatrixMode) => {
-        requests.push({ seed, matrix });
+      deliveries: new DeliveryClaims(w.store),
+      requestDelivered: async (
+        _delivery: unknown,
+        _installationId: number,
+        asks: readonly Ask[],
+        record?: (tx: Store) => Promise<void>,
+      ) => {
+        await w.store.transaction(async (tx) => record?.(tx));
+        for (const a of asks) requests.push({ seed: a.seed, matrix: a.matrix });
+        return true;
       },
       whileMerging: <T>(_members: readonly string[], merge: () => Promise<T>) => merge(),
       linkedSet: async (seed: string) => [seed],

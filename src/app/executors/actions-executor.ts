@@ -94,7 +94,11 @@ export class ActionsExecutor implements Executor {
    * waiting on Actions: another workflow, an unknown or finished evaluation. Resolves once the
    * check runs link to the run, so a completion is published after the link, never before.
    */
-  async observeRun(repo: string, run: WorkflowRunInfo): Promise<boolean> {
+  async observeRun(
+    repo: string,
+    run: WorkflowRunInfo,
+    claim?: (tx: Store) => Promise<boolean>,
+  ): Promise<boolean> {
     if (this.closed) return false;
     const id = evaluationIdOf(run.title);
     const h = id === undefined ? undefined : await this.handoffs.get(id);
@@ -106,8 +110,16 @@ export class ActionsExecutor implements Executor {
     // The first run seen is the evaluation's; a completed run does not go back to in progress.
     if (h.run && (h.run.id !== run.id || (h.run.status === 'completed' && run.status !== 'completed')))
       return false;
-    // Checked again where it is written: another replica may have recorded a run meanwhile.
-    if (!(await this.handoffs.recordRun(h.evaluationId, h.dispatchedAt, run))) return false;
+    // Checked again where it is written: another replica may have recorded a run meanwhile. A
+    // webhook's `claim` (its delivery's) commits with the record, or neither does.
+    const record = async (s: Store) => await s.handoffs.recordRun(h.evaluationId, h.dispatchedAt, run);
+    const recorded = claim
+      ? await this.opts.store.transaction(
+          async (tx) => (await claim(tx)) && (await record(tx)),
+          'record a run',
+        )
+      : await record(this.opts.store);
+    if (!recorded) return false;
     if (!h.run) await this.progress.show(evaluation);
     this.waiters.get(h.evaluationId)?.();
     return true;

@@ -5,6 +5,7 @@
  * are one transaction on one connection while other statements use other connections.
  */
 import type { Pool, PoolClient } from 'pg';
+import { retryOnConflict } from './conflict-retry.ts';
 import { probePostgres, shownUrl } from './postgres-connect.ts';
 import {
   type Driver,
@@ -110,7 +111,19 @@ export class PostgresDriver implements Driver {
     return this.open().exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * One transaction on one pooled connection. One that PostgreSQL ends in a deadlock or a
+   * serialization failure is run again whole, `fn` included (`conflict-retry.ts`), and reported
+   * under `name` when it keeps failing.
+   */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, name = fn.name || 'unnamed'): Promise<T> {
+    return await retryOnConflict(name, this.target, () => this.once(fn), this.onConflictRetry);
+  }
+
+  /** Hears each conflict `transaction` runs again (its attempt and SQLSTATE): tests count them. */
+  onConflictRetry: ((attempt: number, code: string) => void) | undefined;
+
+  private async once<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     this.open();
     const client = await this.pool.connect();
     let broken = false;

@@ -30,9 +30,12 @@ export interface Driver extends Queryable {
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Use
    * `tx` inside, never the driver itself (on PostgreSQL that is another connection; on SQLite it
-   * waits for the transaction to end).
+   * waits for the transaction to end). On PostgreSQL a transaction ended by a deadlock or a
+   * serialization failure runs again whole, `fn` included (`conflict-retry.ts`; `name` is how a
+   * conflict that keeps coming is reported); inside another transaction (a savepoint) it does
+   * not, the outer one does.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, name?: string): Promise<T>;
   /** Where the data lives, for messages (a file path, or a URL without its password). */
   readonly target: string;
   close(): Promise<void>;

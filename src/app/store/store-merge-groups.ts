@@ -57,6 +57,16 @@ export class MergeGroupsTable {
     await this.db.run('DELETE FROM merge_groups WHERE key = ?', [key]);
   }
 
+  /** The open group `key`, undefined when its check was completed (or its row no longer parses). */
+  async get(key: string): Promise<OpenMergeGroup | undefined> {
+    const row = groupRows.one(
+      await this.db.get('SELECT key, payload, check_run_id AS "checkRunId" FROM merge_groups WHERE key = ?', [
+        key,
+      ]),
+    );
+    return row ? parsedGroup(row) : undefined;
+  }
+
   /**
    * Open groups, oldest first (groups opened in one millisecond by key, so both backends give one
    * order: PostgreSQL does not keep insertion order among ties); rows that no longer parse are dropped (and returned as `dropped`).
@@ -70,20 +80,30 @@ export class MergeGroupsTable {
     const open: OpenMergeGroup[] = [];
     const dropped: string[] = [];
     for (const r of rows) {
-      let parsed: ReturnType<typeof storedGroupSchema.safeParse> | undefined;
-      try {
-        parsed = storedGroupSchema.safeParse(JSON.parse(r.payload));
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed?.success) {
-        const { pullNumber, ...g } = parsed.data;
-        open.push({ key: r.key, group: { ...g, pullNumber }, checkRunId: r.checkRunId });
-      } else {
+      const group = parsedGroup(r);
+      if (group) open.push(group);
+      else {
         dropped.push(r.key);
         await this.close(r.key);
       }
     }
     return { open, dropped };
   }
+}
+
+/** A stored row as the group it holds, or undefined when its payload no longer parses. */
+function parsedGroup(r: {
+  key: string;
+  payload: string;
+  checkRunId: number | null;
+}): OpenMergeGroup | undefined {
+  let parsed: ReturnType<typeof storedGroupSchema.safeParse> | undefined;
+  try {
+    parsed = storedGroupSchema.safeParse(JSON.parse(r.payload));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.success) return undefined;
+  const { pullNumber, ...g } = parsed.data;
+  return { key: r.key, group: { ...g, pullNumber }, checkRunId: r.checkRunId };
 }

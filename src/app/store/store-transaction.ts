@@ -35,7 +35,7 @@ export class TransactionDriver implements Driver {
     return this.q.exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, _name?: string): Promise<T> {
     const name = `tandem_step_${++this.savepoints}`;
     await this.q.exec(`SAVEPOINT ${name}`);
     try {

@@ -107,15 +107,19 @@ export class Store {
    * Runs `fn` in one transaction over a store bound to it: everything `fn` writes through `tx` is
    * committed when it resolves, nothing when it throws. Use only `tx` inside (on SQLite the store
    * itself waits for the transaction's end). Evaluation transitions made inside are announced on
-   * this store once committed.
+   * this store once committed. On PostgreSQL a transaction ended by a deadlock or a serialization
+   * failure is run again whole, `fn` included (so `fn` writes only through `tx`), and reported
+   * under `name` when it keeps failing (`store-driver.ts`); inside another transaction it is not.
    */
-  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    const announced: Transition[] = [];
+  async transaction<T>(fn: (tx: Store) => Promise<T>, name = fn.name || 'unnamed'): Promise<T> {
+    let announced: Transition[] = [];
     const out = await this.db.transaction(async (q) => {
+      // A run again after a conflict announces only what its own attempt did.
+      announced = [];
       const tx = new Store(new TransactionDriver(q, this.db.target));
       tx.evaluations.on('transition', (t) => announced.push(t));
       return fn(tx);
-    });
+    }, name);
     for (const t of announced) this.evaluations.emit('transition', t);
     return out;
   }

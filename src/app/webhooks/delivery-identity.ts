@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { DeliveryClaim } from '../evaluation-requests.ts';
 
 const pullPayload = z.object({
   action: z.string(),
@@ -70,4 +71,9 @@ export function deliveryIdentity(event: string, payload: unknown): string | unde
   return `payload:${createHash('sha256')
     .update(JSON.stringify([event.split('.')[0], ...p]))
     .digest('hex')}`;
+}
+
+/** A delivery as GitHub names it (`X-GitHub-Delivery`, the event) with its payload's identity. */
+export function claimOf(context: { id: string; name: string; payload: unknown }): DeliveryClaim {
+  return { id: context.id, event: context.name, identity: deliveryIdentity(context.name, context.payload) };
 }

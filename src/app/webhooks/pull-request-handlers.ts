@@ -1,7 +1,11 @@
 /**
  * Webhook handlers: verify-once (delivery ids), record, enqueue, return. Probot has already
- * checked the signature. Anything that calls GitHub runs in the service's background, except an
- * open PR's consent question (`recordOpenPull`), answered before its evaluation is queued.
+ * checked the signature. A delivery that asks for an evaluation (a PR's, `/tandem run`, a check's
+ * or a suite's re-run) is claimed in the transaction that stores its queued evaluation
+ * (`delivery-claims.ts`): the answer waits for that commit, and a failure before it answers 500
+ * with nothing claimed, so the delivery can come again. Anything else that calls GitHub runs in
+ * the service's background, except what must be known before that transaction (an open PR's
+ * consent question, `recordOpenPull`; a commenter's write access).
  *
  * Payload types are Probot's (its `Context`: what it delivers); the parts Tandem acts on
  * are validated with zod as well (`pullInfoOf`, and the schemas below), so a payload that does
@@ -17,17 +21,16 @@ import { recordOpenPull } from '../linking/record-pull.ts';
 import type { GitHubPort, GitHubPorts } from '../port/github-port.ts';
 import type { TandemService } from '../service.ts';
 import { handleCommandComment } from './comment-commands.ts';
-import { deliveryIdentity } from './delivery-identity.ts';
+import { claimOf } from './delivery-identity.ts';
 
 type Payload<E extends Context['name']> = Context<E>['payload'];
 
 /** What the handlers need of the service (tests pass a recorder). */
 export type WebhookTarget = Pick<
   TandemService,
-  | 'claimDelivery'
-  | 'deliverySeen'
+  | 'deliveries'
   | 'onPull'
-  | 'request'
+  | 'requestDelivered'
   | 'background'
   | 'invalidateConfig'
   | 'store'
@@ -97,40 +100,46 @@ export async function onPullRequest(
   if (payload.action === 'edited') {
     const { changes } = payload;
     if (!changes.body && !changes.title && !changes.base) {
-      if (delivery) await tandem.claimDelivery(delivery.id, delivery.event, delivery.identity);
+      // Nothing to record: claimed alone (at most once), so a redelivery is known as one.
+      if (delivery) await tandem.deliveries.claimFirst(delivery);
       return;
     }
   }
-  if (delivery && (await tandem.deliverySeen(delivery))) return;
+  if (delivery && (await tandem.deliveries.seen(delivery))) return;
   const pull = pullInfoOf(payload.pull_request);
   if (gh && pull.state === 'open')
     await recordOpenPull(gh, tandem.store, pull, installationId, payload.action === 'opened', tandem.log);
   await tandem.onPull(pull, installationId, delivery);
 }
 
-export function onIssueComment(
+/**
+ * A command comment on a PR: what it records (links, the evaluations it asks for) commits with
+ * the delivery's claim before the answer (`comment-commands.ts`); its reactions and a merge or
+ * dequeue run in the background after it.
+ */
+export async function onIssueComment(
   tandem: WebhookTarget,
   payload: Payload<'issue_comment.created'>,
   gh: GitHubPort,
-): void {
+  delivery?: DeliveryClaim,
+): Promise<void> {
   const parsed = commandCommentSchema.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
   if (!p.issue.pull_request || p.comment.user?.type === 'Bot') return;
   const repo = { owner: p.repository.owner.login, repo: p.repository.name };
-  void tandem.background(() =>
-    handleCommandComment(tandem, gh, p.installation.id, repo, p.issue.number, {
-      id: p.comment.id,
-      body: p.comment.body,
-      author: p.comment.user?.login ?? '',
-    }),
-  );
+  const comment = { id: p.comment.id, body: p.comment.body, author: p.comment.user?.login ?? '' };
+  await handleCommandComment(tandem, gh, p.installation.id, repo, p.issue.number, comment, {
+    ...(delivery ? { delivery } : {}),
+    later: (fn) => void tandem.background(fn),
+  });
 }
 
 /** "Re-run" on a `Tandem` check (GitHub's button, or the one the infrastructure-error check offers). */
 export async function onCheckRunRerun(
   tandem: WebhookTarget,
   payload: Payload<'check_run.rerequested' | 'check_run.requested_action'>,
+  delivery?: DeliveryClaim,
 ): Promise<void> {
   const parsed = rerunSchema.safeParse(payload);
   if (!parsed.success) return;
@@ -140,7 +149,7 @@ export async function onCheckRunRerun(
   const known = await tandem.store.checkRuns.byId(p.check_run.id);
   const pr = p.check_run.pull_requests[0];
   const seed = known?.pullKey ?? (pr ? pullKeyIn(p.repository, pr.number) : undefined);
-  if (seed) await tandem.request(seed, p.installation.id);
+  if (seed) await tandem.requestDelivered(delivery, p.installation.id, [{ seed }]);
 }
 
 /** The check-suite fields a "Re-run all checks" needs: the PRs whose head the suite is on. */
@@ -155,12 +164,16 @@ const suiteRerunSchema = z.object({
  * A PR from a fork is not listed in `pull_requests`: its re-run goes through the check's own
  * Re-run or `/tandem run`.
  */
-export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: unknown): Promise<void> {
+export async function onCheckSuiteRerequested(
+  tandem: WebhookTarget,
+  payload: unknown,
+  delivery?: DeliveryClaim,
+): Promise<void> {
   const parsed = suiteRerunSchema.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
-  for (const pr of p.check_suite.pull_requests)
-    await tandem.request(pullKeyIn(p.repository, pr.number), p.installation.id);
+  const asks = p.check_suite.pull_requests.map((pr) => ({ seed: pullKeyIn(p.repository, pr.number) }));
+  if (asks.length > 0) await tandem.requestDelivered(delivery, p.installation.id, asks);
 }
 
 /**
@@ -169,36 +182,27 @@ export async function onCheckSuiteRerequested(tandem: WebhookTarget, payload: un
  */
 export function registerHandlers(app: Probot, tandem: WebhookTarget, github: GitHubPorts): void {
   app.on([...PR_EVENTS], async (context) => {
-    const delivery = {
-      id: context.id,
-      event: context.name,
-      identity: deliveryIdentity(context.name, context.payload),
-    };
     const id = context.payload.installation?.id;
-    await onPullRequest(tandem, context.payload, id === undefined ? undefined : await github(id), delivery);
+    const gh = id === undefined ? undefined : await github(id);
+    await onPullRequest(tandem, context.payload, gh, claimOf(context));
   });
 
   app.on('issue_comment.created', async (context) => {
-    if (
-      !(await tandem.claimDelivery(context.id, context.name, deliveryIdentity(context.name, context.payload)))
-    )
-      return;
     const id = context.payload.installation?.id;
-    if (id !== undefined) onIssueComment(tandem, context.payload, await github(id));
+    if (id !== undefined) await onIssueComment(tandem, context.payload, await github(id), claimOf(context));
   });
 
   app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
-    if (!(await tandem.claimDelivery(context.id, context.name))) return;
-    await onCheckRunRerun(tandem, context.payload);
+    await onCheckRunRerun(tandem, context.payload, claimOf(context));
   });
 
   app.on('check_suite.rerequested', async (context) => {
-    if (!(await tandem.claimDelivery(context.id, context.name))) return;
-    await onCheckSuiteRerequested(tandem, context.payload);
+    await onCheckSuiteRerequested(tandem, context.payload, claimOf(context));
   });
 
   app.on(['installation', 'installation_repositories'], async (context) => {
-    if (!(await tandem.claimDelivery(context.id, context.name))) return;
+    // Only a cache is dropped (it expires anyway): claimed first, at most once.
+    if (!(await tandem.deliveries.claimFirst(claimOf(context)))) return;
     const id = context.payload.installation.id;
     tandem.invalidateConfig(id);
     context.log.info({ installation: id, action: context.payload.action }, 'installation changed');
